@@ -1,0 +1,124 @@
+//! The position notation of `../shared/spec/notation.md` (a JSON object per
+//! position, like FEN for chess) and the `moves` / `replay` answers built on
+//! it. Every input error is a [`NotationError`] with a one-line message;
+//! nothing here panics on bad input.
+
+mod classic;
+
+use serde::Deserialize;
+use serde_json::Value;
+
+use crate::rules::board::{InvalidDie, InvalidSeats, UnknownColour, UnknownPlace};
+use crate::rules::classic::{FlowError, InvalidPosition};
+use crate::rules::{Colour, Die, Seats};
+
+/// Why an input could not be answered.
+#[derive(Debug, thiserror::Error)]
+pub enum NotationError {
+    #[error("malformed JSON: {0}")]
+    Json(#[from] serde_json::Error),
+    #[error("missing field {0:?}")]
+    Missing(&'static str),
+    #[error("unknown rule set {0:?} (expected \"classic\" or \"matfyz\")")]
+    UnknownRules(String),
+    #[error("unknown house rule {0:?} (expected compulsory-capture, optional-bring-out or no-jump-home)")]
+    UnknownHouseRule(String),
+    #[error(transparent)]
+    Colour(#[from] UnknownColour),
+    #[error(transparent)]
+    Place(#[from] UnknownPlace),
+    #[error(transparent)]
+    Seats(#[from] InvalidSeats),
+    #[error(transparent)]
+    Die(#[from] InvalidDie),
+    #[error("impossible position: {0}")]
+    Position(#[from] InvalidPosition),
+    #[error("impossible position: {0}")]
+    Invalid(String),
+    #[error("malformed move {0:?} (expected FROM>TO, e.g. \"T5>T9\")")]
+    MoveSyntax(String),
+    #[error("step {index}: {reason}")]
+    Step { index: usize, reason: String },
+}
+
+impl NotationError {
+    /// The error for script step `index`.
+    pub fn step(index: usize, reason: impl std::fmt::Display) -> NotationError {
+        NotationError::Step {
+            index,
+            reason: reason.to_string(),
+        }
+    }
+}
+
+impl From<FlowError> for NotationError {
+    fn from(e: FlowError) -> Self {
+        NotationError::Invalid(e.to_string())
+    }
+}
+
+/// One step of a `replay` script: `{"roll": n}` or `{"move": "FROM>TO"}`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "lowercase")]
+pub enum Step {
+    Roll(i64),
+    Move(String),
+}
+
+/// `clovece moves`: the legal moves for a position and a roll.
+pub fn moves(input: &str) -> Result<String, NotationError> {
+    let doc: Value = serde_json::from_str(input)?;
+    let answer = match rule_set(&doc)? {
+        RuleSet::Classic => classic::moves(doc)?,
+    };
+    Ok(answer.to_string())
+}
+
+/// `clovece replay`: the position and what is due after a script of steps.
+pub fn replay(input: &str) -> Result<String, NotationError> {
+    let doc: Value = serde_json::from_str(input)?;
+    let answer = match rule_set(&doc)? {
+        RuleSet::Classic => classic::replay(doc)?,
+    };
+    Ok(answer.to_string())
+}
+
+enum RuleSet {
+    Classic,
+}
+
+fn rule_set(doc: &Value) -> Result<RuleSet, NotationError> {
+    match doc.get("rules") {
+        None => Err(NotationError::Missing("rules")),
+        Some(Value::String(s)) if s == "classic" => Ok(RuleSet::Classic),
+        Some(other) => Err(NotationError::UnknownRules(
+            other.as_str().map_or_else(|| other.to_string(), str::to_owned),
+        )),
+    }
+}
+
+/// Parses a colour name.
+pub fn colour(name: &str) -> Result<Colour, NotationError> {
+    Ok(name.parse()?)
+}
+
+/// Parses the `seats` list (any order).
+pub fn seats(names: &[String]) -> Result<Seats, NotationError> {
+    let colours = names
+        .iter()
+        .map(|n| colour(n))
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(Seats::from_colours(&colours)?)
+}
+
+/// Checks a roll given as a JSON number.
+pub fn die(value: i64) -> Result<Die, NotationError> {
+    Ok(Die::try_from(value)?)
+}
+
+/// Splits `"FROM>TO"` into its two tokens.
+pub fn split_move(text: &str) -> Result<(&str, &str), NotationError> {
+    text.split_once('>')
+        .filter(|(a, b)| !a.is_empty() && !b.is_empty())
+        .ok_or_else(|| NotationError::MoveSyntax(text.to_owned()))
+}

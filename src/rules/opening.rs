@@ -1,0 +1,215 @@
+//! Choosing who plays first, before any position exists.
+
+use super::board::{Colour, Die, Seats};
+use super::classic::TRIES;
+
+/// How the first player is chosen.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum FirstPlayer {
+    /// Red begins (the HoyHop rules for a local game).
+    Red,
+    /// A draw from the game's shared randomness (HoyHop rooms).
+    #[default]
+    Random,
+    /// Every colour rolls once; the highest roll begins, tied colours roll
+    /// again among themselves (the Matfyz text).
+    HighestRoll,
+    /// Colours roll in turn, up to three times each, until one rolls a six
+    /// (the Croatian text).
+    FirstSix,
+}
+
+/// What the choice of the first player waits for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OpeningNext {
+    /// `colour` rolls the die.
+    Roll(Colour),
+    /// A uniform draw among the seated colours: see [`Opening::draw`].
+    Draw,
+    /// `colour` plays first.
+    Decided(Colour),
+}
+
+/// The choice of the first player as a small state machine fed with dice.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Opening {
+    rule: FirstPlayer,
+    seats: Seats,
+    state: State,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum State {
+    Decided(Colour),
+    Draw,
+    /// Highest roll: the colours still contending (bit per colour), the one
+    /// to roll now, and the best roll so far with the colours that made it.
+    Highest {
+        contenders: u8,
+        roller: Colour,
+        best: u8,
+        leaders: u8,
+    },
+    /// First six: who rolls and which of their three tries this is.
+    FirstSix { roller: Colour, attempt: u8 },
+}
+
+/// A roll or draw that the opening does not wait for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error("the opening does not wait for this")]
+pub struct NotExpected;
+
+impl Opening {
+    pub fn new(rule: FirstPlayer, seats: Seats) -> Opening {
+        let first = Colour::Red;
+        let state = match rule {
+            FirstPlayer::Red => State::Decided(first),
+            FirstPlayer::Random => State::Draw,
+            FirstPlayer::HighestRoll => State::Highest {
+                contenders: mask(seats.iter()),
+                roller: first,
+                best: 0,
+                leaders: 0,
+            },
+            FirstPlayer::FirstSix => State::FirstSix {
+                roller: first,
+                attempt: 1,
+            },
+        };
+        Opening { rule, seats, state }
+    }
+
+    pub fn rule(&self) -> FirstPlayer {
+        self.rule
+    }
+
+    pub fn next(&self) -> OpeningNext {
+        match self.state {
+            State::Decided(c) => OpeningNext::Decided(c),
+            State::Draw => OpeningNext::Draw,
+            State::Highest { roller, .. } | State::FirstSix { roller, .. } => {
+                OpeningNext::Roll(roller)
+            }
+        }
+    }
+
+    /// Feeds the roll of the colour that [`Opening::next`] named.
+    pub fn roll(&mut self, die: Die) -> Result<OpeningNext, NotExpected> {
+        self.state = match self.state {
+            State::Highest {
+                contenders,
+                roller,
+                best,
+                leaders,
+            } => {
+                let bit = 1u8 << roller.index();
+                let (best, leaders) = match die.get() {
+                    r if r > best => (r, bit),
+                    r if r == best => (best, leaders | bit),
+                    _ => (best, leaders),
+                };
+                let later = contenders & !((bit << 1) - 1);
+                if later != 0 {
+                    State::Highest {
+                        contenders,
+                        roller: Colour::from_index(later.trailing_zeros() as usize),
+                        best,
+                        leaders,
+                    }
+                } else if leaders.count_ones() == 1 {
+                    State::Decided(Colour::from_index(leaders.trailing_zeros() as usize))
+                } else {
+                    State::Highest {
+                        contenders: leaders,
+                        roller: Colour::from_index(leaders.trailing_zeros() as usize),
+                        best: 0,
+                        leaders: 0,
+                    }
+                }
+            }
+            State::FirstSix { roller, attempt } => {
+                if die.is_six() {
+                    State::Decided(roller)
+                } else if attempt < TRIES {
+                    State::FirstSix {
+                        roller,
+                        attempt: attempt + 1,
+                    }
+                } else {
+                    State::FirstSix {
+                        roller: self.seats.after(roller),
+                        attempt: 1,
+                    }
+                }
+            }
+            State::Decided(_) | State::Draw => return Err(NotExpected),
+        };
+        Ok(self.next())
+    }
+
+    /// Feeds a uniform random number for [`FirstPlayer::Random`]; the first
+    /// player is the seated colour number `value % players`.
+    pub fn draw(&mut self, value: u64) -> Result<Colour, NotExpected> {
+        if self.state != State::Draw {
+            return Err(NotExpected);
+        }
+        let index = (value % self.seats.len() as u64) as usize;
+        let colour = self.seats.iter().nth(index).ok_or(NotExpected)?;
+        self.state = State::Decided(colour);
+        Ok(colour)
+    }
+}
+
+fn mask(colours: impl Iterator<Item = Colour>) -> u8 {
+    colours.fold(0, |m, c| m | 1 << c.index())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn dice(rolls: &[u8]) -> impl Iterator<Item = Die> + '_ {
+        rolls.iter().map(|&r| Die::new(r).unwrap())
+    }
+
+    #[test]
+    fn red_first_needs_no_roll() {
+        let o = Opening::new(FirstPlayer::Red, Seats::for_players(3).unwrap());
+        assert_eq!(o.next(), OpeningNext::Decided(Colour::Red));
+    }
+
+    #[test]
+    fn highest_single_roll_begins_and_ties_roll_again() {
+        let mut o = Opening::new(FirstPlayer::HighestRoll, Seats::for_players(4).unwrap());
+        let mut last = o.next();
+        // Red 5, blue 6, green 6, yellow 2: blue and green roll again.
+        for d in dice(&[5, 6, 6, 2]) {
+            last = o.roll(d).unwrap();
+        }
+        assert_eq!(last, OpeningNext::Roll(Colour::Blue));
+        assert_eq!(o.roll(Die::new(3).unwrap()), Ok(OpeningNext::Roll(Colour::Green)));
+        assert_eq!(o.roll(Die::new(4).unwrap()), Ok(OpeningNext::Decided(Colour::Green)));
+        assert_eq!(o.roll(Die::SIX), Err(NotExpected));
+    }
+
+    #[test]
+    fn first_six_in_rounds_of_three_tries() {
+        let seats = Seats::for_players(2).unwrap();
+        let mut o = Opening::new(FirstPlayer::FirstSix, seats);
+        for d in dice(&[1, 2, 3]) {
+            o.roll(d).unwrap();
+        }
+        assert_eq!(o.next(), OpeningNext::Roll(Colour::Green));
+        o.roll(Die::new(5).unwrap()).unwrap();
+        assert_eq!(o.roll(Die::SIX), Ok(OpeningNext::Decided(Colour::Green)));
+    }
+
+    #[test]
+    fn random_draw_picks_a_seated_colour() {
+        let seats = Seats::for_players(2).unwrap();
+        let mut o = Opening::new(FirstPlayer::Random, seats);
+        assert_eq!(o.next(), OpeningNext::Draw);
+        assert_eq!(o.draw(3), Ok(Colour::Green));
+        assert_eq!(o.draw(3), Err(NotExpected));
+    }
+}
