@@ -6,7 +6,11 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 #[derive(Parser)]
-#[command(name = "clovece", version, about = "Central-European Ludo over Wi-Fi, with no server")]
+#[command(
+    name = "clovece",
+    version,
+    about = "Central-European Ludo over Wi-Fi, with no server"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,

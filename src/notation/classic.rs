@@ -136,7 +136,10 @@ pub fn moves(doc: Value) -> Result<Value, NotationError> {
 /// `replay` for a classic position.
 pub fn replay(doc: Value) -> Result<Value, NotationError> {
     let doc = Doc::parse(doc)?;
-    let script = doc.script.as_deref().ok_or(NotationError::Missing("script"))?;
+    let script = doc
+        .script
+        .as_deref()
+        .ok_or(NotationError::Missing("script"))?;
     let mut game = doc.game()?;
     for (index, step) in script.iter().enumerate() {
         let fail = |reason: &dyn std::fmt::Display| NotationError::step(index, reason);

@@ -8,8 +8,9 @@ mod classic;
 use serde::Deserialize;
 use serde_json::Value;
 
+use crate::rules::FlowError;
 use crate::rules::board::{InvalidDie, InvalidSeats, UnknownColour, UnknownPlace};
-use crate::rules::classic::{FlowError, InvalidPosition};
+use crate::rules::classic::InvalidPosition;
 use crate::rules::{Colour, Die, Seats};
 
 /// Why an input could not be answered.
@@ -21,7 +22,9 @@ pub enum NotationError {
     Missing(&'static str),
     #[error("unknown rule set {0:?} (expected \"classic\" or \"matfyz\")")]
     UnknownRules(String),
-    #[error("unknown house rule {0:?} (expected compulsory-capture, optional-bring-out or no-jump-home)")]
+    #[error(
+        "unknown house rule {0:?} (expected compulsory-capture, optional-bring-out or no-jump-home)"
+    )]
     UnknownHouseRule(String),
     #[error(transparent)]
     Colour(#[from] UnknownColour),
@@ -92,7 +95,9 @@ fn rule_set(doc: &Value) -> Result<RuleSet, NotationError> {
         None => Err(NotationError::Missing("rules")),
         Some(Value::String(s)) if s == "classic" => Ok(RuleSet::Classic),
         Some(other) => Err(NotationError::UnknownRules(
-            other.as_str().map_or_else(|| other.to_string(), str::to_owned),
+            other
+                .as_str()
+                .map_or_else(|| other.to_string(), str::to_owned),
         )),
     }
 }

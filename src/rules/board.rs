@@ -10,7 +10,10 @@ pub const HOME_LEN: u8 = 4;
 
 /// The four colours, in clockwise order. The discriminant is the colour's
 /// index, and its start square is `T(10 * index)`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize,
+)]
+#[serde(rename_all = "lowercase")]
 #[repr(u8)]
 pub enum Colour {
     Red = 0,
@@ -78,14 +81,13 @@ impl FromStr for Colour {
 
 /// The colours in play. Only the three sets of the rules exist: red and green
 /// for two players, red, blue and green for three, all four for four.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(try_from = "u8", into = "u8")]
 pub struct Seats(u8);
 
 /// A set of colours that is not one of the three seatings of the rules.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error(
-    "seats must be red+green, red+blue+green or all four colours, not {0:?}"
-)]
+#[error("seats must be red+green, red+blue+green or all four colours, not {0:?}")]
 pub struct InvalidSeats(pub Vec<Colour>);
 
 impl Seats {
@@ -151,9 +153,32 @@ impl Seats {
     }
 }
 
+impl TryFrom<u8> for Seats {
+    type Error = InvalidSeats;
+    fn try_from(mask: u8) -> Result<Self, Self::Error> {
+        let colours: Vec<Colour> = Colour::ALL
+            .into_iter()
+            .filter(|c| mask & (1 << c.index()) != 0)
+            .collect();
+        if mask > 0b1111 {
+            return Err(InvalidSeats(colours));
+        }
+        Seats::from_colours(&colours)
+    }
+}
+
+impl From<Seats> for u8 {
+    fn from(seats: Seats) -> u8 {
+        seats.0
+    }
+}
+
 /// One face of the die, 1..=6. Dice values always come from outside the
 /// engine (the game's shared randomness, or a test).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize,
+)]
+#[serde(try_from = "u8", into = "u8")]
 pub struct Die(u8);
 
 /// A number that is not a face of the die.
@@ -200,6 +225,19 @@ impl TryFrom<i64> for Die {
     }
 }
 
+impl TryFrom<u8> for Die {
+    type Error = InvalidDie;
+    fn try_from(value: u8) -> Result<Self, Self::Error> {
+        Die::new(value).ok_or(InvalidDie(value.into()))
+    }
+}
+
+impl From<Die> for u8 {
+    fn from(die: Die) -> u8 {
+        die.0
+    }
+}
+
 impl fmt::Display for Die {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         self.0.fmt(f)
@@ -209,7 +247,9 @@ impl fmt::Display for Die {
 /// Where a piece stands, in absolute board terms, as the notation writes it:
 /// `B`, `T0`..`T39`, `H1`..`H4` (home squares belong to the colour whose home
 /// row it is, which the context gives).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize,
+)]
 pub enum Place {
     Base,
     /// Track square 0..40.

@@ -8,6 +8,7 @@
 //! equal positions are equal values.
 
 use super::board::{Colour, Die, HOME_LEN, Place, Seats, TRACK_LEN};
+use super::{Capture, FlowError, Played, Rolled};
 
 const BASE: u8 = 0;
 const START: u8 = 1;
@@ -17,7 +18,9 @@ const LAST_HOME: u8 = TRACK_LEN + HOME_LEN;
 pub const TRIES: u8 = 3;
 
 /// The three house rules of the HoyHop text, each a switch, all off by default.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize,
+)]
 pub struct HouseRules {
     /// A capture, when one is possible, must be made (unless bringing out or
     /// clearing the start square is due).
@@ -126,7 +129,10 @@ impl Position {
             }
             spots.sort_unstable();
             if let Some(w) = spots.windows(2).find(|w| w[0] != BASE && w[0] == w[1]) {
-                return Err(InvalidPosition::SharedSquare(*colour, to_place(*colour, w[0])));
+                return Err(InvalidPosition::SharedSquare(
+                    *colour,
+                    to_place(*colour, w[0]),
+                ));
             }
         }
         if let Some(missing) = seats.iter().find(|c| !given[c.index()]) {
@@ -294,9 +300,10 @@ impl Position {
             return None;
         }
         let square = track_square(colour, mv.to);
-        let victim = self.seats.iter().find(|&c| {
-            c != colour && self.track_mask(c) & (1 << square) != 0
-        })?;
+        let victim = self
+            .seats
+            .iter()
+            .find(|&c| c != colour && self.track_mask(c) & (1 << square) != 0)?;
         let spots = &mut self.spots[victim.index()];
         let hit = to_spot(victim, Place::Track(square));
         if let Some(spot) = spots.iter_mut().find(|s| **s == hit) {
@@ -314,7 +321,7 @@ impl Position {
 
 /// One move of one piece: the colour's piece that stands on `from` goes to
 /// `to`. Both are stored as the colour's progress.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct Move {
     colour: Colour,
     from: u8,
@@ -411,39 +418,6 @@ pub enum Phase {
     Won,
 }
 
-/// What a roll led to.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Rolled {
-    /// At least one piece can move; the same colour now moves.
-    Move,
-    /// No six yet: the colour rolls again, for try `attempt`.
-    TryAgain { attempt: u8 },
-    /// No piece can move: the turn is lost and the die passes on.
-    TurnLost,
-}
-
-/// What a move led to.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Played {
-    /// The colour whose piece went back to base.
-    pub captured: Option<Colour>,
-    /// Whether the mover now has all four pieces home.
-    pub won: bool,
-}
-
-/// A step that the turn flow does not allow at this point.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum FlowError {
-    #[error("the game is over")]
-    GameOver,
-    #[error("a roll is due, not a move")]
-    RollDue,
-    #[error("a move is due, not a roll")]
-    MoveDue,
-    #[error("{0} is not a legal move")]
-    Illegal(String),
-}
-
 /// A classic game in progress: the position, the house rules and the turn
 /// flow (extra roll after a six, three tries for a six, lost turns, the end).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -528,7 +502,10 @@ impl Game {
         if !self.legal_moves().iter().any(|&m| m == mv) {
             return Err(FlowError::Illegal(format!("{}>{}", mv.from(), mv.to())));
         }
-        let captured = self.position.apply(mv);
+        let captured = self.position.apply(mv).map(|victim| Capture {
+            piece: victim,
+            to_base_of: victim,
+        });
         let won = self.position.all_home(mv.colour);
         self.phase = if won {
             Phase::Won

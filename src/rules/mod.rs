@@ -7,6 +7,8 @@
 //! - [`classic`]: the classic rules with their house rules and the Croatian
 //!   preset.
 //! - [`opening`]: how the first player is chosen.
+//! - [`Game`]: one type over every rule set, for the layers above (game log,
+//!   computer players, UI) that should not care which rules are played.
 
 pub mod board;
 pub mod classic;
@@ -15,3 +17,138 @@ pub mod opening;
 pub use board::{Colour, Die, Place, Seats};
 pub use classic::HouseRules;
 pub use opening::FirstPlayer;
+
+use serde::{Deserialize, Serialize};
+
+/// Which rules a game is played by.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum RuleSet {
+    /// The classic rules with these house rules (the Croatian preset is
+    /// [`HouseRules::CROATIAN`]).
+    Classic(HouseRules),
+}
+
+/// What the game waits for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Next {
+    /// `seat` rolls; `attempt` (1..=3) counts tries for a six.
+    Roll { seat: Colour, attempt: u8 },
+    /// `seat` moves; at least one move is legal.
+    Move { seat: Colour },
+    /// The game is over.
+    Won { winner: Colour },
+}
+
+/// What a roll led to (the UI shows it as the note below the die).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Rolled {
+    /// At least one move is legal; the same colour now moves.
+    Move,
+    /// No six yet: the colour rolls again, for try `attempt`.
+    TryAgain { attempt: u8 },
+    /// No piece can move: the turn is lost and the die passes on.
+    TurnLost,
+}
+
+/// A piece sent back to a base.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Capture {
+    /// The colour of the captured piece.
+    pub piece: Colour,
+    /// Whose base it went to (in the classic rules, its own colour's).
+    pub to_base_of: Colour,
+}
+
+/// What a move led to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Played {
+    pub captured: Option<Capture>,
+    /// Whether the mover has won.
+    pub won: bool,
+}
+
+/// A step that the turn flow does not allow at this point.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum FlowError {
+    #[error("the game is over")]
+    GameOver,
+    #[error("a roll is due, not a move")]
+    RollDue,
+    #[error("a move is due, not a roll")]
+    MoveDue,
+    #[error("{0} is not a legal move")]
+    Illegal(String),
+}
+
+/// A game in progress under any rule set.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Game {
+    Classic(classic::Game),
+}
+
+/// A move under any rule set.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Move {
+    Classic(classic::Move),
+}
+
+impl Game {
+    /// A new game under `rules` for `seats`, `first` about to roll.
+    pub fn new(rules: RuleSet, seats: Seats, first: Colour) -> Option<Game> {
+        match rules {
+            RuleSet::Classic(house) => {
+                let position = classic::Position::start(seats, first).ok()?;
+                Some(Game::Classic(classic::Game::new(house, position)))
+            }
+        }
+    }
+
+    /// The rules this game is played by.
+    pub fn rules(&self) -> RuleSet {
+        match self {
+            Game::Classic(g) => RuleSet::Classic(g.house()),
+        }
+    }
+
+    /// The colours in play.
+    pub fn seats(&self) -> Seats {
+        match self {
+            Game::Classic(g) => g.position().seats(),
+        }
+    }
+
+    /// What the game waits for.
+    pub fn next(&self) -> Next {
+        match self {
+            Game::Classic(g) => {
+                let seat = g.position().turn();
+                match g.phase() {
+                    classic::Phase::Roll { attempt } => Next::Roll { seat, attempt },
+                    classic::Phase::Move { .. } => Next::Move { seat },
+                    classic::Phase::Won => Next::Won { winner: seat },
+                }
+            }
+        }
+    }
+
+    /// Rolls `die` for the colour in turn.
+    pub fn roll(&mut self, die: Die) -> Result<Rolled, FlowError> {
+        match self {
+            Game::Classic(g) => g.roll(die),
+        }
+    }
+
+    /// The legal moves now, in a fixed order; empty unless a move is due.
+    pub fn legal_moves(&self) -> Vec<Move> {
+        match self {
+            Game::Classic(g) => g.legal_moves().iter().map(|&m| Move::Classic(m)).collect(),
+        }
+    }
+
+    /// Plays `mv`, which must be one of [`Game::legal_moves`].
+    pub fn play(&mut self, mv: Move) -> Result<Played, FlowError> {
+        match (self, mv) {
+            (Game::Classic(g), Move::Classic(m)) => g.play(m),
+        }
+    }
+}

@@ -51,7 +51,10 @@ enum State {
         leaders: u8,
     },
     /// First six: who rolls and which of their three tries this is.
-    FirstSix { roller: Colour, attempt: u8 },
+    FirstSix {
+        roller: Colour,
+        attempt: u8,
+    },
 }
 
 /// A roll or draw that the opening does not wait for.
@@ -187,8 +190,14 @@ mod tests {
             last = o.roll(d).unwrap();
         }
         assert_eq!(last, OpeningNext::Roll(Colour::Blue));
-        assert_eq!(o.roll(Die::new(3).unwrap()), Ok(OpeningNext::Roll(Colour::Green)));
-        assert_eq!(o.roll(Die::new(4).unwrap()), Ok(OpeningNext::Decided(Colour::Green)));
+        assert_eq!(
+            o.roll(Die::new(3).unwrap()),
+            Ok(OpeningNext::Roll(Colour::Green))
+        );
+        assert_eq!(
+            o.roll(Die::new(4).unwrap()),
+            Ok(OpeningNext::Decided(Colour::Green))
+        );
         assert_eq!(o.roll(Die::SIX), Err(NotExpected));
     }
 
