@@ -23,6 +23,13 @@ enum Command {
     /// Read a position and a script of rolls and moves (JSON) on stdin;
     /// print the resulting position and what is due next.
     Replay,
+    /// Measure the rules engine: random 4-player classic playouts per
+    /// second on one core.
+    Bench {
+        /// How long to measure, in seconds.
+        #[arg(long, default_value_t = 5)]
+        seconds: u64,
+    },
 }
 
 fn main() -> ExitCode {
@@ -30,6 +37,10 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Moves => answer(clovece::notation::moves),
         Command::Replay => answer(clovece::notation::replay),
+        Command::Bench { seconds } => {
+            bench(seconds);
+            Ok(())
+        }
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -49,4 +60,15 @@ fn answer<E: std::fmt::Display>(f: fn(&str) -> Result<String, E>) -> Result<(), 
     let out = f(&input).map_err(|e| e.to_string())?;
     println!("{out}");
     Ok(())
+}
+
+fn bench(seconds: u64) {
+    let t = clovece::bench::playouts(std::time::Duration::from_secs(seconds), 1);
+    println!(
+        "random 4-player classic playouts: {:.0} games/s on one core ({} games, {:.1} rolls/game, {:.1} ns/roll)",
+        t.games_per_second(),
+        t.games,
+        t.rolls as f64 / t.games as f64,
+        t.nanos_per_roll()
+    );
 }

@@ -141,7 +141,7 @@ impl Game {
     /// The legal moves now, in a fixed order; empty unless a move is due.
     pub fn legal_moves(&self) -> Vec<Move> {
         match self {
-            Game::Classic(g) => g.legal_moves().iter().map(|&m| Move::Classic(m)).collect(),
+            Game::Classic(g) => g.legal_moves().iter().map(Move::Classic).collect(),
         }
     }
 
