@@ -4,6 +4,8 @@ use std::io::Read;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
+use clovece::bench::Budget;
+use std::time::Duration;
 
 #[derive(Parser)]
 #[command(
@@ -27,8 +29,11 @@ enum Command {
     /// second on one core.
     Bench {
         /// How long to measure, in seconds.
-        #[arg(long, default_value_t = 5)]
+        #[arg(long, default_value_t = 5, conflicts_with = "games")]
         seconds: u64,
+        /// Play exactly this many games instead (repeatable work).
+        #[arg(long)]
+        games: Option<u64>,
     },
 }
 
@@ -37,8 +42,11 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Moves => answer(clovece::notation::moves),
         Command::Replay => answer(clovece::notation::replay),
-        Command::Bench { seconds } => {
-            bench(seconds);
+        Command::Bench { seconds, games } => {
+            bench(match games {
+                Some(n) => Budget::Games(n),
+                None => Budget::Time(Duration::from_secs(seconds)),
+            });
             Ok(())
         }
     };
@@ -62,8 +70,8 @@ fn answer<E: std::fmt::Display>(f: fn(&str) -> Result<String, E>) -> Result<(), 
     Ok(())
 }
 
-fn bench(seconds: u64) {
-    let t = clovece::bench::playouts(std::time::Duration::from_secs(seconds), 1);
+fn bench(budget: Budget) {
+    let t = clovece::bench::playouts(budget, 1);
     println!(
         "random 4-player classic playouts: {:.0} games/s on one core ({} games, {:.1} rolls/game, {:.1} ns/roll)",
         t.games_per_second(),

@@ -143,13 +143,9 @@ impl Seats {
 
     /// The seated colour that plays after `colour` (clockwise).
     pub fn after(self, colour: Colour) -> Colour {
-        let mut c = colour;
-        loop {
-            c = Colour::from_index(c.index() + 1);
-            if self.contains(c) {
-                return c;
-            }
-        }
+        // The seat mask twice over, shifted so that bit 0 is the next colour.
+        let later = (u32::from(self.0) | u32::from(self.0) << 4) >> (colour.index() + 1);
+        Colour::from_index(colour.index() + 1 + later.trailing_zeros() as usize)
     }
 }
 

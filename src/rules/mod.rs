@@ -68,7 +68,7 @@ pub struct Played {
 }
 
 /// A step that the turn flow does not allow at this point.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
 pub enum FlowError {
     #[error("the game is over")]
     GameOver,
@@ -76,8 +76,8 @@ pub enum FlowError {
     RollDue,
     #[error("a move is due, not a roll")]
     MoveDue,
-    #[error("{0} is not a legal move")]
-    Illegal(String),
+    #[error("that move is not legal here")]
+    Illegal,
 }
 
 /// A game in progress under any rule set.
