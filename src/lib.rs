@@ -7,5 +7,6 @@
 //! computer players, the game log, networking, rooms and the UI.
 
 pub mod bench;
+pub mod net;
 pub mod notation;
 pub mod rules;
