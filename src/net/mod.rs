@@ -5,10 +5,23 @@
 //! - [`identity`]: the player's key, kept crash-safely on disk.
 //! - [`ticket`]: the join ticket (link and QR code).
 //! - [`code`]: the six-character room code.
+//! - [`wire`]: the byte channel's frames and their bounded decoding.
+//! - [`link`]: ordered, acknowledged delivery to one peer (no I/O).
+//! - [`guard`]: how much a peer may send before it counts as flooding.
+//! - [`backoff`]: when to dial a lost peer again.
+//! - [`swarm`]: the libp2p stack and its tuning.
+//! - [`node`]: a running node: discovery, connections, the byte channel.
 
+pub mod backoff;
 pub mod code;
+pub mod guard;
 pub mod identity;
+pub mod link;
+pub mod node;
+pub mod swarm;
 pub mod ticket;
+pub mod wire;
 
 pub use code::RoomCode;
+pub use node::{Config, Event, NetError, Node};
 pub use ticket::{RoomId, RoomSecret, Ticket};
