@@ -11,12 +11,14 @@
 //! - [`backoff`]: when to dial a lost peer again.
 //! - [`swarm`]: the libp2p stack and its tuning.
 //! - [`node`]: a running node: discovery, connections, the byte channel.
+//! - [`nearby`]: `clovece nearby`, the phones mDNS finds.
 
 pub mod backoff;
 pub mod code;
 pub mod guard;
 pub mod identity;
 pub mod link;
+pub mod nearby;
 pub mod node;
 pub mod swarm;
 pub mod ticket;
