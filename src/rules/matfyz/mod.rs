@@ -134,6 +134,24 @@ mod tests {
     }
 
     #[test]
+    fn a_malformed_run_from_outside_is_refused_without_panicking() {
+        let seats = Seats::for_players(2).unwrap();
+        let mut game = Game::new(Position::start(seats, Colour::Red).unwrap());
+        game.roll(Die::SIX).unwrap();
+        game.roll(Die::new(2).unwrap()).unwrap();
+        for from in [r#"{"Track": 200}"#, r#"{"Home": 0}"#, r#"{"Home": 9}"#] {
+            let text = format!(
+                r#"{{"seat": "red", "from": {from}, "sixes": 255, "last": 2, "recipient": "blue"}}"#
+            );
+            let run: Run = serde_json::from_str(&text).unwrap();
+            assert!(
+                matches!(game.play(run), Err(FlowError::Illegal(_))),
+                "{from}"
+            );
+        }
+    }
+
+    #[test]
     fn a_lone_bring_out_goes_on_with_the_last_roll() {
         let seats = Seats::for_players(2).unwrap();
         let mut game = Game::new(Position::start(seats, Colour::Green).unwrap());

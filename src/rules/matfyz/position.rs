@@ -67,10 +67,11 @@ impl Rolls {
     /// (or `len()`): where a run goes on when nobody can use roll `i`, as
     /// nobody can use the equal rolls after it either.
     pub(super) fn after_equal(self, i: u64) -> u64 {
-        let roll = self.at(i);
-        (i + 1..self.len())
-            .find(|&j| self.at(j) != roll)
-            .unwrap_or(self.len())
+        let sixes = u64::from(self.sixes);
+        match self.last {
+            Some(last) if i < sixes && !last.is_six() => sixes,
+            _ => self.len(),
+        }
     }
 }
 
@@ -105,12 +106,13 @@ impl Done {
 /// Where a piece on `from` lands when `seat` moves it `roll` squares, as
 /// far as geometry goes: a six brings a piece out of the base onto the
 /// seat's start square; on the track it goes clockwise, and past the seat's
-/// home entrance into the seat's home; `None` past `H4`.
+/// home entrance into the seat's home; `None` past `H4` (and from squares
+/// that do not exist, which a run read from outside may name).
 pub(super) fn landing(seat: Colour, from: Place, roll: Die) -> Option<Place> {
     let r = roll.get();
     match from {
         Place::Base => roll.is_six().then_some(Place::Track(seat.start())),
-        Place::Track(x) => {
+        Place::Track(x) if x < TRACK_LEN => {
             let to_entrance = (seat.home_entrance() + TRACK_LEN - x) % TRACK_LEN;
             if r <= to_entrance {
                 Some(Place::Track((x + r) % TRACK_LEN))
@@ -119,7 +121,19 @@ pub(super) fn landing(seat: Colour, from: Place, roll: Die) -> Option<Place> {
                 (h <= HOME_LEN).then_some(Place::Home(h))
             }
         }
-        Place::Home(h) => (h + r <= HOME_LEN).then_some(Place::Home(h + r)),
+        Place::Home(h) if (1..=HOME_LEN).contains(&h) => {
+            (h + r <= HOME_LEN).then_some(Place::Home(h + r))
+        }
+        Place::Track(_) | Place::Home(_) => None,
+    }
+}
+
+/// Whether `place` is a track square or a home square.
+fn on_board(place: Place) -> bool {
+    match place {
+        Place::Base => false,
+        Place::Track(n) => n < TRACK_LEN,
+        Place::Home(h) => (1..=HOME_LEN).contains(&h),
     }
 }
 
@@ -160,8 +174,8 @@ pub enum InvalidPosition {
         count: usize,
         players: usize,
     },
-    #[error("T{0} is not a track square (T0..T39)")]
-    NoSuchSquare(u8),
+    #[error("{0} is not a track square or a home square")]
+    NoSuchSquare(Place),
     #[error("two pieces on T{0}")]
     SharedSquare(u8),
     #[error("{0} has one piece of each colour home, so the game is over and {0} must be in turn")]
@@ -262,7 +276,7 @@ impl Position {
         }
         for &(square, colour) in &layout.track {
             if square >= TRACK_LEN {
-                return Err(InvalidPosition::NoSuchSquare(square));
+                return Err(InvalidPosition::NoSuchSquare(Place::Track(square)));
             }
             if p.occupant(square).is_some() {
                 return Err(InvalidPosition::SharedSquare(square));
@@ -294,6 +308,9 @@ impl Position {
             return Err(InvalidPosition::DoneWhileRolling);
         }
         for &place in &layout.done {
+            if !on_board(place) {
+                return Err(InvalidPosition::NoSuchSquare(place));
+            }
             if p.piece_at(place).is_none() {
                 return Err(InvalidPosition::DoneEmpty(place));
             }
@@ -346,9 +363,10 @@ impl Position {
 
     /// The colour of the piece on track square `square`, if any.
     pub fn occupant(&self, square: u8) -> Option<Colour> {
+        let bit = 1u64.checked_shl(square.into())?;
         Colour::ALL
             .into_iter()
-            .find(|c| self.track[c.index()] & 1 << square != 0)
+            .find(|c| self.track[c.index()] & bit != 0)
     }
 
     /// The unused rolls of the turn.
@@ -377,12 +395,13 @@ impl Position {
     }
 
     /// The colour of the piece on `place` (a home square of the seat in
-    /// turn), or `None` for the base and empty squares.
+    /// turn), or `None` for the base, empty squares and squares that do not
+    /// exist.
     pub(super) fn piece_at(&self, place: Place) -> Option<Colour> {
         match place {
             Place::Base => None,
             Place::Track(n) => self.occupant(n),
-            Place::Home(h) => self.homes[self.turn.index()][usize::from(h - 1)],
+            Place::Home(h) => *self.homes[self.turn.index()].get(usize::from(h).checked_sub(1)?)?,
         }
     }
 
