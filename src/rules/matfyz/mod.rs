@@ -11,7 +11,7 @@
 mod position;
 mod run;
 
-pub use position::{InvalidPosition, Layout, Position, Rolls};
+pub use position::{InvalidPosition, Layout, Part, Position, Rolls};
 pub use run::{Origin, Run};
 
 use super::board::Die;

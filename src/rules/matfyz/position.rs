@@ -2,6 +2,8 @@
 //! where the shared pieces stand on the track, and how far the turn has got
 //! (the unused rolls and the pieces whose run has ended).
 
+use std::fmt;
+
 use super::run::Origin;
 use crate::rules::board::{Colour, Die, HOME_LEN, Place, Seats, TRACK_LEN};
 
@@ -155,6 +157,44 @@ pub struct Layout {
     pub done: Vec<Place>,
 }
 
+/// The two things a layout gives for every seat.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Part {
+    Base,
+    Home,
+}
+
+impl fmt::Display for Part {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Part::Base => "base",
+            Part::Home => "home",
+        })
+    }
+}
+
+/// Checks that `listed` names every seat once and nothing else.
+fn check_parts(
+    seats: Seats,
+    listed: impl Iterator<Item = Colour>,
+    part: Part,
+) -> Result<(), InvalidPosition> {
+    let mut given = Colours::default();
+    for seat in listed {
+        if !seats.contains(seat) {
+            return Err(InvalidPosition::UnseatedColour(seat));
+        }
+        if given.contains(seat) {
+            return Err(InvalidPosition::GivenTwice(seat, part));
+        }
+        given.insert(seat);
+    }
+    match seats.iter().find(|&s| !given.contains(s)) {
+        Some(seat) => Err(InvalidPosition::Missing(seat, part)),
+        None => Ok(()),
+    }
+}
+
 /// Why a layout is not a position that can arise in play.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum InvalidPosition {
@@ -163,9 +203,9 @@ pub enum InvalidPosition {
     #[error("{0} is not seated but has a base or a home")]
     UnseatedColour(Colour),
     #[error("the {1} of {0} is given twice")]
-    GivenTwice(Colour, &'static str),
+    GivenTwice(Colour, Part),
     #[error("{0} is seated but its {1} is not given")]
-    Missing(Colour, &'static str),
+    Missing(Colour, Part),
     #[error("{0} holds two {1} pieces in its base and home")]
     HeldTwice(Colour, Colour),
     #[error("there must be {players} {colour} pieces (one per player), not {count}")]
@@ -235,43 +275,23 @@ impl Position {
     pub fn new(layout: &Layout) -> Result<Position, InvalidPosition> {
         let seats = layout.seats;
         let mut p = Position::start(seats, layout.turn)?;
+        check_parts(seats, layout.bases.iter().map(|b| b.0), Part::Base)?;
+        check_parts(seats, layout.homes.iter().map(|h| h.0), Part::Home)?;
         p.bases = [Colours::default(); 4];
-        let mut given = [[false; 4]; 2];
-        let mut check_seat = |seat: Colour, what: usize| {
-            const WHAT: [&str; 2] = ["base", "home"];
-            if !seats.contains(seat) {
-                return Err(InvalidPosition::UnseatedColour(seat));
-            }
-            if std::mem::replace(&mut given[what][seat.index()], true) {
-                return Err(InvalidPosition::GivenTwice(seat, WHAT[what]));
-            }
-            Ok(())
-        };
-        let mut counts = [0usize; 4];
         for (seat, colours) in &layout.bases {
-            check_seat(*seat, 0)?;
             for &c in colours {
-                if p.bases[seat.index()].contains(c) {
-                    return Err(InvalidPosition::HeldTwice(*seat, c));
-                }
-                p.bases[seat.index()].insert(c);
-                counts[c.index()] += 1;
-            }
-        }
-        for (seat, squares) in &layout.homes {
-            check_seat(*seat, 1)?;
-            for (square, &c) in squares.iter().enumerate() {
-                let Some(c) = c else { continue };
                 if p.held(*seat).contains(c) {
                     return Err(InvalidPosition::HeldTwice(*seat, c));
                 }
-                p.homes[seat.index()][square] = Some(c);
-                counts[c.index()] += 1;
+                p.bases[seat.index()].insert(c);
             }
         }
-        for (i, what) in ["base", "home"].into_iter().enumerate() {
-            if let Some(seat) = seats.iter().find(|s| !given[i][s.index()]) {
-                return Err(InvalidPosition::Missing(seat, what));
+        for (seat, squares) in &layout.homes {
+            for (square, &c) in squares.iter().enumerate() {
+                if let Some(c) = c.filter(|&c| p.held(*seat).contains(c)) {
+                    return Err(InvalidPosition::HeldTwice(*seat, c));
+                }
+                p.homes[seat.index()][square] = c;
             }
         }
         for &(square, colour) in &layout.track {
@@ -282,18 +302,17 @@ impl Position {
                 return Err(InvalidPosition::SharedSquare(square));
             }
             p.track[colour.index()] |= 1 << square;
-            counts[colour.index()] += 1;
         }
         let players = seats.len();
-        if let Some(colour) = Colour::ALL
-            .into_iter()
-            .find(|c| counts[c.index()] != players)
-        {
-            return Err(InvalidPosition::PieceCount {
-                colour,
-                count: counts[colour.index()],
-                players,
-            });
+        for colour in Colour::ALL {
+            let count = p.count(colour);
+            if count != players {
+                return Err(InvalidPosition::PieceCount {
+                    colour,
+                    count,
+                    players,
+                });
+            }
         }
         if let Some(seat) = seats.iter().find(|&s| p.home_full(s)) {
             if seat != p.turn {
@@ -383,6 +402,18 @@ impl Position {
             held.insert(c);
         }
         held
+    }
+
+    /// How many pieces of `colour` there are (in bases, homes, on the track).
+    fn count(&self, colour: Colour) -> usize {
+        let seats = self.seats.iter();
+        let in_bases = seats
+            .clone()
+            .filter(|s| self.bases[s.index()].contains(colour));
+        let in_homes = seats
+            .flat_map(|s| self.homes[s.index()])
+            .filter(|&c| c == Some(colour));
+        in_bases.count() + in_homes.count() + self.track[colour.index()].count_ones() as usize
     }
 
     /// Whether `seat` has one piece of each colour home: it has won.
