@@ -454,10 +454,8 @@ impl Position {
     /// run ends there).
     pub(super) fn step(&self, from: Place, roll: Die) -> Option<Place> {
         let to = landing(self.turn, from, roll)?;
-        match to {
-            Place::Home(h) if self.homes[self.turn.index()][usize::from(h - 1)].is_some() => None,
-            _ => Some(to),
-        }
+        let blocked = matches!(to, Place::Home(_)) && self.piece_at(to).is_some();
+        (!blocked).then_some(to)
     }
 
     /// Whether some piece the seat in turn may still move this turn can use
