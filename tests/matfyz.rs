@@ -378,6 +378,21 @@ fn the_mover_chooses_who_receives_the_captured_piece_even_itself() {
     );
 }
 
+#[test]
+fn a_recipient_is_offered_only_if_the_next_roll_can_still_be_used() {
+    // T2>T8 captures blue. Given to red, it would make red hold blue, so
+    // the blue piece on T20 could not use the 2, which T2's piece could.
+    let doc = two(
+        json!({"red": ["green", "yellow"], "green": ["red", "green", "yellow"]}),
+        json!({}),
+        json!({"T2": "red", "T8": "blue", "T20": "blue"}),
+    );
+    let runs = moves(&doc, &[6, 2]);
+    assert!(runs.contains(&"T2>T8*green".to_owned()), "{runs:?}");
+    assert!(!runs.contains(&"T2>T8*red".to_owned()), "{runs:?}");
+    assert!(runs.contains(&"T2>T8>T10".to_owned()), "{runs:?}");
+}
+
 // --- The end ---------------------------------------------------------------------------
 
 #[test]
