@@ -545,6 +545,14 @@ fn positions_that_cannot_arise_are_rejected_with_a_clear_error() {
             with(good.clone(), "done", json!(["T4"])),
             "done must be empty",
         ),
+        (
+            with(
+                with(good.clone(), "rolls", json!([3])),
+                "done",
+                json!(["B"]),
+            ),
+            "B is not a track square or a home square",
+        ),
         (with(good.clone(), "pieces", json!({})), "unknown field"),
         (
             with(
@@ -675,8 +683,8 @@ fn cli_bad_matfyz_input_exits_2_with_one_line() {
 
 // --- Properties over random games ------------------------------------------------------------
 
-/// No game of 2 to 4 random players needed more than about 1,100 rolls and
-/// runs in 600 seeded trials; ten times that is the bound.
+/// In 4,000 seeded random games (2 and 4 players) none needed more than
+/// 1,233 rolls and runs; ten times that is the bound.
 const MAX_ACTIONS: usize = 12_000;
 
 /// Plays a random game (seeded dice, seeded choice among the legal runs)

@@ -80,38 +80,37 @@ impl Doc {
 
     /// The position this document describes.
     fn position(&self, trailing: Trailing) -> Result<Position, NotationError> {
-        let per_seat = |name: &String| super::colour(name);
+        let colour = |name: &String| super::colour(name);
         let bases = self
             .bases
             .iter()
             .map(|(seat, colours)| {
-                let colours = colours.iter().map(per_seat).collect::<Result<_, _>>()?;
-                Ok((per_seat(seat)?, colours))
+                let colours = colours.iter().map(colour).collect::<Result<_, _>>()?;
+                Ok((colour(seat)?, colours))
             })
             .collect::<Result<Vec<_>, NotationError>>()?;
         let homes = self
             .homes
             .iter()
             .map(|(seat, squares)| {
-                let squares: [Option<String>; 4] =
-                    squares.clone().try_into().map_err(|s: Vec<_>| {
-                        NotationError::Invalid(format!(
-                            "the home of {seat} must list 4 squares, not {}",
-                            s.len()
-                        ))
-                    })?;
-                let mut home = [None; 4];
-                for (slot, name) in home.iter_mut().zip(&squares) {
-                    *slot = name.as_ref().map(per_seat).transpose()?;
+                if squares.len() != 4 {
+                    return Err(NotationError::Invalid(format!(
+                        "the home of {seat} must list 4 squares, not {}",
+                        squares.len()
+                    )));
                 }
-                Ok((per_seat(seat)?, home))
+                let mut home = [None; 4];
+                for (slot, name) in home.iter_mut().zip(squares) {
+                    *slot = name.as_ref().map(colour).transpose()?;
+                }
+                Ok((colour(seat)?, home))
             })
             .collect::<Result<Vec<_>, NotationError>>()?;
         let track = self
             .track
             .iter()
-            .map(|(square, colour)| match square.parse()? {
-                Place::Track(n) => Ok((n, per_seat(colour)?)),
+            .map(|(square, piece)| match square.parse()? {
+                Place::Track(n) => Ok((n, colour(piece)?)),
                 _ => Err(NotationError::Invalid(format!(
                     "track key {square:?} is not a track square (T0..T39)"
                 ))),
@@ -120,13 +119,8 @@ impl Doc {
         let done = self
             .done
             .iter()
-            .map(|token| match token.parse()? {
-                Place::Base => Err(NotationError::Invalid(
-                    "done lists B; only track and home squares can be done".into(),
-                )),
-                place => Ok(place),
-            })
-            .collect::<Result<Vec<_>, NotationError>>()?;
+            .map(|token| token.parse())
+            .collect::<Result<Vec<Place>, _>>()?;
         let layout = Layout {
             seats: super::seats(&self.seats)?,
             turn: super::colour(&self.turn)?,
