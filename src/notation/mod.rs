@@ -4,6 +4,7 @@
 //! nothing here panics on bad input.
 
 mod classic;
+mod matfyz;
 
 use serde::Deserialize;
 use serde_json::Value;
@@ -37,9 +38,13 @@ pub enum NotationError {
     #[error("impossible position: {0}")]
     Position(#[from] InvalidPosition),
     #[error("impossible position: {0}")]
+    MatfyzPosition(#[from] crate::rules::matfyz::InvalidPosition),
+    #[error("impossible position: {0}")]
     Invalid(String),
     #[error("malformed move {0:?} (expected FROM>TO, e.g. \"T5>T9\")")]
     MoveSyntax(String),
+    #[error("malformed run {0:?} (expected a path like \"B:green>T0>T6\" or \"T3>T9*blue\")")]
+    RunSyntax(String),
     #[error("step {index}: {reason}")]
     Step { index: usize, reason: String },
 }
@@ -73,6 +78,7 @@ pub fn moves(input: &str) -> Result<String, NotationError> {
     let doc: Value = serde_json::from_str(input)?;
     let answer = match rule_set(&doc)? {
         RuleSet::Classic => classic::moves(doc)?,
+        RuleSet::Matfyz => matfyz::moves(doc)?,
     };
     Ok(answer.to_string())
 }
@@ -82,18 +88,21 @@ pub fn replay(input: &str) -> Result<String, NotationError> {
     let doc: Value = serde_json::from_str(input)?;
     let answer = match rule_set(&doc)? {
         RuleSet::Classic => classic::replay(doc)?,
+        RuleSet::Matfyz => matfyz::replay(doc)?,
     };
     Ok(answer.to_string())
 }
 
 enum RuleSet {
     Classic,
+    Matfyz,
 }
 
 fn rule_set(doc: &Value) -> Result<RuleSet, NotationError> {
     match doc.get("rules") {
         None => Err(NotationError::Missing("rules")),
         Some(Value::String(s)) if s == "classic" => Ok(RuleSet::Classic),
+        Some(Value::String(s)) if s == "matfyz" => Ok(RuleSet::Matfyz),
         Some(other) => Err(NotationError::UnknownRules(
             other
                 .as_str()
