@@ -831,3 +831,185 @@ fn reference_answers_the_spec_example() {
     position.house = House::default();
     assert_eq!(position.move_tokens(6), ["T0>T6"]);
 }
+
+/// The reference's reading of a (valid) notation document.
+fn read(doc: &Value) -> Position {
+    let colour = |name: &Value| COLOURS.iter().position(|c| name == c).unwrap();
+    let square = |token: &Value| {
+        let token = token.as_str().unwrap();
+        let number = || token[1..].parse().unwrap();
+        match &token[..1] {
+            "B" => Square::Base,
+            "T" => Square::Track(number()),
+            _ => Square::Home(number()),
+        }
+    };
+    let names: Vec<&str> = doc["house"]
+        .as_array()
+        .map(|a| a.iter().map(|n| n.as_str().unwrap()).collect())
+        .unwrap_or_default();
+    let mut seats: Vec<usize> = doc["seats"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(colour)
+        .collect();
+    seats.sort_unstable();
+    let mut pieces: [Vec<Square>; 4] = Default::default();
+    for (name, places) in doc["pieces"].as_object().unwrap() {
+        pieces[colour(&json!(name))] = places.as_array().unwrap().iter().map(square).collect();
+    }
+    Position {
+        house: House {
+            compulsory_capture: names.contains(&"compulsory-capture"),
+            optional_bring_out: names.contains(&"optional-bring-out"),
+            no_jump_home: names.contains(&"no-jump-home"),
+        },
+        seats,
+        turn: colour(&doc["turn"]),
+        pieces,
+    }
+}
+
+/// A red-and-green position with these house rules and pieces, red to act.
+fn red_green(house: &[&str], red: [&str; 4], green: [&str; 4]) -> Value {
+    json!({"rules": "classic", "house": house, "seats": ["red", "green"], "turn": "red",
+        "pieces": {"red": red, "green": green}})
+}
+
+/// Asserts that the reference and the engine both answer `expected`.
+fn assert_moves(doc: &Value, roll: u8, expected: &[&str]) {
+    assert_eq!(read(doc).move_tokens(roll), expected, "reference, {doc}");
+    let query = with(doc.clone(), "roll", json!(roll));
+    assert_eq!(
+        engine_moves(&query),
+        json!({"moves": expected}),
+        "engine, {query}"
+    );
+}
+
+/// Asserts that the reference and the engine both answer `next` after
+/// `script`, and the same position.
+fn assert_next(doc: &Value, script: Value, next: Value) {
+    let mut flow = Flow::new(read(doc));
+    for step in script.as_array().unwrap() {
+        match (&step["roll"], &step["move"]) {
+            (Value::Number(n), _) => flow.roll(n.as_u64().unwrap() as u8).unwrap(),
+            (_, Value::String(m)) => flow.play(m).unwrap(),
+            _ => unreachable!("a roll or a move"),
+        }
+    }
+    assert_eq!(flow.next_json(), next, "reference, {doc} {script}");
+    let input = with(doc.clone(), "script", script);
+    assert_eq!(engine_replay(&input), Ok(flow.answer()), "engine, {input}");
+}
+
+// Hand-computed positions for the points where docs/rules.md chooses
+// between readings of the texts; the random tests above cover the rest.
+
+#[test]
+fn clearing_the_start_square_applies_to_every_roll() {
+    let doc = red_green(&[], ["B", "T0", "T10", "H1"], ["B", "B", "B", "B"]);
+    assert_moves(&doc, 3, &["T0>T3"]);
+}
+
+#[test]
+fn a_blocked_start_piece_frees_the_other_pieces() {
+    let doc = red_green(&[], ["B", "T0", "T3", "T6"], ["B", "B", "B", "B"]);
+    assert_moves(&doc, 3, &["T6>T9"]);
+    // A six neither brings a piece out nor moves the start piece.
+    assert_moves(&doc, 6, &["T3>T9", "T6>T12"]);
+}
+
+#[test]
+fn compulsory_capture_applies_when_the_start_piece_is_blocked() {
+    let doc = red_green(
+        &["compulsory-capture"],
+        ["B", "T0", "T6", "T20"],
+        ["T26", "B", "B", "B"],
+    );
+    assert_moves(&doc, 6, &["T20>T26"]);
+}
+
+#[test]
+fn compulsory_capture_gives_way_to_bringing_out_and_clearing() {
+    let house = ["compulsory-capture"];
+    let doc = red_green(&house, ["B", "B", "T5", "H1"], ["T11", "B", "B", "B"]);
+    assert_moves(&doc, 6, &["B>T0"]);
+    let doc = red_green(&house, ["B", "T0", "T5", "H1"], ["T8", "B", "B", "B"]);
+    assert_moves(&doc, 3, &["T0>T3"]);
+}
+
+#[test]
+fn a_capturing_bring_out_is_compulsory_with_optional_bring_out() {
+    let both = ["compulsory-capture", "optional-bring-out"];
+    let doc = red_green(&both, ["B", "B", "B", "T5"], ["T0", "B", "B", "B"]);
+    assert_moves(&doc, 6, &["B>T0"]);
+    let doc = red_green(&both[1..], ["B", "B", "B", "T5"], ["T0", "B", "B", "B"]);
+    assert_moves(&doc, 6, &["B>T0", "T5>T11"]);
+}
+
+#[test]
+fn no_jump_home_also_bars_jumping_while_entering_the_home_row() {
+    let pieces = (["B", "B", "T38", "H2"], ["B", "B", "B", "B"]);
+    assert_moves(&red_green(&[], pieces.0, pieces.1), 4, &["T38>H3"]);
+    assert_moves(&red_green(&["no-jump-home"], pieces.0, pieces.1), 4, &[]);
+}
+
+#[test]
+fn an_opponent_on_its_own_start_square_is_captured() {
+    let doc = red_green(&[], ["T16", "H1", "H2", "H3"], ["T20", "B", "B", "B"]);
+    assert_moves(&doc, 4, &["T16>T20"]);
+    assert_next(
+        &doc,
+        json!([{"roll": 4}, {"move": "T16>T20"}]),
+        json!({"seat": "green", "action": "roll", "try": 1}),
+    );
+}
+
+#[test]
+fn a_six_that_cannot_be_used_ends_the_turn() {
+    let doc = red_green(&[], ["T38", "H2", "H3", "H4"], ["T25", "B", "B", "B"]);
+    assert_moves(&doc, 6, &[]);
+    assert_next(
+        &doc,
+        json!([{"roll": 6}]),
+        json!({"seat": "green", "action": "roll", "try": 1}),
+    );
+}
+
+#[test]
+fn three_tries_only_when_no_home_piece_could_move() {
+    let stuck = red_green(&[], ["B", "B", "H3", "H4"], ["T25", "B", "B", "B"]);
+    assert_next(
+        &stuck,
+        json!([{"roll": 2}, {"roll": 5}]),
+        json!({"seat": "red", "action": "roll", "try": 3}),
+    );
+    assert_next(
+        &stuck,
+        json!([{"roll": 2}, {"roll": 5}, {"roll": 1}]),
+        json!({"seat": "green", "action": "roll", "try": 1}),
+    );
+    // H1 could move with a 1 (or, jumping, a 3), so a 2 ends the turn.
+    let movable = red_green(&[], ["B", "B", "H1", "H3"], ["T25", "B", "B", "B"]);
+    assert_next(
+        &movable,
+        json!([{"roll": 2}]),
+        json!({"seat": "green", "action": "roll", "try": 1}),
+    );
+}
+
+#[test]
+fn three_tries_again_after_a_six_that_leaves_no_piece_on_the_track() {
+    let doc = red_green(
+        &["optional-bring-out"],
+        ["B", "B", "T37", "H3"],
+        ["T25", "B", "B", "B"],
+    );
+    assert_next(
+        &doc,
+        json!([{"roll": 6}, {"move": "T37>H4"}, {"roll": 1}]),
+        json!({"seat": "red", "action": "roll", "try": 2}),
+    );
+}

@@ -14,6 +14,11 @@ pub struct Output {
 
 /// Runs `clovece <command>` with `input` on stdin.
 pub fn run(command: &str, input: &str) -> Output {
+    run_bytes(command, input.as_bytes())
+}
+
+/// Runs `clovece <command>` with `input`, which need not be text, on stdin.
+pub fn run_bytes(command: &str, input: &[u8]) -> Output {
     let mut child = Command::new(env!("CARGO_BIN_EXE_clovece"))
         .arg(command)
         .stdin(Stdio::piped())
@@ -21,12 +26,7 @@ pub fn run(command: &str, input: &str) -> Output {
         .stderr(Stdio::piped())
         .spawn()
         .expect("the binary runs");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
+    child.stdin.take().unwrap().write_all(input).unwrap();
     let out = child.wait_with_output().unwrap();
     Output {
         code: out.status.code().unwrap_or(-1),
