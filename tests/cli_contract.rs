@@ -353,7 +353,6 @@ fn any_step_after_the_game_ended_is_refused_naming_its_index() {
 /// as written, so a name with an escaped newline splits the error over
 /// two lines of stderr.
 #[test]
-#[ignore = "cli bug: an unknown key containing \\n gives a two-line error"]
 fn errors_stay_on_one_line_whatever_the_input() {
     refused(
         "moves",
@@ -370,7 +369,6 @@ fn errors_stay_on_one_line_whatever_the_input() {
 /// last one. Red given twice is eight red pieces, which the spec calls an
 /// impossible position ("five pieces of a colour").
 #[test]
-#[ignore = "notation bug: a key given twice is silently resolved (the last one wins)"]
 fn a_key_given_twice_is_refused() {
     let doc = r#"{"rules": "classic", "seats": ["red", "green"], "turn": "red",
         "pieces": {"red": ["B", "B", "B", "B"], "green": ["B", "B", "B", "B"],

@@ -18,9 +18,11 @@ struct Doc {
     _rules: IgnoredAny,
     seats: Vec<String>,
     turn: String,
+    #[serde(with = "serde_with::rust::maps_duplicate_key_is_error")]
     bases: BTreeMap<String, Vec<String>>,
+    #[serde(with = "serde_with::rust::maps_duplicate_key_is_error")]
     homes: BTreeMap<String, Vec<Option<String>>>,
-    #[serde(default)]
+    #[serde(default, with = "serde_with::rust::maps_duplicate_key_is_error")]
     track: BTreeMap<String, String>,
     #[serde(default)]
     rolls: Vec<i64>,
@@ -43,8 +45,8 @@ enum Trailing {
 }
 
 impl Doc {
-    fn parse(doc: Value) -> Result<Doc, NotationError> {
-        Ok(serde_json::from_value(doc)?)
+    fn parse(input: &str) -> Result<Doc, NotationError> {
+        Ok(serde_json::from_str(input)?)
     }
 
     /// The rolls, checked: sixes first, at most one other number, last.
@@ -173,8 +175,8 @@ fn position_json(position: &Position) -> Value {
 
 /// `moves` for a Matfyz position: every legal run for its rolls (the whole
 /// turn: a trailing six counts as the last roll).
-pub fn moves(doc: Value) -> Result<Value, NotationError> {
-    let doc = Doc::parse(doc)?;
+pub fn moves(input: &str) -> Result<Value, NotationError> {
+    let doc = Doc::parse(input)?;
     let position = doc.position(Trailing::Last)?;
     if position.rolls().last.is_none() {
         return Err(NotationError::Missing("rolls"));
@@ -190,8 +192,8 @@ pub fn moves(doc: Value) -> Result<Value, NotationError> {
 }
 
 /// `replay` for a Matfyz position.
-pub fn replay(doc: Value) -> Result<Value, NotationError> {
-    let doc = Doc::parse(doc)?;
+pub fn replay(input: &str) -> Result<Value, NotationError> {
+    let doc = Doc::parse(input)?;
     let script = doc
         .script
         .as_deref()
