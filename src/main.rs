@@ -85,7 +85,7 @@ fn main() -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(message) => {
-            eprintln!("clovece: {message}");
+            eprintln!("clovece: {}", one_line(&message));
             ExitCode::from(2)
         }
     }
@@ -139,4 +139,19 @@ fn bench(budget: Budget) {
         t.rolls as f64 / t.games as f64,
         t.nanos_per_roll()
     );
+}
+
+/// The message with control characters escaped, so that an error quoting
+/// hostile input (a key with a newline in it) stays on one line.
+fn one_line(message: &str) -> String {
+    message
+        .chars()
+        .flat_map(|c| {
+            let escaped = c.is_control().then(|| c.escape_default());
+            escaped
+                .into_iter()
+                .flatten()
+                .chain((!c.is_control()).then_some(c))
+        })
+        .collect()
 }
