@@ -234,11 +234,15 @@ impl Node {
         self.peers.get(&to).map_or(0, |p| p.outbox.len())
     }
 
-    /// Remembers `addrs` for dialling `peer`.
+    /// Remembers `addrs` for dialling `peer` (and dials a kept peer that
+    /// had no address to try).
     pub fn add_addrs(&mut self, peer: PeerId, addrs: impl IntoIterator<Item = Multiaddr>) {
         let entry = self.peer(peer);
         for addr in addrs {
             entry.learn(addr);
+        }
+        if entry.redial.is_some() {
+            self.dial(peer);
         }
     }
 

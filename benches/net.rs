@@ -1,0 +1,140 @@
+//! The byte channel's latency over real libp2p connections on loopback:
+//! one node sends a message to three others (a move broadcast in a game of
+//! four), timed until all three have taken it. Criterion measures the mean;
+//! the p50 and p99 over 1,000 broadcasts are printed after it
+//! (docs/performance.md, "Networking").
+
+use std::time::{Duration, Instant};
+
+use clovece::net::{Config, Event, Node};
+use criterion::{Criterion, criterion_group, criterion_main};
+use libp2p::PeerId;
+use libp2p::identity::Keypair;
+use tokio::runtime::Runtime;
+use tokio::sync::mpsc;
+
+type Command = Box<dyn FnOnce(&mut Node) + Send>;
+
+/// Four nodes in a full mesh; node 0 sends, the others report messages.
+struct Mesh {
+    ids: Vec<PeerId>,
+    sender: mpsc::UnboundedSender<Command>,
+    /// The other nodes' command channels: their tasks run while these do.
+    _others: Vec<mpsc::UnboundedSender<Command>>,
+    delivered: mpsc::UnboundedReceiver<Vec<u8>>,
+}
+
+impl Mesh {
+    async fn start() -> Mesh {
+        let config = Config {
+            listen: vec!["/ip4/127.0.0.1/tcp/0".parse().unwrap()],
+            mdns: false,
+            ..Config::default()
+        };
+        let mut nodes = Vec::new();
+        for _ in 0..4 {
+            nodes.push(
+                Node::start(Keypair::generate_ed25519(), config.clone())
+                    .await
+                    .unwrap(),
+            );
+        }
+        let ids: Vec<PeerId> = nodes.iter().map(Node::peer_id).collect();
+        let addrs: Vec<_> = nodes.iter().map(Node::listen_addrs).collect();
+        for (i, node) in nodes.iter_mut().enumerate() {
+            for j in 0..4 {
+                if i != j {
+                    node.add_addrs(ids[j], addrs[j].clone());
+                    node.keep(ids[j]);
+                }
+            }
+        }
+        let (report, delivered) = mpsc::unbounded_channel();
+        let mut commands = Vec::new();
+        for mut node in nodes {
+            let (tx, mut rx) = mpsc::unbounded_channel::<Command>();
+            commands.push(tx);
+            let report = report.clone();
+            tokio::spawn(async move {
+                loop {
+                    tokio::select! {
+                        command = rx.recv() => match command {
+                            Some(f) => f(&mut node),
+                            None => return,
+                        },
+                        event = node.next() => {
+                            if let Event::Message { bytes, .. } = event {
+                                let _ = report.send(bytes);
+                            }
+                        }
+                    }
+                }
+            });
+        }
+        let sender = commands.remove(0);
+        let mut mesh = Mesh {
+            ids,
+            sender,
+            _others: commands,
+            delivered,
+        };
+        // Warm up: every connection is up once a broadcast gets through.
+        mesh.broadcast(u64::MAX).await;
+        mesh
+    }
+
+    /// Sends message `k` from node 0 to the three others and waits until all
+    /// three have it.
+    async fn broadcast(&mut self, k: u64) -> Duration {
+        let start = Instant::now();
+        let targets = self.ids[1..].to_vec();
+        let bytes = k.to_le_bytes().to_vec();
+        let _ = self.sender.send(Box::new(move |node: &mut Node| {
+            for to in targets {
+                node.send(to, bytes.clone()).unwrap();
+            }
+        }));
+        let mut got = 0;
+        while got < 3 {
+            let m = self.delivered.recv().await.unwrap();
+            if m == k.to_le_bytes() {
+                got += 1;
+            }
+        }
+        start.elapsed()
+    }
+}
+
+fn broadcast(c: &mut Criterion) {
+    let runtime = Runtime::new().unwrap();
+    let mut mesh = runtime.block_on(Mesh::start());
+    let mut k = 0;
+    c.bench_function("net/broadcast_to_3_peers_loopback", |b| {
+        b.iter_custom(|iters| {
+            runtime.block_on(async {
+                let mut total = Duration::ZERO;
+                for _ in 0..iters {
+                    k += 1;
+                    total += mesh.broadcast(k).await;
+                }
+                total
+            })
+        })
+    });
+    let mut samples: Vec<Duration> = runtime.block_on(async {
+        let mut samples = Vec::new();
+        for _ in 0..1000 {
+            k += 1;
+            samples.push(mesh.broadcast(k).await);
+        }
+        samples
+    });
+    samples.sort();
+    println!(
+        "net/broadcast_to_3_peers_loopback over 1000 broadcasts: p50 {:?}, p99 {:?}, max {:?}",
+        samples[500], samples[990], samples[999]
+    );
+}
+
+criterion_group!(benches, broadcast);
+criterion_main!(benches);
