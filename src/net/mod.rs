@@ -12,6 +12,8 @@
 //! - [`swarm`]: the libp2p stack and its tuning.
 //! - [`node`]: a running node: discovery, connections, the byte channel.
 //! - [`nearby`]: `clovece nearby`, the phones mDNS finds.
+//! - [`room`]: the lobby: finding a room by code, joining open and private
+//!   rooms.
 
 pub mod backoff;
 pub mod code;
@@ -20,6 +22,7 @@ pub mod identity;
 pub mod link;
 pub mod nearby;
 pub mod node;
+pub mod room;
 pub mod swarm;
 pub mod ticket;
 pub mod wire;

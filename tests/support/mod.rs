@@ -3,6 +3,8 @@
 
 #![allow(dead_code)]
 
+pub mod qr;
+
 use std::time::Duration;
 
 use clovece::net::{Config, Event, Node};
