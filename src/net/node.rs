@@ -224,7 +224,12 @@ impl Node {
         if bytes.len() > MAX_MESSAGE {
             return Err(NetError::TooLarge(bytes.len()));
         }
-        self.peer(to).outbox.push(bytes);
+        let outbox = &mut self.peer(to).outbox;
+        let dropped = outbox.dropped();
+        outbox.push(bytes);
+        if outbox.dropped() > dropped {
+            debug!(peer = %to, dropped = outbox.dropped(), "peer takes nothing; oldest messages dropped");
+        }
         self.flush(to);
         Ok(())
     }
