@@ -291,3 +291,64 @@ async fn flooding_peer_is_disconnected() {
     let reason = banned_for(target, frames).await;
     assert!(reason.contains("flooding"), "{reason}");
 }
+
+/// A peer that stops answering (its process frozen, its Wi-Fi gone) keeps
+/// the TCP connection open; a failed ping closes it, and the peer is
+/// redialled until it answers again.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn silent_link_is_closed_and_redialled_when_it_returns() {
+    use futures::StreamExt;
+    use libp2p::swarm::SwarmEvent;
+    use libp2p::{SwarmBuilder, noise, ping, tcp, yamux};
+
+    let mut node = spawn(Keypair::generate_ed25519()).await;
+    let mut peer = SwarmBuilder::with_new_identity()
+        .with_tokio()
+        .with_tcp(
+            tcp::Config::default(),
+            noise::Config::new,
+            yamux::Config::default,
+        )
+        .unwrap()
+        .with_behaviour(|_| ping::Behaviour::new(ping::Config::new()))
+        .unwrap()
+        .with_swarm_config(|c| c.with_idle_connection_timeout(std::time::Duration::from_secs(60)))
+        .build();
+    let peer_id = *peer.local_peer_id();
+    peer.listen_on("/ip4/127.0.0.1/tcp/0".parse().unwrap())
+        .unwrap();
+    let addr = loop {
+        if let SwarmEvent::NewListenAddr { address, .. } = peer.select_next_some().await {
+            break address;
+        }
+    };
+    node.run(move |n| {
+        n.add_addrs(peer_id, [addr]);
+        n.keep(peer_id);
+    });
+    // Poll the peer until the node is connected to it.
+    {
+        let connected = node.wait(10, |e| (e == Event::Connected(peer_id)).then_some(()));
+        tokio::pin!(connected);
+        loop {
+            tokio::select! {
+                () = &mut connected => break,
+                _ = peer.select_next_some() => {}
+            }
+        }
+    }
+    // The peer goes silent: nothing polls its swarm, so no ping is answered.
+    let went_silent = std::time::Instant::now();
+    node.wait(20, |e| (e == Event::Disconnected(peer_id)).then_some(()))
+        .await;
+    eprintln!("silent link closed after {:?}", went_silent.elapsed());
+    // It comes back: the node's redial gets through.
+    let back = node.wait(20, |e| (e == Event::Connected(peer_id)).then_some(()));
+    tokio::pin!(back);
+    loop {
+        tokio::select! {
+            () = &mut back => break,
+            _ = peer.select_next_some() => {}
+        }
+    }
+}

@@ -12,8 +12,8 @@ use libp2p::core::ConnectedPoint;
 use libp2p::identity::Keypair;
 use libp2p::multiaddr::Protocol;
 use libp2p::request_response::{self, OutboundFailure, OutboundRequestId};
-use libp2p::swarm::SwarmEvent;
 use libp2p::swarm::dial_opts::{DialOpts, PeerCondition};
+use libp2p::swarm::{ConnectionId, SwarmEvent};
 use libp2p::{Multiaddr, PeerId, Swarm, TransportError, identify, mdns, ping};
 use tracing::{debug, info, warn};
 
@@ -149,6 +149,8 @@ pub struct Node {
     peers: HashMap<PeerId, Peer>,
     events: VecDeque<Event>,
     listening: Vec<Multiaddr>,
+    /// When each connection last answered a ping (or opened).
+    heard: HashMap<ConnectionId, Instant>,
     tick: tokio::time::Interval,
 }
 
@@ -178,6 +180,7 @@ impl Node {
             peers: HashMap::new(),
             events: VecDeque::new(),
             listening: Vec::new(),
+            heard: HashMap::new(),
             tick,
         };
         while !pending.is_empty() {
@@ -333,7 +336,10 @@ impl Node {
             }
             tokio::select! {
                 event = self.swarm.select_next_some() => self.handle(event),
-                _ = self.tick.tick() => self.redial_due(),
+                _ = self.tick.tick() => {
+                    self.close_silent();
+                    self.redial_due();
+                }
             }
         }
     }
@@ -343,6 +349,20 @@ impl Node {
         self.peers
             .entry(peer)
             .or_insert_with(|| Peer::new(session, limits, Instant::now()))
+    }
+
+    /// Closes the connections that have not answered a ping for
+    /// [`swarm::SILENT_LIMIT`].
+    fn close_silent(&mut self) {
+        let now = Instant::now();
+        for (&connection, last) in self.heard.iter_mut() {
+            if now.duration_since(*last) >= swarm::SILENT_LIMIT {
+                info!(?connection, "no answer to pings; closing the connection");
+                self.swarm.close_connection(connection);
+                // Closing takes a moment; do not ask again every tick.
+                *last = now;
+            }
+        }
     }
 
     fn redial_due(&mut self) {
@@ -399,6 +419,13 @@ impl Node {
                 }
             }
             SwarmEvent::Behaviour(BehaviourEvent::Ping(ping::Event {
+                connection,
+                result: Ok(_),
+                ..
+            })) => {
+                self.heard.insert(connection, Instant::now());
+            }
+            SwarmEvent::Behaviour(BehaviourEvent::Ping(ping::Event {
                 peer,
                 connection,
                 result: Err(error @ (ping::Failure::Timeout | ping::Failure::Other { .. })),
@@ -407,14 +434,22 @@ impl Node {
                 self.swarm.close_connection(connection);
             }
             SwarmEvent::ConnectionEstablished {
-                peer_id, endpoint, ..
-            } => self.on_connected(peer_id, &endpoint),
+                peer_id,
+                connection_id,
+                endpoint,
+                ..
+            } => {
+                self.heard.insert(connection_id, Instant::now());
+                self.on_connected(peer_id, &endpoint);
+            }
             SwarmEvent::ConnectionClosed {
                 peer_id,
+                connection_id,
                 num_established,
                 cause,
                 ..
             } => {
+                self.heard.remove(&connection_id);
                 debug!(peer = %peer_id, ?cause, "connection closed");
                 self.on_closed(peer_id, num_established as usize);
             }

@@ -31,10 +31,17 @@ pub const MDNS_QUERY_INTERVAL: Duration = Duration::from_secs(1);
 /// (libp2p's default is six minutes, too long for a lobby list).
 pub const MDNS_TTL: Duration = Duration::from_secs(20);
 
-/// How often a connection is pinged, and how long an answer may take
-/// before the link counts as dead and is closed (ping alone only reports).
+/// How often a connection is pinged, and how long one answer may take.
 pub const PING_INTERVAL: Duration = Duration::from_secs(2);
 pub const PING_TIMEOUT: Duration = Duration::from_secs(4);
+
+/// A connection with no answered ping for this long is closed by the node.
+/// libp2p's ping only reports, forgives the first failure, and then waits
+/// for a new stream's negotiation to time out, so on its own a dead link
+/// is noticed only after about 20 s. Meanwhile request-response spreads
+/// batches over all of a peer's connections, and a restarted phone's new
+/// connection would share its batches with the dead one.
+pub const SILENT_LIMIT: Duration = Duration::from_secs(6);
 
 /// How long a connection with no open stream stays up: a whole game (the
 /// default of ten seconds would close it between two quiet turns). The node
