@@ -1,0 +1,144 @@
+//! Finding phones nearby, behind one trait so that each platform plugs in
+//! what works there.
+//!
+//! - Desktops and Android: libp2p's own mDNS, inside the swarm
+//!   ([`SwarmMdns`]); on Android it receives only while the Wi-Fi multicast
+//!   lock is held, which a running discovery holds.
+//! - iOS: raw multicast sockets need an entitlement that Apple grants
+//!   rarely, so libp2p's mDNS is off there and the system's Bonjour
+//!   (DNS-SD) announces and browses instead, for the very records libp2p's
+//!   mDNS uses (service `_p2p._udp`, one TXT string `dnsaddr=<address>` per
+//!   address), so iPhones and Android phones find each other.
+//!
+//! Joining by the host's ticket (QR code or link) needs no discovery and
+//! works everywhere, also where a Wi-Fi network blocks multicast.
+
+use std::fmt;
+use std::sync::Arc;
+
+use super::PlatformError;
+use super::multicast::{Multicast, MulticastHold};
+
+/// The DNS-SD service type libp2p's mDNS announces (its records live under
+/// `_p2p._udp.local`); iOS's `NSBonjourServices` must list it.
+pub const SERVICE: &str = "_p2p._udp";
+
+/// The key of libp2p's TXT strings: `dnsaddr=/ip4/…/tcp/…/p2p/<peer>`.
+const DNSADDR: &str = "dnsaddr=";
+
+/// This phone, as it is announced: its peer id (base58) and the addresses
+/// it listens on, without the `/p2p/<peer>` suffix.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Announcement {
+    pub peer: String,
+    pub addrs: Vec<String>,
+}
+
+/// A change among the phones nearby, from a backend that runs outside the
+/// swarm (the swarm's own mDNS reports to the network node directly).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Nearby {
+    /// `peer` is reachable at `addrs` (each ending in `/p2p/<peer>`).
+    Found { peer: String, addrs: Vec<String> },
+    /// `peer` is no longer announced.
+    Lost { peer: String },
+}
+
+/// Receives [`Nearby`] changes, on the backend's thread.
+pub type NearbySink = Arc<dyn Fn(Nearby) + Send + Sync>;
+
+/// How a platform finds phones nearby (see the module documentation).
+pub trait Discovery: Send {
+    /// Whether the network node should run libp2p's mDNS in its swarm.
+    fn swarm_mdns(&self) -> bool;
+
+    /// Starts announcing `me` and looking for others, reporting to `nearby`
+    /// (the nearby list opened, or a game began). Starting again replaces
+    /// the announcement.
+    fn start(&mut self, me: &Announcement, nearby: NearbySink) -> Result<(), PlatformError>;
+
+    /// Stops announcing and looking; a no-op when stopped.
+    fn stop(&mut self);
+}
+
+/// libp2p's mDNS in the swarm, receiving while a multicast hold is taken.
+pub struct SwarmMdns {
+    multicast: Multicast,
+    hold: Option<MulticastHold>,
+}
+
+impl SwarmMdns {
+    pub fn new(multicast: Multicast) -> SwarmMdns {
+        SwarmMdns {
+            multicast,
+            hold: None,
+        }
+    }
+}
+
+impl Discovery for SwarmMdns {
+    fn swarm_mdns(&self) -> bool {
+        true
+    }
+
+    fn start(&mut self, _: &Announcement, _: NearbySink) -> Result<(), PlatformError> {
+        if self.hold.is_none() {
+            self.hold = Some(self.multicast.hold()?);
+        }
+        Ok(())
+    }
+
+    fn stop(&mut self) {
+        self.hold = None;
+    }
+}
+
+impl fmt::Debug for SwarmMdns {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("SwarmMdns")
+            .field("running", &self.hold.is_some())
+            .finish()
+    }
+}
+
+/// The TXT record announcing `me` the way libp2p's mDNS does: one
+/// `dnsaddr=<address>/p2p/<peer>` string per address, in DNS wire format
+/// (each string after its length byte). An address too long for one
+/// string (255 bytes) is left out.
+pub fn txt_record(me: &Announcement) -> Vec<u8> {
+    let mut record = Vec::new();
+    for addr in &me.addrs {
+        let entry = format!("{DNSADDR}{addr}/p2p/{}", me.peer);
+        if let Ok(len) = u8::try_from(entry.len()) {
+            record.push(len);
+            record.extend_from_slice(entry.as_bytes());
+        }
+    }
+    record
+}
+
+/// The addresses of `peer` in a TXT record in DNS wire format: the
+/// `dnsaddr=` strings that end in `/p2p/<peer>`, as libp2p's mDNS accepts
+/// them. Other strings, and a record cut short, are skipped.
+pub fn txt_addresses(record: &[u8], peer: &str) -> Vec<String> {
+    let suffix = format!("/p2p/{peer}");
+    let mut addrs = Vec::new();
+    let mut rest = record;
+    while let Some((&len, tail)) = rest.split_first() {
+        let Some((entry, tail)) = tail.split_at_checked(usize::from(len)) else {
+            break;
+        };
+        rest = tail;
+        let Ok(entry) = std::str::from_utf8(entry) else {
+            continue;
+        };
+        if let Some(addr) = entry.strip_prefix(DNSADDR)
+            && addr.ends_with(&suffix)
+            && addr.len() > suffix.len()
+            && !addrs.iter().any(|a| a == addr)
+        {
+            addrs.push(addr.to_owned());
+        }
+    }
+    addrs
+}
