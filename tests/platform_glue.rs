@@ -9,7 +9,7 @@ use clovece::platform::camera::{
     Camera, CameraError, CameraPermission, CameraSession, FrameSink, NoCamera,
 };
 use clovece::platform::discovery::{
-    Announcement, Discovery, NearbySink, SERVICE, SwarmMdns, txt_addresses, txt_record,
+    Announcement, Discovery, Nearby, NearbySink, SERVICE, SwarmMdns, txt_peer, txt_record,
 };
 use clovece::platform::lifecycle::{Bookmark, Lifecycle};
 use clovece::platform::multicast::{Multicast, MulticastLock};
@@ -407,6 +407,15 @@ fn discovery_holds_the_multicast_lock_while_running() {
     assert_eq!(taken(&lock.calls), ["acquire", "release"]);
 }
 
+/// The addresses a TXT record announces for `PEER`.
+fn txt_addresses(record: &[u8]) -> Vec<String> {
+    match txt_peer(record) {
+        Some(Nearby::Found { peer, addrs }) if peer == PEER => addrs,
+        Some(other) => panic!("another peer: {other:?}"),
+        None => Vec::new(),
+    }
+}
+
 /// A real peer id, as libp2p prints it.
 const PEER: &str = "12D3KooWD3eckifWpRn9wQpMG9R9hX3sD158z7EqHWmweQAJU5SA";
 
@@ -427,7 +436,7 @@ fn discovery_txt_record_is_what_libp2p_mdns_writes() {
     assert_eq!(usize::from(record[0]), first.len());
     assert_eq!(&record[1..=first.len()], first.as_bytes());
     assert_eq!(
-        txt_addresses(&record, PEER),
+        txt_addresses(&record),
         [
             format!("/ip4/192.168.1.20/tcp/40313/p2p/{PEER}"),
             format!("/ip6/fe80::1/tcp/40313/p2p/{PEER}"),
@@ -440,10 +449,12 @@ fn discovery_txt_skips_what_is_not_the_peers_address() {
     let mut record = Vec::new();
     for entry in [
         "txtvers=1".to_owned(),
+        "dnsaddr=/ip4/10.0.0.9/tcp/1".to_owned(),
+        format!("dnsaddr=/p2p/{PEER}"),
         format!("dnsaddr=/ip4/10.0.0.1/tcp/1/p2p/{PEER}"),
         format!("dnsaddr=/ip4/10.0.0.2/tcp/1/p2p/{PEER}x"),
         "dnsaddr=/ip4/10.0.0.3/tcp/1/p2p/12D3KooWother".to_owned(),
-        format!("dnsaddr=/p2p/{PEER}"),
+        format!("dnsaddr=/ip4/10.0.0.4/tcp/1/p2p/{PEER}/x"),
         format!("dnsaddr=/ip4/10.0.0.1/tcp/1/p2p/{PEER}"),
     ] {
         record.push(entry.len() as u8);
@@ -452,9 +463,15 @@ fn discovery_txt_skips_what_is_not_the_peers_address() {
     record.extend_from_slice(&[0xff, 0xc3]);
     record.extend_from_slice(&[40, b'd']);
     assert_eq!(
-        txt_addresses(&record, PEER),
+        txt_addresses(&record),
         [format!("/ip4/10.0.0.1/tcp/1/p2p/{PEER}")]
     );
+}
+
+#[test]
+fn discovery_txt_without_an_address_announces_nobody() {
+    assert_eq!(txt_peer(b""), None);
+    assert_eq!(txt_peer(b"\x09txtvers=1"), None);
 }
 
 #[test]
@@ -467,7 +484,7 @@ fn discovery_txt_leaves_out_an_address_too_long_for_one_string() {
         ],
     };
     assert_eq!(
-        txt_addresses(&txt_record(&me), PEER),
+        txt_addresses(&txt_record(&me)),
         [format!("/ip4/10.0.0.1/tcp/1/p2p/{PEER}")]
     );
 }
@@ -475,7 +492,7 @@ fn discovery_txt_leaves_out_an_address_too_long_for_one_string() {
 proptest! {
     #[test]
     fn discovery_txt_parsing_never_panics(record in proptest::collection::vec(any::<u8>(), 0..600)) {
-        let _ = txt_addresses(&record, PEER);
+        let _ = txt_peer(&record);
     }
 
     #[test]
@@ -488,6 +505,6 @@ proptest! {
                 expected.push(full);
             }
         }
-        prop_assert_eq!(txt_addresses(&txt_record(&me), PEER), expected);
+        prop_assert_eq!(txt_addresses(&txt_record(&me)), expected);
     }
 }

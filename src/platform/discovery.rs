@@ -117,28 +117,39 @@ pub fn txt_record(me: &Announcement) -> Vec<u8> {
     record
 }
 
-/// The addresses of `peer` in a TXT record in DNS wire format: the
-/// `dnsaddr=` strings that end in `/p2p/<peer>`, as libp2p's mDNS accepts
-/// them. Other strings, and a record cut short, are skipped.
-pub fn txt_addresses(record: &[u8], peer: &str) -> Vec<String> {
-    let suffix = format!("/p2p/{peer}");
-    let mut addrs = Vec::new();
+/// The phone a TXT record in DNS wire format announces, read the way
+/// libp2p's mDNS reads it: the `dnsaddr=<address>/p2p/<peer>` strings, all
+/// for the peer of the first one. Other strings, addresses of another
+/// peer, and a record cut short are skipped; `None` if no address is left.
+/// (libp2p announces one TXT record per address, Bonjour one record with
+/// every address: either way each record reads on its own.)
+pub fn txt_peer(record: &[u8]) -> Option<Nearby> {
+    let mut peer: Option<&str> = None;
+    let mut addrs: Vec<String> = Vec::new();
     let mut rest = record;
     while let Some((&len, tail)) = rest.split_first() {
         let Some((entry, tail)) = tail.split_at_checked(usize::from(len)) else {
             break;
         };
         rest = tail;
-        let Ok(entry) = std::str::from_utf8(entry) else {
+        let Some(addr) = std::str::from_utf8(entry)
+            .ok()
+            .and_then(|e| e.strip_prefix(DNSADDR))
+        else {
             continue;
         };
-        if let Some(addr) = entry.strip_prefix(DNSADDR)
-            && addr.ends_with(&suffix)
-            && addr.len() > suffix.len()
-            && !addrs.iter().any(|a| a == addr)
-        {
+        let Some((bare, id)) = addr.rsplit_once("/p2p/") else {
+            continue;
+        };
+        if bare.is_empty() || id.is_empty() || id.contains('/') || *peer.get_or_insert(id) != id {
+            continue;
+        }
+        if !addrs.iter().any(|a| a == addr) {
             addrs.push(addr.to_owned());
         }
     }
-    addrs
+    Some(Nearby::Found {
+        peer: peer?.to_owned(),
+        addrs,
+    })
 }
