@@ -9,9 +9,6 @@ plugins {
 /** The ABIs shipped: phones (arm64-v8a) and the x86_64 emulator. */
 val abis = listOf("arm64-v8a", "x86_64")
 
-/** The Android API level the Rust code is linked against (= minSdk). */
-val minApi = 26
-
 /** The repository root, where Cargo.toml is. */
 val crateDir = rootProject.projectDir.parentFile
 
@@ -24,7 +21,7 @@ android {
 
     defaultConfig {
         applicationId = "app.clovece"
-        minSdk = minApi
+        minSdk = 26
         targetSdk = 36
         versionCode = 1
         versionName = "0.1.0"
@@ -63,8 +60,9 @@ android {
 
 /**
  * Builds libclovece.so for every ABI with cargo-ndk, always optimised: the
- * debug profile is too slow for the UI. cargo-ndk links 64-bit libraries
- * for 16 KB pages (NDK r28 does by default), as Google Play requires.
+ * debug profile is too slow for the UI. 64-bit libraries are linked for
+ * 16 KB pages, as Google Play requires (the default of NDK r28, which
+ * cargo-ndk 4 also forces for older NDKs).
  */
 val cargoNdk by tasks.registering(Exec::class) {
     description = "Builds the Rust library for Android with cargo-ndk"
@@ -73,11 +71,13 @@ val cargoNdk by tasks.registering(Exec::class) {
         include("Cargo.toml", "Cargo.lock", "build.rs", "src/**", "ui/**")
     })
     outputs.dir(rustJniLibs)
-    val args = mutableListOf("cargo", "ndk", "--platform", minApi.toString())
+    // Linked against the oldest API level the app runs on.
+    val args = mutableListOf("cargo", "ndk", "--platform", android.defaultConfig.minSdk!!.toString())
     abis.forEach { args += listOf("-t", it) }
     args += listOf("-o", rustJniLibs.get().asFile.path, "build", "--lib", "--release")
     commandLine(args)
-    environment("ANDROID_NDK_HOME", android.ndkDirectory.path)
+    // cargo-ndk finds the NDK through ANDROID_NDK_HOME (README.md pins it to
+    // the ndkVersion above) or else takes the newest in $ANDROID_HOME/ndk.
 }
 
 tasks.named("preBuild") {
