@@ -185,7 +185,7 @@ fn qr_ticket_is_found_beside_a_foreign_code() {
             ..View::default()
         },
     );
-    for (px, t) in data.iter_mut().zip(&ticket).skip(0) {
+    for (px, t) in data.iter_mut().zip(&ticket) {
         *px = (*px).min(*t);
     }
     assert_eq!(scan(&data, 900, 480, 900), Scan::Found(Ticket(LINK.into())));

@@ -21,6 +21,8 @@ pub mod qr;
 
 #[cfg(target_os = "android")]
 pub mod android;
+#[cfg(target_os = "ios")]
+pub mod ios;
 #[cfg(any(target_os = "android", test))]
 pub mod jvm;
 
