@@ -101,20 +101,11 @@ pub fn listener(lifecycle: Lifecycle) -> impl Fn(&PollEvent<'_>) + 'static {
     }
 }
 
-/// Lifecycle failures have nobody to answer to: they go to Android's log
-/// (`adb logcat -s clovece`; an app's stderr goes nowhere), and the next
-/// event tries again.
+/// Lifecycle failures have nobody to answer to: they are logged (the
+/// android-activity glue forwards stderr to logcat under the tag
+/// `RustStdoutStderr`), and the next event tries again.
 fn report(what: &str, result: Result<(), PlatformError>) {
     if let Err(e) = result {
-        let text = format!("{what}: {e}").replace('\0', " ");
-        let text = std::ffi::CString::new(text).expect("no NUL bytes are left");
-        // SAFETY: both strings are NUL-terminated and outlive the call.
-        unsafe {
-            ndk_sys::__android_log_write(
-                ndk_sys::android_LogPriority::ANDROID_LOG_WARN.0 as i32,
-                c"clovece".as_ptr(),
-                text.as_ptr(),
-            );
-        }
+        eprintln!("clovece: {what}: {e}");
     }
 }
