@@ -19,7 +19,9 @@ use super::qr::{GreyFrame, Scan};
 
 /// Receives the camera's frames, on the camera's own thread. A frame is
 /// only borrowed for the call; frames that arrive while one is handled are
-/// dropped by the camera (it keeps only the newest).
+/// dropped by the camera (it keeps only the newest). A sink must not stop
+/// the camera itself (Android's reader waits for its running callback):
+/// it hands what it found to the UI thread, which closes the scan screen.
 pub type FrameSink = Arc<dyn Fn(GreyFrame<'_>) + Send + Sync>;
 
 /// Why the camera does not deliver frames.

@@ -218,7 +218,8 @@ mod tests {
     fn vm() -> &'static JavaVM {
         static VM: OnceLock<JavaVM> = OnceLock::new();
         VM.get_or_init(|| {
-            let classes = std::env::temp_dir().join(format!("clovece-jni-{}", std::process::id()));
+            // One folder, overwritten by every run (the classes are the same).
+            let classes = std::env::temp_dir().join("clovece-android-stubs");
             let sources: Vec<PathBuf> = [
                 "android/content/Context.java",
                 "android/app/Activity.java",

@@ -29,7 +29,7 @@ unsafe extern "C" {}
 /// The back camera (or the only one), open while started.
 #[derive(Default)]
 pub struct NdkCamera {
-    running: Option<Box<Running>>,
+    running: Option<Running>,
 }
 
 impl Camera for NdkCamera {
@@ -44,10 +44,12 @@ impl Camera for NdkCamera {
     }
 }
 
-/// An open camera streaming into the reader. Boxed, so the listener's
-/// context pointer (this struct) stays put.
+/// An open camera streaming into the reader.
 struct Running {
-    sink: FrameSink,
+    /// The listener's context: a boxed sink of its own, so that the
+    /// reader's thread never borrows this struct, and freed only after the
+    /// reader (whose deletion waits for a running callback) is gone.
+    sink: *mut FrameSink,
     manager: *mut sys::ACameraManager,
     reader: *mut sys::AImageReader,
     device: *mut sys::ACameraDevice,
@@ -86,9 +88,9 @@ fn media_ok(status: sys::media_status_t, what: &str) -> Result<(), CameraError> 
 }
 
 impl Running {
-    fn open(sink: FrameSink) -> Result<Box<Running>, CameraError> {
-        let mut running = Box::new(Running {
-            sink,
+    fn open(sink: FrameSink) -> Result<Running, CameraError> {
+        let mut running = Running {
+            sink: Box::into_raw(Box::new(sink)),
             manager: ptr::null_mut(),
             reader: ptr::null_mut(),
             device: ptr::null_mut(),
@@ -97,12 +99,12 @@ impl Running {
             target: ptr::null_mut(),
             request: ptr::null_mut(),
             session: ptr::null_mut(),
-        });
+        };
         // SAFETY: each call gets pointers to live objects made above it;
         // whatever is made is stored in `running` at once, so its Drop
         // frees it if a later step fails.
         unsafe {
-            let r = &mut *running;
+            let r = &mut running;
             r.manager = sys::ACameraManager_create();
             let id = back_camera(r.manager)?;
 
@@ -117,7 +119,7 @@ impl Running {
                 "AImageReader_new",
             )?;
             let mut listener = sys::AImageReader_ImageListener {
-                context: r as *mut Running as *mut c_void,
+                context: r.sink.cast(),
                 onImageAvailable: Some(on_image),
             };
             media_ok(
@@ -218,8 +220,8 @@ impl Running {
 impl Drop for Running {
     fn drop(&mut self) {
         // SAFETY: every pointer is null or owned by this struct; the
-        // session is closed (which waits for its callbacks) before the
-        // reader and the sink it calls go away.
+        // session is closed and the reader deleted (which waits for a
+        // running listener and stops further ones) before the sink goes.
         unsafe {
             if !self.session.is_null() {
                 sys::ACameraCaptureSession_stopRepeating(self.session);
@@ -246,6 +248,7 @@ impl Drop for Running {
             if !self.manager.is_null() {
                 sys::ACameraManager_delete(self.manager);
             }
+            drop(Box::from_raw(self.sink));
         }
     }
 }
@@ -295,11 +298,11 @@ unsafe fn back_camera(manager: *mut sys::ACameraManager) -> Result<Vec<u8>, Came
 
 /// A new image is ready: the newest is decoded, older ones dropped.
 unsafe extern "C" fn on_image(context: *mut c_void, reader: *mut sys::AImageReader) {
-    // SAFETY: `context` is the boxed `Running`, alive until its Drop has
-    // closed the session and deleted this reader; the image is deleted
-    // before returning and the frame borrowed only meanwhile.
+    // SAFETY: `context` is the boxed sink, alive until `Running`'s Drop has
+    // deleted this reader; the image is deleted before returning and the
+    // frame borrowed only meanwhile.
     unsafe {
-        let running = &*(context as *const Running);
+        let sink = &*(context as *const FrameSink);
         let mut image = ptr::null_mut();
         if sys::AImageReader_acquireLatestImage(reader, &mut image)
             != sys::media_status_t::AMEDIA_OK
@@ -319,7 +322,7 @@ unsafe extern "C" fn on_image(context: *mut c_void, reader: *mut sys::AImageRead
             let plane = std::slice::from_raw_parts(data, usize::try_from(len).unwrap_or(0));
             let size = |n: i32| usize::try_from(n).unwrap_or(0);
             if let Ok(frame) = GreyFrame::new(plane, size(width), size(height), size(stride)) {
-                (running.sink)(frame);
+                sink(frame);
             }
         }
         sys::AImage_delete(image);
