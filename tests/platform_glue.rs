@@ -9,7 +9,7 @@ use clovece::platform::camera::{
     Camera, CameraError, CameraPermission, CameraSession, FrameSink, NoCamera,
 };
 use clovece::platform::discovery::{
-    Announcement, Discovery, Nearby, NearbySink, SERVICE, SwarmMdns, txt_peer, txt_record,
+    Announcement, Browsed, Discovery, Nearby, NearbySink, SERVICE, SwarmMdns, txt_peer, txt_record,
 };
 use clovece::platform::lifecycle::{Bookmark, Lifecycle};
 use clovece::platform::multicast::{Multicast, MulticastLock};
@@ -487,6 +487,60 @@ fn discovery_txt_leaves_out_an_address_too_long_for_one_string() {
         txt_addresses(&txt_record(&me)),
         [format!("/ip4/10.0.0.1/tcp/1/p2p/{PEER}")]
     );
+}
+
+/// One TXT record (libp2p-style: one per address) for `peer` at `addr`.
+fn txt_for(peer: &str, addr: &str) -> Vec<u8> {
+    txt_record(&Announcement {
+        peer: peer.into(),
+        addrs: vec![addr.into()],
+    })
+}
+
+#[test]
+fn discovery_bonjour_gathers_an_instances_addresses_and_reports_its_loss() {
+    let mut browsed = Browsed::new("me");
+    assert!(!browsed.found("me"), "our own instance is not queried");
+    assert!(browsed.found("x7kq"));
+    assert!(!browsed.found("x7kq"), "nor one instance twice");
+    browsed.querying("x7kq", Some(1));
+    let a = "/ip4/192.168.1.5/tcp/4001";
+    let b = "/ip6/fe80::5/tcp/4001";
+    assert_eq!(
+        browsed.txt(&1, &txt_for(PEER, a)),
+        Some(Nearby::Found {
+            peer: PEER.into(),
+            addrs: vec![format!("{a}/p2p/{PEER}")]
+        })
+    );
+    // The same record again tells nothing new; a second address does.
+    assert_eq!(browsed.txt(&1, &txt_for(PEER, a)), None);
+    assert_eq!(
+        browsed.txt(&1, &txt_for(PEER, b)),
+        Some(Nearby::Found {
+            peer: PEER.into(),
+            addrs: vec![format!("{a}/p2p/{PEER}"), format!("{b}/p2p/{PEER}")]
+        })
+    );
+    // Another peer's record under this instance, or an unknown query: ignored.
+    assert_eq!(browsed.txt(&1, &txt_for("12D3KooWother", a)), None);
+    assert_eq!(browsed.txt(&2, &txt_for(PEER, a)), None);
+    assert_eq!(
+        browsed.lost("x7kq"),
+        (Some(1), Some(Nearby::Lost { peer: PEER.into() }))
+    );
+    assert_eq!(browsed.lost("x7kq"), (None, None));
+}
+
+#[test]
+fn discovery_bonjour_retries_an_instance_whose_query_failed() {
+    let mut browsed = Browsed::<u32>::new("me");
+    assert!(browsed.found("x7kq"));
+    browsed.querying("x7kq", None);
+    assert!(browsed.found("x7kq"));
+    // Lost before any TXT record: nothing to report.
+    browsed.querying("x7kq", Some(3));
+    assert_eq!(browsed.lost("x7kq"), (Some(3), None));
 }
 
 proptest! {

@@ -13,6 +13,7 @@
 //! Joining by the host's ticket (QR code or link) needs no discovery and
 //! works everywhere, also where a Wi-Fi network blocks multicast.
 
+use std::collections::HashMap;
 use std::fmt;
 use std::sync::Arc;
 
@@ -152,4 +153,104 @@ pub fn txt_peer(record: &[u8]) -> Option<Nearby> {
         peer: peer?.to_owned(),
         addrs,
     })
+}
+
+/// What a DNS-SD browser (Bonjour) knows about the service instances it
+/// found, kept apart from the system calls so that it is tested on Linux.
+/// `Q` is the handle of the TXT query running for an instance.
+///
+/// Instances are named at random by libp2p, so the peer is learnt from the
+/// TXT records; libp2p announces one record per address, so an instance's
+/// addresses are gathered across records and reported whenever one is new.
+#[derive(Debug)]
+pub struct Browsed<Q> {
+    /// Our own instance name, which browsing also finds.
+    own: String,
+    instances: HashMap<String, Instance<Q>>,
+}
+
+#[derive(Debug)]
+struct Instance<Q> {
+    query: Option<Q>,
+    peer: Option<String>,
+    addrs: Vec<String>,
+}
+
+impl<Q: PartialEq> Browsed<Q> {
+    pub fn new(own: &str) -> Browsed<Q> {
+        Browsed {
+            own: own.to_owned(),
+            instances: HashMap::new(),
+        }
+    }
+
+    /// Browsing found `name`: whether to start a TXT query for it (not for
+    /// ourselves, nor twice).
+    pub fn found(&mut self, name: &str) -> bool {
+        if name == self.own || self.instances.contains_key(name) {
+            return false;
+        }
+        self.instances.insert(
+            name.to_owned(),
+            Instance {
+                query: None,
+                peer: None,
+                addrs: Vec::new(),
+            },
+        );
+        true
+    }
+
+    /// The TXT query for `name` started (or failed: `None`, and the
+    /// instance is forgotten, so that the next find tries again).
+    pub fn querying(&mut self, name: &str, query: Option<Q>) {
+        match query {
+            Some(query) => {
+                if let Some(instance) = self.instances.get_mut(name) {
+                    instance.query = Some(query);
+                }
+            }
+            None => {
+                self.instances.remove(name);
+            }
+        }
+    }
+
+    /// Browsing lost `name`: its query to stop, and the loss to report if
+    /// its peer was known.
+    pub fn lost(&mut self, name: &str) -> (Option<Q>, Option<Nearby>) {
+        match self.instances.remove(name) {
+            Some(instance) => (
+                instance.query,
+                instance.peer.map(|peer| Nearby::Lost { peer }),
+            ),
+            None => (None, None),
+        }
+    }
+
+    /// A TXT record arrived for `query`: the change to report, if it
+    /// announced an address not known yet. A record naming another peer
+    /// than the instance's earlier records is ignored.
+    pub fn txt(&mut self, query: &Q, record: &[u8]) -> Option<Nearby> {
+        let Some(Nearby::Found { peer, addrs }) = txt_peer(record) else {
+            return None;
+        };
+        let instance = self
+            .instances
+            .values_mut()
+            .find(|i| i.query.as_ref() == Some(query))?;
+        if instance.peer.get_or_insert_with(|| peer.clone()) != &peer {
+            return None;
+        }
+        let before = instance.addrs.len();
+        for addr in addrs {
+            if !instance.addrs.contains(&addr) {
+                instance.addrs.push(addr);
+            }
+        }
+        (instance.addrs.len() > before).then(|| Nearby::Found {
+            peer,
+            addrs: instance.addrs.clone(),
+        })
+    }
 }

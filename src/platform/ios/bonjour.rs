@@ -14,7 +14,6 @@
 //! worker thread polls; the callbacks run on that thread, inside
 //! `DNSServiceProcessResult`, so the state needs no lock.
 
-use std::collections::HashMap;
 use std::ffi::{CStr, CString, c_char, c_int, c_void};
 use std::ptr;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -23,7 +22,7 @@ use std::thread::JoinHandle;
 
 use crate::platform::PlatformError;
 use crate::platform::discovery::{
-    Announcement, Discovery, Nearby, NearbySink, SERVICE, txt_peer, txt_record,
+    Announcement, Browsed, Discovery, NearbySink, SERVICE, txt_record,
 };
 
 type DNSServiceRef = *mut c_void;
@@ -173,15 +172,8 @@ impl Drop for Bonjour {
 struct Session {
     connection: DNSServiceRef,
     nearby: NearbySink,
-    own_name: String,
-    /// Per browsed instance: its TXT query and what it announced.
-    instances: HashMap<String, Instance>,
-}
-
-struct Instance {
-    query: DNSServiceRef,
-    peer: Option<String>,
-    addrs: Vec<String>,
+    /// The instances found, keyed to their TXT queries.
+    browsed: Browsed<DNSServiceRef>,
 }
 
 fn check(what: &str, error: DNSServiceErrorType) -> Result<(), PlatformError> {
@@ -216,8 +208,7 @@ fn run(
     let mut session = Box::new(Session {
         connection: ptr::null_mut(),
         nearby,
-        own_name: me.peer.clone(),
-        instances: HashMap::new(),
+        browsed: Browsed::new(&me.peer),
     });
     // SAFETY: the session outlives every operation: all are deallocated
     // with the connection below, before the box is dropped; strings
@@ -320,46 +311,36 @@ unsafe extern "C" fn on_browsed(
     unsafe {
         let session = &mut *(context as *mut Session);
         let instance = CStr::from_ptr(name).to_string_lossy().into_owned();
-        if instance == session.own_name {
-            return;
-        }
         if flags & FLAGS_ADD == 0 {
-            if let Some(gone) = session.instances.remove(&instance) {
-                DNSServiceRefDeallocate(gone.query);
-                if let Some(peer) = gone.peer {
-                    (session.nearby)(Nearby::Lost { peer });
-                }
+            let (query, lost) = session.browsed.lost(&instance);
+            if let Some(query) = query {
+                DNSServiceRefDeallocate(query);
+            }
+            if let Some(lost) = lost {
+                (session.nearby)(lost);
             }
             return;
         }
-        if session.instances.contains_key(&instance) {
+        if !session.browsed.found(&instance) {
             return;
         }
         let mut full = [0 as c_char; MAX_DOMAIN_NAME];
-        if DNSServiceConstructFullName(full.as_mut_ptr(), name, regtype, domain) != NO_ERROR {
-            return;
-        }
         let mut query = session.connection;
-        if DNSServiceQueryRecord(
-            &mut query,
-            FLAGS_SHARE_CONNECTION,
-            interface,
-            full.as_ptr(),
-            TYPE_TXT,
-            CLASS_IN,
-            Some(on_txt),
-            context,
-        ) == NO_ERROR
-        {
-            session.instances.insert(
-                instance,
-                Instance {
-                    query,
-                    peer: None,
-                    addrs: Vec::new(),
-                },
-            );
-        }
+        let started = DNSServiceConstructFullName(full.as_mut_ptr(), name, regtype, domain)
+            == NO_ERROR
+            && DNSServiceQueryRecord(
+                &mut query,
+                FLAGS_SHARE_CONNECTION,
+                interface,
+                full.as_ptr(),
+                TYPE_TXT,
+                CLASS_IN,
+                Some(on_txt),
+                context,
+            ) == NO_ERROR;
+        session
+            .browsed
+            .querying(&instance, started.then_some(query));
     }
 }
 
@@ -383,25 +364,8 @@ unsafe extern "C" fn on_txt(
     unsafe {
         let session = &mut *(context as *mut Session);
         let record = std::slice::from_raw_parts(rdata.cast::<u8>(), usize::from(rdlen));
-        let Some(Nearby::Found { peer, addrs }) = txt_peer(record) else {
-            return;
-        };
-        let Some(instance) = session.instances.values_mut().find(|i| i.query == query) else {
-            return;
-        };
-        if instance.peer.as_ref().is_some_and(|p| *p != peer) {
-            return;
-        }
-        instance.peer = Some(peer.clone());
-        let before = instance.addrs.len();
-        for addr in addrs {
-            if !instance.addrs.contains(&addr) {
-                instance.addrs.push(addr);
-            }
-        }
-        if instance.addrs.len() > before {
-            let addrs = instance.addrs.clone();
-            (session.nearby)(Nearby::Found { peer, addrs });
+        if let Some(found) = session.browsed.txt(&query, record) {
+            (session.nearby)(found);
         }
     }
 }
