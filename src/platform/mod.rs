@@ -10,8 +10,10 @@
 //! - [`lifecycle`]: pause, resume and the bookmark the system keeps.
 //!
 //! The platform implementations are compiled only for their platform:
-//! `android` (JNI and the NDK) and `ios` (Bonjour). [`Platform::desktop`]
-//! is what a desktop (and every test) uses.
+//! `android` (JNI and the NDK; `jvm` holds the JNI calls, also compiled for
+//! this crate's tests, which run them in a desktop JVM) and `ios` (Bonjour,
+//! AVFoundation). [`Platform::desktop`] is what a desktop (and every test)
+//! uses.
 
 pub mod camera;
 pub mod discovery;

@@ -23,7 +23,7 @@
 
 mod camera;
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 
 use android_activity::{AndroidApp, MainEvent, PollEvent};
 use jni::JavaVM;
@@ -72,9 +72,11 @@ pub fn platform(app: &AndroidApp) -> Result<Platform, PlatformError> {
 }
 
 /// The listener for Slint's `init_with_event_listener`: pause and resume
-/// go to `lifecycle`; the bookmark is kept on save and restored on the
-/// first resume after Android recreated the activity.
+/// go to `lifecycle`; the bookmark is kept on save, and what Android kept
+/// is restored on the first resume of this process (later resumes would
+/// only hand back what this process saved itself).
 pub fn listener(lifecycle: Lifecycle) -> impl Fn(&PollEvent<'_>) + 'static {
+    let first_resume = Cell::new(true);
     // `StateSaver::store` wants bytes that outlive the event, so the saved
     // bytes are leaked; the last ones are reused while the bookmark does
     // not change, so only a changed bookmark costs a few bytes.
@@ -82,7 +84,9 @@ pub fn listener(lifecycle: Lifecycle) -> impl Fn(&PollEvent<'_>) + 'static {
     move |event| match event {
         PollEvent::Main(MainEvent::Pause) => report("pause", lifecycle.pause()),
         PollEvent::Main(MainEvent::Resume { loader, .. }) => {
-            if let Some(bytes) = loader.load() {
+            if first_resume.replace(false)
+                && let Some(bytes) = loader.load()
+            {
                 lifecycle.restore(&bytes);
             }
             report("resume", lifecycle.resume());
