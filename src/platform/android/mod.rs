@@ -9,7 +9,10 @@
 //! only after Android killed the backgrounded process, and then the
 //! [`Bookmark`] it kept reopens the game from its store.
 //!
-//! The entry point, with Slint's backend and the app (from `crate::app`):
+//! The entry point joins these pieces to Slint's Android backend and the
+//! app; it is added with them (the app's work, issue 7), since it needs
+//! slint's `backend-android-activity-06` feature and an app that runs on a
+//! given [`Platform`]:
 //!
 //! ```ignore
 //! #[unsafe(no_mangle)]
