@@ -6,5 +6,6 @@
 //! notation of `clovece moves` / `clovece replay`) and, in later layers, the
 //! computer players, the game log, networking, rooms and the UI.
 
+pub mod bot;
 pub mod notation;
 pub mod rules;

@@ -5,9 +5,12 @@
 
 mod classic;
 
+pub use classic::house_rules;
+
 use serde::Deserialize;
 use serde_json::Value;
 
+use crate::bot::{Level, UnknownLevel};
 use crate::rules::FlowError;
 use crate::rules::board::{InvalidDie, InvalidSeats, UnknownColour, UnknownPlace};
 use crate::rules::classic::InvalidPosition;
@@ -38,6 +41,8 @@ pub enum NotationError {
     Position(#[from] InvalidPosition),
     #[error("impossible position: {0}")]
     Invalid(String),
+    #[error(transparent)]
+    Level(#[from] UnknownLevel),
     #[error("malformed move {0:?} (expected FROM>TO, e.g. \"T5>T9\")")]
     MoveSyntax(String),
     #[error("step {index}: {reason}")]
@@ -86,6 +91,16 @@ pub fn replay(input: &str) -> Result<String, NotationError> {
     Ok(answer.to_string())
 }
 
+/// `clovece bot`: the computer player's move for a position, a roll, a
+/// level and a seed.
+pub fn bot(input: &str) -> Result<String, NotationError> {
+    let doc: Value = serde_json::from_str(input)?;
+    let answer = match rule_set(&doc)? {
+        RuleSet::Classic => classic::bot(doc)?,
+    };
+    Ok(answer.to_string())
+}
+
 enum RuleSet {
     Classic,
 }
@@ -104,6 +119,11 @@ fn rule_set(doc: &Value) -> Result<RuleSet, NotationError> {
 
 /// Parses a colour name.
 pub fn colour(name: &str) -> Result<Colour, NotationError> {
+    Ok(name.parse()?)
+}
+
+/// Parses a computer player's level.
+pub fn level(name: &str) -> Result<Level, NotationError> {
     Ok(name.parse()?)
 }
 
