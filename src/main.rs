@@ -1,4 +1,5 @@
-//! The `clovece` command line: the app's headless jobs.
+//! The `clovece` command line: with no command it opens the app window;
+//! the commands are the app's headless jobs.
 
 use std::io::Read;
 use std::process::ExitCode;
@@ -13,7 +14,7 @@ use clap::{Parser, Subcommand};
 )]
 struct Cli {
     #[command(subcommand)]
-    command: Command,
+    command: Option<Command>,
 }
 
 #[derive(Subcommand)]
@@ -35,9 +36,10 @@ enum Command {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
-        Command::Moves => answer(clovece::notation::moves),
-        Command::Replay => answer(clovece::notation::replay),
-        Command::Bench { seconds } => {
+        None => clovece::app::run().map_err(|e| e.to_string()),
+        Some(Command::Moves) => answer(clovece::notation::moves),
+        Some(Command::Replay) => answer(clovece::notation::replay),
+        Some(Command::Bench { seconds }) => {
             bench(seconds);
             Ok(())
         }
