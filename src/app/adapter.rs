@@ -385,7 +385,12 @@ fn after_step(window: &AppWindow, state: &Rc<RefCell<State>>) {
 /// Fills the game screen's adapter from the controller.
 fn show_game(window: &AppWindow, state: &State, game: &OfflineGame) {
     let adapter = window.global::<GameAdapter>();
-    let pieces = game.pieces();
+    // Only a person's choices are marked: the computer's would only blink.
+    let human = game.computer_to_act().is_none();
+    let mut pieces = game.pieces();
+    if !human {
+        pieces.iter_mut().for_each(|p| p.target = None);
+    }
     for (row, piece) in pieces.iter().enumerate() {
         let data = piece_data(piece);
         if state.pieces.row_data(row).as_ref() != Some(&data) {
@@ -410,7 +415,6 @@ fn show_game(window: &AppWindow, state: &State, game: &OfflineGame) {
         Next::Move { seat } => (seat, false),
         Next::Won { winner } => (winner, false),
     };
-    let human = game.computer_to_act().is_none();
     adapter.set_turn(hue(turn));
     adapter.set_turn_name(name(game.player(turn)).into());
     adapter.set_turn_computer(!human);
