@@ -66,18 +66,34 @@ impl Throughput {
     }
 }
 
-/// Plays random 4-player classic games on this thread for at least
-/// `duration`.
-pub fn playouts(duration: Duration, seed: u64) -> Throughput {
+/// How long [`playouts`] measures.
+#[derive(Debug, Clone, Copy)]
+pub enum Budget {
+    /// Whole batches of 1,000 games until this much time has passed.
+    Time(Duration),
+    /// Exactly this many games (repeatable work, e.g. under a profiler).
+    Games(u64),
+}
+
+/// Plays random 4-player classic games on this thread within `budget`.
+pub fn playouts(budget: Budget, seed: u64) -> Throughput {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let seats = Seats::for_players(4).expect("4 players");
     let start = Instant::now();
     let (mut games, mut rolls) = (0, 0);
-    while start.elapsed() < duration {
-        for _ in 0..1000 {
+    let mut batch = |n: u64, games: &mut u64| {
+        for _ in 0..n {
             rolls += u64::from(random_playout(HouseRules::default(), seats, &mut rng).1);
         }
-        games += 1000;
+        *games += n;
+    };
+    match budget {
+        Budget::Games(n) => batch(n, &mut games),
+        Budget::Time(duration) => {
+            while start.elapsed() < duration {
+                batch(1000, &mut games);
+            }
+        }
     }
     Throughput {
         games,

@@ -5,6 +5,8 @@ use std::io::Read;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
+use clovece::bench::Budget;
+use std::time::Duration;
 
 #[derive(Parser)]
 #[command(
@@ -28,8 +30,11 @@ enum Command {
     /// second on one core.
     Bench {
         /// How long to measure, in seconds.
-        #[arg(long, default_value_t = 5)]
+        #[arg(long, default_value_t = 5, conflicts_with = "games")]
         seconds: u64,
+        /// Play exactly this many games instead (repeatable work).
+        #[arg(long)]
+        games: Option<u64>,
     },
 }
 
@@ -39,15 +44,18 @@ fn main() -> ExitCode {
         None => clovece::app::run().map_err(|e| e.to_string()),
         Some(Command::Moves) => answer(clovece::notation::moves),
         Some(Command::Replay) => answer(clovece::notation::replay),
-        Some(Command::Bench { seconds }) => {
-            bench(seconds);
+        Some(Command::Bench { seconds, games }) => {
+            bench(match games {
+                Some(n) => Budget::Games(n),
+                None => Budget::Time(Duration::from_secs(seconds)),
+            });
             Ok(())
         }
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(message) => {
-            eprintln!("clovece: {message}");
+            eprintln!("clovece: {}", one_line(&message));
             ExitCode::from(2)
         }
     }
@@ -64,8 +72,8 @@ fn answer<E: std::fmt::Display>(f: fn(&str) -> Result<String, E>) -> Result<(), 
     Ok(())
 }
 
-fn bench(seconds: u64) {
-    let t = clovece::bench::playouts(std::time::Duration::from_secs(seconds), 1);
+fn bench(budget: Budget) {
+    let t = clovece::bench::playouts(budget, 1);
     println!(
         "random 4-player classic playouts: {:.0} games/s on one core ({} games, {:.1} rolls/game, {:.1} ns/roll)",
         t.games_per_second(),
@@ -73,4 +81,19 @@ fn bench(seconds: u64) {
         t.rolls as f64 / t.games as f64,
         t.nanos_per_roll()
     );
+}
+
+/// The message with control characters escaped, so that an error quoting
+/// hostile input (a key with a newline in it) stays on one line.
+fn one_line(message: &str) -> String {
+    message
+        .chars()
+        .flat_map(|c| {
+            let escaped = c.is_control().then(|| c.escape_default());
+            escaped
+                .into_iter()
+                .flatten()
+                .chain((!c.is_control()).then_some(c))
+        })
+        .collect()
 }

@@ -2,48 +2,10 @@
 //! through the real binary: answers on stdout, and for bad input one line on
 //! stderr with exit status 2, never a panic.
 
-use std::io::Write;
-use std::process::{Command, Stdio};
+mod common;
 
+use common::{answer, refused, with};
 use serde_json::{Value, json};
-
-/// Runs `clovece <command>` with `input` on stdin.
-fn run(command: &str, input: &str) -> (i32, String, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_clovece"))
-        .arg(command)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the binary runs");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8(out.stdout).unwrap(),
-        String::from_utf8(out.stderr).unwrap(),
-    )
-}
-
-fn answer(command: &str, input: &Value) -> Value {
-    let (code, out, err) = run(command, &input.to_string());
-    assert_eq!(code, 0, "stderr: {err}");
-    serde_json::from_str(&out).expect("JSON on stdout")
-}
-
-/// Asserts that `input` is refused with one line on stderr and status 2.
-fn refused(command: &str, input: &str) -> String {
-    let (code, out, err) = run(command, input);
-    assert_eq!(code, 2, "input {input}: stdout {out:?} stderr {err:?}");
-    assert!(out.is_empty());
-    assert_eq!(err.lines().count(), 1, "one line: {err:?}");
-    err
-}
 
 fn spec_position() -> Value {
     json!({
@@ -56,11 +18,6 @@ fn spec_position() -> Value {
             "green": ["B", "B", "B", "T24"]
         }
     })
-}
-
-fn with(mut doc: Value, key: &str, value: Value) -> Value {
-    doc[key] = value;
-    doc
 }
 
 #[test]

@@ -2,7 +2,7 @@
 //! the way a person would (clicks on elements found by their accessible
 //! labels), with mocked time for the computer's pace and the animations.
 
-mod common;
+mod ui_support;
 
 use std::time::Duration;
 
@@ -12,7 +12,7 @@ use i_slint_backend_testing::{AccessibleRole, ElementHandle, ElementQuery, mock_
 use slint::ComponentHandle;
 use slint::platform::PointerEventButton;
 
-use common::{app, find, label_of, settings_dir};
+use ui_support::{app, find, label_of, settings_dir};
 
 /// The enabled buttons whose label contains `part`.
 fn enabled(window: &clovece::app::ui::AppWindow, part: &'static str) -> Vec<ElementHandle> {
@@ -27,7 +27,7 @@ fn enabled(window: &clovece::app::ui::AppWindow, part: &'static str) -> Vec<Elem
 
 #[test]
 fn a_game_against_the_computer_is_played_to_the_result() {
-    common::init();
+    ui_support::init();
     let dir = settings_dir("vs-computer");
     let app = app(&dir, 11);
     let window = app.window();
@@ -70,7 +70,7 @@ fn a_game_against_the_computer_is_played_to_the_result() {
             mock_elapsed_time(Duration::from_millis(500));
             // The note below the die says what the roll did.
             if notes.len() < 3
-                && let Some(note) = common::note(window)
+                && let Some(note) = ui_support::note(window)
             {
                 notes.push(note);
             }
@@ -93,7 +93,7 @@ fn a_game_against_the_computer_is_played_to_the_result() {
 
 #[test]
 fn pass_and_play_asks_each_player_in_turn_and_leaving_goes_home() {
-    common::init();
+    ui_support::init();
     let dir = settings_dir("pass-and-play");
     let app = app(&dir, 5);
     let window = app.window();
@@ -133,7 +133,7 @@ fn pass_and_play_asks_each_player_in_turn_and_leaving_goes_home() {
 
 #[test]
 fn settings_are_saved_and_switch_the_language() {
-    common::init();
+    ui_support::init();
     let dir = settings_dir("settings");
     let app = app(&dir, 1);
     let window = app.window();

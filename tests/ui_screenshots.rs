@@ -7,7 +7,7 @@
 //! Regenerate the references on purpose with
 //! `CLOVECE_UPDATE_SCREENSHOTS=1 cargo test --test ui_screenshots`.
 
-mod common;
+mod ui_support;
 
 use std::path::PathBuf;
 use std::time::Duration;
@@ -134,26 +134,26 @@ fn mid_game() -> OfflineGame {
 
 #[test]
 fn the_home_screen_looks_as_recorded() {
-    common::init();
-    let dir = common::settings_dir("shot-home");
-    let app = common::app(&dir, 1);
+    ui_support::init();
+    let dir = ui_support::settings_dir("shot-home");
+    let app = ui_support::app(&dir, 1);
     check(app.window(), PHONE, "home");
 }
 
 #[test]
 fn the_classic_board_in_mid_game_looks_as_recorded() {
-    common::init();
-    let dir = common::settings_dir("shot-classic");
-    let app = common::app(&dir, 1);
+    ui_support::init();
+    let dir = ui_support::settings_dir("shot-classic");
+    let app = ui_support::app(&dir, 1);
     app.resume(mid_game());
     check(app.window(), PHONE, "board-classic");
 }
 
 #[test]
 fn the_sea_board_in_mid_game_looks_as_recorded() {
-    common::init();
-    let dir = common::settings_dir("shot-sea");
-    let app = common::app(&dir, 1);
+    ui_support::init();
+    let dir = ui_support::settings_dir("shot-sea");
+    let app = ui_support::app(&dir, 1);
     app.window()
         .global::<SettingsAdapter>()
         .set_theme(BoardTheme::Sea);
@@ -163,9 +163,9 @@ fn the_sea_board_in_mid_game_looks_as_recorded() {
 
 #[test]
 fn the_board_beside_the_panel_on_a_desktop_window_looks_as_recorded() {
-    common::init();
-    let dir = common::settings_dir("shot-desktop");
-    let app = common::app(&dir, 1);
+    ui_support::init();
+    let dir = ui_support::settings_dir("shot-desktop");
+    let app = ui_support::app(&dir, 1);
     app.resume(mid_game());
     check(app.window(), (960, 640), "board-desktop");
 }

@@ -47,15 +47,18 @@ pub fn run() -> Result<(), AppError> {
 fn report_first_frame(app: &App) {
     use slint::ComponentHandle;
     let mut reported = false;
-    let result = app.window().window().set_rendering_notifier(move |state, _| {
-        if !reported && matches!(state, slint::RenderingState::AfterRendering) {
-            reported = true;
-            let now = std::time::SystemTime::now()
-                .duration_since(std::time::UNIX_EPOCH)
-                .unwrap_or_default();
-            eprintln!("first-frame-unix-ms: {}", now.as_millis());
-        }
-    });
+    let result = app
+        .window()
+        .window()
+        .set_rendering_notifier(move |state, _| {
+            if !reported && matches!(state, slint::RenderingState::AfterRendering) {
+                reported = true;
+                let now = std::time::SystemTime::now()
+                    .duration_since(std::time::UNIX_EPOCH)
+                    .unwrap_or_default();
+                eprintln!("first-frame-unix-ms: {}", now.as_millis());
+            }
+        });
     if let Err(e) = result {
         eprintln!("clovece: cannot report the first frame: {e}");
     }

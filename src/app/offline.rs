@@ -30,10 +30,16 @@ pub struct Setup {
     pub house: HouseRules,
 }
 
-/// A setup the rules cannot seat.
+/// A game this controller cannot run.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("a game has 2 to 4 players, not {0}")]
-pub struct BadSetup(pub usize);
+pub enum BadSetup {
+    #[error("a game has 2 to 4 players, not {0}")]
+    Players(usize),
+    /// The board of the Matfyz rules (shared pieces, base and home
+    /// contents per player) is not drawn yet.
+    #[error("only classic games can be played on this board so far")]
+    Rules,
+}
 
 /// What happened last, for the note below the die.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -106,7 +112,7 @@ impl OfflineGame {
         let seats = u8::try_from(count)
             .ok()
             .and_then(Seats::for_players)
-            .ok_or(BadSetup(count))?;
+            .ok_or(BadSetup::Players(count))?;
         let game = Game::new(RuleSet::Classic(setup.house), seats, Colour::Red)
             .expect("red is seated in every seating");
         Ok(OfflineGame::resume(game, setup.players).expect("the players fit the seats"))
@@ -115,9 +121,12 @@ impl OfflineGame {
     /// Goes on with `game` (for example a position loaded for a test or a
     /// screenshot), `players` for its seated colours clockwise.
     pub fn resume(game: Game, players: Vec<Player>) -> Result<OfflineGame, BadSetup> {
+        if !matches!(game, Game::Classic(_)) {
+            return Err(BadSetup::Rules);
+        }
         let seats = game.seats();
         if players.len() != seats.len() {
-            return Err(BadSetup(players.len()));
+            return Err(BadSetup::Players(players.len()));
         }
         let mut slots = [[Place::Base; 4]; 4];
         for colour in seats.iter() {
@@ -196,6 +205,7 @@ impl OfflineGame {
         self.rolls += 1;
         self.note = match rolled {
             Rolled::Move => Note::None,
+            Rolled::Again => Note::RollAgain,
             Rolled::TryAgain { attempt } => Note::TryAgain { attempt },
             Rolled::TurnLost => Note::TurnLost { seat },
         };
@@ -248,22 +258,20 @@ impl OfflineGame {
                 let (colour, from, _) = endpoints(mv);
                 colour == piece.colour && from == place
             })
-            .ok_or_else(|| FlowError::Illegal(format!("{} piece on {place}", piece.colour)))?;
+            .ok_or(FlowError::Illegal)?;
         self.play(mv, piece.slot)
     }
 
     /// Lets the computer move, when it is the computer's move.
     pub fn play_computer(&mut self) -> Result<Note, FlowError> {
-        let level = self
-            .computer_to_act()
-            .ok_or_else(|| FlowError::Illegal("the computer's move".into()))?;
+        let level = self.computer_to_act().ok_or(FlowError::Illegal)?;
         self.decisions += 1;
         let mv = computer::choose(&self.game, level, self.decisions).ok_or(FlowError::RollDue)?;
         let (colour, from, _) = endpoints(mv);
         let slot = self.slots[colour.index()]
             .iter()
             .position(|&p| p == from)
-            .ok_or_else(|| FlowError::Illegal(format!("{colour} piece on {from}")))?;
+            .ok_or(FlowError::Illegal)?;
         self.play(mv, slot)
     }
 
@@ -327,6 +335,7 @@ impl OfflineGame {
 fn places(game: &Game, colour: Colour) -> [Place; 4] {
     match game {
         Game::Classic(g) => g.position().places(colour),
+        Game::Matfyz(_) => unreachable!("OfflineGame::resume refuses Matfyz games"),
     }
 }
 
@@ -334,6 +343,7 @@ fn places(game: &Game, colour: Colour) -> [Place; 4] {
 fn endpoints(mv: Move) -> (Colour, Place, Place) {
     match mv {
         Move::Classic(m) => (m.colour(), m.from(), m.to()),
+        Move::Matfyz(_) => unreachable!("OfflineGame::resume refuses Matfyz games"),
     }
 }
 
@@ -388,11 +398,22 @@ mod tests {
                 players: vec![human("x"); n],
                 house: HouseRules::default(),
             };
-            assert_eq!(OfflineGame::new(setup).err(), Some(BadSetup(n)));
+            assert_eq!(OfflineGame::new(setup).err(), Some(BadSetup::Players(n)));
         }
         let game = two_humans();
         let colours: Vec<Colour> = game.players().iter().map(|(c, _)| *c).collect();
         assert_eq!(colours, [Colour::Red, Colour::Green]);
+    }
+
+    #[test]
+    fn matfyz_games_are_refused_until_their_board_is_drawn() {
+        let seats = Seats::for_players(2).unwrap();
+        let game = Game::new(RuleSet::Matfyz, seats, Colour::Red).unwrap();
+        let players = vec![human("Anna"), human("Boris")];
+        assert_eq!(
+            OfflineGame::resume(game, players).err(),
+            Some(BadSetup::Rules)
+        );
     }
 
     #[test]
@@ -449,7 +470,7 @@ mod tests {
             colour: Colour::Green,
             slot: 0,
         };
-        assert!(matches!(game.play_piece(green), Err(FlowError::Illegal(_))));
+        assert!(matches!(game.play_piece(green), Err(FlowError::Illegal)));
         let red = PieceId {
             colour: Colour::Red,
             slot: 0,

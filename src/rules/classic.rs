@@ -45,6 +45,24 @@ const fn track_square(colour: Colour, spot: u8) -> u8 {
     (colour.start() + spot - 1) % TRACK_LEN
 }
 
+/// `SPOT_OF[colour][square]`: the progress (1..=40) at which `colour`'s
+/// piece stands on absolute track square `square`. A table, because captures
+/// look it up on every move.
+const SPOT_OF: [[u8; TRACK_LEN as usize]; 4] = {
+    let mut table = [[0; TRACK_LEN as usize]; 4];
+    let mut c = 0;
+    while c < 4 {
+        let mut square = 0;
+        while square < TRACK_LEN {
+            table[c][square as usize] =
+                (square + TRACK_LEN - Colour::from_index(c).start()) % TRACK_LEN + START;
+            square += 1;
+        }
+        c += 1;
+    }
+    table
+};
+
 const fn to_place(colour: Colour, spot: u8) -> Place {
     match spot {
         BASE => Place::Base,
@@ -56,7 +74,7 @@ const fn to_place(colour: Colour, spot: u8) -> Place {
 const fn to_spot(colour: Colour, place: Place) -> u8 {
     match place {
         Place::Base => BASE,
-        Place::Track(square) => (square + TRACK_LEN - colour.start()) % TRACK_LEN + START,
+        Place::Track(square) => SPOT_OF[colour.index()][square as usize % TRACK_LEN as usize],
         Place::Home(h) => LAST_TRACK + h,
     }
 }
@@ -346,13 +364,22 @@ impl Position {
         if mv.to > LAST_TRACK {
             return None;
         }
-        let square = Place::Track(track_square(colour, mv.to));
-        let victim = self
-            .seats
-            .iter()
-            .find(|&c| c != colour && self.pieces[c.index()] & (1 << to_spot(c, square)) != 0)?;
-        self.pieces[victim.index()] &= !(1 << to_spot(victim, square));
-        Some(victim)
+        let square = track_square(colour, mv.to) as usize;
+        // Colours that are not seated have no pieces, so every other colour
+        // can be looked at; at most one of them stands there.
+        let mut captured = None;
+        for victim in Colour::ALL {
+            if victim == colour {
+                continue;
+            }
+            let pieces = &mut self.pieces[victim.index()];
+            let hit = *pieces & 1 << SPOT_OF[victim.index()][square];
+            *pieces ^= hit;
+            if hit != 0 {
+                captured = Some(victim);
+            }
+        }
+        captured
     }
 
     /// Passes the turn to the next seated colour.
@@ -566,7 +593,7 @@ impl Game {
             Phase::Won => return Err(FlowError::GameOver),
         };
         if !self.moves.contains(mv) {
-            return Err(FlowError::Illegal(format!("{}>{}", mv.from(), mv.to())));
+            return Err(FlowError::Illegal);
         }
         self.moves.froms = 0;
         let captured = self.position.apply(mv).map(|victim| Capture {

@@ -1,65 +1,72 @@
-//! What the UI test binaries share: the headless backend, an app with a
-//! fixed die and its own settings folder, and element look-ups.
+//! Running the real `clovece` binary from integration tests.
 
-#![allow(dead_code)] // each test binary uses a part
+use std::io::Write;
+use std::process::{Command, Stdio};
 
-use std::path::{Path, PathBuf};
+use serde_json::Value;
 
-use clovece::app::App;
-use clovece::app::dice::Dice;
-use clovece::app::settings::SettingsFile;
-use clovece::app::ui::AppWindow;
-use i_slint_backend_testing::{ElementHandle, TestingBackend, TestingBackendOptions};
-
-/// Puts this test thread on Slint's testing backend with mocked time and the
-/// software renderer (so snapshots work). A second call on the same thread
-/// keeps the backend it has.
-pub fn init() {
-    let backend = TestingBackend::new(TestingBackendOptions {
-        mock_time: true,
-        threading: false,
-        renderer_name: Some("software".into()),
-    });
-    let _ = slint::platform::set_platform(Box::new(backend));
+/// What a run of the binary gave: exit status, stdout and stderr.
+pub struct Output {
+    pub code: i32,
+    pub stdout: String,
+    pub stderr: String,
 }
 
-/// An empty settings folder of its own for the test `name`.
-pub fn settings_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("clovece-ui-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    dir
+/// Runs `clovece <command>` with `input` on stdin.
+pub fn run(command: &str, input: &str) -> Output {
+    run_bytes(command, input.as_bytes())
 }
 
-/// The app with its settings in `dir` and a die seeded with `seed`.
-pub fn app(dir: &Path, seed: u8) -> App {
-    App::new(SettingsFile::in_folder(dir), Dice::from_seed([seed; 32])).unwrap()
+/// Runs `clovece <command>` with `input`, which need not be text, on stdin.
+pub fn run_bytes(command: &str, input: &[u8]) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_clovece"))
+        .arg(command)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    child.stdin.take().unwrap().write_all(input).unwrap();
+    let out = child.wait_with_output().unwrap();
+    Output {
+        code: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8(out.stdout).unwrap(),
+        stderr: String::from_utf8(out.stderr).unwrap(),
+    }
 }
 
-/// The one element labelled `label`.
-pub fn find(window: &AppWindow, label: &str) -> ElementHandle {
-    ElementHandle::find_by_accessible_label(window, label)
-        .next()
-        .unwrap_or_else(|| panic!("nothing labelled {label:?}"))
+/// The JSON answer to `input`, which must be accepted.
+pub fn answer(command: &str, input: &Value) -> Value {
+    let out = run(command, &input.to_string());
+    assert_eq!(out.code, 0, "input {input}: stderr {}", out.stderr);
+    serde_json::from_str(&out.stdout).expect("JSON on stdout")
 }
 
-pub fn label_of(element: &ElementHandle) -> String {
-    element.accessible_label().unwrap_or_default().to_string()
+/// Asserts that `input` is refused with nothing on stdout, one line on
+/// stderr and status 2, and returns that line.
+pub fn refused(command: &str, input: &str) -> String {
+    let out = run(command, input);
+    assert_eq!(
+        out.code, 2,
+        "input {input}: stdout {:?} stderr {:?}",
+        out.stdout, out.stderr
+    );
+    assert!(
+        out.stdout.is_empty(),
+        "input {input}: stdout {:?}",
+        out.stdout
+    );
+    assert_eq!(
+        out.stderr.lines().count(),
+        1,
+        "input {input}: one line on stderr, not {:?}",
+        out.stderr
+    );
+    out.stderr
 }
 
-/// The note below the die, if it says something.
-pub fn note(window: &AppWindow) -> Option<String> {
-    let notes = [
-        "No piece can move — turn lost",
-        "Second try of three",
-        "Third try of three",
-        "A six — roll again",
-    ];
-    i_slint_backend_testing::ElementQuery::from_root(window)
-        .match_descendants()
-        .match_predicate(move |e| {
-            e.accessible_label()
-                .is_some_and(|l| notes.contains(&l.as_str()) || l.contains(" captured by "))
-        })
-        .find_first()
-        .map(|e| label_of(&e))
+/// `doc` with `key` set to `value`.
+pub fn with(mut doc: Value, key: &str, value: Value) -> Value {
+    doc[key] = value;
+    doc
 }
