@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use clovece::app::App;
 use clovece::app::dice::Dice;
-use clovece::app::settings::SettingsFile;
+use clovece::app::settings::{Language, Settings, SettingsFile};
 use clovece::app::ui::AppWindow;
 use i_slint_backend_testing::{ElementHandle, TestingBackend, TestingBackendOptions};
 
@@ -30,9 +30,16 @@ pub fn settings_dir(name: &str) -> PathBuf {
     dir
 }
 
-/// The app with its settings in `dir` and a die seeded with `seed`.
+/// The app with its settings in `dir` and a die seeded with `seed`, in
+/// English whatever the machine's locale (the tests read English labels).
 pub fn app(dir: &Path, seed: u8) -> App {
-    App::new(SettingsFile::in_folder(dir), Dice::from_seed([seed; 32])).unwrap()
+    let file = SettingsFile::in_folder(dir);
+    let settings = Settings {
+        language: Language::English,
+        ..Settings::default()
+    };
+    file.save(&settings).unwrap();
+    App::new(file, Dice::from_seed([seed; 32])).unwrap()
 }
 
 /// The one element labelled `label`.
