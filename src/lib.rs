@@ -7,6 +7,7 @@
 //! computer players, the game log, networking, rooms and the UI. Beside
 //! them, [`platform`] hides what differs between desktops, Android and iOS.
 
+pub mod app;
 pub mod bench;
 pub mod bot;
 pub mod net;

@@ -1,4 +1,5 @@
-//! The `clovece` command line: the app's headless jobs.
+//! The `clovece` command line: with no command it opens the app window;
+//! the commands are the app's headless jobs.
 
 use std::io::Read;
 use std::process::ExitCode;
@@ -20,7 +21,7 @@ use std::time::Duration;
 )]
 struct Cli {
     #[command(subcommand)]
-    command: Command,
+    command: Option<Command>,
 }
 
 #[derive(Subcommand)]
@@ -90,21 +91,22 @@ struct TournamentArgs {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
-        Command::Moves => answer(clovece::notation::moves),
-        Command::Replay => answer(clovece::notation::replay),
-        Command::Bench { seconds, games } => {
+        None => clovece::app::run().map_err(|e| e.to_string()),
+        Some(Command::Moves) => answer(clovece::notation::moves),
+        Some(Command::Replay) => answer(clovece::notation::replay),
+        Some(Command::Bench { seconds, games }) => {
             bench(match games {
                 Some(n) => Budget::Games(n),
                 None => Budget::Time(Duration::from_secs(seconds)),
             });
             Ok(())
         }
-        Command::Nearby {
+        Some(Command::Nearby {
             data,
             listen,
             count,
             seconds,
-        } => network(|| async move {
+        }) => network(|| async move {
             let keypair = clovece::net::identity::load_or_create(&data_dir(data)?)?;
             let nearby = clovece::net::nearby::Nearby {
                 listen,
@@ -114,8 +116,8 @@ fn main() -> ExitCode {
             clovece::net::nearby::run(keypair, nearby, &mut std::io::stdout().lock()).await?;
             Ok(())
         }),
-        Command::Bot => answer(clovece::notation::bot),
-        Command::Tournament(args) => tournament(args),
+        Some(Command::Bot) => answer(clovece::notation::bot),
+        Some(Command::Tournament(args)) => tournament(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -25,11 +25,12 @@ use crate::rules::{Game, Move};
 use playable::Playable;
 
 /// How well a computer player plays.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Level {
     /// Legal moves with a light preference: a child can beat it.
     Easy,
     /// A good rule of thumb: capture, get home, stay out of reach.
+    #[default]
     Medium,
     /// Looks ahead over the dice.
     Hard,
@@ -74,6 +75,9 @@ impl Player {
 }
 
 impl Level {
+    /// Every level, easiest first (the order of the app's level picker).
+    pub const ALL: [Level; 3] = [Level::Easy, Level::Medium, Level::Hard];
+
     /// The name used on the command line and in the notation.
     pub const fn name(self) -> &'static str {
         match self {

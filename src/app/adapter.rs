@@ -1,0 +1,588 @@
+//! Wires the Slint adapters (`ui/adapters.slint`) to the plain-Rust
+//! controllers: fills the globals' properties from the controllers' state
+//! and turns the callbacks into controller calls. Nothing here decides a
+//! rule; it only translates between the two sides and paces the computer.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+use std::time::Duration;
+
+use slint::{ComponentHandle, Model, ModelRc, SharedString, VecModel};
+
+use super::dice::Dice;
+use super::geometry::{self, Cell};
+use super::offline::{Note, OfflineGame, PieceView, Player, Setup};
+use super::settings::{BoardTheme, Language, Settings, SettingsFile};
+use super::ui::{self, AppWindow, GameAdapter, ResultAdapter, SettingsAdapter, SetupAdapter};
+use crate::bot::Level;
+use crate::rules::board::{HOME_LEN, TRACK_LEN};
+use crate::rules::{Colour, Next, Place};
+
+/// How long the computer waits before each roll or move, so people can
+/// follow it.
+pub const COMPUTER_PACE: Duration = Duration::from_millis(700);
+/// How long the finished board stays before the result screen.
+pub const RESULT_DELAY: Duration = Duration::from_millis(1200);
+
+/// The running app: its window and what the screens show.
+pub struct App {
+    window: AppWindow,
+    state: Rc<RefCell<State>>,
+}
+
+struct State {
+    file: SettingsFile,
+    settings: Settings,
+    dice: Dice,
+    /// The last setup started, for "play again".
+    setup: Option<Setup>,
+    game: Option<OfflineGame>,
+    /// Bumped when a game starts or ends, so that a pending computer step
+    /// or result of an earlier game does nothing.
+    generation: u64,
+    pieces: Rc<VecModel<ui::PieceData>>,
+    squares: Rc<VecModel<ui::SquareData>>,
+    names: Rc<VecModel<SharedString>>,
+}
+
+/// The app could not start.
+#[derive(Debug, thiserror::Error)]
+pub enum AppError {
+    #[error(transparent)]
+    Window(#[from] slint::PlatformError),
+    #[error("no randomness for the dice: {0}")]
+    Randomness(getrandom::Error),
+    #[error(transparent)]
+    Settings(#[from] super::settings::SettingsError),
+}
+
+impl App {
+    /// The app with its settings in `file` and offline dice from `dice`,
+    /// on the home screen (not yet shown).
+    pub fn new(file: SettingsFile, dice: Dice) -> Result<App, AppError> {
+        let window = AppWindow::new()?;
+        // A damaged settings file must not keep the app from starting: it
+        // is replaced by the defaults on the next save.
+        let settings = file.load().unwrap_or_else(|e| {
+            eprintln!("clovece: {e}; using the default settings");
+            Settings::default()
+        });
+        let names = Rc::new(VecModel::from(vec![SharedString::new(); 4]));
+        names.set_row_data(0, settings.nickname.as_str().into());
+        let state = Rc::new(RefCell::new(State {
+            file,
+            settings,
+            dice,
+            setup: None,
+            game: None,
+            generation: 0,
+            pieces: Rc::new(VecModel::default()),
+            squares: Rc::new(VecModel::from(all_squares())),
+            names,
+        }));
+        let app = App { window, state };
+        app.show_settings();
+        app.connect();
+        Ok(app)
+    }
+
+    /// The window (for tests: to find elements and take snapshots).
+    pub fn window(&self) -> &AppWindow {
+        &self.window
+    }
+
+    /// Shows the window and runs until it is closed.
+    pub fn run(&self) -> Result<(), AppError> {
+        Ok(self.window.run()?)
+    }
+
+    /// Goes on with `game` on the board (a position loaded for a test, a
+    /// screenshot or, later, a saved game).
+    pub fn resume(&self, game: OfflineGame) {
+        start(&self.window, &self.state, game);
+    }
+
+    fn show_settings(&self) {
+        let state = self.state.borrow();
+        let s = &state.settings;
+        let adapter = self.window.global::<SettingsAdapter>();
+        adapter.set_nickname(s.nickname.as_str().into());
+        let language = Language::ALL
+            .iter()
+            .position(|&l| l == s.language)
+            .unwrap_or(0);
+        adapter.set_language(language as i32);
+        adapter.set_theme(theme_to_ui(s.theme));
+        adapter.set_compulsory_capture(s.house.compulsory_capture);
+        adapter.set_optional_bring_out(s.house.optional_bring_out);
+        adapter.set_no_jump_home(s.house.no_jump_home);
+        select_language(s.language);
+        let setup = self.window.global::<SetupAdapter>();
+        setup.set_names(ModelRc::from(state.names.clone()));
+        let game = self.window.global::<GameAdapter>();
+        game.set_squares(ModelRc::from(state.squares.clone()));
+    }
+
+    fn connect(&self) {
+        let settings = self.window.global::<SettingsAdapter>();
+        let (window, state) = (self.window.as_weak(), self.state.clone());
+        settings.on_changed(move || {
+            let Some(window) = window.upgrade() else {
+                return;
+            };
+            settings_changed(&window, &mut state.borrow_mut());
+        });
+
+        let setup = self.window.global::<SetupAdapter>();
+        let state = self.state.clone();
+        setup.on_rename(move |seat, name| {
+            if let Ok(seat) = usize::try_from(seat)
+                && seat < 4
+            {
+                state.borrow().names.set_row_data(seat, name);
+            }
+        });
+        let (window, state) = (self.window.as_weak(), self.state.clone());
+        setup.on_start(move || {
+            let Some(window) = window.upgrade() else {
+                return;
+            };
+            let setup = setup_from_ui(&window, &state.borrow());
+            state.borrow_mut().setup = Some(setup.clone());
+            if let Ok(game) = OfflineGame::new(setup) {
+                start(&window, &state, game);
+            }
+        });
+
+        let game = self.window.global::<GameAdapter>();
+        let (window, state) = (self.window.as_weak(), self.state.clone());
+        game.on_roll(move || {
+            let Some(window) = window.upgrade() else {
+                return;
+            };
+            human_acts(&window, &state, |game, dice| {
+                let die = dice.roll();
+                game.roll(die).is_ok()
+            });
+        });
+        let (window, state) = (self.window.as_weak(), self.state.clone());
+        game.on_tap_piece(move |index| {
+            let Some(window) = window.upgrade() else {
+                return;
+            };
+            let Ok(index) = usize::try_from(index) else {
+                return;
+            };
+            human_acts(&window, &state, |game, _| {
+                let piece = game.pieces().get(index).map(|p| p.id);
+                piece.is_some_and(|id| game.play_piece(id).is_ok())
+            });
+        });
+        let (window, state) = (self.window.as_weak(), self.state.clone());
+        game.on_tap_square(move |index| {
+            let Some(window) = window.upgrade() else {
+                return;
+            };
+            let Some(square) = usize::try_from(index)
+                .ok()
+                .and_then(|i| state.borrow().squares.row_data(i))
+            else {
+                return;
+            };
+            human_acts(&window, &state, |game, _| {
+                let piece = game
+                    .pieces()
+                    .into_iter()
+                    .find(|p| p.target.is_some_and(|t| square_is(&square, p.id.colour, t)));
+                piece.is_some_and(|p| game.play_piece(p.id).is_ok())
+            });
+        });
+        let (window, state) = (self.window.as_weak(), self.state.clone());
+        game.on_leave(move || {
+            let Some(window) = window.upgrade() else {
+                return;
+            };
+            let mut state = state.borrow_mut();
+            state.generation += 1;
+            state.game = None;
+            window
+                .global::<ui::AppAdapter>()
+                .set_screen(ui::Screen::Home);
+        });
+
+        let result = self.window.global::<ResultAdapter>();
+        let (window, state) = (self.window.as_weak(), self.state.clone());
+        result.on_play_again(move || {
+            let Some(window) = window.upgrade() else {
+                return;
+            };
+            let setup = state.borrow().setup.clone();
+            if let Some(game) = setup.and_then(|s| OfflineGame::new(s).ok()) {
+                start(&window, &state, game);
+            }
+        });
+    }
+}
+
+/// Reads the settings screen, applies and saves it.
+fn settings_changed(window: &AppWindow, state: &mut State) {
+    let adapter = window.global::<SettingsAdapter>();
+    let s = &mut state.settings;
+    s.nickname = adapter.get_nickname().into();
+    s.language = usize::try_from(adapter.get_language())
+        .ok()
+        .and_then(|i| Language::ALL.get(i).copied())
+        .unwrap_or_default();
+    s.theme = match adapter.get_theme() {
+        ui::BoardTheme::Classic => BoardTheme::Classic,
+        ui::BoardTheme::Sea => BoardTheme::Sea,
+    };
+    s.house.compulsory_capture = adapter.get_compulsory_capture();
+    s.house.optional_bring_out = adapter.get_optional_bring_out();
+    s.house.no_jump_home = adapter.get_no_jump_home();
+    select_language(s.language);
+    state.names.set_row_data(0, s.nickname.as_str().into());
+    if let Err(e) = state.file.save(s) {
+        eprintln!("clovece: {e}");
+    }
+}
+
+/// Shows the translation for `language`.
+fn select_language(language: Language) {
+    let code = language.translation().unwrap_or_else(|| {
+        sys_locale::get_locale().map_or("", |l| Language::translation_for_locale(&l))
+    });
+    // Only fails when the UI was built without translations.
+    let _ = slint::select_bundled_translation(code);
+}
+
+fn theme_to_ui(theme: BoardTheme) -> ui::BoardTheme {
+    match theme {
+        BoardTheme::Classic => ui::BoardTheme::Classic,
+        BoardTheme::Sea => ui::BoardTheme::Sea,
+    }
+}
+
+/// The setup the setup screen shows, with the settings' house rules.
+fn setup_from_ui(window: &AppWindow, state: &State) -> Setup {
+    let adapter = window.global::<SetupAdapter>();
+    let count = usize::try_from(adapter.get_players())
+        .unwrap_or(2)
+        .clamp(2, 4);
+    let players = if adapter.get_vs_computer() {
+        let level = usize::try_from(adapter.get_level())
+            .ok()
+            .and_then(|i| Level::ALL.get(i).copied())
+            .unwrap_or_default();
+        let seat = usize::try_from(adapter.get_seat()).unwrap_or(0);
+        (0..count)
+            .map(|i| {
+                if i == seat {
+                    Player::Human {
+                        name: state.settings.nickname.clone(),
+                    }
+                } else {
+                    Player::Computer { level }
+                }
+            })
+            .collect()
+    } else {
+        (0..count)
+            .map(|i| Player::Human {
+                name: state
+                    .names
+                    .row_data(i)
+                    .unwrap_or_default()
+                    .trim()
+                    .to_owned(),
+            })
+            .collect()
+    };
+    Setup {
+        players,
+        house: state.settings.house,
+    }
+}
+
+/// Puts `game` on the board and shows the game screen.
+fn start(window: &AppWindow, state: &Rc<RefCell<State>>, game: OfflineGame) {
+    {
+        let mut s = state.borrow_mut();
+        s.generation += 1;
+        let pieces: Vec<ui::PieceData> = game.pieces().iter().map(piece_data).collect();
+        s.pieces = Rc::new(VecModel::from(pieces));
+        window
+            .global::<GameAdapter>()
+            .set_pieces(ModelRc::from(s.pieces.clone()));
+        window.global::<GameAdapter>().set_rolls(0);
+        s.game = Some(game);
+    }
+    window
+        .global::<ui::AppAdapter>()
+        .set_screen(ui::Screen::Game);
+    after_step(window, state);
+}
+
+/// Runs a person's action if a person is to act, then shows the result.
+fn human_acts(
+    window: &AppWindow,
+    state: &Rc<RefCell<State>>,
+    action: impl FnOnce(&mut OfflineGame, &mut Dice) -> bool,
+) {
+    let acted = {
+        let s = &mut *state.borrow_mut();
+        match s.game.as_mut() {
+            Some(game) if game.computer_to_act().is_none() => action(game, &mut s.dice),
+            _ => false,
+        }
+    };
+    if acted {
+        after_step(window, state);
+    }
+}
+
+/// Shows the game as it is now and schedules what comes next: the
+/// computer's step, or the result screen.
+fn after_step(window: &AppWindow, state: &Rc<RefCell<State>>) {
+    let (generation, next, computer) = {
+        let s = state.borrow();
+        let Some(game) = s.game.as_ref() else { return };
+        show_game(window, &s, game);
+        (s.generation, game.next(), game.computer_to_act().is_some())
+    };
+    let delay = match next {
+        Next::Won { .. } => RESULT_DELAY,
+        _ if computer => COMPUTER_PACE,
+        _ => return,
+    };
+    let (window, state) = (window.as_weak(), state.clone());
+    slint::Timer::single_shot(delay, move || {
+        let Some(window) = window.upgrade() else {
+            return;
+        };
+        if state.borrow().generation != generation {
+            return;
+        }
+        if matches!(next, Next::Won { .. }) {
+            show_result(&window, &state.borrow());
+            return;
+        }
+        let stepped = {
+            let s = &mut *state.borrow_mut();
+            let Some(game) = s.game.as_mut() else { return };
+            match game.next() {
+                Next::Roll { .. } => game.roll(s.dice.roll()).is_ok(),
+                Next::Move { .. } => game.play_computer().is_ok(),
+                Next::Won { .. } => false,
+            }
+        };
+        if stepped {
+            after_step(&window, &state);
+        }
+    });
+}
+
+/// Fills the game screen's adapter from the controller.
+fn show_game(window: &AppWindow, state: &State, game: &OfflineGame) {
+    let adapter = window.global::<GameAdapter>();
+    // Only a person's choices are marked: the computer's would only blink.
+    let human = game.computer_to_act().is_none();
+    let mut pieces = game.pieces();
+    if !human {
+        pieces.iter_mut().for_each(|p| p.target = None);
+    }
+    for (row, piece) in pieces.iter().enumerate() {
+        let data = piece_data(piece);
+        if state.pieces.row_data(row).as_ref() != Some(&data) {
+            state.pieces.set_row_data(row, data);
+        }
+    }
+    for row in 0..state.squares.row_count() {
+        let Some(mut square) = state.squares.row_data(row) else {
+            continue;
+        };
+        let target = pieces
+            .iter()
+            .any(|p| p.target.is_some_and(|t| square_is(&square, p.id.colour, t)));
+        if square.target != target {
+            square.target = target;
+            state.squares.set_row_data(row, square);
+        }
+    }
+    adapter.set_players(ModelRc::new(VecModel::from(players(game))));
+    let (turn, rolling) = match game.next() {
+        Next::Roll { seat, .. } => (seat, true),
+        Next::Move { seat } => (seat, false),
+        Next::Won { winner } => (winner, false),
+    };
+    adapter.set_turn(hue(turn));
+    adapter.set_turn_name(name(game.player(turn)).into());
+    adapter.set_turn_computer(!human);
+    adapter.set_can_roll(rolling && human);
+    adapter.set_must_move(matches!(game.next(), Next::Move { .. }));
+    adapter.set_die(game.last_roll().map_or(0, |d| i32::from(d.get())));
+    adapter.set_rolls(i32::try_from(game.rolls()).unwrap_or(i32::MAX));
+    adapter.set_note(note(game.note()));
+}
+
+/// Shows the result screen of the finished game.
+fn show_result(window: &AppWindow, state: &State) {
+    let Some(game) = state.game.as_ref() else {
+        return;
+    };
+    let Next::Won { winner } = game.next() else {
+        return;
+    };
+    let adapter = window.global::<ResultAdapter>();
+    adapter.set_winner(hue(winner));
+    adapter.set_winner_name(name(game.player(winner)).into());
+    let all = players(game);
+    let placings: Vec<ui::PlayerData> = game
+        .placings()
+        .into_iter()
+        .filter_map(|c| all.iter().find(|p| p.hue == hue(c)).cloned())
+        .collect();
+    adapter.set_placings(ModelRc::new(VecModel::from(placings)));
+    window
+        .global::<ui::AppAdapter>()
+        .set_screen(ui::Screen::Result);
+}
+
+/// A player's name; empty for the computer and for people who gave none
+/// (the UI then names the colour, in its language).
+fn name(player: Option<&Player>) -> &str {
+    match player {
+        Some(Player::Human { name }) => name,
+        _ => "",
+    }
+}
+
+fn players(game: &OfflineGame) -> Vec<ui::PlayerData> {
+    let pieces = game.pieces();
+    let turn = match game.next() {
+        Next::Roll { seat, .. } | Next::Move { seat } => Some(seat),
+        Next::Won { .. } => None,
+    };
+    game.players()
+        .iter()
+        .map(|(colour, player)| ui::PlayerData {
+            hue: hue(*colour),
+            name: name(Some(player)).into(),
+            computer: matches!(player, Player::Computer { .. }),
+            active: turn == Some(*colour),
+            home: pieces
+                .iter()
+                .filter(|p| p.id.colour == *colour && matches!(p.place, Place::Home(_)))
+                .count() as i32,
+        })
+        .collect()
+}
+
+fn note(note: Note) -> ui::Note {
+    let (kind, attempt, piece, by) = match note {
+        Note::None => (ui::NoteKind::None, 0, Colour::Red, Colour::Red),
+        Note::TurnLost { seat } => (ui::NoteKind::TurnLost, 0, seat, seat),
+        Note::TryAgain { attempt } => (ui::NoteKind::TryAgain, attempt, Colour::Red, Colour::Red),
+        Note::RollAgain => (ui::NoteKind::RollAgain, 0, Colour::Red, Colour::Red),
+        Note::Captured { piece, by } => (ui::NoteKind::Captured, 0, piece, by),
+        Note::Won { winner } => (ui::NoteKind::Won, 0, winner, winner),
+    };
+    ui::Note {
+        kind,
+        attempt: i32::from(attempt),
+        piece: hue(piece),
+        by: hue(by),
+    }
+}
+
+fn hue(colour: Colour) -> ui::Hue {
+    match colour {
+        Colour::Red => ui::Hue::Red,
+        Colour::Blue => ui::Hue::Blue,
+        Colour::Green => ui::Hue::Green,
+        Colour::Yellow => ui::Hue::Yellow,
+    }
+}
+
+fn colour(hue: ui::Hue) -> Colour {
+    match hue {
+        ui::Hue::Red => Colour::Red,
+        ui::Hue::Blue => Colour::Blue,
+        ui::Hue::Green => Colour::Green,
+        ui::Hue::Yellow => Colour::Yellow,
+    }
+}
+
+/// Where a piece is drawn: its own place, or its base slot.
+fn piece_cell(piece: &PieceView) -> Cell {
+    match piece.place {
+        Place::Base => geometry::base(piece.id.colour, piece.id.slot),
+        Place::Track(n) => geometry::track(n),
+        Place::Home(h) => geometry::home(piece.id.colour, h),
+    }
+}
+
+fn piece_data(piece: &PieceView) -> ui::PieceData {
+    let cell = piece_cell(piece);
+    let (place, number) = match piece.place {
+        Place::Base => (ui::PlaceKind::Base, 0),
+        Place::Track(n) => (ui::PlaceKind::Track, n),
+        Place::Home(h) => (ui::PlaceKind::Home, h),
+    };
+    ui::PieceData {
+        hue: hue(piece.id.colour),
+        col: i32::from(cell.col),
+        row: i32::from(cell.row),
+        place,
+        number: i32::from(number),
+        movable: piece.target.is_some(),
+    }
+}
+
+/// Every square of the board, in a fixed order: the track, then each
+/// colour's home row and base.
+fn all_squares() -> Vec<ui::SquareData> {
+    let square = |cell: Cell, kind, colour: Colour, number: u8| ui::SquareData {
+        col: i32::from(cell.col),
+        row: i32::from(cell.row),
+        kind,
+        hue: hue(colour),
+        number: i32::from(number),
+        target: false,
+    };
+    let mut squares: Vec<ui::SquareData> = (0..TRACK_LEN)
+        .map(|n| {
+            let owner = Colour::from_index(usize::from(n / 10));
+            let kind = if n == owner.start() {
+                ui::SquareKind::Start
+            } else {
+                ui::SquareKind::Track
+            };
+            square(geometry::track(n), kind, owner, n)
+        })
+        .collect();
+    for c in Colour::ALL {
+        squares.extend(
+            (1..=HOME_LEN).map(|h| square(geometry::home(c, h), ui::SquareKind::Home, c, h)),
+        );
+        squares.extend((0..4u8).map(|slot| {
+            square(
+                geometry::base(c, usize::from(slot)),
+                ui::SquareKind::Base,
+                c,
+                slot + 1,
+            )
+        }));
+    }
+    squares
+}
+
+/// Whether `square` is where a piece of `mover` lands on `place`.
+fn square_is(square: &ui::SquareData, mover: Colour, place: Place) -> bool {
+    let number = u8::try_from(square.number).ok();
+    match (square.kind, place) {
+        (ui::SquareKind::Track | ui::SquareKind::Start, Place::Track(n)) => number == Some(n),
+        (ui::SquareKind::Home, Place::Home(h)) => colour(square.hue) == mover && number == Some(h),
+        _ => false,
+    }
+}

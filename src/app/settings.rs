@@ -1,0 +1,242 @@
+//! The player's settings, kept in one small JSON file in the platform's
+//! data folder. Saving writes a temporary file beside it and renames it over
+//! the old one, so a crash or a full disk leaves either the old settings or
+//! the new ones, never half a file.
+
+use std::fs;
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use crate::rules::HouseRules;
+
+/// The languages of the app. `System` follows the phone's locale.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Language {
+    #[default]
+    System,
+    English,
+    Slovak,
+    Czech,
+    Croatian,
+    German,
+}
+
+impl Language {
+    /// Every choice, in the order the settings screen lists them.
+    pub const ALL: [Language; 6] = [
+        Language::System,
+        Language::English,
+        Language::Slovak,
+        Language::Czech,
+        Language::Croatian,
+        Language::German,
+    ];
+
+    /// The folder name of the bundled translation (`""` for English, the
+    /// language of the `.slint` sources), or `None` to follow the locale.
+    pub const fn translation(self) -> Option<&'static str> {
+        match self {
+            Language::System => None,
+            Language::English => Some(""),
+            Language::Slovak => Some("sk"),
+            Language::Czech => Some("cs"),
+            Language::Croatian => Some("hr"),
+            Language::German => Some("de"),
+        }
+    }
+
+    /// The bundled translation for a locale such as `sk-SK` or `de_AT.UTF-8`:
+    /// its language part decides; any other language gets English.
+    pub fn translation_for_locale(locale: &str) -> &'static str {
+        let language = locale.split(['-', '_', '.', '@']).next().unwrap_or("");
+        Language::ALL
+            .into_iter()
+            .filter_map(Language::translation)
+            .find(|code| !code.is_empty() && code.eq_ignore_ascii_case(language))
+            .unwrap_or("")
+    }
+}
+
+/// The look of the board.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum BoardTheme {
+    #[default]
+    Classic,
+    Sea,
+}
+
+/// Everything the player sets once and keeps.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Settings {
+    pub nickname: String,
+    pub language: Language,
+    pub theme: BoardTheme,
+    /// The house rules a new game starts with.
+    pub house: HouseRules,
+}
+
+impl Default for Settings {
+    fn default() -> Settings {
+        Settings {
+            nickname: "Player".to_owned(),
+            language: Language::System,
+            theme: BoardTheme::Classic,
+            house: HouseRules::default(),
+        }
+    }
+}
+
+/// Settings that could not be read or written.
+#[derive(Debug, thiserror::Error)]
+pub enum SettingsError {
+    #[error("no data folder for this user")]
+    NoDataFolder,
+    #[error("cannot read {path}: {source}")]
+    Read { path: PathBuf, source: io::Error },
+    #[error("{path} is not a settings file: {source}")]
+    Parse {
+        path: PathBuf,
+        source: serde_json::Error,
+    },
+    #[error("cannot save {path}: {source}")]
+    Write { path: PathBuf, source: io::Error },
+}
+
+/// Where the settings live.
+#[derive(Clone, Debug)]
+pub struct SettingsFile {
+    path: PathBuf,
+}
+
+impl SettingsFile {
+    const NAME: &str = "settings.json";
+
+    /// The settings file in `folder` (created on the first save).
+    pub fn in_folder(folder: impl Into<PathBuf>) -> SettingsFile {
+        SettingsFile {
+            path: folder.into().join(Self::NAME),
+        }
+    }
+
+    /// The settings file in the platform's data folder for clovece.
+    pub fn platform() -> Result<SettingsFile, SettingsError> {
+        let dirs =
+            directories::ProjectDirs::from("", "", "clovece").ok_or(SettingsError::NoDataFolder)?;
+        Ok(SettingsFile::in_folder(dirs.data_dir()))
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// The saved settings; the defaults when nothing was saved yet.
+    pub fn load(&self) -> Result<Settings, SettingsError> {
+        let text = match fs::read_to_string(&self.path) {
+            Ok(text) => text,
+            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(Settings::default()),
+            Err(source) => {
+                return Err(SettingsError::Read {
+                    path: self.path.clone(),
+                    source,
+                });
+            }
+        };
+        serde_json::from_str(&text).map_err(|source| SettingsError::Parse {
+            path: self.path.clone(),
+            source,
+        })
+    }
+
+    /// Saves `settings` crash-safely: temporary file, flush to disk, rename.
+    pub fn save(&self, settings: &Settings) -> Result<(), SettingsError> {
+        let err = |source| SettingsError::Write {
+            path: self.path.clone(),
+            source,
+        };
+        if let Some(folder) = self.path.parent() {
+            fs::create_dir_all(folder).map_err(err)?;
+        }
+        let temp = self.path.with_extension("json.tmp");
+        let json = serde_json::to_vec_pretty(settings).map_err(|e| err(e.into()))?;
+        let mut file = fs::File::create(&temp).map_err(err)?;
+        file.write_all(&json).map_err(err)?;
+        file.sync_all().map_err(err)?;
+        drop(file);
+        fs::rename(&temp, &self.path).map_err(err)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn folder(name: &str) -> PathBuf {
+        let dir =
+            std::env::temp_dir().join(format!("clovece-settings-{}-{name}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        dir
+    }
+
+    #[test]
+    fn missing_settings_are_the_defaults() {
+        let file = SettingsFile::in_folder(folder("missing"));
+        assert_eq!(file.load().unwrap(), Settings::default());
+    }
+
+    #[test]
+    fn saved_settings_load_back_and_leave_no_temporary_file() {
+        let dir = folder("roundtrip");
+        let file = SettingsFile::in_folder(&dir);
+        let settings = Settings {
+            nickname: "Žofia".into(),
+            language: Language::Slovak,
+            theme: BoardTheme::Sea,
+            house: HouseRules::CROATIAN,
+        };
+        file.save(&settings).unwrap();
+        file.save(&settings).unwrap();
+        assert_eq!(file.load().unwrap(), settings);
+        let names: Vec<_> = fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        assert_eq!(names, ["settings.json"]);
+        fs::remove_dir_all(dir).unwrap();
+    }
+
+    #[test]
+    fn a_damaged_settings_file_is_a_clear_error() {
+        let dir = folder("damaged");
+        fs::create_dir_all(&dir).unwrap();
+        fs::write(dir.join("settings.json"), "{\"nickname\": ").unwrap();
+        let err = SettingsFile::in_folder(&dir).load().unwrap_err();
+        assert!(err.to_string().contains("is not a settings file"), "{err}");
+        fs::remove_dir_all(dir).unwrap();
+    }
+
+    #[test]
+    fn fields_missing_from_an_older_file_get_their_defaults() {
+        let dir = folder("older");
+        fs::create_dir_all(&dir).unwrap();
+        fs::write(dir.join("settings.json"), r#"{"nickname": "Eva"}"#).unwrap();
+        let settings = SettingsFile::in_folder(&dir).load().unwrap();
+        assert_eq!(settings.nickname, "Eva");
+        assert_eq!(settings.theme, BoardTheme::Classic);
+        fs::remove_dir_all(dir).unwrap();
+    }
+
+    #[test]
+    fn the_locale_picks_a_bundled_translation_by_its_language() {
+        assert_eq!(Language::translation_for_locale("sk-SK"), "sk");
+        assert_eq!(Language::translation_for_locale("cs_CZ.UTF-8"), "cs");
+        assert_eq!(Language::translation_for_locale("de-AT"), "de");
+        assert_eq!(Language::translation_for_locale("hr"), "hr");
+        assert_eq!(Language::translation_for_locale("fr-FR"), "");
+        assert_eq!(Language::translation_for_locale(""), "");
+    }
+}

@@ -1,0 +1,174 @@
+//! Headless UI tests: the real app window on Slint's testing backend, driven
+//! the way a person would (clicks on elements found by their accessible
+//! labels), with mocked time for the computer's pace and the animations.
+
+mod ui_support;
+
+use std::time::Duration;
+
+use clovece::app::ui::{AppAdapter, GameAdapter, Screen};
+use clovece::app::{COMPUTER_PACE, RESULT_DELAY};
+use i_slint_backend_testing::{AccessibleRole, ElementHandle, ElementQuery, mock_elapsed_time};
+use slint::ComponentHandle;
+use slint::platform::PointerEventButton;
+
+use ui_support::{app, find, label_of, settings_dir};
+
+/// The enabled buttons whose label contains `part`.
+fn enabled(window: &clovece::app::ui::AppWindow, part: &'static str) -> Vec<ElementHandle> {
+    ElementQuery::from_root(window)
+        .match_descendants()
+        .match_predicate(move |e| {
+            e.accessible_enabled() == Some(true)
+                && e.accessible_label().is_some_and(|l| l.contains(part))
+        })
+        .find_all()
+}
+
+#[test]
+fn a_game_against_the_computer_is_played_to_the_result() {
+    ui_support::init();
+    let dir = settings_dir("vs-computer");
+    let app = app(&dir, 11);
+    let window = app.window();
+    window.show().unwrap();
+
+    find(window, "Play against the computer").mock_single_click(PointerEventButton::Left);
+    find(window, "Start").mock_single_click(PointerEventButton::Left);
+
+    // Red (the person) rolls first: the die is enabled, no piece is.
+    let die = find(window, "Die");
+    assert_eq!(die.accessible_enabled(), Some(true));
+    assert!(enabled(window, "piece").is_empty());
+
+    // Element look-ups walk the whole window, so the loop asks the game
+    // adapter what is due and uses look-ups for what a person would do.
+    let game = window.global::<GameAdapter>();
+    let (mut moves, mut notes) = (0, Vec::new());
+    for _ in 0..20_000 {
+        if window.global::<AppAdapter>().get_screen() == Screen::Result {
+            let winner = ElementQuery::from_root(window)
+                .match_descendants()
+                .match_predicate(|e| e.accessible_label().is_some_and(|l| l.ends_with(" wins!")))
+                .find_first()
+                .expect("the result names the winner");
+            assert!(
+                find(window, "Play again").is_valid(),
+                "{}",
+                label_of(&winner)
+            );
+            assert!(moves > 0, "a result without a move");
+            assert!(
+                notes.iter().any(|n: &String| n.contains("try of three")),
+                "{notes:?}"
+            );
+            let _ = std::fs::remove_dir_all(dir);
+            return;
+        }
+        if game.get_can_roll() {
+            die.mock_single_click(PointerEventButton::Left);
+            mock_elapsed_time(Duration::from_millis(500));
+            // The note below the die says what the roll did.
+            if notes.len() < 3
+                && let Some(note) = ui_support::note(window)
+            {
+                notes.push(note);
+            }
+        } else if game.get_must_move() && !game.get_turn_computer() {
+            let movable = enabled(window, "piece");
+            if moves == 0 {
+                // The legal targets are marked on the board too.
+                assert!(!enabled(window, "quare").is_empty(), "no target marked");
+            }
+            movable[0].mock_single_click(PointerEventButton::Left);
+            mock_elapsed_time(Duration::from_millis(400));
+            moves += 1;
+        } else {
+            // The computer is playing, or the result is coming.
+            mock_elapsed_time(COMPUTER_PACE.max(RESULT_DELAY));
+        }
+    }
+    panic!("no result after 20 000 steps; notes: {notes:?}");
+}
+
+#[test]
+fn pass_and_play_asks_each_player_in_turn_and_leaving_goes_home() {
+    ui_support::init();
+    let dir = settings_dir("pass-and-play");
+    let app = app(&dir, 5);
+    let window = app.window();
+    window.show().unwrap();
+
+    find(window, "Pass and play").mock_single_click(PointerEventButton::Left);
+    find(window, "3 players").mock_single_click(PointerEventButton::Left);
+    find(window, "Start").mock_single_click(PointerEventButton::Left);
+
+    // Nobody is the computer: after red's three tries the die waits for
+    // blue's tap, it does not roll by itself.
+    let mut turns = Vec::new();
+    for _ in 0..60 {
+        let die = find(window, "Die");
+        if die.accessible_enabled() != Some(true) {
+            let piece = enabled(window, "piece");
+            piece[0].mock_single_click(PointerEventButton::Left);
+        } else {
+            die.mock_single_click(PointerEventButton::Left);
+        }
+        mock_elapsed_time(COMPUTER_PACE * 2);
+        let players = ElementQuery::from_root(window)
+            .match_descendants()
+            .match_predicate(|e| e.accessible_label().is_some_and(|l| l.contains("'s turn")))
+            .find_first();
+        if let Some(p) = players {
+            turns.push(label_of(&p));
+        }
+    }
+    assert!(turns.iter().any(|t| t.starts_with("Blue")), "{turns:?}");
+    assert!(turns.iter().all(|t| !t.contains("computer")), "{turns:?}");
+
+    find(window, "Leave game").mock_single_click(PointerEventButton::Left);
+    assert!(find(window, "Pass and play").is_valid());
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn settings_are_saved_and_switch_the_language() {
+    ui_support::init();
+    let dir = settings_dir("settings");
+    let app = app(&dir, 1);
+    let window = app.window();
+    window.show().unwrap();
+
+    find(window, "Settings").mock_single_click(PointerEventButton::Left);
+    let rule = ElementQuery::from_root(window)
+        .match_descendants()
+        .match_accessible_role(AccessibleRole::Switch)
+        .match_predicate(|e| {
+            e.accessible_label()
+                .is_some_and(|l| l == "Capturing is compulsory")
+        })
+        .find_first()
+        .expect("a switch for compulsory capture");
+    rule.mock_single_click(PointerEventButton::Left);
+    let saved = std::fs::read_to_string(dir.join("settings.json")).unwrap();
+    assert!(saved.contains("\"compulsory_capture\": true"), "{saved}");
+
+    let adapter = window.global::<clovece::app::ui::SettingsAdapter>();
+    adapter.set_language(3); // Čeština
+    adapter.invoke_changed();
+    mock_elapsed_time(Duration::from_millis(10));
+    assert!(
+        ElementHandle::find_by_accessible_label(window, "Nastavení")
+            .next()
+            .is_some()
+            || ElementQuery::from_root(window)
+                .match_descendants()
+                .match_predicate(|e| e.accessible_label().is_some_and(|l| l == "Zpět"))
+                .find_first()
+                .is_some(),
+        "no Czech label after choosing Čeština"
+    );
+    let saved = std::fs::read_to_string(dir.join("settings.json")).unwrap();
+    assert!(saved.contains("\"language\": \"czech\""), "{saved}");
+    std::fs::remove_dir_all(dir).unwrap();
+}

@@ -1,0 +1,171 @@
+//! Screenshot tests: the home screen and the board (both themes, a mid-game
+//! position with a capture and pieces home) rendered by Slint's software
+//! renderer and compared with the reference PNGs in `docs/screenshots/`
+//! (which the README shows). Small differences (anti-aliasing, font
+//! hinting) are tolerated.
+//!
+//! Regenerate the references on purpose with
+//! `CLOVECE_UPDATE_SCREENSHOTS=1 cargo test --test ui_screenshots`.
+
+mod ui_support;
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use clovece::app::offline::{OfflineGame, Player};
+use clovece::app::ui::{AppWindow, BoardTheme, SettingsAdapter};
+use clovece::rules::{Colour, Die, Game, HouseRules, Place, Seats, classic};
+use i_slint_backend_testing::mock_elapsed_time;
+use slint::ComponentHandle;
+
+/// A pixel differs when one of its channels differs by more than this.
+const CHANNEL_TOLERANCE: u8 = 40;
+/// The share of pixels that may differ.
+const PIXEL_TOLERANCE: f64 = 0.01;
+
+const PHONE: (u32, u32) = (360, 740);
+
+/// Renders `window` at `size` and compares it with `docs/screenshots/{name}.png`.
+fn check(window: &AppWindow, size: (u32, u32), name: &str) {
+    window.show().unwrap();
+    window
+        .window()
+        .set_size(slint::PhysicalSize::new(size.0, size.1));
+    // Let animations (the die's spin) finish.
+    mock_elapsed_time(Duration::from_secs(2));
+    let shot = window.window().take_snapshot().unwrap();
+    let (width, height) = (shot.width(), shot.height());
+    let pixels: Vec<u8> = shot.as_bytes().to_vec();
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("docs/screenshots")
+        .join(format!("{name}.png"));
+    if std::env::var_os("CLOVECE_UPDATE_SCREENSHOTS").is_some() {
+        write_png(&path, width, height, &pixels);
+        return;
+    }
+    let (ref_width, ref_height, reference) = read_png(&path);
+    assert_eq!(
+        (width, height),
+        (ref_width, ref_height),
+        "{name}: size differs from the reference"
+    );
+    let differing = pixels
+        .chunks(4)
+        .zip(reference.chunks(4))
+        .filter(|(a, b)| {
+            a.iter()
+                .zip(*b)
+                .any(|(x, y)| x.abs_diff(*y) > CHANNEL_TOLERANCE)
+        })
+        .count();
+    let share = differing as f64 / f64::from(width * height);
+    if share > PIXEL_TOLERANCE {
+        let actual = std::env::temp_dir().join(format!("clovece-{name}-actual.png"));
+        write_png(&actual, width, height, &pixels);
+        panic!(
+            "{name}: {:.2}% of the pixels differ from {} (this rendering: {}); \
+             set CLOVECE_UPDATE_SCREENSHOTS=1 to accept it",
+            share * 100.0,
+            path.display(),
+            actual.display()
+        );
+    }
+}
+
+fn write_png(path: &std::path::Path, width: u32, height: u32, rgba: &[u8]) {
+    let file = std::fs::File::create(path).unwrap();
+    let mut encoder = png::Encoder::new(std::io::BufWriter::new(file), width, height);
+    encoder.set_color(png::ColorType::Rgba);
+    encoder.set_depth(png::BitDepth::Eight);
+    encoder.set_compression(png::Compression::High);
+    encoder
+        .write_header()
+        .unwrap()
+        .write_image_data(rgba)
+        .unwrap();
+}
+
+fn read_png(path: &std::path::Path) -> (u32, u32, Vec<u8>) {
+    let file = std::fs::File::open(path).unwrap_or_else(|e| {
+        panic!(
+            "{}: {e}; set CLOVECE_UPDATE_SCREENSHOTS=1 to create it",
+            path.display()
+        )
+    });
+    let mut reader = png::Decoder::new(std::io::BufReader::new(file))
+        .read_info()
+        .unwrap();
+    let mut buf = vec![0; reader.output_buffer_size().unwrap()];
+    let info = reader.next_frame(&mut buf).unwrap();
+    assert_eq!(info.color_type, png::ColorType::Rgba, "{}", path.display());
+    buf.truncate(info.buffer_size());
+    (info.width, info.height, buf)
+}
+
+/// Four players in mid-game: red has just captured a green piece, several
+/// pieces are home, blue comes next.
+fn mid_game() -> OfflineGame {
+    let place = |s: &str| s.parse::<Place>().unwrap();
+    let pieces: Vec<(Colour, Vec<Place>)> = [
+        (Colour::Red, ["H4", "H3", "T17", "B"]),
+        (Colour::Blue, ["H4", "T33", "T5", "B"]),
+        (Colour::Green, ["T21", "T14", "B", "B"]),
+        (Colour::Yellow, ["H2", "T38", "T9", "B"]),
+    ]
+    .into_iter()
+    .map(|(c, ps)| (c, ps.into_iter().map(place).collect()))
+    .collect();
+    let seats = Seats::for_players(4).unwrap();
+    let position = classic::Position::new(seats, Colour::Red, &pieces).unwrap();
+    let game = Game::Classic(classic::Game::new(HouseRules::default(), position));
+    let players = ["Anna", "Boris", "Cyril", "Dana"]
+        .map(|name| Player::Human { name: name.into() })
+        .to_vec();
+    let mut game = OfflineGame::resume(game, players).unwrap();
+    game.roll(Die::new(4).unwrap()).unwrap();
+    let red = game
+        .pieces()
+        .into_iter()
+        .find(|p| p.place == Place::Track(17))
+        .unwrap();
+    game.play_piece(red.id).unwrap();
+    game
+}
+
+#[test]
+fn the_home_screen_looks_as_recorded() {
+    ui_support::init();
+    let dir = ui_support::settings_dir("shot-home");
+    let app = ui_support::app(&dir, 1);
+    check(app.window(), PHONE, "home");
+}
+
+#[test]
+fn the_classic_board_in_mid_game_looks_as_recorded() {
+    ui_support::init();
+    let dir = ui_support::settings_dir("shot-classic");
+    let app = ui_support::app(&dir, 1);
+    app.resume(mid_game());
+    check(app.window(), PHONE, "board-classic");
+}
+
+#[test]
+fn the_sea_board_in_mid_game_looks_as_recorded() {
+    ui_support::init();
+    let dir = ui_support::settings_dir("shot-sea");
+    let app = ui_support::app(&dir, 1);
+    app.window()
+        .global::<SettingsAdapter>()
+        .set_theme(BoardTheme::Sea);
+    app.resume(mid_game());
+    check(app.window(), PHONE, "board-sea");
+}
+
+#[test]
+fn the_board_beside_the_panel_on_a_desktop_window_looks_as_recorded() {
+    ui_support::init();
+    let dir = ui_support::settings_dir("shot-desktop");
+    let app = ui_support::app(&dir, 1);
+    app.resume(mid_game());
+    check(app.window(), (960, 640), "board-desktop");
+}

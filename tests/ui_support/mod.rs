@@ -1,0 +1,72 @@
+//! What the UI test binaries share: the headless backend, an app with a
+//! fixed die and its own settings folder, and element look-ups.
+
+#![allow(dead_code)] // each test binary uses a part
+
+use std::path::{Path, PathBuf};
+
+use clovece::app::App;
+use clovece::app::dice::Dice;
+use clovece::app::settings::{Language, Settings, SettingsFile};
+use clovece::app::ui::AppWindow;
+use i_slint_backend_testing::{ElementHandle, TestingBackend, TestingBackendOptions};
+
+/// Puts this test thread on Slint's testing backend with mocked time and the
+/// software renderer (so snapshots work). A second call on the same thread
+/// keeps the backend it has.
+pub fn init() {
+    let backend = TestingBackend::new(TestingBackendOptions {
+        mock_time: true,
+        threading: false,
+        renderer_name: Some("software".into()),
+    });
+    let _ = slint::platform::set_platform(Box::new(backend));
+}
+
+/// An empty settings folder of its own for the test `name`.
+pub fn settings_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("clovece-ui-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+/// The app with its settings in `dir` and a die seeded with `seed`, in
+/// English whatever the machine's locale (the tests read English labels).
+pub fn app(dir: &Path, seed: u8) -> App {
+    let file = SettingsFile::in_folder(dir);
+    let settings = Settings {
+        language: Language::English,
+        ..Settings::default()
+    };
+    file.save(&settings).unwrap();
+    App::new(file, Dice::from_seed([seed; 32])).unwrap()
+}
+
+/// The one element labelled `label`.
+pub fn find(window: &AppWindow, label: &str) -> ElementHandle {
+    ElementHandle::find_by_accessible_label(window, label)
+        .next()
+        .unwrap_or_else(|| panic!("nothing labelled {label:?}"))
+}
+
+pub fn label_of(element: &ElementHandle) -> String {
+    element.accessible_label().unwrap_or_default().to_string()
+}
+
+/// The note below the die, if it says something.
+pub fn note(window: &AppWindow) -> Option<String> {
+    let notes = [
+        "No piece can move — turn lost",
+        "Second try of three",
+        "Third try of three",
+        "A six — roll again",
+    ];
+    i_slint_backend_testing::ElementQuery::from_root(window)
+        .match_descendants()
+        .match_predicate(move |e| {
+            e.accessible_label()
+                .is_some_and(|l| notes.contains(&l.as_str()) || l.contains(" captured by "))
+        })
+        .find_first()
+        .map(|e| label_of(&e))
+}
