@@ -7,4 +7,5 @@
 //! computer players, the game log, networking, rooms and the UI.
 
 pub mod notation;
+pub mod protocol;
 pub mod rules;
