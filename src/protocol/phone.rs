@@ -378,6 +378,11 @@ impl Phone {
         // Votes and result signatures are for the log as it was.
         self.votes.clear();
         self.signatures.clear();
+        if let Offered::Replaced { .. } = offered {
+            // The rolls since the fork are due again, maybe with other
+            // rollers: this phone's reveals for them must go out again.
+            self.revealed = self.revealed.min(self.log.state().rolls());
+        }
         if let Due::Roll { roll, .. } = self.log.due() {
             self.reveals.retain(|&(r, _), _| r >= roll);
         }
@@ -398,6 +403,7 @@ impl Phone {
             let state = self.log.state();
             if state.control(self.seat) == Some(Control::Absent)
                 && !state.returning().contains(self.seat)
+                && !matches!(state.due(), Due::Over(_))
             {
                 self.act(Act::Return, t)?;
                 continue;

@@ -22,7 +22,7 @@ use super::identity::{PublicKey, Signer};
 use super::phone::{Phone, PhoneError, Transport};
 use super::presence::{Millis, Watch};
 use super::result::{GameResult, SignedResult};
-use super::state::Due;
+use super::state::{Due, State};
 use super::store::{Store, StoreError};
 use super::wire::Message;
 use crate::rules::{Colour, FirstPlayer, HouseRules, RuleSet, Seats};
@@ -150,6 +150,8 @@ pub struct Outcome {
     /// Each remaining phone's entry hashes.
     pub logs: Vec<(Colour, Vec<Digest>)>,
     pub results: Vec<(Colour, Option<GameResult>)>,
+    /// Each remaining phone's state at the end.
+    pub states: Vec<(Colour, State)>,
     pub signed: Vec<(Colour, Option<SignedResult>)>,
     pub time: Millis,
     pub traffic: Traffic,
@@ -213,8 +215,8 @@ enum Event {
         bytes: Vec<u8>,
     },
     Tick(Colour),
-    /// The automated player acts if the log still stands at this length.
-    Act(Colour, u32),
+    /// The automated player acts if the log's head is still this one.
+    Act(Colour, Digest),
     Crash(Colour),
     Restart(Colour),
     /// The network splits: these colours on one side, the rest on the other.
@@ -267,8 +269,8 @@ struct Node {
     /// `None` while crashed, or after leaving.
     phone: Option<Phone>,
     watch: Watch,
-    /// The log length at which the automated player last planned to act.
-    planned: Option<u32>,
+    /// The log head at which the automated player last planned to act.
+    planned: Option<Digest>,
     left: bool,
     dir: Option<PathBuf>,
 }
@@ -460,22 +462,22 @@ impl Sim {
         if self.config.idle.contains(node.player.seat) || !phone.waiting().mine {
             return;
         }
-        let len = phone.log().len();
-        if node.planned == Some(len) {
+        let head = phone.log().head();
+        if node.planned == Some(head) {
             return;
         }
-        self.nodes[i].planned = Some(len);
+        self.nodes[i].planned = Some(head);
         let think = 50 + below(&mut self.rng, 1500);
         let seat = self.nodes[i].player.seat;
-        self.schedule(self.now + think, Event::Act(seat, len));
+        self.schedule(self.now + think, Event::Act(seat, head));
     }
 
     /// The automated player taps the die or plays a random legal move.
-    fn act(&mut self, i: usize, len: u32) {
+    fn act(&mut self, i: usize, head: Digest) {
         let Some(phone) = &self.nodes[i].phone else {
             return;
         };
-        if phone.log().len() != len {
+        if phone.log().head() != head {
             return;
         }
         let pick = self.rng.next_u64();
@@ -580,9 +582,9 @@ impl Sim {
                         self.call(i, |phone, out| phone.observe(seen, out));
                     }
                 }
-                Event::Act(seat, len) => {
+                Event::Act(seat, head) => {
                     if let Some(i) = self.node(seat) {
-                        self.act(i, len);
+                        self.act(i, head);
                     }
                 }
                 Event::Crash(seat) => {
@@ -626,6 +628,7 @@ impl Sim {
                 .map(|(c, p)| (c, p.log().hashes().to_vec()))
                 .collect(),
             results: phones().map(|(c, p)| (c, p.log().result())).collect(),
+            states: phones().map(|(c, p)| (c, *p.log().state())).collect(),
             signed: phones().map(|(c, p)| (c, p.result())).collect(),
             time: self.now,
             traffic: self.traffic,
