@@ -19,7 +19,7 @@ use super::colours::Colours;
 use super::dice::Reveals;
 use super::digest::{Digest, Domain};
 use super::header::Header;
-use super::identity::Signature;
+use super::identity::{Signature, Signer};
 use super::result::GameResult;
 use crate::rules::{Colour, Move};
 
@@ -95,6 +95,33 @@ pub struct Vote {
     pub signature: Signature,
 }
 
+impl Vote {
+    /// `voter`'s vote that `gone` are gone, for entry `index` after `prev`
+    /// in the game `game`.
+    pub fn sign(
+        signer: &Signer,
+        game: Digest,
+        index: u32,
+        prev: Digest,
+        gone: Colours,
+        voter: Colour,
+    ) -> Vote {
+        let signature = signer.sign(&Signable::Vote {
+            game,
+            index,
+            prev,
+            gone,
+        });
+        Vote {
+            index,
+            prev,
+            gone,
+            voter,
+            signature,
+        }
+    }
+}
+
 /// Everything a player signs, each in its own variant so that a signature
 /// for one thing is never valid for another. The game id in each variant
 /// keeps a signature from being replayed in another game.
@@ -118,6 +145,34 @@ pub(crate) enum Signable<'a> {
 }
 
 impl Entry {
+    /// `seat`'s `act` as entry `index` after `prev` in the game `game`,
+    /// signed with the seat's key.
+    pub fn sign(
+        signer: &Signer,
+        game: Digest,
+        index: u32,
+        prev: Digest,
+        seat: Colour,
+        act: Act,
+    ) -> Entry {
+        let signature = signer.sign(&Signable::Act {
+            game,
+            index,
+            prev,
+            seat,
+            act: &act,
+        });
+        Entry {
+            index,
+            prev,
+            kind: Kind::Player(Signed {
+                seat,
+                act,
+                signature,
+            }),
+        }
+    }
+
     pub fn hash(&self) -> Digest {
         let bytes = postcard::to_stdvec(self).expect("an entry serialises to memory");
         Digest::of(Domain::Entry, &bytes)

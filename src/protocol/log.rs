@@ -8,8 +8,8 @@ use super::digest::Digest;
 use super::event::{Act, Auto, Entry, Kind, Signed};
 use super::header::{HeaderError, Setup, SignedHeader};
 use super::result::GameResult;
-use super::state::{Actor, Due, State};
-use crate::rules::{Colour, Die, FlowError};
+use super::state::{Actor, Due, State, computer_move};
+use crate::rules::{Colour, Die, FlowError, Move};
 
 /// Why an entry is not taken into the log. Nothing is appended when an
 /// entry is refused.
@@ -204,6 +204,16 @@ impl Log {
         } else {
             Offered::Replaced { dropped }
         })
+    }
+
+    /// The computer's move for the seat to move now (what a computer seat
+    /// plays, and what a player's phone plays when their timer runs out).
+    pub fn computer_move(&self) -> Option<Move> {
+        let Due::Move { seat, .. } = self.due() else {
+            return None;
+        };
+        let game = self.state().game()?;
+        computer_move(&self.setup, game, seat, self.len())
     }
 
     /// The result, once the game is over.

@@ -14,12 +14,12 @@ use super::colours::Colours;
 use super::computer::Choose;
 use super::dice::{DiceChain, DiceSecret, Reveals};
 use super::digest::Digest;
-use super::event::{Act, Auto, Certificate, Entry, Kind, Signable, Signed, Vote};
+use super::event::{Act, Auto, Certificate, Entry, Kind, Signable, Vote};
 use super::header::{HeaderError, Seat, SignedHeader};
 use super::identity::{NotEd25519, Signature, Signer};
 use super::log::{Log, LogError, Offered};
 use super::result::SignedResult;
-use super::state::{Actor, Control, Due, computer_move};
+use super::state::{Actor, Control, Due};
 use super::store::{Restored, Store, StoreError};
 use super::wire::{DecodeError, MAX_BATCH, Message, Reveal};
 use crate::rules::{Colour, Move};
@@ -346,23 +346,8 @@ impl Phone {
 
     /// Signs `act` as the next entry, takes it into the log and sends it.
     fn act(&mut self, act: Act, t: &mut dyn Transport) -> Result<(), PhoneError> {
-        let (index, prev) = (self.log.len(), self.log.head());
-        let signature = self.signer.sign(&Signable::Act {
-            game: self.log.game(),
-            index,
-            prev,
-            seat: self.seat,
-            act: &act,
-        });
-        let entry = Entry {
-            index,
-            prev,
-            kind: Kind::Player(Signed {
-                seat: self.seat,
-                act,
-                signature,
-            }),
-        };
+        let log = &self.log;
+        let entry = Entry::sign(&self.signer, log.game(), log.len(), log.head(), self.seat, act);
         self.append(entry.clone())?;
         self.broadcast(t, &Message::Entry(entry));
         Ok(())
@@ -449,31 +434,17 @@ impl Phone {
                     by: Actor::Computer,
                     ..
                 } => {
-                    let mv = self.computer_move().ok_or(LogError::NotTheComputersMove)?;
+                    let mv = self.log.computer_move().ok_or(LogError::NotTheComputersMove)?;
                     self.append_computer(Auto::Move(mv))?;
                 }
                 Due::Move { .. } if my_turn && self.autoplay => {
-                    let mv = self.computer_move().ok_or(LogError::NotTheComputersMove)?;
+                    let mv = self.log.computer_move().ok_or(LogError::NotTheComputersMove)?;
                     self.act(Act::Move { mv, auto: true }, t)?;
                 }
                 Due::Move { .. } => break,
             }
         }
         self.vote(t)
-    }
-
-    /// The computer's move now, at the level it plays for this seat.
-    fn computer_move(&self) -> Option<Move> {
-        let Due::Move { seat, .. } = self.log.due() else {
-            return None;
-        };
-        let header = &self.log.header().header;
-        let level = match header.seats[seat.index()] {
-            Some(Seat::Computer { level }) => level,
-            _ => header.stand_in,
-        };
-        let game = self.log.state().game()?;
-        computer_move(self.log.setup(), game, level, self.log.len())
     }
 
     fn append_computer(&mut self, auto: Auto) -> Result<(), PhoneError> {
@@ -623,20 +594,8 @@ impl Phone {
         if self.votes.get(&self.seat).is_some_and(|v| v.gone == gone) {
             return Ok(());
         }
-        let (index, prev) = (self.log.len(), self.log.head());
-        let signature = self.signer.sign(&Signable::Vote {
-            game: self.log.game(),
-            index,
-            prev,
-            gone,
-        });
-        let vote = Vote {
-            index,
-            prev,
-            gone,
-            voter: self.seat,
-            signature,
-        };
+        let log = &self.log;
+        let vote = Vote::sign(&self.signer, log.game(), log.len(), log.head(), gone, self.seat);
         self.votes.insert(self.seat, vote.clone());
         self.broadcast(t, &Message::Vote(vote));
         self.certify(t)

@@ -17,12 +17,15 @@ use super::colours::Colours;
 use super::computer::{Choose, Level};
 use super::dice::{DiceChain, DiceSecret};
 use super::digest::Digest;
-use super::header::{Header, Seat, SignedHeader, TurnTimer};
+use super::dice::Reveals;
+use super::event::{Act, Auto, Entry, Kind};
+use super::header::{Header, HeaderError, Seat, SignedHeader, TurnTimer};
+use super::log::Log;
 use super::identity::{PublicKey, Signer};
 use super::phone::{Phone, PhoneError, Transport};
 use super::presence::{Millis, Watch};
 use super::result::{GameResult, SignedResult};
-use super::state::{Due, State};
+use super::state::{Actor, Due, State};
 use super::store::{Store, StoreError};
 use super::wire::Message;
 use crate::rules::{Colour, FirstPlayer, HouseRules, RuleSet, Seats};
@@ -633,6 +636,113 @@ impl Sim {
             time: self.now,
             traffic: self.traffic,
             refused: self.refused.clone(),
+        }
+    }
+}
+
+/// A game played on one log with no network, each player's phone acting at
+/// once: for tests that need a game in progress, the fuzz target and the
+/// benchmarks. Players play the computer's move.
+#[derive(Clone, Debug)]
+pub struct Table {
+    log: Log,
+    players: Vec<(Player, Signer, DiceChain)>,
+}
+
+impl Table {
+    pub fn new(config: &Config) -> Result<Table, HeaderError> {
+        let (header, players) = setup(config);
+        let rolls = header.header.rolls;
+        let log = Log::new(header, config.choose)?;
+        let players = players
+            .into_iter()
+            .map(|p| {
+                let signer = Signer::new(&p.keypair).expect("the key is ed25519");
+                let chain = DiceChain::new(&p.secret, rolls);
+                (p, signer, chain)
+            })
+            .collect();
+        Ok(Table { log, players })
+    }
+
+    pub fn log(&self) -> &Log {
+        &self.log
+    }
+
+    pub fn log_mut(&mut self) -> &mut Log {
+        &mut self.log
+    }
+
+    pub fn signer(&self, seat: Colour) -> Option<&Signer> {
+        self.players
+            .iter()
+            .find(|(p, _, _)| p.seat == seat)
+            .map(|(_, s, _)| s)
+    }
+
+    pub fn chain(&self, seat: Colour) -> Option<&DiceChain> {
+        self.players
+            .iter()
+            .find(|(p, _, _)| p.seat == seat)
+            .map(|(_, _, c)| c)
+    }
+
+    /// `seat`'s signed `act` as the next entry.
+    pub fn sign(&self, seat: Colour, act: Act) -> Option<Entry> {
+        let log = &self.log;
+        let signer = self.signer(seat)?;
+        Some(Entry::sign(
+            signer,
+            log.game(),
+            log.len(),
+            log.head(),
+            seat,
+            act,
+        ))
+    }
+
+    /// Every present player's reveal for the roll due.
+    pub fn reveals(&self) -> Option<Reveals> {
+        let Due::Roll { roll, .. } = self.log.due() else {
+            return None;
+        };
+        let mut reveals = Reveals::default();
+        for colour in self.log.state().present().iter() {
+            reveals.set(colour, self.chain(colour)?.reveal(roll)?);
+        }
+        Some(reveals)
+    }
+
+    /// The entry an honest phone writes next, if the game is not over.
+    pub fn next_entry(&self) -> Option<Entry> {
+        let log = &self.log;
+        let unsigned = |auto| Entry {
+            index: log.len(),
+            prev: log.head(),
+            kind: Kind::Computer(auto),
+        };
+        match log.due() {
+            Due::Roll {
+                by: Actor::Player(seat),
+                ..
+            } => self.sign(seat, Act::Roll(self.reveals()?)),
+            Due::Roll { .. } => Some(unsigned(Auto::Roll(self.reveals()?))),
+            Due::Move { by, .. } => {
+                let mv = log.computer_move()?;
+                match by {
+                    Actor::Player(seat) => self.sign(seat, Act::Move { mv, auto: false }),
+                    Actor::Computer => Some(unsigned(Auto::Move(mv))),
+                }
+            }
+            Due::Over(_) => None,
+        }
+    }
+
+    /// Appends the next entry; false once the game is over.
+    pub fn step(&mut self) -> bool {
+        match self.next_entry() {
+            Some(entry) => self.log.offer(entry).is_ok(),
+            None => false,
         }
     }
 }

@@ -3,7 +3,7 @@
 //! go back to any point when a conflict is resolved.
 
 use super::colours::Colours;
-use super::computer::{self, Level};
+use super::computer;
 use super::dice::{Link, Reveals, Throw};
 use super::digest::Digest;
 use super::event::{Act, Auto, Certificate, Kind, Signable};
@@ -261,13 +261,8 @@ impl State {
         seat: Colour,
         mv: Move,
     ) -> Result<(), LogError> {
-        let header = &setup.signed.header;
-        let level = match header.seats[seat.index()] {
-            Some(Seat::Computer { level }) => level,
-            _ => header.stand_in,
-        };
         let game = self.game().ok_or(LogError::Flow(FlowError::RollDue))?;
-        let expected = computer_move(setup, game, level, index);
+        let expected = computer_move(setup, game, seat, index);
         if expected != Some(mv) {
             return Err(LogError::NotTheComputersMove);
         }
@@ -499,7 +494,13 @@ fn not_turn(by: Actor) -> LogError {
     }
 }
 
-/// The computer's move in `game` at log index `index`.
-pub(crate) fn computer_move(setup: &Setup, game: &Game, level: Level, index: u32) -> Option<Move> {
+/// The computer's move for `seat` in `game` at log index `index`: at the
+/// seat's level for a computer seat, at the stand-in level for a player.
+pub(crate) fn computer_move(setup: &Setup, game: &Game, seat: Colour, index: u32) -> Option<Move> {
+    let header = &setup.signed.header;
+    let level = match header.seats[seat.index()] {
+        Some(Seat::Computer { level }) => level,
+        _ => header.stand_in,
+    };
     (setup.choose)(game, level, computer::seed(&setup.game, index))
 }
