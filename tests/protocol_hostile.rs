@@ -1,31 +1,23 @@
 //! A hostile phone: every kind of bad entry or message is refused with its
 //! own error, nothing is appended, and nothing panics.
 
+mod protocol_support;
+
 use clovece::protocol::computer::first_legal_move;
 use clovece::protocol::sim::{Config, Table};
 use clovece::protocol::wire::MAX_MESSAGE;
 use clovece::protocol::{
     Act, Actor, Auto, Certificate, Colours, DecodeError, Digest, Due, Entry, Kind, LogError,
-    Message, Offered, Phone, PhoneError, Reveal, Transport, Vote,
+    Message, Offered, Phone, PhoneError, Reveal, Vote,
 };
 use clovece::rules::{Colour, FlowError, Move, Seats};
 use proptest::prelude::*;
+use protocol_support::{Sent, phone_of, table_until};
 use std::sync::{Mutex, OnceLock};
 
 const RED: Colour = Colour::Red;
 const BLUE: Colour = Colour::Blue;
 const GREEN: Colour = Colour::Green;
-
-/// A three-player game (red, blue and green phones) played until `until`
-/// holds.
-fn table_until(until: impl Fn(&Table) -> bool) -> Table {
-    let seats = Seats::for_players(3).unwrap();
-    let mut table = Table::new(&Config::new(11, seats, first_legal_move)).unwrap();
-    while !until(&table) {
-        assert!(table.step(), "the game ended first");
-    }
-    table
-}
 
 fn roll_due_for(seat: Colour) -> impl Fn(&Table) -> bool {
     move |t| t.log().len() > 10 && t.log().due().eq(&roll_of(t, seat))
@@ -158,7 +150,7 @@ fn reveal_not_matching_its_commitment_is_refused() {
     assert_eq!(refused(&mut table, entry), LogError::RevealMismatch(BLUE));
 
     // The same reveal sent as a message to a phone.
-    let (mut phone, mut out) = phone_of(&table, GREEN);
+    let (mut phone, mut out) = phone_of(&table, GREEN, None);
     let roll = table.log().state().rolls() + 1;
     let bad = Message::Reveal(Reveal {
         roll,
@@ -323,7 +315,7 @@ fn oversized_or_malformed_messages_are_refused() {
         Err(DecodeError::TooManyEntries { len: 129, .. })
     ));
     // A phone refuses such messages with the decoder's error.
-    let (mut phone, mut out) = phone_of(&table, GREEN);
+    let (mut phone, mut out) = phone_of(&table, GREEN, None);
     assert!(matches!(
         phone.receive(RED, &too_large, &mut out),
         Err(PhoneError::Decode(DecodeError::TooLarge { .. }))
@@ -331,51 +323,12 @@ fn oversized_or_malformed_messages_are_refused() {
     assert_eq!(phone.log().head(), table.log().head());
 }
 
-/// Records what a phone sends.
-#[derive(Default)]
-struct Sent(Vec<Vec<u8>>);
-
-impl Transport for Sent {
-    fn send(&mut self, _: Colour, message: &[u8]) {
-        self.0.push(message.to_vec());
-    }
-    fn broadcast(&mut self, message: &[u8]) {
-        self.0.push(message.to_vec());
-    }
-}
-
-/// `seat`'s phone in `table`'s game, caught up with its log.
-fn phone_of(table: &Table, seat: Colour) -> (Phone, Sent) {
-    let (_, players) = clovece::protocol::sim::setup(&Config::new(
-        11,
-        Seats::for_players(3).unwrap(),
-        first_legal_move,
-    ));
-    let player = players.into_iter().find(|p| p.seat == seat).unwrap();
-    let mut phone = Phone::new(
-        table.log().header().clone(),
-        &player.keypair,
-        player.secret,
-        first_legal_move,
-        None,
-    )
-    .unwrap();
-    let mut out = Sent::default();
-    for chunk in table.log().entries().chunks(100) {
-        let batch = Message::Entries {
-            entries: chunk.to_vec(),
-        };
-        phone.receive(RED, &batch.encode(), &mut out).unwrap();
-    }
-    (phone, out)
-}
-
 /// Green's phone in a game a few entries in, shared by the cases below.
 fn shared_phone() -> &'static Mutex<(Phone, Sent)> {
     static PHONE: OnceLock<Mutex<(Phone, Sent)>> = OnceLock::new();
     PHONE.get_or_init(|| {
         let table = table_until(|t| t.log().len() > 5);
-        Mutex::new(phone_of(&table, GREEN))
+        Mutex::new(phone_of(&table, GREEN, None))
     })
 }
 
