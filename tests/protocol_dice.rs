@@ -46,7 +46,10 @@ fn dice_are_uniform_over_60000_rolls() {
         counts[die.get() as usize - 1] += 1;
     }
     let chi = chi_square(&counts);
-    assert!(chi < CHI_SQUARE_5_P001, "chi-square {chi:.2} for {counts:?}");
+    assert!(
+        chi < CHI_SQUARE_5_P001,
+        "chi-square {chi:.2} for {counts:?}"
+    );
 }
 
 #[test]
@@ -83,5 +86,8 @@ fn all_reveals_but_one_cannot_compute_the_roll() {
         counts[Throw::new(&game, roll, &candidate).die().get() as usize - 1] += 1;
     }
     let chi = chi_square(&counts);
-    assert!(chi < CHI_SQUARE_5_P001, "chi-square {chi:.2} for {counts:?}");
+    assert!(
+        chi < CHI_SQUARE_5_P001,
+        "chi-square {chi:.2} for {counts:?}"
+    );
 }

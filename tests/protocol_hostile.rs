@@ -80,7 +80,10 @@ fn event_out_of_turn_is_refused() {
     let mut table = table_until(roll_due_for(RED));
     let reveals = table.reveals().unwrap();
     let out_of_turn = table.sign(BLUE, Act::Roll(reveals)).unwrap();
-    assert_eq!(refused(&mut table, out_of_turn), LogError::NotYourTurn(BLUE));
+    assert_eq!(
+        refused(&mut table, out_of_turn),
+        LogError::NotYourTurn(BLUE)
+    );
     // Nor may the computer roll for a player who is present.
     let computer = Entry {
         index: table.log().len(),
@@ -101,7 +104,8 @@ fn event_out_of_turn_is_refused() {
 fn illegal_move_is_refused() {
     let mut table = table_until(choice_for(RED));
     // Red jumping straight into its home row.
-    let mv: Move = serde_json::from_str(r#"{"Classic":{"colour":"red","from":0,"to":44}}"#).unwrap();
+    let mv: Move =
+        serde_json::from_str(r#"{"Classic":{"colour":"red","from":0,"to":44}}"#).unwrap();
     let illegal = table.sign(RED, Act::Move { mv, auto: false }).unwrap();
     assert!(matches!(
         refused(&mut table, illegal),
@@ -111,7 +115,15 @@ fn illegal_move_is_refused() {
     let moves = table.log().state().game().unwrap().legal_moves();
     let computer = table.log().computer_move().unwrap();
     let other = *moves.iter().find(|&&m| m != computer).unwrap();
-    let fake = table.sign(RED, Act::Move { mv: other, auto: true }).unwrap();
+    let fake = table
+        .sign(
+            RED,
+            Act::Move {
+                mv: other,
+                auto: true,
+            },
+        )
+        .unwrap();
     assert_eq!(refused(&mut table, fake), LogError::NotTheComputersMove);
 }
 
@@ -258,7 +270,10 @@ fn bad_certificates_are_refused() {
     let cases = [
         // Red alone cannot declare both others gone.
         (
-            cert(red_blue.without(RED).with(GREEN), vec![vote(RED, Colours::one(BLUE).with(GREEN))]),
+            cert(
+                red_blue.without(RED).with(GREEN),
+                vec![vote(RED, Colours::one(BLUE).with(GREEN))],
+            ),
             LogError::TooFewVoters {
                 voters: Colours::one(RED),
                 present: red_blue.with(GREEN),
@@ -274,10 +289,19 @@ fn bad_certificates_are_refused() {
         ),
         // Blue's vote was for another set.
         (
-            cert(green, vec![vote(RED, green), vote(BLUE, red_blue.without(BLUE).with(GREEN))]),
+            cert(
+                green,
+                vec![
+                    vote(RED, green),
+                    vote(BLUE, red_blue.without(BLUE).with(GREEN)),
+                ],
+            ),
             LogError::BadSignature(BLUE),
         ),
-        (cert(Colours::NONE, vec![]), LogError::GoneNotPresent(Colours::NONE)),
+        (
+            cert(Colours::NONE, vec![]),
+            LogError::GoneNotPresent(Colours::NONE),
+        ),
     ];
     let good = cert(green, vec![vote(RED, green), vote(BLUE, green)]);
     for (entry, error) in cases {
@@ -301,7 +325,10 @@ fn oversized_or_malformed_messages_are_refused() {
         Message::decode(&[0xff, 0xff, 0xff]),
         Err(DecodeError::Malformed(_))
     ));
-    assert!(matches!(Message::decode(&[]), Err(DecodeError::Malformed(_))));
+    assert!(matches!(
+        Message::decode(&[]),
+        Err(DecodeError::Malformed(_))
+    ));
     let mut trailing = Message::Sync { from: 3 }.encode();
     trailing.push(0);
     assert_eq!(Message::decode(&trailing), Err(DecodeError::Trailing(1)));

@@ -44,7 +44,9 @@ fn a_restarted_phone_reloads_its_game_and_continues() {
         entries: table.log().entries()[60..].to_vec(),
     };
     let mut out = protocol_support::Sent::default();
-    phone.receive(Colour::Red, &rest.encode(), &mut out).unwrap();
+    phone
+        .receive(Colour::Red, &rest.encode(), &mut out)
+        .unwrap();
     drop(phone);
     let again = Store::open(dir.path(), first_legal_move).unwrap();
     assert_eq!(again.log.head(), table.log().head());
@@ -76,7 +78,9 @@ fn a_truncated_file_gives_a_clear_error_and_the_intact_prefix() {
     let mut phone = Phone::resume(*intact, &keypair).unwrap();
     let last = Message::Entry(full.entries()[39].clone());
     let mut out = protocol_support::Sent::default();
-    phone.receive(Colour::Red, &last.encode(), &mut out).unwrap();
+    phone
+        .receive(Colour::Red, &last.encode(), &mut out)
+        .unwrap();
     drop(phone);
     let again = Store::open(dir.path(), first_legal_move).unwrap();
     assert_eq!(again.log.head(), full.head());
@@ -95,10 +99,7 @@ fn a_flipped_byte_is_detected() {
     let StoreError::Corrupt { why, intact, .. } = &error else {
         panic!("{error}");
     };
-    assert!(
-        matches!(why, Damage::Checksum | Damage::Length(_)),
-        "{why}"
-    );
+    assert!(matches!(why, Damage::Checksum | Damage::Length(_)), "{why}");
     assert!(intact.log.len() < 30);
     assert!(error.to_string().contains("intact"), "{error}");
 }

@@ -241,16 +241,17 @@ impl Phone {
     /// this log stands and sends again what may have been lost.
     pub fn tick(&mut self, t: &mut dyn Transport) -> Result<(), PhoneError> {
         self.status(t);
-        if let Due::Roll { roll, .. } = self.log.due()
-            && roll == self.revealed
-            && let Some(value) = self.chain.reveal(roll)
-        {
-            self.broadcast(t, &Message::Reveal(self.my_reveal(roll, value)));
-        }
         if let Some(vote) = self.votes.get(&self.seat).cloned() {
             self.broadcast(t, &Message::Vote(vote));
         }
-        if let Some(&signature) = self.signatures.get(&self.seat) {
+        // While a signature is missing here, others may miss this one.
+        let unsigned = self
+            .log
+            .players()
+            .difference(self.signatures.keys().copied().collect());
+        if let Some(&signature) = self.signatures.get(&self.seat)
+            && !unsigned.is_empty()
+        {
             let seat = self.seat;
             self.broadcast(t, &Message::Result { seat, signature });
         }
@@ -271,8 +272,8 @@ impl Phone {
             Message::Entries { entries } => self.accept(from, entries, t),
             Message::Reveal(reveal) => self.take_reveal(reveal, t),
             Message::Vote(vote) => self.take_vote(vote, t),
-            Message::Status { len, head } => {
-                self.answer_status(from, len, head, t);
+            Message::Status { len, head, missing } => {
+                self.answer_status(from, len, head, missing, t);
                 Ok(())
             }
             Message::Sync { from: index } => {
@@ -332,6 +333,7 @@ impl Phone {
         let message = Message::Status {
             len: self.log.len(),
             head: self.log.head(),
+            missing: self.waiting().reveals,
         };
         self.broadcast(t, &message);
     }
@@ -347,7 +349,14 @@ impl Phone {
     /// Signs `act` as the next entry, takes it into the log and sends it.
     fn act(&mut self, act: Act, t: &mut dyn Transport) -> Result<(), PhoneError> {
         let log = &self.log;
-        let entry = Entry::sign(&self.signer, log.game(), log.len(), log.head(), self.seat, act);
+        let entry = Entry::sign(
+            &self.signer,
+            log.game(),
+            log.len(),
+            log.head(),
+            self.seat,
+            act,
+        );
         self.append(entry.clone())?;
         self.broadcast(t, &Message::Entry(entry));
         Ok(())
@@ -434,11 +443,17 @@ impl Phone {
                     by: Actor::Computer,
                     ..
                 } => {
-                    let mv = self.log.computer_move().ok_or(LogError::NotTheComputersMove)?;
+                    let mv = self
+                        .log
+                        .computer_move()
+                        .ok_or(LogError::NotTheComputersMove)?;
                     self.append_computer(Auto::Move(mv))?;
                 }
                 Due::Move { .. } if my_turn && self.autoplay => {
-                    let mv = self.log.computer_move().ok_or(LogError::NotTheComputersMove)?;
+                    let mv = self
+                        .log
+                        .computer_move()
+                        .ok_or(LogError::NotTheComputersMove)?;
                     self.act(Act::Move { mv, auto: true }, t)?;
                 }
                 Due::Move { .. } => break,
@@ -555,8 +570,23 @@ impl Phone {
         }
     }
 
-    fn answer_status(&mut self, from: Colour, len: u32, head: Digest, t: &mut dyn Transport) {
+    fn answer_status(
+        &mut self,
+        from: Colour,
+        len: u32,
+        head: Digest,
+        missing: Colours,
+        t: &mut dyn Transport,
+    ) {
         let ours = self.log.len();
+        if head == self.log.head()
+            && missing.contains(self.seat)
+            && let Due::Roll { roll, .. } = self.log.due()
+            && roll == self.revealed
+            && let Some(value) = self.chain.reveal(roll)
+        {
+            send(t, from, &Message::Reveal(self.my_reveal(roll, value)));
+        }
         if len > ours {
             send(t, from, &Message::Sync { from: ours });
         } else if len < ours || head != self.log.head() {
@@ -595,7 +625,14 @@ impl Phone {
             return Ok(());
         }
         let log = &self.log;
-        let vote = Vote::sign(&self.signer, log.game(), log.len(), log.head(), gone, self.seat);
+        let vote = Vote::sign(
+            &self.signer,
+            log.game(),
+            log.len(),
+            log.head(),
+            gone,
+            self.seat,
+        );
         self.votes.insert(self.seat, vote.clone());
         self.broadcast(t, &Message::Vote(vote));
         self.certify(t)

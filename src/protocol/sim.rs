@@ -15,13 +15,13 @@ use rand_chacha::rand_core::{Rng, SeedableRng};
 
 use super::colours::Colours;
 use super::computer::{Choose, Level};
+use super::dice::Reveals;
 use super::dice::{DiceChain, DiceSecret};
 use super::digest::Digest;
-use super::dice::Reveals;
-use super::event::{Act, Auto, Entry, Kind};
+use super::event::{Act, Auto, Entry, Kind, Signed};
 use super::header::{Header, HeaderError, Seat, SignedHeader, TurnTimer};
-use super::log::Log;
 use super::identity::{PublicKey, Signer};
+use super::log::Log;
 use super::phone::{Phone, PhoneError, Transport};
 use super::presence::{Millis, Watch};
 use super::result::{GameResult, SignedResult};
@@ -87,6 +87,8 @@ pub struct Config {
     pub idle: Colours,
     /// A player who leaves on purpose once their log has this many entries.
     pub leave: Option<(Colour, u32)>,
+    /// A phone that goes away for good at this time, without leaving.
+    pub vanish: Option<(Colour, Millis)>,
     pub faults: Faults,
     /// Where each phone saves its files (in a folder per colour); `None`
     /// to keep everything in memory.
@@ -110,6 +112,7 @@ impl Config {
             rolls: 4096,
             idle: Colours::NONE,
             leave: None,
+            vanish: None,
             faults: Faults::default(),
             dir: None,
             limit: 6 * 60 * 60 * 1000,
@@ -122,6 +125,9 @@ impl Config {
 /// publish on the network).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Traffic {
+    /// Players' roll entries.
+    pub rolls: u64,
+    /// Other entries (moves, certificates, returns, leaving).
     pub entries: u64,
     pub reveals: u64,
     pub votes: u64,
@@ -135,6 +141,13 @@ impl Traffic {
     fn count(&mut self, bytes: &[u8]) {
         self.bytes += bytes.len() as u64;
         match Message::decode(bytes) {
+            Ok(Message::Entry(Entry {
+                kind:
+                    Kind::Player(Signed {
+                        act: Act::Roll(_), ..
+                    }),
+                ..
+            })) => self.rolls += 1,
             Ok(Message::Entry(_)) => self.entries += 1,
             Ok(Message::Reveal(_)) => self.reveals += 1,
             Ok(Message::Vote(_)) => self.votes += 1,
@@ -222,6 +235,8 @@ enum Event {
     Act(Colour, Digest),
     Crash(Colour),
     Restart(Colour),
+    /// The phone goes away for good.
+    Vanish(Colour),
     /// The network splits: these colours on one side, the rest on the other.
     Split(Colours),
     Heal,
@@ -274,7 +289,10 @@ struct Node {
     watch: Watch,
     /// The log head at which the automated player last planned to act.
     planned: Option<Digest>,
+    /// The player left on purpose.
     left: bool,
+    /// The phone went away for good.
+    gone: bool,
     dir: Option<PathBuf>,
 }
 
@@ -330,6 +348,7 @@ impl Sim {
                 watch: Watch::new(&header.header, 0),
                 planned: None,
                 left: false,
+                gone: false,
                 dir,
             });
         }
@@ -370,6 +389,9 @@ impl Sim {
             }
             self.schedule(start, Event::Split(side));
             self.schedule(start + length, Event::Heal);
+        }
+        if let Some((who, at)) = self.config.vanish {
+            self.schedule(at, Event::Vanish(who));
         }
         if faults.crash && self.config.dir.is_some() {
             let who = phones[below(&mut self.rng, phones.len() as u64) as usize];
@@ -541,7 +563,7 @@ impl Sim {
 
     /// Whether every phone still in the game is up, over and on one log.
     fn settled(&self) -> bool {
-        let mut heads = self.nodes.iter().filter(|n| !n.left).map(|n| {
+        let mut heads = self.nodes.iter().filter(|n| !n.left && !n.gone).map(|n| {
             n.phone
                 .as_ref()
                 .filter(|p| matches!(p.log().due(), Due::Over(_)))
@@ -553,11 +575,13 @@ impl Sim {
         heads.all(|h| h == Some(first))
     }
 
-    /// Runs until the game is over on every phone with one log, or the
-    /// time limit.
+    /// Runs until the game is over on every phone with one log (and ten
+    /// seconds more, for the result signatures to go round), or the time
+    /// limit.
     pub fn run(mut self) -> Outcome {
+        let mut until = self.config.limit;
         while let Some(Reverse(next)) = self.queue.pop() {
-            if next.at > self.config.limit {
+            if next.at > until {
                 break;
             }
             self.now = next.at;
@@ -600,8 +624,15 @@ impl Sim {
                 Event::Restart(seat) => {
                     if let Some(i) = self.node(seat)
                         && !self.nodes[i].left
+                        && !self.nodes[i].gone
                     {
                         self.restart(i);
+                    }
+                }
+                Event::Vanish(seat) => {
+                    if let Some(i) = self.node(seat) {
+                        self.nodes[i].phone = None;
+                        self.nodes[i].gone = true;
                     }
                 }
                 Event::Split(side) => self.side = Some(side),
@@ -610,8 +641,8 @@ impl Sim {
             for i in 0..self.nodes.len() {
                 self.leave_if_due(i);
             }
-            if self.settled() {
-                break;
+            if until == self.config.limit && self.settled() {
+                until = self.now + 10_000;
             }
         }
         self.outcome()
@@ -622,7 +653,7 @@ impl Sim {
         let phones = || {
             self.nodes
                 .iter()
-                .filter(|n| !n.left)
+                .filter(|n| !n.left && !n.gone)
                 .filter_map(|n| n.phone.as_ref().map(|p| (n.player.seat, p)))
         };
         Outcome {

@@ -4,6 +4,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::colours::Colours;
 use super::digest::Digest;
 use super::event::{Entry, Vote};
 use super::identity::Signature;
@@ -27,9 +28,14 @@ pub enum Message {
     Reveal(Reveal),
     /// A vote that some phones are gone.
     Vote(Vote),
-    /// Where the sender's log stands, sent now and then so that phones that
-    /// missed messages notice.
-    Status { len: u32, head: Digest },
+    /// Where the sender's log stands and which reveals for the roll due it
+    /// still lacks, sent now and then so that lost messages are sent again
+    /// (and only then).
+    Status {
+        len: u32,
+        head: Digest,
+        missing: Colours,
+    },
     /// Asks for the entries from index `from` on.
     Sync { from: u32 },
     /// Entries from index `from` on, answering a `Sync` or a stale `Status`.

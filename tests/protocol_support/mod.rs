@@ -38,7 +38,11 @@ pub fn config() -> Config {
 }
 
 pub fn player(config: &Config, seat: Colour) -> Player {
-    setup(config).1.into_iter().find(|p| p.seat == seat).unwrap()
+    setup(config)
+        .1
+        .into_iter()
+        .find(|p| p.seat == seat)
+        .unwrap()
 }
 
 /// A game of [`config`] played until `until` holds.
@@ -67,7 +71,9 @@ pub fn phone_of(table: &Table, seat: Colour, dir: Option<&Path>) -> (Phone, Sent
         let batch = Message::Entries {
             entries: chunk.to_vec(),
         };
-        phone.receive(Colour::Red, &batch.encode(), &mut out).unwrap();
+        phone
+            .receive(Colour::Red, &batch.encode(), &mut out)
+            .unwrap();
     }
     (phone, out)
 }
