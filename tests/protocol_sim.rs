@@ -240,7 +240,7 @@ fn random_game(seed: u64) {
     let mut config = Config::new(seed, seats(n), first_legal_move);
     config.faults = Faults::random(seed);
     // Now and then a computer seat, keeping red a phone.
-    if seed % 5 == 0 {
+    if seed.is_multiple_of(5) {
         config.computers = Colours::one(Colour::Green);
     }
     let (config, _dir) = on_disk(config);

@@ -301,3 +301,128 @@ impl SignedHeader {
         })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::protocol::computer::first_legal_move;
+    use crate::protocol::dice::{DiceChain, DiceSecret};
+    use crate::rules::HouseRules;
+    use libp2p_identity::Keypair;
+
+    fn signer(seed: u8) -> Signer {
+        Signer::new(&Keypair::ed25519_from_bytes([seed; 32]).unwrap()).unwrap()
+    }
+
+    fn player(signer: &Signer) -> Seat {
+        let secret = DiceSecret::from_bytes([9; 32]);
+        Seat::Player {
+            key: signer.public(),
+            commitment: DiceChain::new(&secret, 8).commitment(),
+        }
+    }
+
+    /// Red and green players with `red` and `green` as keys.
+    fn header(red: &Signer, green: &Signer) -> Header {
+        let seats = [Some(player(red)), None, Some(player(green)), None];
+        Header::new([1; 32], RuleSet::Classic(HouseRules::default()), seats)
+    }
+
+    fn refusal(signed: SignedHeader) -> HeaderError {
+        signed.verify(first_legal_move).unwrap_err()
+    }
+
+    #[test]
+    fn a_header_signed_by_every_player_is_accepted() {
+        let (red, green) = (signer(1), signer(2));
+        let signed = SignedHeader::sign_all(header(&red, &green), &[&red, &green]);
+        let setup = signed.clone().verify(first_legal_move).unwrap();
+        assert_eq!(setup.game, signed.header.id());
+        assert_eq!(signed.header.seat_of(green.public()), Some(Colour::Green));
+    }
+
+    #[test]
+    fn peers_refuse_another_version_with_a_clear_reason() {
+        let (red, green) = (signer(1), signer(2));
+        let mut newer = header(&red, &green);
+        newer.protocol = PROTOCOL_VERSION + 1;
+        let error = refusal(SignedHeader::sign_all(newer, &[&red, &green]));
+        assert_eq!(
+            error,
+            HeaderError::Protocol {
+                ours: PROTOCOL_VERSION,
+                theirs: PROTOCOL_VERSION + 1
+            }
+        );
+        assert!(error.to_string().contains("update the app"));
+        let mut other = header(&red, &green);
+        other.engine = "clovece 9.9 other computer".into();
+        let error = refusal(SignedHeader::sign_all(other, &[&red, &green]));
+        assert!(matches!(error, HeaderError::Engine { .. }));
+        assert!(error.to_string().contains("same rules and computer players"));
+    }
+
+    #[test]
+    fn every_player_must_sign_the_header_once() {
+        let (red, green) = (signer(1), signer(2));
+        let h = header(&red, &green);
+        let only_red = SignedHeader::sign_all(h.clone(), &[&red]);
+        assert_eq!(
+            refusal(only_red),
+            HeaderError::MissingSignature(Colour::Green)
+        );
+        let mut forged = SignedHeader::sign_all(h.clone(), &[&red, &green]);
+        forged.signatures[1].1 = h.sign(&red);
+        assert_eq!(refusal(forged), HeaderError::BadSignature(Colour::Green));
+        let mut twice = SignedHeader::sign_all(h.clone(), &[&red, &green]);
+        twice.signatures.push((Colour::Red, h.sign(&red)));
+        assert_eq!(refusal(twice), HeaderError::ExtraSignature(Colour::Red));
+        let mut signed = SignedHeader::sign_all(h, &[&red, &green]);
+        signed.header.grace_secs = 30;
+        assert!(matches!(refusal(signed), HeaderError::BadSignature(_)));
+    }
+
+    #[test]
+    fn impossible_setups_are_refused() {
+        let (red, green) = (signer(1), signer(2));
+        let mut shared = header(&red, &green);
+        shared.seats[2] = Some(player(&red));
+        assert_eq!(
+            refusal(SignedHeader::sign_all(shared, &[&red])),
+            HeaderError::SharedKey(Colour::Red, Colour::Green)
+        );
+        let mut two_adjacent = header(&red, &green);
+        two_adjacent.seats.swap(1, 2);
+        assert!(matches!(
+            refusal(SignedHeader::sign_all(two_adjacent, &[&red, &green])),
+            HeaderError::Seats(_)
+        ));
+        let mut computers = header(&red, &green);
+        computers.seats = [
+            Some(Seat::Computer {
+                level: Level::Easy,
+            }),
+            None,
+            Some(Seat::Computer {
+                level: Level::Hard,
+            }),
+            None,
+        ];
+        assert_eq!(
+            refusal(SignedHeader::sign_all(computers, &[])),
+            HeaderError::NoPlayers
+        );
+        let mut no_dice = header(&red, &green);
+        no_dice.rolls = 0;
+        assert!(matches!(
+            refusal(SignedHeader::sign_all(no_dice, &[&red, &green])),
+            HeaderError::Rolls { rolls: 0, .. }
+        ));
+        let mut no_grace = header(&red, &green);
+        no_grace.grace_secs = 0;
+        assert_eq!(
+            refusal(SignedHeader::sign_all(no_grace, &[&red, &green])),
+            HeaderError::Grace
+        );
+    }
+}

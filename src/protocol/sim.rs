@@ -425,12 +425,11 @@ impl Sim {
         let Some(phone) = self.nodes[i].phone.as_mut() else {
             return;
         };
-        if let Err(error) = f(phone, &mut out) {
-            if self.refused.len() < 20 {
-                let seat = self.nodes[i].player.seat;
-                self.refused
-                    .push(format!("{seat} at {} ms: {error}", self.now));
-            }
+        if let Err(error) = f(phone, &mut out)
+            && self.refused.len() < 20
+        {
+            let seat = self.nodes[i].player.seat;
+            self.refused.push(format!("{seat} at {} ms: {error}", self.now));
         }
         let from = self.nodes[i].player.seat;
         for (to, bytes) in out.sent {

@@ -94,3 +94,46 @@ impl Message {
         Ok(message)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::protocol::colours::Colours;
+    use crate::protocol::dice::Reveals;
+    use crate::protocol::event::{Act, Certificate, Kind};
+    use crate::protocol::identity::Signer;
+    use libp2p_identity::Keypair;
+
+    #[test]
+    fn a_full_batch_of_the_largest_entries_fits_in_a_message() {
+        let signer = Signer::new(&Keypair::ed25519_from_bytes([1; 32]).unwrap()).unwrap();
+        let reveals = Reveals([Some(Digest([0xff; 32])); 4]);
+        let roll = Entry::sign(
+            &signer,
+            Digest([1; 32]),
+            u32::MAX,
+            Digest([2; 32]),
+            Colour::Red,
+            Act::Roll(reveals),
+        );
+        let Kind::Player(signed) = &roll.kind else {
+            unreachable!()
+        };
+        let cert = Entry {
+            index: u32::MAX,
+            prev: Digest([2; 32]),
+            kind: Kind::Absent(Certificate {
+                gone: Colours::one(Colour::Red),
+                votes: vec![(Colour::Blue, signed.signature); 3],
+            }),
+        };
+        for entry in [roll, cert] {
+            let batch = Message::Entries {
+                entries: vec![entry; MAX_BATCH],
+            };
+            let bytes = batch.encode();
+            assert!(bytes.len() <= MAX_MESSAGE, "{}", bytes.len());
+            assert_eq!(Message::decode(&bytes), Ok(batch));
+        }
+    }
+}
