@@ -6,6 +6,7 @@
 //! notation of `clovece moves` / `clovece replay`) and, in later layers, the
 //! computer players, the game log, networking, rooms and the UI.
 
+pub mod bench;
 pub mod notation;
 pub mod protocol;
 pub mod rules;

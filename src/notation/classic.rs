@@ -20,6 +20,7 @@ pub struct Doc {
     house: Option<Vec<String>>,
     seats: Vec<String>,
     turn: String,
+    #[serde(with = "serde_with::rust::maps_duplicate_key_is_error")]
     pieces: std::collections::BTreeMap<String, Vec<String>>,
     #[serde(default)]
     pub roll: Option<i64>,
@@ -32,8 +33,8 @@ pub struct Doc {
 }
 
 impl Doc {
-    pub fn parse(doc: Value) -> Result<Doc, NotationError> {
-        Ok(serde_json::from_value(doc)?)
+    pub fn parse(input: &str) -> Result<Doc, NotationError> {
+        Ok(serde_json::from_str(input)?)
     }
 
     /// The game this document describes, its colour in turn about to roll.
@@ -116,8 +117,8 @@ impl Pieces {
 }
 
 /// `moves` for a classic position.
-pub fn moves(doc: Value) -> Result<Value, NotationError> {
-    let doc = Doc::parse(doc)?;
+pub fn moves(input: &str) -> Result<Value, NotationError> {
+    let doc = Doc::parse(input)?;
     let roll = super::die(doc.roll.ok_or(NotationError::Missing("roll"))?)?;
     let game = doc.game()?;
     let mut moves: Vec<String> = match game.phase() {
@@ -134,8 +135,8 @@ pub fn moves(doc: Value) -> Result<Value, NotationError> {
 }
 
 /// `replay` for a classic position.
-pub fn replay(doc: Value) -> Result<Value, NotationError> {
-    let doc = Doc::parse(doc)?;
+pub fn replay(input: &str) -> Result<Value, NotationError> {
+    let doc = Doc::parse(input)?;
     let script = doc
         .script
         .as_deref()

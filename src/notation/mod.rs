@@ -4,6 +4,7 @@
 //! nothing here panics on bad input.
 
 mod classic;
+mod matfyz;
 
 use serde::Deserialize;
 use serde_json::Value;
@@ -37,9 +38,13 @@ pub enum NotationError {
     #[error("impossible position: {0}")]
     Position(#[from] InvalidPosition),
     #[error("impossible position: {0}")]
+    MatfyzPosition(#[from] crate::rules::matfyz::InvalidPosition),
+    #[error("impossible position: {0}")]
     Invalid(String),
     #[error("malformed move {0:?} (expected FROM>TO, e.g. \"T5>T9\")")]
     MoveSyntax(String),
+    #[error("malformed run {0:?} (expected a path like \"B:green>T0>T6\" or \"T3>T9*blue\")")]
+    RunSyntax(String),
     #[error("step {index}: {reason}")]
     Step { index: usize, reason: String },
 }
@@ -70,35 +75,44 @@ pub enum Step {
 
 /// `clovece moves`: the legal moves for a position and a roll.
 pub fn moves(input: &str) -> Result<String, NotationError> {
-    let doc: Value = serde_json::from_str(input)?;
-    let answer = match rule_set(&doc)? {
-        RuleSet::Classic => classic::moves(doc)?,
+    let answer = match rule_set(input)? {
+        RuleSet::Classic => classic::moves(input)?,
+        RuleSet::Matfyz => matfyz::moves(input)?,
     };
     Ok(answer.to_string())
 }
 
 /// `clovece replay`: the position and what is due after a script of steps.
 pub fn replay(input: &str) -> Result<String, NotationError> {
-    let doc: Value = serde_json::from_str(input)?;
-    let answer = match rule_set(&doc)? {
-        RuleSet::Classic => classic::replay(doc)?,
+    let answer = match rule_set(input)? {
+        RuleSet::Classic => classic::replay(input)?,
+        RuleSet::Matfyz => matfyz::replay(input)?,
     };
     Ok(answer.to_string())
 }
 
 enum RuleSet {
     Classic,
+    Matfyz,
 }
 
-fn rule_set(doc: &Value) -> Result<RuleSet, NotationError> {
-    match doc.get("rules") {
+/// Reads only the `rules` field, to choose the family's document type. The
+/// documents are read straight from the text, never through a
+/// `serde_json::Value`, which would silently keep the last of a repeated
+/// key: serde refuses a repeated field of a struct, and
+/// [`serde_with::rust::maps_duplicate_key_is_error`] a repeated map key.
+fn rule_set(input: &str) -> Result<RuleSet, NotationError> {
+    #[derive(Deserialize)]
+    struct Head {
+        rules: Option<Value>,
+    }
+    let head: Head = serde_json::from_str(input)?;
+    match head.rules {
         None => Err(NotationError::Missing("rules")),
         Some(Value::String(s)) if s == "classic" => Ok(RuleSet::Classic),
-        Some(other) => Err(NotationError::UnknownRules(
-            other
-                .as_str()
-                .map_or_else(|| other.to_string(), str::to_owned),
-        )),
+        Some(Value::String(s)) if s == "matfyz" => Ok(RuleSet::Matfyz),
+        Some(Value::String(s)) => Err(NotationError::UnknownRules(s)),
+        Some(other) => Err(NotationError::UnknownRules(other.to_string())),
     }
 }
 

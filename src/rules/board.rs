@@ -87,8 +87,18 @@ pub struct Seats(u8);
 
 /// A set of colours that is not one of the three seatings of the rules.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("seats must be red+green, red+blue+green or all four colours, not {0:?}")]
+#[error("seats must be red+green, red+blue+green or all four colours, not {}", names(.0))]
 pub struct InvalidSeats(pub Vec<Colour>);
+
+/// Colour names joined with `+`, as the seat messages write them.
+fn names(colours: &[Colour]) -> String {
+    let names: Vec<&str> = colours.iter().map(|c| c.name()).collect();
+    if names.is_empty() {
+        "none".to_owned()
+    } else {
+        names.join("+")
+    }
+}
 
 impl Seats {
     const TWO: u8 = 0b0101;
@@ -143,13 +153,9 @@ impl Seats {
 
     /// The seated colour that plays after `colour` (clockwise).
     pub fn after(self, colour: Colour) -> Colour {
-        let mut c = colour;
-        loop {
-            c = Colour::from_index(c.index() + 1);
-            if self.contains(c) {
-                return c;
-            }
-        }
+        // The seat mask twice over, shifted so that bit 0 is the next colour.
+        let later = (u32::from(self.0) | u32::from(self.0) << 4) >> (colour.index() + 1);
+        Colour::from_index(colour.index() + 1 + later.trailing_zeros() as usize)
     }
 }
 

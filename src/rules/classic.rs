@@ -13,7 +13,6 @@ use super::{Capture, FlowError, Played, Rolled};
 const BASE: u8 = 0;
 const START: u8 = 1;
 const LAST_TRACK: u8 = TRACK_LEN;
-const LAST_HOME: u8 = TRACK_LEN + HOME_LEN;
 /// Attempts at a six for a colour with nothing else to move.
 pub const TRIES: u8 = 3;
 
@@ -46,6 +45,24 @@ const fn track_square(colour: Colour, spot: u8) -> u8 {
     (colour.start() + spot - 1) % TRACK_LEN
 }
 
+/// `SPOT_OF[colour][square]`: the progress (1..=40) at which `colour`'s
+/// piece stands on absolute track square `square`. A table, because captures
+/// look it up on every move.
+const SPOT_OF: [[u8; TRACK_LEN as usize]; 4] = {
+    let mut table = [[0; TRACK_LEN as usize]; 4];
+    let mut c = 0;
+    while c < 4 {
+        let mut square = 0;
+        while square < TRACK_LEN {
+            table[c][square as usize] =
+                (square + TRACK_LEN - Colour::from_index(c).start()) % TRACK_LEN + START;
+            square += 1;
+        }
+        c += 1;
+    }
+    table
+};
+
 const fn to_place(colour: Colour, spot: u8) -> Place {
     match spot {
         BASE => Place::Base,
@@ -57,7 +74,7 @@ const fn to_place(colour: Colour, spot: u8) -> Place {
 const fn to_spot(colour: Colour, place: Place) -> u8 {
     match place {
         Place::Base => BASE,
-        Place::Track(square) => (square + TRACK_LEN - colour.start()) % TRACK_LEN + START,
+        Place::Track(square) => SPOT_OF[colour.index()][square as usize % TRACK_LEN as usize],
         Place::Home(h) => LAST_TRACK + h,
     }
 }
@@ -83,13 +100,56 @@ pub enum InvalidPosition {
 
 /// The pieces of every seated colour and the colour to act. A small `Copy`
 /// value; equal positions compare equal.
+///
+/// Each colour's pieces are one bit mask over its progress: bit `s` (1..=44)
+/// is set where a piece stands, and the pieces not on the board are in
+/// base. Two pieces of one colour never share a square, so the mask says
+/// everything, and moving a piece is flipping two bits.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Position {
     seats: Seats,
     turn: Colour,
-    /// Progress of each colour's pieces, sorted ascending; all zero for
-    /// colours that are not seated.
-    spots: [[u8; 4]; 4],
+    /// Progress bits of each colour's pieces; zero for colours not seated.
+    pieces: [u64; 4],
+}
+
+/// Bits 1..=40: the track, as progress.
+const TRACK_BITS: u64 = ((1 << TRACK_LEN) - 1) << START;
+/// Bits 41..=44: the home row.
+const HOME_BITS: u64 = ((1 << HOME_LEN) - 1) << (LAST_TRACK + 1);
+/// The 40 absolute track squares, bits 0..40.
+const RING: u64 = (1 << TRACK_LEN) - 1;
+
+/// Progress bits on the track of `colour` → absolute squares (bits 0..40).
+const fn to_absolute(colour: Colour, progress: u64) -> u64 {
+    let relative = (progress & TRACK_BITS) >> START;
+    let k = colour.start() as u32;
+    if k == 0 {
+        relative
+    } else {
+        ((relative << k) | (relative >> (TRACK_LEN as u32 - k))) & RING
+    }
+}
+
+/// Absolute squares (bits 0..40) → progress bits of `colour`.
+const fn to_progress(colour: Colour, absolute: u64) -> u64 {
+    let k = colour.start() as u32;
+    let relative = if k == 0 {
+        absolute
+    } else {
+        ((absolute >> k) | (absolute << (TRACK_LEN as u32 - k))) & RING
+    };
+    relative << START
+}
+
+/// Whether a colour with these progress bits has a piece in base, i.e. fewer
+/// than four bits set: clearing the lowest three set bits leaves nothing.
+/// (Cheaper than a population count on CPUs without one.)
+#[inline]
+const fn has_base(mask: u64) -> bool {
+    let m = mask & (mask.wrapping_sub(1));
+    let m = m & m.wrapping_sub(1);
+    m & m.wrapping_sub(1) == 0
 }
 
 impl Position {
@@ -101,7 +161,7 @@ impl Position {
         Ok(Position {
             seats,
             turn: first,
-            spots: [[BASE; 4]; 4],
+            pieces: [0; 4],
         })
     }
 
@@ -123,30 +183,36 @@ impl Position {
                 return Err(InvalidPosition::PieceCount(*colour, count));
             }
             given[colour.index()] = true;
-            let spots = &mut position.spots[colour.index()];
-            for (spot, &place) in spots.iter_mut().zip(places) {
-                *spot = to_spot(*colour, place);
-            }
-            spots.sort_unstable();
-            if let Some(w) = spots.windows(2).find(|w| w[0] != BASE && w[0] == w[1]) {
-                return Err(InvalidPosition::SharedSquare(
-                    *colour,
-                    to_place(*colour, w[0]),
-                ));
+            let mask = &mut position.pieces[colour.index()];
+            for &place in places {
+                let spot = to_spot(*colour, place);
+                if spot == BASE {
+                    continue;
+                }
+                if *mask & (1 << spot) != 0 {
+                    return Err(InvalidPosition::SharedSquare(*colour, place));
+                }
+                *mask |= 1 << spot;
             }
         }
         if let Some(missing) = seats.iter().find(|c| !given[c.index()]) {
             return Err(InvalidPosition::MissingColour(missing));
         }
-        let mut owner: [Option<Colour>; TRACK_LEN as usize] = [None; TRACK_LEN as usize];
+        let mut taken = 0u64;
+        let mut owner = Colour::Red;
         for colour in seats.iter() {
-            for place in position.places(colour) {
-                if let Place::Track(square) = place {
-                    if let Some(other) = owner[square as usize].replace(colour) {
-                        return Err(InvalidPosition::TwoColours(other, colour, place));
-                    }
-                }
+            let squares = position.track_squares(colour);
+            if taken & squares != 0 {
+                let square = (taken & squares).trailing_zeros() as u8;
+                let place = Place::Track(square);
+                let first = seats
+                    .iter()
+                    .find(|&c| position.track_squares(c) & (1 << square) != 0)
+                    .unwrap_or(owner);
+                return Err(InvalidPosition::TwoColours(first, colour, place));
             }
+            taken |= squares;
+            owner = colour;
             if position.all_home(colour) && colour != turn {
                 return Err(InvalidPosition::FinishedNotInTurn(colour));
             }
@@ -167,98 +233,96 @@ impl Position {
     /// Where `colour`'s four pieces stand, in the order they travel: base
     /// first, then along the track, then home.
     pub fn places(&self, colour: Colour) -> [Place; 4] {
-        self.spots[colour.index()].map(|spot| to_place(colour, spot))
+        let mut mask = self.pieces[colour.index()];
+        let in_base = 4 - mask.count_ones() as usize;
+        std::array::from_fn(|i| {
+            if i < in_base {
+                Place::Base
+            } else {
+                let spot = mask.trailing_zeros() as u8;
+                mask &= mask - 1;
+                to_place(colour, spot)
+            }
+        })
     }
 
     /// Whether all of `colour`'s pieces are home.
     pub fn all_home(&self, colour: Colour) -> bool {
-        self.spots[colour.index()][0] > LAST_TRACK
+        self.pieces[colour.index()] & HOME_BITS == HOME_BITS
     }
 
     /// The seated colour standing on track square `square`, if any.
     pub fn occupant(&self, square: u8) -> Option<Colour> {
         let bit = 1u64 << square;
-        self.seats.iter().find(|&c| self.track_mask(c) & bit != 0)
-    }
-
-    /// Bit `n` is set where `colour` has a piece on track square `n`.
-    fn track_mask(&self, colour: Colour) -> u64 {
-        self.spots[colour.index()]
+        self.seats
             .iter()
-            .filter(|&&s| (START..=LAST_TRACK).contains(&s))
-            .fold(0, |mask, &s| mask | 1 << track_square(colour, s))
+            .find(|&c| self.track_squares(c) & bit != 0)
     }
 
-    /// Bit `h` (1..=4) is set where `colour` has a piece on home square `h`.
-    fn home_mask(&self, colour: Colour) -> u8 {
-        self.spots[colour.index()]
-            .iter()
-            .filter(|&&s| s > LAST_TRACK)
-            .fold(0, |mask, &s| mask | 1 << (s - LAST_TRACK))
+    /// The absolute track squares (bits 0..40) where `colour` has pieces.
+    fn track_squares(&self, colour: Colour) -> u64 {
+        to_absolute(colour, self.pieces[colour.index()])
     }
 
-    /// The moves the rules allow the colour in turn for `roll`, with every
+    /// The legal moves for `roll` of the colour in turn, with every
     /// obligation (bring out, clear the start square, compulsory capture)
     /// applied. Empty when the roll cannot be used.
+    #[inline]
     pub fn legal_moves(&self, house: HouseRules, roll: Die) -> Moves {
         let colour = self.turn;
-        let spots = self.spots[colour.index()];
+        let mine = self.pieces[colour.index()];
         let r = roll.get();
-        let own = self.track_mask(colour);
-        let others = self
-            .seats
-            .iter()
-            .filter(|&c| c != colour)
-            .fold(0, |mask, c| mask | self.track_mask(c));
-        let home = self.home_mask(colour);
-        let start_bit = 1u64 << colour.start();
-        let has_base = spots[0] == BASE;
+        // Captures matter only when they are compulsory.
+        let others = if house.compulsory_capture {
+            let squares = self
+                .seats
+                .iter()
+                .filter(|&c| c != colour)
+                .fold(0, |mask, c| mask | self.track_squares(c));
+            to_progress(colour, squares)
+        } else {
+            0
+        };
+        let has_base = has_base(mine);
 
-        let mut moves = Moves::default();
-        let mut captures = 0u8;
-        if has_base && roll.is_six() && own & start_bit == 0 {
-            if others & start_bit != 0 {
-                captures |= 1;
+        // All pieces at once: a piece can move where its target is on the
+        // board and not taken by a piece of its own.
+        let targets = (mine << r) & !mine & (TRACK_BITS | HOME_BITS);
+        let mut froms = targets >> r;
+        if house.no_jump_home {
+            let mut entering = targets & HOME_BITS;
+            while entering != 0 {
+                let to = entering.trailing_zeros() as u8;
+                entering &= entering - 1;
+                let from = to - r;
+                // Home squares strictly between the piece and its target.
+                let passed = ((1u64 << to) - 1) & !((2u64 << from.max(LAST_TRACK)) - 1);
+                if mine & passed != 0 {
+                    froms &= !(1 << from);
+                }
             }
-            moves.push(Move::new(colour, BASE, START));
         }
-        for &from in spots.iter().filter(|&&s| s != BASE) {
-            let to = from + r;
-            if to > LAST_HOME {
-                continue;
-            }
-            if to <= LAST_TRACK {
-                let bit = 1u64 << track_square(colour, to);
-                if own & bit != 0 {
-                    continue;
-                }
-                if others & bit != 0 {
-                    captures |= 1 << moves.len;
-                }
-            } else {
-                let target = to - LAST_TRACK;
-                // Home squares strictly before the target that the piece passes.
-                let first = from.saturating_sub(LAST_TRACK) + 1;
-                let passed = (1u8 << target) - (1u8 << first);
-                if home & (1 << target) != 0 || (house.no_jump_home && home & passed != 0) {
-                    continue;
-                }
-            }
-            moves.push(Move::new(colour, from, to));
+        let mut captures = (others >> r) & froms;
+        if has_base && roll.is_six() && mine & (1 << START) == 0 {
+            froms |= 1 << BASE;
+            captures |= (others >> START) & 1;
         }
+        let mut moves = Moves {
+            colour,
+            roll: r,
+            froms,
+        };
 
         if has_base && !house.optional_bring_out {
             // Bringing out comes first, then clearing the start square.
-            if let Some(&due) = moves
-                .iter()
-                .find(|m| m.from == BASE)
-                .or_else(|| moves.iter().find(|m| m.from == START))
-            {
-                return Moves::one(due);
+            for due in [BASE, START] {
+                if moves.froms & (1 << due) != 0 {
+                    return moves.only(due);
+                }
             }
         }
         if house.compulsory_capture && captures != 0 {
-            return moves.filtered(captures);
+            moves.froms &= captures;
         }
         moves
     }
@@ -266,51 +330,56 @@ impl Position {
     /// Whether the colour in turn must roll for a six: nothing on the track
     /// and no home piece that could still move with any roll.
     pub fn waits_for_six(&self, house: HouseRules) -> bool {
-        let colour = self.turn;
-        if self.track_mask(colour) != 0 {
+        let mine = self.pieces[self.turn.index()];
+        if mine & TRACK_BITS != 0 {
             return false;
         }
-        let home = self.home_mask(colour);
-        self.spots[colour.index()]
-            .iter()
-            .filter(|&&s| s > LAST_TRACK)
-            .all(|&s| {
-                let h = s - LAST_TRACK;
-                let next = 1u8 << (h + 1);
-                let deeper = (1u8 << (HOME_LEN + 1)) - next;
-                if house.no_jump_home {
-                    h == HOME_LEN || home & next != 0
-                } else {
-                    home & deeper == deeper
-                }
-            })
+        // Home pieces are packed at the deep end when the squares behind the
+        // shallowest one are full (or, without jumping, the next one is).
+        let mut home = mine >> LAST_TRACK;
+        while home != 0 {
+            let h = home.trailing_zeros();
+            let deeper = (((1u64 << HOME_LEN) << 1) - 1) & !((2u64 << h) - 1);
+            let blocked = if house.no_jump_home {
+                h == u32::from(HOME_LEN) || home & (2 << h) != 0
+            } else {
+                home & deeper == deeper
+            };
+            if !blocked {
+                return false;
+            }
+            home &= home - 1;
+        }
+        true
     }
 
     /// Plays `mv` for the colour in turn, without checking that the rules
     /// allow it (use [`Game::play`] for that), and returns the colour whose
     /// piece was captured. The turn does not pass.
+    #[inline]
     pub fn apply(&mut self, mv: Move) -> Option<Colour> {
         let colour = mv.colour;
-        let spots = &mut self.spots[colour.index()];
-        if let Some(spot) = spots.iter_mut().find(|s| **s == mv.from) {
-            *spot = mv.to;
-        }
-        spots.sort_unstable();
-        if !(START..=LAST_TRACK).contains(&mv.to) {
+        let mask = &mut self.pieces[colour.index()];
+        *mask = (*mask & !(1 << mv.from)) | 1 << mv.to;
+        if mv.to > LAST_TRACK {
             return None;
         }
-        let square = track_square(colour, mv.to);
-        let victim = self
-            .seats
-            .iter()
-            .find(|&c| c != colour && self.track_mask(c) & (1 << square) != 0)?;
-        let spots = &mut self.spots[victim.index()];
-        let hit = to_spot(victim, Place::Track(square));
-        if let Some(spot) = spots.iter_mut().find(|s| **s == hit) {
-            *spot = BASE;
+        let square = track_square(colour, mv.to) as usize;
+        // Colours that are not seated have no pieces, so every other colour
+        // can be looked at; at most one of them stands there.
+        let mut captured = None;
+        for victim in Colour::ALL {
+            if victim == colour {
+                continue;
+            }
+            let pieces = &mut self.pieces[victim.index()];
+            let hit = *pieces & 1 << SPOT_OF[victim.index()][square];
+            *pieces ^= hit;
+            if hit != 0 {
+                captured = Some(victim);
+            }
         }
-        spots.sort_unstable();
-        Some(victim)
+        captured
     }
 
     /// Passes the turn to the next seated colour.
@@ -356,54 +425,75 @@ impl Move {
     }
 }
 
-/// The legal moves for one roll: at most one per piece, without allocating.
-#[derive(Clone, Copy, Debug, Default)]
+/// The legal moves for one roll, without allocating: a move is known by the
+/// progress its piece starts from (0 for bringing a piece out), so the list
+/// is one bit mask, in piece order (base first, then by progress).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Moves {
-    list: [Option<Move>; 4],
-    len: u8,
+    colour: Colour,
+    roll: u8,
+    froms: u64,
 }
 
 impl Moves {
-    fn one(mv: Move) -> Moves {
-        let mut moves = Moves::default();
-        moves.push(mv);
-        moves
-    }
-
-    fn push(&mut self, mv: Move) {
-        self.list[self.len as usize] = Some(mv);
-        self.len += 1;
-    }
-
-    /// The moves whose bit is set in `mask` (bit i = the i-th move).
-    fn filtered(&self, mask: u8) -> Moves {
-        let mut moves = Moves::default();
-        for (i, &mv) in self.iter().enumerate() {
-            if mask & (1 << i) != 0 {
-                moves.push(mv);
-            }
+    fn none(colour: Colour, roll: u8) -> Moves {
+        Moves {
+            colour,
+            roll,
+            froms: 0,
         }
-        moves
+    }
+
+    fn only(&self, from: u8) -> Moves {
+        Moves {
+            froms: self.froms & (1 << from),
+            ..*self
+        }
+    }
+
+    fn mv(&self, from: u8) -> Move {
+        let to = if from == BASE {
+            START
+        } else {
+            from + self.roll
+        };
+        Move::new(self.colour, from, to)
     }
 
     /// Number of legal moves.
     pub fn len(&self) -> usize {
-        self.len as usize
+        self.froms.count_ones() as usize
     }
 
     /// Whether the roll cannot be used.
     pub fn is_empty(&self) -> bool {
-        self.len == 0
+        self.froms == 0
     }
 
-    /// The moves, in piece order (base first, then by progress).
-    pub fn iter(&self) -> impl Iterator<Item = &Move> {
-        self.list[..self.len as usize].iter().flatten()
+    /// Whether `mv` is one of the moves.
+    pub fn contains(&self, mv: Move) -> bool {
+        mv.from < 64 && self.froms & (1 << mv.from) != 0 && self.mv(mv.from) == mv
+    }
+
+    /// The moves, in piece order.
+    pub fn iter(&self) -> impl Iterator<Item = Move> + '_ {
+        let mut rest = self.froms;
+        std::iter::from_fn(move || {
+            (rest != 0).then(|| {
+                let from = rest.trailing_zeros() as u8;
+                rest &= rest - 1;
+                self.mv(from)
+            })
+        })
     }
 
     /// The `i`-th move.
     pub fn get(&self, i: usize) -> Option<Move> {
-        self.list.get(i).copied().flatten()
+        let mut rest = self.froms;
+        for _ in 0..i {
+            rest &= rest.checked_sub(1)?;
+        }
+        (rest != 0).then(|| self.mv(rest.trailing_zeros() as u8))
     }
 }
 
@@ -425,6 +515,8 @@ pub struct Game {
     house: HouseRules,
     position: Position,
     phase: Phase,
+    /// The legal moves while a move is due (computed once, at the roll).
+    moves: Moves,
 }
 
 impl Game {
@@ -440,6 +532,7 @@ impl Game {
             house,
             position,
             phase,
+            moves: Moves::none(position.turn, 0),
         }
     }
 
@@ -461,13 +554,15 @@ impl Game {
     }
 
     /// Rolls `die` for the colour in turn.
+    #[inline]
     pub fn roll(&mut self, die: Die) -> Result<Rolled, FlowError> {
         let attempt = match self.phase {
             Phase::Roll { attempt } => attempt,
             Phase::Move { .. } => return Err(FlowError::MoveDue),
             Phase::Won => return Err(FlowError::GameOver),
         };
-        if !self.position.legal_moves(self.house, die).is_empty() {
+        self.moves = self.position.legal_moves(self.house, die);
+        if !self.moves.is_empty() {
             self.phase = Phase::Move { roll: die };
             return Ok(Rolled::Move);
         }
@@ -486,22 +581,21 @@ impl Game {
 
     /// The legal moves now: empty unless a move is due.
     pub fn legal_moves(&self) -> Moves {
-        match self.phase {
-            Phase::Move { roll } => self.position.legal_moves(self.house, roll),
-            _ => Moves::default(),
-        }
+        self.moves
     }
 
     /// Plays `mv`, which must be one of [`Game::legal_moves`].
+    #[inline]
     pub fn play(&mut self, mv: Move) -> Result<Played, FlowError> {
         let roll = match self.phase {
             Phase::Move { roll } => roll,
             Phase::Roll { .. } => return Err(FlowError::RollDue),
             Phase::Won => return Err(FlowError::GameOver),
         };
-        if !self.legal_moves().iter().any(|&m| m == mv) {
-            return Err(FlowError::Illegal(format!("{}>{}", mv.from(), mv.to())));
+        if !self.moves.contains(mv) {
+            return Err(FlowError::Illegal);
         }
+        self.moves.froms = 0;
         let captured = self.position.apply(mv).map(|victim| Capture {
             piece: victim,
             to_base_of: victim,
@@ -520,9 +614,6 @@ impl Game {
 
     /// The legal move from `from` to `to`, if there is one.
     pub fn find_move(&self, from: Place, to: Place) -> Option<Move> {
-        self.legal_moves()
-            .iter()
-            .copied()
-            .find(|m| m.from() == from && m.to() == to)
+        self.moves.iter().find(|m| m.from() == from && m.to() == to)
     }
 }

@@ -6,12 +6,14 @@
 //! - [`board`]: colours, seats, dice and places, shared by all rule sets.
 //! - [`classic`]: the classic rules with their house rules and the Croatian
 //!   preset.
+//! - [`matfyz`]: the Matfyz rules, where the pieces are shared.
 //! - [`opening`]: how the first player is chosen.
 //! - [`Game`]: one type over every rule set, for the layers above (game log,
 //!   computer players, UI) that should not care which rules are played.
 
 pub mod board;
 pub mod classic;
+pub mod matfyz;
 pub mod opening;
 
 pub use board::{Colour, Die, Place, Seats};
@@ -26,6 +28,8 @@ pub enum RuleSet {
     /// The classic rules with these house rules (the Croatian preset is
     /// [`HouseRules::CROATIAN`]).
     Classic(HouseRules),
+    /// The Matfyz rules (shared pieces of four colours).
+    Matfyz,
 }
 
 /// What the game waits for.
@@ -46,6 +50,8 @@ pub enum Rolled {
     Move,
     /// No six yet: the colour rolls again, for try `attempt`.
     TryAgain { attempt: u8 },
+    /// A six, kept for later: the colour rolls again before moving (Matfyz).
+    Again,
     /// No piece can move: the turn is lost and the die passes on.
     TurnLost,
 }
@@ -68,7 +74,7 @@ pub struct Played {
 }
 
 /// A step that the turn flow does not allow at this point.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
 pub enum FlowError {
     #[error("the game is over")]
     GameOver,
@@ -76,20 +82,22 @@ pub enum FlowError {
     RollDue,
     #[error("a move is due, not a roll")]
     MoveDue,
-    #[error("{0} is not a legal move")]
-    Illegal(String),
+    #[error("that move is not legal here")]
+    Illegal,
 }
 
 /// A game in progress under any rule set.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Game {
     Classic(classic::Game),
+    Matfyz(matfyz::Game),
 }
 
 /// A move under any rule set.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Move {
     Classic(classic::Move),
+    Matfyz(matfyz::Run),
 }
 
 impl Game {
@@ -100,6 +108,10 @@ impl Game {
                 let position = classic::Position::start(seats, first).ok()?;
                 Some(Game::Classic(classic::Game::new(house, position)))
             }
+            RuleSet::Matfyz => {
+                let position = matfyz::Position::start(seats, first).ok()?;
+                Some(Game::Matfyz(matfyz::Game::new(position)))
+            }
         }
     }
 
@@ -107,6 +119,7 @@ impl Game {
     pub fn rules(&self) -> RuleSet {
         match self {
             Game::Classic(g) => RuleSet::Classic(g.house()),
+            Game::Matfyz(_) => RuleSet::Matfyz,
         }
     }
 
@@ -114,6 +127,7 @@ impl Game {
     pub fn seats(&self) -> Seats {
         match self {
             Game::Classic(g) => g.position().seats(),
+            Game::Matfyz(g) => g.position().seats(),
         }
     }
 
@@ -128,6 +142,14 @@ impl Game {
                     classic::Phase::Won => Next::Won { winner: seat },
                 }
             }
+            Game::Matfyz(g) => {
+                let seat = g.position().turn();
+                match g.phase() {
+                    matfyz::Phase::Roll => Next::Roll { seat, attempt: 1 },
+                    matfyz::Phase::Move => Next::Move { seat },
+                    matfyz::Phase::Won => Next::Won { winner: seat },
+                }
+            }
         }
     }
 
@@ -135,13 +157,15 @@ impl Game {
     pub fn roll(&mut self, die: Die) -> Result<Rolled, FlowError> {
         match self {
             Game::Classic(g) => g.roll(die),
+            Game::Matfyz(g) => g.roll(die),
         }
     }
 
     /// The legal moves now, in a fixed order; empty unless a move is due.
     pub fn legal_moves(&self) -> Vec<Move> {
         match self {
-            Game::Classic(g) => g.legal_moves().iter().map(|&m| Move::Classic(m)).collect(),
+            Game::Classic(g) => g.legal_moves().iter().map(Move::Classic).collect(),
+            Game::Matfyz(g) => g.legal_moves().into_iter().map(Move::Matfyz).collect(),
         }
     }
 
@@ -149,6 +173,9 @@ impl Game {
     pub fn play(&mut self, mv: Move) -> Result<Played, FlowError> {
         match (self, mv) {
             (Game::Classic(g), Move::Classic(m)) => g.play(m),
+            (Game::Matfyz(g), Move::Matfyz(run)) => g.play(run),
+            // A move of other rules is never legal here.
+            _ => Err(FlowError::Illegal),
         }
     }
 }

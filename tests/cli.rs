@@ -1,0 +1,157 @@
+//! The `moves` / `replay` command line of ../shared/spec/notation.md, run
+//! through the real binary: answers on stdout, and for bad input one line on
+//! stderr with exit status 2, never a panic.
+
+mod common;
+
+use common::{answer, refused, with};
+use serde_json::{Value, json};
+
+fn spec_position() -> Value {
+    json!({
+        "rules": "classic",
+        "house": ["compulsory-capture", "optional-bring-out", "no-jump-home"],
+        "seats": ["red", "green"],
+        "turn": "red",
+        "pieces": {
+            "red":   ["B", "T0", "T17", "H2"],
+            "green": ["B", "B", "B", "T24"]
+        }
+    })
+}
+
+#[test]
+fn moves_answers_the_spec_example() {
+    let doc = with(spec_position(), "roll", json!(6));
+    assert_eq!(
+        answer("moves", &doc),
+        json!({"moves": ["T0>T6", "T17>T23"]})
+    );
+    let doc = with(with(spec_position(), "house", json!([])), "roll", json!(6));
+    assert_eq!(answer("moves", &doc), json!({"moves": ["T0>T6"]}));
+}
+
+#[test]
+fn moves_are_sorted_as_byte_strings_without_duplicates() {
+    let doc = json!({"rules": "classic", "seats": ["green", "red"], "turn": "red",
+        "house": ["optional-bring-out"],
+        "pieces": {"red": ["B", "B", "T5", "T12"], "green": ["B", "B", "B", "B"]}, "roll": 6});
+    assert_eq!(
+        answer("moves", &doc),
+        json!({"moves": ["B>T0", "T12>T18", "T5>T11"]})
+    );
+}
+
+#[test]
+fn replay_plays_a_script_with_the_turn_flow() {
+    let doc = json!({"rules": "classic", "seats": ["red", "green"], "turn": "red",
+        "pieces": {"red": ["B", "B", "B", "B"], "green": ["B", "B", "B", "T24"]},
+        "script": [{"roll": 1}, {"roll": 6}, {"move": "B>T0"}, {"roll": 3}, {"move": "T0>T3"}]});
+    assert_eq!(
+        answer("replay", &doc),
+        json!({
+            "position": {"rules": "classic", "house": [], "seats": ["red", "green"], "turn": "green",
+                "pieces": {"red": ["B", "B", "B", "T3"], "green": ["B", "B", "B", "T24"]}},
+            "next": {"seat": "green", "action": "roll", "try": 1}
+        })
+    );
+}
+
+#[test]
+fn replay_reports_tries_moves_and_the_winner() {
+    let base = json!({"rules": "classic", "seats": ["red", "green"], "turn": "red",
+        "pieces": {"red": ["B", "B", "B", "B"], "green": ["H1", "H2", "H3", "T18"]}});
+    let doc = with(base.clone(), "script", json!([{"roll": 2}]));
+    assert_eq!(
+        answer("replay", &doc)["next"],
+        json!({"seat": "red", "action": "roll", "try": 2})
+    );
+    let doc = with(base.clone(), "script", json!([{"roll": 6}]));
+    assert_eq!(
+        answer("replay", &doc)["next"],
+        json!({"seat": "red", "action": "move"})
+    );
+    let doc = with(
+        base,
+        "script",
+        json!([{"roll": 1}, {"roll": 1}, {"roll": 1}, {"roll": 5}, {"move": "T18>H4"}]),
+    );
+    let out = answer("replay", &doc);
+    assert_eq!(out["next"], json!({"winner": "green"}));
+    assert_eq!(out["position"]["turn"], json!("green"));
+}
+
+#[test]
+fn replay_refuses_a_step_out_of_turn_naming_its_index() {
+    let base = json!({"rules": "classic", "seats": ["red", "green"], "turn": "red",
+        "pieces": {"red": ["T5", "B", "B", "B"], "green": ["H1", "H2", "H3", "T18"]}});
+    let err = refused(
+        "replay",
+        &with(base.clone(), "script", json!([{"roll": 2}, {"roll": 2}])).to_string(),
+    );
+    assert!(err.contains("step 1"), "{err}");
+    let err = refused(
+        "replay",
+        &with(base.clone(), "script", json!([{"move": "T5>T7"}])).to_string(),
+    );
+    assert!(err.contains("step 0"), "{err}");
+    let err = refused(
+        "replay",
+        &with(
+            base.clone(),
+            "script",
+            json!([{"roll": 2}, {"move": "T5>T8"}]),
+        )
+        .to_string(),
+    );
+    assert!(err.contains("step 1") && err.contains("T5>T8"), "{err}");
+    let script =
+        json!([{"roll": 3}, {"move": "T5>T8"}, {"roll": 5}, {"move": "T18>H4"}, {"roll": 1}]);
+    let err = refused("replay", &with(base, "script", script).to_string());
+    assert!(err.contains("step 4") && err.contains("over"), "{err}");
+}
+
+#[test]
+fn bad_input_is_one_line_on_stderr_and_status_2() {
+    let pos = spec_position();
+    let cases = [
+        "not json".to_owned(),
+        "{}".to_owned(),
+        with(pos.clone(), "roll", json!(7)).to_string(),
+        with(pos.clone(), "roll", json!(0)).to_string(),
+        with(pos.clone(), "roll", json!(-1)).to_string(),
+        with(pos.clone(), "roll", json!("six")).to_string(),
+        pos.to_string(), // no roll
+        with(with(pos.clone(), "rules", json!("chess")), "roll", json!(1)).to_string(),
+        with(with(pos.clone(), "house", json!(["no-jumping"])), "roll", json!(1)).to_string(),
+        with(with(pos.clone(), "turn", json!("purple")), "roll", json!(1)).to_string(),
+        with(with(pos.clone(), "turn", json!("blue")), "roll", json!(1)).to_string(),
+        with(with(pos.clone(), "seats", json!(["red", "blue"])), "roll", json!(1)).to_string(),
+        with(with(pos.clone(), "pieces", json!({"red": ["B", "B", "B", "B", "B"], "green": ["B", "B", "B", "B"]})), "roll", json!(1)).to_string(),
+        with(with(pos.clone(), "pieces", json!({"red": ["T3", "T3", "B", "B"], "green": ["B", "B", "B", "B"]})), "roll", json!(1)).to_string(),
+        with(with(pos.clone(), "pieces", json!({"red": ["T3", "B", "B", "B"], "green": ["T3", "B", "B", "B"]})), "roll", json!(1)).to_string(),
+        with(with(pos.clone(), "pieces", json!({"red": ["T40", "B", "B", "B"], "green": ["B", "B", "B", "B"]})), "roll", json!(1)).to_string(),
+        with(with(pos.clone(), "pieces", json!({"red": ["B", "B", "B", "B"]})), "roll", json!(1)).to_string(),
+        with(with(pos.clone(), "pieces", json!({"red": ["B", "B", "B", "B"], "green": ["B", "B", "B", "B"], "blue": ["B", "B", "B", "B"]})), "roll", json!(1)).to_string(),
+        with(with(pos.clone(), "pieces", json!({"red": ["B", "B", "B", "B"], "green": ["H1", "H2", "H3", "H4"]})), "roll", json!(1)).to_string(),
+        with(with(pos, "extra", json!(1)), "roll", json!(1)).to_string(),
+    ];
+    for input in &cases {
+        refused("moves", input);
+    }
+    refused(
+        "replay",
+        &with(spec_position(), "script", json!([{"jump": 3}])).to_string(),
+    );
+    refused(
+        "replay",
+        &with(spec_position(), "script", json!([{"move": "T0-T6"}])).to_string(),
+    );
+}
+
+#[test]
+fn a_finished_game_has_no_moves() {
+    let doc = json!({"rules": "classic", "seats": ["red", "green"], "turn": "green",
+        "pieces": {"red": ["B", "B", "B", "B"], "green": ["H1", "H2", "H3", "H4"]}, "roll": 3});
+    assert_eq!(answer("moves", &doc), json!({"moves": []}));
+}
