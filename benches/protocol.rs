@@ -24,8 +24,13 @@ fn finished(seats: Seats, computers: Colours) -> Table {
 
 fn kind(entry: &Entry) -> &'static str {
     match &entry.kind {
-        Kind::Player(Signed { act: Act::Roll(_), .. }) => "player's roll",
-        Kind::Player(Signed { act: Act::Move { .. }, .. }) => "player's move",
+        Kind::Player(Signed {
+            act: Act::Roll(_), ..
+        }) => "player's roll",
+        Kind::Player(Signed {
+            act: Act::Move { .. },
+            ..
+        }) => "player's move",
         Kind::Player(_) => "player's return or leave",
         Kind::Computer(Auto::Roll(_)) => "computer's roll",
         Kind::Computer(Auto::Move(_)) => "computer's move",
@@ -35,7 +40,10 @@ fn kind(entry: &Entry) -> &'static str {
 
 /// Bytes on the wire of each kind of message, averaged over a game.
 fn print_sizes() {
-    let table = finished(Seats::for_players(4).expect("4"), Colours::one(Colour::Blue));
+    let table = finished(
+        Seats::for_players(4).expect("4"),
+        Colours::one(Colour::Blue),
+    );
     let mut sizes: Vec<(&str, usize, usize)> = Vec::new();
     for entry in table.log().entries() {
         let bytes = Message::Entry(entry.clone()).encode().len();
@@ -49,7 +57,10 @@ fn print_sizes() {
     }
     println!("bytes per entry message (4 seats, blue a computer seat, 3 phones):");
     for (kind, total, count) in sizes {
-        println!("  {kind:<26} {:>6.1} bytes  ({count} entries)", total as f64 / count as f64);
+        println!(
+            "  {kind:<26} {:>6.1} bytes  ({count} entries)",
+            total as f64 / count as f64
+        );
     }
     let chain = table.chain(Colour::Red).expect("red is a phone");
     let reveal = Message::Reveal(Reveal {
@@ -66,7 +77,11 @@ fn print_sizes() {
     };
     println!("  {:<26} {:>6} bytes", "status", status.encode().len());
     let header = postcard::to_stdvec(log.header()).expect("a header encodes");
-    println!("  {:<26} {:>6} bytes", "signed header (3 phones)", header.len());
+    println!(
+        "  {:<26} {:>6} bytes",
+        "signed header (3 phones)",
+        header.len()
+    );
 }
 
 /// Messages per roll per phone in simulated games.
@@ -85,7 +100,11 @@ fn print_messages() {
             },
         ),
     ] {
-        let mut config = Config::new(2, Seats::for_players(phones).expect("2-4"), first_legal_move);
+        let mut config = Config::new(
+            2,
+            Seats::for_players(phones).expect("2-4"),
+            first_legal_move,
+        );
         config.faults = faults;
         let outcome = Sim::new(config).expect("a game").run();
         let rolls = outcome.results[0].1.as_ref().expect("over").rolls;
@@ -106,7 +125,11 @@ fn replay(c: &mut Criterion) {
     let mut group = c.benchmark_group("game log");
     for (name, seats, computers) in [
         ("4 phones", 4, Colours::NONE),
-        ("2 phones + 2 computer seats", 4, Colours::one(Colour::Blue).with(Colour::Yellow)),
+        (
+            "2 phones + 2 computer seats",
+            4,
+            Colours::one(Colour::Blue).with(Colour::Yellow),
+        ),
     ] {
         let table = finished(Seats::for_players(seats).expect("2-4"), computers);
         let header = table.log().header().clone();

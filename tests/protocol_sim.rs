@@ -226,6 +226,22 @@ fn every_first_player_rule_and_house_rule_plays_through() {
 }
 
 #[test]
+fn the_matfyz_rules_play_through_the_same_log() {
+    for n in [2, 4] {
+        let mut config = Config::new(90 + n as u64, seats(n), first_legal_move);
+        config.rules = RuleSet::Matfyz;
+        config.first = FirstPlayer::HighestRoll;
+        config.faults = Faults {
+            drop: 100,
+            duplicate: 100,
+            max_delay: 300,
+            ..Faults::default()
+        };
+        assert!(matches!(assert_agreed(&run(config)), End::Won(_)));
+    }
+}
+
+#[test]
 fn a_game_that_runs_out_of_dice_ends_without_a_winner() {
     let mut config = Config::new(80, seats(2), first_legal_move);
     config.rolls = 40;
@@ -239,9 +255,14 @@ fn random_game(seed: u64) {
     let n = 2 + (seed % 3) as u8;
     let mut config = Config::new(seed, seats(n), first_legal_move);
     config.faults = Faults::random(seed);
-    // Now and then a computer seat, keeping red a phone.
+    // Now and then a computer seat (red stays a phone), or the Matfyz
+    // rules.
     if seed.is_multiple_of(5) {
         config.computers = Colours::one(Colour::Green);
+    }
+    if seed % 4 == 3 {
+        config.rules = RuleSet::Matfyz;
+        config.first = FirstPlayer::HighestRoll;
     }
     let (config, _dir) = on_disk(config);
     let outcome = run(config);

@@ -359,7 +359,11 @@ mod tests {
         other.engine = "clovece 9.9 other computer".into();
         let error = refusal(SignedHeader::sign_all(other, &[&red, &green]));
         assert!(matches!(error, HeaderError::Engine { .. }));
-        assert!(error.to_string().contains("same rules and computer players"));
+        assert!(
+            error
+                .to_string()
+                .contains("same rules and computer players")
+        );
     }
 
     #[test]
@@ -399,13 +403,9 @@ mod tests {
         ));
         let mut computers = header(&red, &green);
         computers.seats = [
-            Some(Seat::Computer {
-                level: Level::Easy,
-            }),
+            Some(Seat::Computer { level: Level::Easy }),
             None,
-            Some(Seat::Computer {
-                level: Level::Hard,
-            }),
+            Some(Seat::Computer { level: Level::Hard }),
             None,
         ];
         assert_eq!(

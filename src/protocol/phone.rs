@@ -127,11 +127,13 @@ impl Phone {
             .header
             .seat_of(signer.public())
             .ok_or(PhoneError::NotSeated)?;
-        let store = dir
-            .map(|d| Store::create(d, &header, seat, &secret))
-            .transpose()?;
         let log = Log::new(header, choose)?;
-        Phone::build(seat, signer, log, &secret, store)
+        let mut phone = Phone::build(seat, signer, log, &secret, None)?;
+        // Files only for a game this phone agreed to play.
+        if let Some(dir) = dir {
+            phone.store = Some(Store::create(dir, phone.log.header(), seat, &secret)?);
+        }
+        Ok(phone)
     }
 
     /// Continues a game loaded from disk.
@@ -541,7 +543,7 @@ impl Phone {
                 Err(LogError::UnknownBranch { index }) => {
                     // The sender's log forks from this one somewhere
                     // before `index`: ask further back each time.
-                    self.backtrack = (self.backtrack * 2).max(16);
+                    self.backtrack = self.backtrack.saturating_mul(2).max(16);
                     let back = index.saturating_sub(self.backtrack);
                     send(t, from, &Message::Sync { from: back });
                     break;

@@ -7,7 +7,7 @@
 use super::colours::Colours;
 use super::digest::Digest;
 use super::header::Header;
-use super::phone::{Observation, Phone};
+use super::phone::{Observation, Phone, Waiting};
 use crate::rules::Colour;
 
 /// Milliseconds on some monotonic clock of the caller's choice.
@@ -50,13 +50,16 @@ impl Watch {
     ///   from their phone for that long;
     /// - this player's own roll or move after the turn timer.
     pub fn observe(&mut self, now: Millis, phone: &Phone) -> Observation {
-        let head = phone.log().head();
+        self.observe_waiting(now, phone.log().head(), phone.waiting())
+    }
+
+    /// [`Watch::observe`] for a log at `head` that waits on `waiting`.
+    pub fn observe_waiting(&mut self, now: Millis, head: Digest, waiting: Waiting) -> Observation {
         if self.head != Some(head) {
             self.head = Some(head);
             self.since = now;
         }
         let waited = now.saturating_sub(self.since);
-        let waiting = phone.waiting();
         let mut gone = Colours::NONE;
         if waited >= self.grace {
             gone = waiting.reveals;
@@ -76,5 +79,106 @@ impl Watch {
             gone,
             timer_expired,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::protocol::header::TurnTimer;
+    use crate::rules::{HouseRules, RuleSet};
+
+    fn watch(timer: TurnTimer) -> Watch {
+        let mut header = Header::new([0; 32], RuleSet::Classic(HouseRules::default()), [None; 4]);
+        header.timer = timer;
+        Watch::new(&header, 0)
+    }
+
+    const HEAD: Digest = Digest([1; 32]);
+    const BLUE: Colour = Colour::Blue;
+
+    fn reveal_from_blue() -> Waiting {
+        Waiting {
+            reveals: Colours::one(BLUE),
+            ..Waiting::default()
+        }
+    }
+
+    #[test]
+    fn a_missing_reveal_is_overdue_after_the_grace_period() {
+        let mut w = watch(TurnTimer::None);
+        assert_eq!(
+            w.observe_waiting(0, HEAD, reveal_from_blue()).gone,
+            Colours::NONE
+        );
+        assert_eq!(
+            w.observe_waiting(44_999, HEAD, reveal_from_blue()).gone,
+            Colours::NONE
+        );
+        assert_eq!(
+            w.observe_waiting(45_000, HEAD, reveal_from_blue()).gone,
+            Colours::one(BLUE)
+        );
+        // A new entry starts the wait again.
+        let next = Digest([2; 32]);
+        assert_eq!(
+            w.observe_waiting(46_000, next, reveal_from_blue()).gone,
+            Colours::NONE
+        );
+    }
+
+    #[test]
+    fn a_players_turn_is_overdue_after_their_timer_and_the_grace_period() {
+        let mut w = watch(TurnTimer::Seconds30);
+        let blue_moves = Waiting {
+            action: Some(BLUE),
+            ..Waiting::default()
+        };
+        w.observe_waiting(0, HEAD, blue_moves);
+        w.heard(BLUE, 70_000);
+        assert_eq!(
+            w.observe_waiting(74_999, HEAD, blue_moves).gone,
+            Colours::NONE
+        );
+        assert_eq!(
+            w.observe_waiting(75_000, HEAD, blue_moves).gone,
+            Colours::one(BLUE)
+        );
+    }
+
+    #[test]
+    fn with_no_timer_a_thinking_player_is_waited_for_while_their_phone_is_heard() {
+        let mut w = watch(TurnTimer::None);
+        let blue_moves = Waiting {
+            action: Some(BLUE),
+            ..Waiting::default()
+        };
+        w.observe_waiting(0, HEAD, blue_moves);
+        w.heard(BLUE, 100_000);
+        assert_eq!(
+            w.observe_waiting(120_000, HEAD, blue_moves).gone,
+            Colours::NONE
+        );
+        assert_eq!(
+            w.observe_waiting(145_000, HEAD, blue_moves).gone,
+            Colours::one(BLUE)
+        );
+    }
+
+    #[test]
+    fn the_own_turn_timer_runs_out_after_its_time() {
+        let mut w = watch(TurnTimer::Seconds10);
+        let mine = Waiting {
+            mine: true,
+            ..Waiting::default()
+        };
+        assert!(!w.observe_waiting(0, HEAD, mine).timer_expired);
+        assert!(!w.observe_waiting(9_999, HEAD, mine).timer_expired);
+        assert!(w.observe_waiting(10_000, HEAD, mine).timer_expired);
+        assert!(
+            !watch(TurnTimer::None)
+                .observe_waiting(99_000, HEAD, mine)
+                .timer_expired
+        );
     }
 }

@@ -429,7 +429,8 @@ impl Sim {
             && self.refused.len() < 20
         {
             let seat = self.nodes[i].player.seat;
-            self.refused.push(format!("{seat} at {} ms: {error}", self.now));
+            self.refused
+                .push(format!("{seat} at {} ms: {error}", self.now));
         }
         let from = self.nodes[i].player.seat;
         for (to, bytes) in out.sent {

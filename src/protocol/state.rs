@@ -379,9 +379,9 @@ impl State {
         }
         for colour in gone.iter() {
             self.control[colour.index()] = Some(Control::Absent);
-            self.absences[colour.index()] += 1;
+            self.absences[colour.index()] = self.absences[colour.index()].saturating_add(1);
             if matches!(self.due, Due::Roll { by: Actor::Player(roller), .. } if roller == colour) {
-                self.withheld[colour.index()] += 1;
+                self.withheld[colour.index()] = self.withheld[colour.index()].saturating_add(1);
             }
         }
         self.returning = self.returning.difference(gone);
