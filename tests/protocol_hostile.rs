@@ -109,7 +109,7 @@ fn illegal_move_is_refused() {
     let illegal = table.sign(RED, Act::Move { mv, auto: false }).unwrap();
     assert!(matches!(
         refused(&mut table, illegal),
-        LogError::Flow(FlowError::Illegal(_))
+        LogError::Flow(FlowError::Illegal)
     ));
     // A legal move falsely marked as the computer's.
     let moves = table.log().state().game().unwrap().legal_moves();
