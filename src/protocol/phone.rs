@@ -246,17 +246,6 @@ impl Phone {
         if let Some(vote) = self.votes.get(&self.seat).cloned() {
             self.broadcast(t, &Message::Vote(vote));
         }
-        // While a signature is missing here, others may miss this one.
-        let unsigned = self
-            .log
-            .players()
-            .difference(self.signatures.keys().copied().collect());
-        if let Some(&signature) = self.signatures.get(&self.seat)
-            && !unsigned.is_empty()
-        {
-            let seat = self.seat;
-            self.broadcast(t, &Message::Result { seat, signature });
-        }
         self.drive(t)
     }
 
@@ -332,10 +321,18 @@ impl Phone {
     }
 
     fn status(&self, t: &mut dyn Transport) {
+        let missing = match self.log.due() {
+            Due::Over(_) => self
+                .log
+                .state()
+                .present()
+                .difference(self.signatures.keys().copied().collect()),
+            _ => self.waiting().reveals,
+        };
         let message = Message::Status {
             len: self.log.len(),
             head: self.log.head(),
-            missing: self.waiting().reveals,
+            missing,
         };
         self.broadcast(t, &message);
     }
@@ -581,13 +578,24 @@ impl Phone {
         t: &mut dyn Transport,
     ) {
         let ours = self.log.len();
-        if head == self.log.head()
-            && missing.contains(self.seat)
-            && let Due::Roll { roll, .. } = self.log.due()
-            && roll == self.revealed
-            && let Some(value) = self.chain.reveal(roll)
-        {
-            send(t, from, &Message::Reveal(self.my_reveal(roll, value)));
+        if head == self.log.head() && missing.contains(self.seat) {
+            let lost = match self.log.due() {
+                Due::Roll { roll, .. } if roll == self.revealed => self
+                    .chain
+                    .reveal(roll)
+                    .map(|value| Message::Reveal(self.my_reveal(roll, value))),
+                Due::Over(_) => self
+                    .signatures
+                    .get(&self.seat)
+                    .map(|&signature| Message::Result {
+                        seat: self.seat,
+                        signature,
+                    }),
+                _ => None,
+            };
+            if let Some(message) = lost {
+                send(t, from, &message);
+            }
         }
         if len > ours {
             send(t, from, &Message::Sync { from: ours });

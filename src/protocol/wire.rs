@@ -28,9 +28,9 @@ pub enum Message {
     Reveal(Reveal),
     /// A vote that some phones are gone.
     Vote(Vote),
-    /// Where the sender's log stands and which reveals for the roll due it
-    /// still lacks, sent now and then so that lost messages are sent again
-    /// (and only then).
+    /// Where the sender's log stands and whose reveal for the roll due (or,
+    /// once the game is over, whose result signature) it still lacks, sent
+    /// now and then so that lost messages are sent again, and only those.
     Status {
         len: u32,
         head: Digest,
