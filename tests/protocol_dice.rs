@@ -91,3 +91,30 @@ fn all_reveals_but_one_cannot_compute_the_roll() {
         "chi-square {chi:.2} for {counts:?}"
     );
 }
+
+#[test]
+fn the_roll_history_and_dice_statistics_come_from_the_log() {
+    use clovece::protocol::computer::first_legal_move;
+    use clovece::protocol::sim::{Config, Table};
+    use clovece::rules::{FirstPlayer, Seats};
+
+    let mut config = Config::new(3, Seats::for_players(3).unwrap(), first_legal_move);
+    config.first = FirstPlayer::Random;
+    config.computers = clovece::protocol::Colours::one(Colour::Blue);
+    let mut table = Table::new(&config).unwrap();
+    while table.step() {}
+    let log = table.log();
+    let history: Vec<_> = log.rolls().collect();
+    // Every roll but the draw of the first player, numbered in order.
+    assert_eq!(history.len() as u32, log.state().rolls() - 1);
+    assert!(history.windows(2).all(|w| w[1].roll == w[0].roll + 1));
+    assert!(
+        history
+            .iter()
+            .all(|r| r.by_computer == (r.seat == Colour::Blue))
+    );
+    let counts = log.dice_counts();
+    let total: u32 = counts.iter().flatten().sum();
+    assert_eq!(total as usize, history.len());
+    assert_eq!(counts[Colour::Yellow.index()], [0; 6]);
+}
