@@ -284,12 +284,19 @@ proptest! {
     }
 }
 
-/// The long run: 1,000 seeded games with random faults (about 4 minutes of
-/// CPU in the debug profile).
+/// The long run: 1,000 seeded games with random faults, on every core
+/// (about 4 minutes of CPU in the debug profile).
 #[test]
 #[ignore]
 fn a_thousand_games_with_random_faults_end_in_one_log() {
-    for seed in 0..1_000 {
-        random_game(seed);
-    }
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get() as u64);
+    std::thread::scope(|scope| {
+        for first in 0..threads {
+            scope.spawn(move || {
+                for seed in (first..1_000).step_by(threads as usize) {
+                    random_game(seed);
+                }
+            });
+        }
+    });
 }
