@@ -5,16 +5,20 @@
 //! same code runs over libp2p and over the simulated network of the tests.
 //! docs/protocol.md describes the protocol as a whole.
 //!
+//! - [`identity`]: players' ed25519 keys (their libp2p identity) and
+//!   signatures.
 //! - [`header`]: what is fixed before the first roll, signed by every player.
 //! - [`event`]: log entries and the rule for two entries in one place.
 //! - [`dice`]: hash-chain commitments, reveals and the die they make.
 //! - [`state`]: what the log folds to and the checks each entry passes.
+//! - [`computer`]: the computer player as the log calls it.
 //! - [`log`]: the log itself.
 //! - [`phone`]: one phone's part: sending, voting, catching up, saving.
 //! - [`presence`]: turning time into observations, outside the core.
 //! - [`store`]: crash-safe files.
 //! - [`wire`]: messages and their bounded decoding.
 //! - [`result`]: the signed result for the statistics.
+//! - [`colours`], [`digest`]: sets of colours, domain-separated hashes.
 //! - [`sim`]: an in-process network with faults, for tests and benchmarks.
 
 pub mod colours;

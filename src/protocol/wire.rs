@@ -38,7 +38,7 @@ pub enum Message {
     },
     /// Asks for the entries from index `from` on.
     Sync { from: u32 },
-    /// Entries from index `from` on, answering a `Sync` or a stale `Status`.
+    /// Consecutive entries, answering a `Sync` or a `Status` that is behind.
     Entries { entries: Vec<Entry> },
     /// A player's signature on the result of the game.
     Result { seat: Colour, signature: Signature },
