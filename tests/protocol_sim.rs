@@ -267,7 +267,7 @@ fn random_game(seed: u64) {
     let (config, _dir) = on_disk(config);
     let outcome = run(config);
     assert!(
-        outcome.converged,
+        outcome.converged && outcome.refused.is_empty(),
         "seed {seed}: {:?} {:?}",
         Faults::random(seed),
         outcome.refused

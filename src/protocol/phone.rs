@@ -271,7 +271,11 @@ impl Phone {
                 self.send_entries(from, index, t);
                 Ok(())
             }
-            Message::Result { seat, signature } => self.take_signature(seat, signature),
+            Message::Result {
+                seat,
+                head,
+                signature,
+            } => self.take_signature(seat, head, signature),
         }
     }
 
@@ -589,6 +593,7 @@ impl Phone {
                     .get(&self.seat)
                     .map(|&signature| Message::Result {
                         seat: self.seat,
+                        head: self.log.head(),
                         signature,
                     }),
                 _ => None,
@@ -713,11 +718,26 @@ impl Phone {
         let signature = result.sign(&self.signer);
         self.signatures.insert(self.seat, signature);
         let seat = self.seat;
-        self.broadcast(t, &Message::Result { seat, signature });
+        let head = self.log.head();
+        self.broadcast(
+            t,
+            &Message::Result {
+                seat,
+                head,
+                signature,
+            },
+        );
     }
 
-    fn take_signature(&mut self, seat: Colour, signature: Signature) -> Result<(), PhoneError> {
-        let Some(result) = self.log.result() else {
+    fn take_signature(
+        &mut self,
+        seat: Colour,
+        head: Digest,
+        signature: Signature,
+    ) -> Result<(), PhoneError> {
+        // A signature for another log (the sender, or this phone, is still
+        // on a branch that loses) is not for this result.
+        let Some(result) = self.log.result().filter(|r| r.head == head) else {
             return Ok(());
         };
         let verifier = self.log.setup().verifiers[seat.index()]

@@ -40,8 +40,14 @@ pub enum Message {
     Sync { from: u32 },
     /// Consecutive entries, answering a `Sync` or a `Status` that is behind.
     Entries { entries: Vec<Entry> },
-    /// A player's signature on the result of the game.
-    Result { seat: Colour, signature: Signature },
+    /// A player's signature on the result of the game whose log ends at
+    /// `head` (a phone that ended on a branch that lost a conflict signs
+    /// again once it has caught up).
+    Result {
+        seat: Colour,
+        head: Digest,
+        signature: Signature,
+    },
 }
 
 /// A player's reveal for one roll.
