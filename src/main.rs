@@ -3,8 +3,10 @@
 use std::io::Read;
 use std::process::ExitCode;
 
+use anyhow::Context;
 use clap::{Parser, Subcommand};
 use clovece::bench::Budget;
+use std::path::PathBuf;
 use std::time::Duration;
 
 #[derive(Parser)]
@@ -35,6 +37,21 @@ enum Command {
         #[arg(long)]
         games: Option<u64>,
     },
+    /// List the clovece phones nearby (found by mDNS), with timestamps.
+    Nearby {
+        /// The data folder holding this player's identity.
+        #[arg(long)]
+        data: Option<PathBuf>,
+        /// An address to listen on (repeatable).
+        #[arg(long, default_value = "/ip4/0.0.0.0/tcp/0")]
+        listen: Vec<libp2p::Multiaddr>,
+        /// Stop after finding this many phones.
+        #[arg(long)]
+        count: Option<usize>,
+        /// Stop after this many seconds.
+        #[arg(long, default_value_t = 10)]
+        seconds: u64,
+    },
 }
 
 fn main() -> ExitCode {
@@ -49,6 +66,21 @@ fn main() -> ExitCode {
             });
             Ok(())
         }
+        Command::Nearby {
+            data,
+            listen,
+            count,
+            seconds,
+        } => network(|| async move {
+            let keypair = clovece::net::identity::load_or_create(&data_dir(data)?)?;
+            let nearby = clovece::net::nearby::Nearby {
+                listen,
+                count,
+                timeout: Duration::from_secs(seconds),
+            };
+            clovece::net::nearby::run(keypair, nearby, &mut std::io::stdout().lock()).await?;
+            Ok(())
+        }),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -57,6 +89,34 @@ fn main() -> ExitCode {
             ExitCode::from(2)
         }
     }
+}
+
+/// The data folder: `--data`, or the platform's.
+fn data_dir(data: Option<PathBuf>) -> anyhow::Result<PathBuf> {
+    data.or_else(clovece::net::identity::default_dir)
+        .context("no data folder: pass --data DIR")
+}
+
+/// Runs a networked command on a tokio runtime, logging to stderr
+/// (`RUST_LOG` sets the level; warnings by default).
+fn network<F, Fut>(f: F) -> Result<(), String>
+where
+    F: FnOnce() -> Fut,
+    Fut: std::future::Future<Output = anyhow::Result<()>>,
+{
+    tracing_subscriber::fmt()
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_default_env()
+                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn")),
+        )
+        .with_writer(std::io::stderr)
+        .init();
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .map_err(|e| format!("cannot start the async runtime: {e}"))?;
+    runtime.block_on(f()).map_err(|e| format!("{e:#}"))
 }
 
 /// Reads stdin, answers it with `f` and prints the answer on stdout.

@@ -1,0 +1,3 @@
+plugins {
+    id("com.android.application") version "8.13.0" apply false
+}

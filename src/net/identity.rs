@@ -1,0 +1,165 @@
+//! The player's libp2p identity: an ed25519 key kept in the data folder, so
+//! that a phone keeps its `PeerId` (and with it its seat in a saved game)
+//! across restarts.
+//!
+//! The file holds libp2p's own protobuf encoding of the key. It is written
+//! once, crash-safely: to a temporary file, synced, renamed over the final
+//! name, and the folder synced, so that a crash leaves either no key or a
+//! whole one. A file that does not decode is never replaced silently: that
+//! would turn the player into a stranger to their own saved game.
+
+use std::fs::{self, File};
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+
+use libp2p::identity::Keypair;
+
+/// The key's file name inside the data folder.
+pub const KEY_FILE: &str = "identity.key";
+
+/// The largest key file read: a protobuf-encoded ed25519 key is 68 bytes.
+const MAX_KEY_FILE: u64 = 4096;
+
+#[derive(Debug, thiserror::Error)]
+pub enum IdentityError {
+    #[error("{}: {source}", .path.display())]
+    Io { path: PathBuf, source: io::Error },
+    #[error(
+        "{} is not a valid identity key ({why}); move it away to start as a new player",
+        .path.display()
+    )]
+    Corrupt { path: PathBuf, why: String },
+    #[error("{} holds a {kind} key; clovece players need an ed25519 key", .path.display())]
+    NotEd25519 { path: PathBuf, kind: String },
+}
+
+fn io_error(path: &Path) -> impl FnOnce(io::Error) -> IdentityError + '_ {
+    move |source| IdentityError::Io {
+        path: path.to_owned(),
+        source,
+    }
+}
+
+/// The platform's data folder for clovece (e.g. `~/.local/share/clovece`
+/// on Linux), where the identity, saved games and statistics live unless
+/// `--data` says otherwise.
+pub fn default_dir() -> Option<PathBuf> {
+    directories::ProjectDirs::from("", "", "clovece").map(|d| d.data_dir().to_owned())
+}
+
+/// The identity kept in `dir`, made (and the folder created) on first use.
+pub fn load_or_create(dir: &Path) -> Result<Keypair, IdentityError> {
+    let path = dir.join(KEY_FILE);
+    match load(&path) {
+        Err(IdentityError::Io { source, .. }) if source.kind() == io::ErrorKind::NotFound => {
+            let keypair = Keypair::generate_ed25519();
+            save(dir, &keypair)?;
+            Ok(keypair)
+        }
+        loaded => loaded,
+    }
+}
+
+/// Reads the key at `path`.
+pub fn load(path: &Path) -> Result<Keypair, IdentityError> {
+    let len = fs::metadata(path).map_err(io_error(path))?.len();
+    if len > MAX_KEY_FILE {
+        return Err(IdentityError::Corrupt {
+            path: path.to_owned(),
+            why: format!("{len} bytes, far more than a key"),
+        });
+    }
+    let bytes = fs::read(path).map_err(io_error(path))?;
+    let keypair = Keypair::from_protobuf_encoding(&bytes).map_err(|e| IdentityError::Corrupt {
+        path: path.to_owned(),
+        why: e.to_string(),
+    })?;
+    if keypair.key_type() != libp2p::identity::KeyType::Ed25519 {
+        return Err(IdentityError::NotEd25519 {
+            path: path.to_owned(),
+            kind: keypair.key_type().to_string(),
+        });
+    }
+    Ok(keypair)
+}
+
+/// Writes `keypair` into `dir` by temporary file, sync and rename.
+fn save(dir: &Path, keypair: &Keypair) -> Result<(), IdentityError> {
+    fs::create_dir_all(dir).map_err(io_error(dir))?;
+    let path = dir.join(KEY_FILE);
+    let temp = dir.join(format!("{KEY_FILE}.tmp"));
+    let bytes = keypair
+        .to_protobuf_encoding()
+        .expect("an ed25519 key encodes");
+    let mut file = private_file(&temp).map_err(io_error(&temp))?;
+    file.write_all(&bytes)
+        .and_then(|()| file.sync_all())
+        .map_err(io_error(&temp))?;
+    fs::rename(&temp, &path).map_err(io_error(&path))?;
+    File::open(dir)
+        .and_then(|d| d.sync_all())
+        .map_err(io_error(dir))
+}
+
+/// A new file that only its owner can read: it holds a private key.
+fn private_file(path: &Path) -> io::Result<File> {
+    let mut options = fs::OpenOptions::new();
+    options.write(true).create(true).truncate(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+    options.open(path)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn identity_is_kept_across_restarts() {
+        let dir = tempfile::tempdir().unwrap();
+        let first = load_or_create(dir.path()).unwrap();
+        let again = load_or_create(dir.path()).unwrap();
+        assert_eq!(first.public().to_peer_id(), again.public().to_peer_id());
+        assert!(!dir.path().join("identity.key.tmp").exists());
+    }
+
+    #[test]
+    fn identity_folder_is_created() {
+        let dir = tempfile::tempdir().unwrap();
+        let nested = dir.path().join("a/b");
+        load_or_create(&nested).unwrap();
+        assert!(nested.join(KEY_FILE).is_file());
+    }
+
+    #[test]
+    fn corrupt_identity_is_a_clear_error_and_is_kept() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join(KEY_FILE);
+        fs::write(&path, b"not a key").unwrap();
+        let err = load_or_create(dir.path()).unwrap_err();
+        assert!(matches!(err, IdentityError::Corrupt { .. }), "{err}");
+        assert!(err.to_string().contains("identity.key"), "{err}");
+        assert_eq!(fs::read(&path).unwrap(), b"not a key");
+    }
+
+    #[test]
+    fn oversized_identity_file_is_refused_unread() {
+        let dir = tempfile::tempdir().unwrap();
+        fs::write(dir.path().join(KEY_FILE), vec![0u8; 1 << 20]).unwrap();
+        let err = load_or_create(dir.path()).unwrap_err();
+        assert!(matches!(err, IdentityError::Corrupt { .. }), "{err}");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn identity_file_is_private() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        load_or_create(dir.path()).unwrap();
+        let mode = fs::metadata(dir.path().join(KEY_FILE))
+            .unwrap()
+            .permissions()
+            .mode();
+        assert_eq!(mode & 0o077, 0);
+    }
+}

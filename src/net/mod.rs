@@ -1,0 +1,32 @@
+//! Peer-to-peer networking over libp2p: how phones on one Wi-Fi find each
+//! other, join a room and exchange the game log's messages, in order and
+//! acknowledged, over real sockets. docs/net.md describes the wire level.
+//!
+//! - [`identity`]: the player's key, kept crash-safely on disk.
+//! - [`ticket`]: the join ticket (link and QR code).
+//! - [`code`]: the six-character room code.
+//! - [`wire`]: the byte channel's frames and their bounded decoding.
+//! - [`link`]: ordered, acknowledged delivery to one peer (no I/O).
+//! - [`guard`]: how much a peer may send before it counts as flooding.
+//! - [`backoff`]: when to dial a lost peer again.
+//! - [`swarm`]: the libp2p stack and its tuning.
+//! - [`node`]: a running node: discovery, connections, the byte channel.
+//! - [`nearby`]: `clovece nearby`, the phones mDNS finds.
+//! - [`room`]: the lobby: finding a room by code, joining open and private
+//!   rooms.
+
+pub mod backoff;
+pub mod code;
+pub mod guard;
+pub mod identity;
+pub mod link;
+pub mod nearby;
+pub mod node;
+pub mod room;
+pub mod swarm;
+pub mod ticket;
+pub mod wire;
+
+pub use code::RoomCode;
+pub use node::{Config, Event, NetError, Node};
+pub use ticket::{RoomId, RoomSecret, Ticket};

@@ -1,0 +1,623 @@
+//! A running node: the swarm plus, for every peer, the channel halves
+//! ([`super::link`]), the flood guard and, for the peers the game needs,
+//! redialling with backoff. The application drives it by awaiting
+//! [`Node::next`] and calls [`Node::send`] and friends in between; nothing
+//! here knows about games, so the same node serves the lobby and the log.
+
+use std::collections::{HashMap, VecDeque};
+use std::time::{Duration, Instant};
+
+use futures::StreamExt;
+use libp2p::core::ConnectedPoint;
+use libp2p::identity::Keypair;
+use libp2p::multiaddr::Protocol;
+use libp2p::request_response::{self, OutboundFailure, OutboundRequestId};
+use libp2p::swarm::dial_opts::{DialOpts, PeerCondition};
+use libp2p::swarm::{ConnectionId, SwarmEvent};
+use libp2p::{Multiaddr, PeerId, Swarm, TransportError, identify, mdns, ping};
+use tracing::{debug, info, warn};
+
+use super::backoff::Backoff;
+use super::guard::{Guard, Limits};
+use super::link::{Inbox, Outbox};
+use super::swarm::{self, Behaviour, BehaviourEvent, SwarmError};
+use super::wire::{Ack, MAX_MESSAGE, Request};
+
+/// How long a peer that sent garbage or flooded is kept away.
+pub const BAN: Duration = Duration::from_secs(60);
+
+/// How often the node looks at its redial timers.
+const TICK: Duration = Duration::from_millis(50);
+
+/// What a node is started with.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// Where to listen, e.g. `/ip4/0.0.0.0/tcp/0` on a phone, or
+    /// `/ip4/127.0.0.1/tcp/0` in tests.
+    pub listen: Vec<Multiaddr>,
+    /// Whether to find and announce phones nearby by mDNS.
+    pub mdns: bool,
+    /// How much a peer may send before it counts as flooding.
+    pub limits: Limits,
+}
+
+impl Default for Config {
+    fn default() -> Config {
+        Config {
+            listen: vec!["/ip4/0.0.0.0/tcp/0".parse().expect("a valid address")],
+            mdns: true,
+            limits: Limits::default(),
+        }
+    }
+}
+
+/// What happened on the network.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Event {
+    /// mDNS found `peer` nearby (its addresses are remembered for dialling).
+    Discovered(PeerId),
+    /// mDNS has not heard from `peer` for a while.
+    Expired(PeerId),
+    /// The first connection to `peer` is up.
+    Connected(PeerId),
+    /// The last connection to `peer` is down.
+    Disconnected(PeerId),
+    /// A message from `from`, in the order it was sent.
+    Message { from: PeerId, bytes: Vec<u8> },
+    /// `peer` was disconnected and banned for a while for `reason`.
+    Banned { peer: PeerId, reason: String },
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum NetError {
+    #[error(transparent)]
+    Swarm(#[from] SwarmError),
+    #[error("cannot listen on {addr}: {source}")]
+    Listen {
+        addr: Multiaddr,
+        source: TransportError<std::io::Error>,
+    },
+    #[error("cannot listen on {addr}: {source}")]
+    Listener {
+        addr: Multiaddr,
+        source: std::io::Error,
+    },
+    #[error("a message of {0} bytes is larger than the limit of {MAX_MESSAGE}")]
+    TooLarge(usize),
+    #[error("cannot draw a random session number: {0}")]
+    Random(#[from] getrandom::Error),
+}
+
+/// What the node keeps about one peer.
+#[derive(Debug)]
+struct Peer {
+    /// Addresses to dial, most recently learnt last.
+    addrs: Vec<Multiaddr>,
+    outbox: Outbox,
+    in_flight: Option<OutboundRequestId>,
+    inbox: Inbox,
+    guard: Guard,
+    /// Set for peers the application wants connected.
+    redial: Option<Backoff>,
+    connections: usize,
+    dialing: bool,
+    banned_until: Option<Instant>,
+}
+
+impl Peer {
+    fn new(session: u64, limits: Limits, now: Instant) -> Peer {
+        Peer {
+            addrs: Vec::new(),
+            outbox: Outbox::new(session),
+            in_flight: None,
+            inbox: Inbox::default(),
+            guard: Guard::new(limits, now),
+            redial: None,
+            connections: 0,
+            dialing: false,
+            banned_until: None,
+        }
+    }
+
+    fn learn(&mut self, addr: Multiaddr) {
+        let addr = without_p2p(addr);
+        self.addrs.retain(|a| *a != addr);
+        self.addrs.push(addr);
+        const KEEP: usize = 16;
+        if self.addrs.len() > KEEP {
+            self.addrs.remove(0);
+        }
+    }
+
+    fn banned(&self, now: Instant) -> bool {
+        self.banned_until.is_some_and(|until| now < until)
+    }
+}
+
+fn without_p2p(mut addr: Multiaddr) -> Multiaddr {
+    if let Some(Protocol::P2p(_)) = addr.iter().last() {
+        addr.pop();
+    }
+    addr
+}
+
+/// A running node (see the module documentation).
+pub struct Node {
+    swarm: Swarm<Behaviour>,
+    session: u64,
+    limits: Limits,
+    peers: HashMap<PeerId, Peer>,
+    events: VecDeque<Event>,
+    listening: Vec<Multiaddr>,
+    /// When each connection last answered a ping (or opened).
+    heard: HashMap<ConnectionId, Instant>,
+    tick: tokio::time::Interval,
+}
+
+impl Node {
+    /// Starts a node for `keypair` on the current tokio runtime and waits
+    /// until it listens on every address of `config`.
+    pub async fn start(keypair: Keypair, config: Config) -> Result<Node, NetError> {
+        let mut swarm = swarm::build(keypair, config.mdns)?;
+        let mut pending = Vec::new();
+        for addr in config.listen {
+            let id = swarm
+                .listen_on(addr.clone())
+                .map_err(|source| NetError::Listen {
+                    addr: addr.clone(),
+                    source,
+                })?;
+            pending.push((id, addr));
+        }
+        let mut session = [0; 8];
+        getrandom::fill(&mut session)?;
+        let mut tick = tokio::time::interval(TICK);
+        tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        let mut node = Node {
+            swarm,
+            session: u64::from_le_bytes(session),
+            limits: config.limits,
+            peers: HashMap::new(),
+            events: VecDeque::new(),
+            listening: Vec::new(),
+            heard: HashMap::new(),
+            tick,
+        };
+        while !pending.is_empty() {
+            match node.swarm.select_next_some().await {
+                event @ SwarmEvent::NewListenAddr { listener_id, .. } => {
+                    pending.retain(|(id, _)| *id != listener_id);
+                    node.handle(event);
+                }
+                SwarmEvent::ListenerClosed {
+                    listener_id,
+                    reason: Err(source),
+                    ..
+                }
+                | SwarmEvent::ListenerError {
+                    listener_id,
+                    error: source,
+                } => {
+                    if let Some((_, addr)) = pending.iter().find(|(id, _)| *id == listener_id) {
+                        return Err(NetError::Listener {
+                            addr: addr.clone(),
+                            source,
+                        });
+                    }
+                }
+                other => node.handle(other),
+            }
+        }
+        Ok(node)
+    }
+
+    pub fn peer_id(&self) -> PeerId {
+        *self.swarm.local_peer_id()
+    }
+
+    /// Every address this node listens on, without the `/p2p` suffix
+    /// (a listener on `0.0.0.0` is reported once per interface address).
+    pub fn listen_addrs(&self) -> Vec<Multiaddr> {
+        self.listening.clone()
+    }
+
+    /// Sends `bytes` to `to`: queued until `to` is connected, delivered in
+    /// order and acknowledged (see [`super::link`]).
+    pub fn send(&mut self, to: PeerId, bytes: Vec<u8>) -> Result<(), NetError> {
+        if bytes.len() > MAX_MESSAGE {
+            return Err(NetError::TooLarge(bytes.len()));
+        }
+        let outbox = &mut self.peer(to).outbox;
+        let dropped = outbox.dropped();
+        outbox.push(bytes);
+        if outbox.dropped() > dropped {
+            debug!(peer = %to, dropped = outbox.dropped(), "peer takes nothing; oldest messages dropped");
+        }
+        self.flush(to);
+        Ok(())
+    }
+
+    /// Messages queued for `to` and not yet acknowledged.
+    pub fn unacknowledged(&self, to: PeerId) -> usize {
+        self.peers.get(&to).map_or(0, |p| p.outbox.len())
+    }
+
+    /// Remembers `addrs` for dialling `peer` (and dials a kept peer that
+    /// had no address to try).
+    pub fn add_addrs(&mut self, peer: PeerId, addrs: impl IntoIterator<Item = Multiaddr>) {
+        let entry = self.peer(peer);
+        for addr in addrs {
+            entry.learn(addr);
+        }
+        if entry.redial.is_some() {
+            self.dial(peer);
+        }
+    }
+
+    /// The addresses known for `peer`, most recently learnt last.
+    pub fn addrs(&self, peer: PeerId) -> Vec<Multiaddr> {
+        self.peers
+            .get(&peer)
+            .map_or_else(Vec::new, |p| p.addrs.clone())
+    }
+
+    /// Keeps `peer` connected: dials it now if need be, and again with
+    /// backoff whenever the connection drops, until [`Node::release`].
+    pub fn keep(&mut self, peer: PeerId) {
+        let entry = self.peer(peer);
+        if entry.redial.is_none() {
+            entry.redial = Some(Backoff::default());
+        }
+        if entry.connections == 0 {
+            self.dial(peer);
+        }
+    }
+
+    /// Stops redialling `peer`.
+    pub fn release(&mut self, peer: PeerId) {
+        if let Some(p) = self.peers.get_mut(&peer) {
+            p.redial = None;
+        }
+    }
+
+    /// Dials `peer` once at its known addresses, unless it is connected or
+    /// being dialled.
+    pub fn dial(&mut self, peer: PeerId) {
+        let now = Instant::now();
+        let Some(entry) = self.peers.get_mut(&peer) else {
+            return;
+        };
+        if entry.connections > 0 || entry.dialing || entry.addrs.is_empty() || entry.banned(now) {
+            return;
+        }
+        let opts = DialOpts::peer_id(peer)
+            .addresses(entry.addrs.clone())
+            .condition(PeerCondition::DisconnectedAndNotDialing)
+            .build();
+        match self.swarm.dial(opts) {
+            Ok(()) => entry.dialing = true,
+            Err(error) => {
+                debug!(%peer, %error, "dial not started");
+                if let Some(b) = &mut entry.redial {
+                    b.failed(now);
+                }
+            }
+        }
+    }
+
+    pub fn is_connected(&self, peer: PeerId) -> bool {
+        self.peers.get(&peer).is_some_and(|p| p.connections > 0)
+    }
+
+    /// Disconnects `peer` and refuses it for [`BAN`], logging `reason`
+    /// (it sent garbage or flooded).
+    pub fn ban(&mut self, peer: PeerId, reason: String) {
+        warn!(%peer, %reason, "disconnecting peer");
+        let until = Instant::now() + BAN;
+        self.peer(peer).banned_until = Some(until);
+        let _ = self.swarm.disconnect_peer_id(peer);
+        self.events.push_back(Event::Banned { peer, reason });
+    }
+
+    /// Closes every connection (when the game is over).
+    pub fn disconnect_all(&mut self) {
+        let peers: Vec<PeerId> = self.peers.keys().copied().collect();
+        for peer in peers {
+            self.release(peer);
+            let _ = self.swarm.disconnect_peer_id(peer);
+        }
+    }
+
+    /// The next event. Cancel-safe: events are queued inside the node.
+    pub async fn next(&mut self) -> Event {
+        loop {
+            if let Some(event) = self.events.pop_front() {
+                return event;
+            }
+            tokio::select! {
+                event = self.swarm.select_next_some() => self.handle(event),
+                _ = self.tick.tick() => {
+                    self.close_silent();
+                    self.redial_due();
+                }
+            }
+        }
+    }
+
+    fn peer(&mut self, peer: PeerId) -> &mut Peer {
+        let (session, limits) = (self.session, self.limits);
+        self.peers
+            .entry(peer)
+            .or_insert_with(|| Peer::new(session, limits, Instant::now()))
+    }
+
+    /// Closes the connections that have not answered a ping for
+    /// [`swarm::SILENT_LIMIT`].
+    fn close_silent(&mut self) {
+        let now = Instant::now();
+        for (&connection, last) in self.heard.iter_mut() {
+            if now.duration_since(*last) >= swarm::SILENT_LIMIT {
+                info!(?connection, "no answer to pings; closing the connection");
+                self.swarm.close_connection(connection);
+                // Closing takes a moment; do not ask again every tick.
+                *last = now;
+            }
+        }
+    }
+
+    fn redial_due(&mut self) {
+        let now = Instant::now();
+        let due: Vec<PeerId> = self
+            .peers
+            .iter_mut()
+            .filter(|(_, p)| p.connections == 0 && !p.dialing)
+            .filter_map(|(id, p)| p.redial.as_mut()?.take_due(now).then_some(*id))
+            .collect();
+        for peer in due {
+            self.dial(peer);
+        }
+    }
+
+    /// Sends the next batch to `peer` if it is connected and nothing is in
+    /// flight.
+    fn flush(&mut self, peer: PeerId) {
+        let Some(entry) = self.peers.get_mut(&peer) else {
+            return;
+        };
+        if entry.connections == 0 {
+            return;
+        }
+        if let Some(batch) = entry.outbox.batch() {
+            let id = self
+                .swarm
+                .behaviour_mut()
+                .log
+                .send_request(&peer, Request::Batch(batch));
+            entry.in_flight = Some(id);
+        }
+    }
+
+    fn handle(&mut self, event: SwarmEvent<BehaviourEvent>) {
+        match event {
+            SwarmEvent::Behaviour(BehaviourEvent::Log(event)) => self.on_log(event),
+            SwarmEvent::Behaviour(BehaviourEvent::Mdns(event)) => self.on_mdns(event),
+            SwarmEvent::Behaviour(BehaviourEvent::Identify(identify::Event::Received {
+                peer_id,
+                info,
+                ..
+            })) => {
+                if info.protocol_version != swarm::IDENTIFY_PROTOCOL {
+                    self.ban(
+                        peer_id,
+                        format!("speaks {:?}, not clovece", info.protocol_version),
+                    );
+                    return;
+                }
+                let entry = self.peer(peer_id);
+                for addr in info.listen_addrs {
+                    entry.learn(addr);
+                }
+            }
+            SwarmEvent::Behaviour(BehaviourEvent::Ping(ping::Event {
+                connection,
+                result: Ok(_),
+                ..
+            })) => {
+                self.heard.insert(connection, Instant::now());
+            }
+            SwarmEvent::Behaviour(BehaviourEvent::Ping(ping::Event {
+                peer,
+                connection,
+                result: Err(error @ (ping::Failure::Timeout | ping::Failure::Other { .. })),
+            })) => {
+                info!(%peer, %error, "ping failed; closing the connection");
+                self.swarm.close_connection(connection);
+            }
+            SwarmEvent::ConnectionEstablished {
+                peer_id,
+                connection_id,
+                endpoint,
+                ..
+            } => {
+                self.heard.insert(connection_id, Instant::now());
+                self.on_connected(peer_id, &endpoint);
+            }
+            SwarmEvent::ConnectionClosed {
+                peer_id,
+                connection_id,
+                num_established,
+                cause,
+                ..
+            } => {
+                self.heard.remove(&connection_id);
+                debug!(peer = %peer_id, ?cause, "connection closed");
+                self.on_closed(peer_id, num_established as usize);
+            }
+            SwarmEvent::OutgoingConnectionError {
+                peer_id: Some(peer),
+                error,
+                ..
+            } => {
+                debug!(%peer, %error, "dial failed");
+                if let Some(entry) = self.peers.get_mut(&peer) {
+                    entry.dialing = false;
+                    if let Some(b) = &mut entry.redial {
+                        b.failed(Instant::now());
+                    }
+                }
+            }
+            SwarmEvent::NewListenAddr { address, .. } => {
+                info!(%address, "listening");
+                if !self.listening.contains(&address) {
+                    self.listening.push(address);
+                }
+            }
+            SwarmEvent::ExpiredListenAddr { address, .. } => {
+                self.listening.retain(|a| *a != address);
+            }
+            _ => {}
+        }
+    }
+
+    fn on_connected(&mut self, peer: PeerId, endpoint: &ConnectedPoint) {
+        let now = Instant::now();
+        let entry = self.peer(peer);
+        if entry.banned(now) {
+            let _ = self.swarm.disconnect_peer_id(peer);
+            return;
+        }
+        entry.connections += 1;
+        entry.dialing = false;
+        if let ConnectedPoint::Dialer { address, .. } = endpoint {
+            entry.learn(address.clone());
+        }
+        if let Some(b) = &mut entry.redial {
+            b.connected();
+        }
+        if entry.connections == 1 {
+            self.events.push_back(Event::Connected(peer));
+            self.flush(peer);
+        }
+    }
+
+    fn on_closed(&mut self, peer: PeerId, remaining: usize) {
+        let Some(entry) = self.peers.get_mut(&peer) else {
+            return;
+        };
+        let was = entry.connections;
+        entry.connections = remaining;
+        if remaining == 0 && was > 0 {
+            if let Some(b) = &mut entry.redial {
+                b.failed(Instant::now());
+            }
+            self.events.push_back(Event::Disconnected(peer));
+        }
+    }
+
+    fn on_log(&mut self, event: request_response::Event<Request, Ack>) {
+        match event {
+            request_response::Event::Message {
+                peer,
+                message:
+                    request_response::Message::Request {
+                        request: Request::Refused(why),
+                        ..
+                    },
+                ..
+            } => self.ban(peer, format!("sent garbage: {why}")),
+            request_response::Event::Message {
+                peer,
+                message:
+                    request_response::Message::Request {
+                        request: Request::Batch(request),
+                        channel,
+                        ..
+                    },
+                ..
+            } => {
+                let now = Instant::now();
+                let entry = self.peer(peer);
+                if entry.banned(now) {
+                    return;
+                }
+                let bytes = request.messages.iter().map(|m| m.len()).sum();
+                if let Err(flood) = entry.guard.charge(request.messages.len(), bytes, now) {
+                    self.ban(peer, format!("flooding: {flood}"));
+                    return;
+                }
+                let (fresh, ack) = entry.inbox.accept(request);
+                self.events.extend(
+                    fresh
+                        .into_iter()
+                        .map(|bytes| Event::Message { from: peer, bytes }),
+                );
+                // The peer may be gone already; it then sends again.
+                let _ = self.swarm.behaviour_mut().log.send_response(channel, ack);
+            }
+            request_response::Event::Message {
+                peer,
+                message:
+                    request_response::Message::Response {
+                        request_id,
+                        response,
+                    },
+                ..
+            } => {
+                if let Some(entry) = self.peers.get_mut(&peer) {
+                    if entry.in_flight == Some(request_id) {
+                        entry.in_flight = None;
+                        entry.outbox.acked(response);
+                    }
+                    self.flush(peer);
+                }
+            }
+            request_response::Event::OutboundFailure {
+                peer,
+                request_id,
+                error,
+                ..
+            } => {
+                debug!(%peer, %error, "batch not acknowledged; it is sent again");
+                if let Some(entry) = self.peers.get_mut(&peer)
+                    && entry.in_flight == Some(request_id)
+                {
+                    entry.in_flight = None;
+                    entry.outbox.failed();
+                    if matches!(error, OutboundFailure::UnsupportedProtocols) {
+                        self.ban(peer, "does not speak the game log protocol".to_owned());
+                        return;
+                    }
+                    self.flush(peer);
+                }
+            }
+            request_response::Event::InboundFailure { peer, error, .. } => {
+                debug!(%peer, %error, "inbound batch failed");
+            }
+            request_response::Event::ResponseSent { .. } => {}
+        }
+    }
+
+    fn on_mdns(&mut self, event: mdns::Event) {
+        match event {
+            mdns::Event::Discovered(found) => {
+                let mut new = Vec::new();
+                for (peer, addr) in found {
+                    self.peer(peer).learn(addr);
+                    if !new.contains(&peer) {
+                        new.push(peer);
+                    }
+                }
+                self.events.extend(new.into_iter().map(Event::Discovered));
+            }
+            mdns::Event::Expired(gone) => {
+                let mut expired = Vec::new();
+                for (peer, _) in gone {
+                    if !expired.contains(&peer) {
+                        expired.push(peer);
+                    }
+                }
+                self.events.extend(expired.into_iter().map(Event::Expired));
+            }
+        }
+    }
+}

@@ -1,0 +1,380 @@
+//! The lobby before a game: finding an open room by its code among nearby
+//! phones, and asking to join a room, open or private. These messages go
+//! over the same byte channel as the game (inside [`Frame::Lobby`]).
+//!
+//! An open room answers a [`Lobby::Lookup`] with its ticket, and the
+//! phone looking compares the ticket's code with the one typed, so a code
+//! never has to travel. A private room does not answer lookups at all (it
+//! is not listed) and admits only a [`Lobby::Join`] that carries its secret,
+//! which only its ticket holds.
+
+use std::time::Duration;
+
+use libp2p::PeerId;
+use serde::{Deserialize, Serialize};
+use serde_bytes::ByteBuf;
+
+use super::code::RoomCode;
+use super::node::{Event, Node};
+use super::ticket::{RoomId, RoomSecret, Ticket};
+
+/// What travels on the byte channel: lobby messages, and the game log's
+/// messages once a game runs.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Frame {
+    Lobby(Lobby),
+    Game(ByteBuf),
+}
+
+impl Frame {
+    pub fn encode(&self) -> Vec<u8> {
+        postcard::to_stdvec(self).expect("frames serialise to memory")
+    }
+
+    /// Decodes a whole message (already bounded by the channel).
+    pub fn decode(bytes: &[u8]) -> Result<Frame, postcard::Error> {
+        match postcard::take_from_bytes::<Frame>(bytes)? {
+            (frame, []) => Ok(frame),
+            _ => Err(postcard::Error::DeserializeBadEncoding),
+        }
+    }
+}
+
+/// The lobby's messages.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Lobby {
+    /// Is there an open room here? (Sent to phones found nearby.)
+    Lookup,
+    /// Yes: its ticket, as a link.
+    Open {
+        ticket: String,
+    },
+    /// Asks for a seat in `room`, with the secret of a private room.
+    Join {
+        room: RoomId,
+        secret: Option<RoomSecret>,
+    },
+    Admitted {
+        room: RoomId,
+    },
+    Refused {
+        room: RoomId,
+        why: Refusal,
+    },
+}
+
+/// Why a room refuses a phone.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, thiserror::Error)]
+pub enum Refusal {
+    #[error("no such room here")]
+    NoSuchRoom,
+    #[error("the room is private and the secret is missing or wrong")]
+    WrongSecret,
+    #[error("every seat of the room is taken")]
+    Full,
+}
+
+/// A room as its host keeps it.
+#[derive(Clone, Debug)]
+pub struct Room {
+    ticket: Ticket,
+    /// Phones other than the host's, in the order they were admitted.
+    guests: Vec<PeerId>,
+    /// Seats for guests' phones.
+    places: usize,
+}
+
+impl Room {
+    /// A room of `ticket` (private if it carries a secret) with `places`
+    /// seats for other phones.
+    pub fn new(ticket: Ticket, places: usize) -> Room {
+        Room {
+            ticket,
+            guests: Vec::new(),
+            places,
+        }
+    }
+
+    pub fn ticket(&self) -> &Ticket {
+        &self.ticket
+    }
+
+    pub fn guests(&self) -> &[PeerId] {
+        &self.guests
+    }
+
+    pub fn is_full(&self) -> bool {
+        self.guests.len() >= self.places
+    }
+
+    /// The answer to `message` from `from`, if any.
+    pub fn answer(&mut self, from: PeerId, message: &Lobby) -> Option<Lobby> {
+        match *message {
+            Lobby::Lookup if self.ticket.secret().is_none() && !self.is_full() => {
+                Some(Lobby::Open {
+                    ticket: self.ticket.to_string(),
+                })
+            }
+            Lobby::Join { room, secret } => {
+                let refuse = |why| Some(Lobby::Refused { room, why });
+                if room != self.ticket.room() {
+                    return refuse(Refusal::NoSuchRoom);
+                }
+                if self.ticket.secret().is_some() && secret != self.ticket.secret() {
+                    return refuse(Refusal::WrongSecret);
+                }
+                if !self.guests.contains(&from) {
+                    if self.is_full() {
+                        return refuse(Refusal::Full);
+                    }
+                    self.guests.push(from);
+                }
+                Some(Lobby::Admitted { room })
+            }
+            _ => None,
+        }
+    }
+}
+
+/// Why no room was found or joined.
+#[derive(Debug, thiserror::Error)]
+pub enum LookupError {
+    #[error("no open room with code {0} nearby")]
+    NotFound(RoomCode),
+    #[error("two open rooms nearby have code {0}; join by ticket instead")]
+    Ambiguous(RoomCode),
+    #[error("the room refused: {0}")]
+    Refused(Refusal),
+    #[error("the host did not answer in time")]
+    NoAnswer,
+}
+
+/// Asks `peer` whether it hosts an open room.
+fn ask(node: &mut Node, peer: PeerId) {
+    node.dial(peer);
+    let _ = node.send(peer, Frame::Lobby(Lobby::Lookup).encode());
+}
+
+/// The lobby message in a channel message, if it is one.
+fn lobby(bytes: &[u8]) -> Option<Lobby> {
+    match Frame::decode(bytes) {
+        Ok(Frame::Lobby(lobby)) => Some(lobby),
+        _ => None,
+    }
+}
+
+/// Finds the open room with `code` among `candidates` and every phone mDNS
+/// finds within `wait`: asks each, and keeps the tickets that match. Other
+/// events meanwhile are dropped (this runs before any game).
+pub async fn find(
+    node: &mut Node,
+    code: RoomCode,
+    candidates: &[PeerId],
+    wait: Duration,
+) -> Result<Ticket, LookupError> {
+    let mut asked: Vec<PeerId> = Vec::new();
+    for &peer in candidates {
+        ask(node, peer);
+        asked.push(peer);
+    }
+    let mut found: Option<Ticket> = None;
+    let deadline = tokio::time::sleep(wait);
+    tokio::pin!(deadline);
+    loop {
+        let event = tokio::select! {
+            () = &mut deadline => break,
+            event = node.next() => event,
+        };
+        match event {
+            Event::Discovered(peer) if !asked.contains(&peer) => {
+                ask(node, peer);
+                asked.push(peer);
+            }
+            Event::Message { from, bytes } => {
+                let Some(Lobby::Open { ticket }) = lobby(&bytes) else {
+                    continue;
+                };
+                // A bad answer from one phone must not spoil the lookup.
+                let ticket: Ticket = match ticket.parse() {
+                    Ok(ticket) => ticket,
+                    Err(error) => {
+                        tracing::warn!(peer = %from, %error, "a phone nearby sent a bad ticket");
+                        continue;
+                    }
+                };
+                if ticket.code() != code || ticket.host() != from {
+                    continue;
+                }
+                match &found {
+                    Some(t) if t.room() != ticket.room() => {
+                        return Err(LookupError::Ambiguous(code));
+                    }
+                    _ => found = Some(ticket),
+                }
+                // The first answer usually comes from the only room; give
+                // a second room a moment to show itself.
+                let settle = tokio::time::Instant::now() + Duration::from_millis(300);
+                if deadline.deadline() > settle {
+                    deadline.as_mut().reset(settle);
+                }
+            }
+            _ => {}
+        }
+    }
+    found.ok_or(LookupError::NotFound(code))
+}
+
+/// Asks the host of `ticket` for a seat, dialling it at the ticket's
+/// addresses, and waits up to `wait` for the answer.
+pub async fn join(node: &mut Node, ticket: &Ticket, wait: Duration) -> Result<(), LookupError> {
+    let host = ticket.host();
+    node.add_addrs(host, ticket.dial_addrs());
+    node.keep(host);
+    let request = Lobby::Join {
+        room: ticket.room(),
+        secret: ticket.secret(),
+    };
+    let _ = node.send(host, Frame::Lobby(request).encode());
+    let deadline = tokio::time::sleep(wait);
+    tokio::pin!(deadline);
+    loop {
+        let event = tokio::select! {
+            () = &mut deadline => return Err(LookupError::NoAnswer),
+            event = node.next() => event,
+        };
+        let Event::Message { from, bytes } = event else {
+            continue;
+        };
+        if from != host {
+            continue;
+        }
+        match lobby(&bytes) {
+            Some(Lobby::Admitted { room }) if room == ticket.room() => return Ok(()),
+            Some(Lobby::Refused { room, why }) if room == ticket.room() => {
+                return Err(LookupError::Refused(why));
+            }
+            _ => {}
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use libp2p::identity::Keypair;
+
+    fn ticket(secret: Option<RoomSecret>) -> Ticket {
+        let host = Keypair::generate_ed25519().public().to_peer_id();
+        let addr = "/ip4/127.0.0.1/tcp/1".parse().unwrap();
+        Ticket::new(RoomId::from_bytes([4; 16]), host, [addr], secret).unwrap()
+    }
+
+    #[test]
+    fn open_room_answers_lookups_with_its_ticket() {
+        let t = ticket(None);
+        let mut room = Room::new(t.clone(), 1);
+        let answer = room.answer(PeerId::random(), &Lobby::Lookup);
+        assert_eq!(
+            answer,
+            Some(Lobby::Open {
+                ticket: t.to_string()
+            })
+        );
+    }
+
+    #[test]
+    fn private_room_is_not_listed() {
+        let mut room = Room::new(ticket(Some(RoomSecret::from_bytes([1; 16]))), 3);
+        assert_eq!(room.answer(PeerId::random(), &Lobby::Lookup), None);
+    }
+
+    #[test]
+    fn private_room_refuses_a_join_without_its_secret() {
+        let secret = RoomSecret::from_bytes([1; 16]);
+        let t = ticket(Some(secret));
+        let mut room = Room::new(t.clone(), 3);
+        let peer = PeerId::random();
+        for wrong in [None, Some(RoomSecret::from_bytes([2; 16]))] {
+            let join = Lobby::Join {
+                room: t.room(),
+                secret: wrong,
+            };
+            assert_eq!(
+                room.answer(peer, &join),
+                Some(Lobby::Refused {
+                    room: t.room(),
+                    why: Refusal::WrongSecret
+                })
+            );
+        }
+        let join = Lobby::Join {
+            room: t.room(),
+            secret: Some(secret),
+        };
+        assert_eq!(
+            room.answer(peer, &join),
+            Some(Lobby::Admitted { room: t.room() })
+        );
+        assert_eq!(room.guests(), &[peer]);
+    }
+
+    #[test]
+    fn full_room_refuses_newcomers_but_readmits_its_guests() {
+        let t = ticket(None);
+        let mut room = Room::new(t.clone(), 1);
+        let join = Lobby::Join {
+            room: t.room(),
+            secret: None,
+        };
+        let (first, second) = (PeerId::random(), PeerId::random());
+        assert_eq!(
+            room.answer(first, &join),
+            Some(Lobby::Admitted { room: t.room() })
+        );
+        assert_eq!(
+            room.answer(second, &join),
+            Some(Lobby::Refused {
+                room: t.room(),
+                why: Refusal::Full
+            })
+        );
+        assert_eq!(
+            room.answer(first, &join),
+            Some(Lobby::Admitted { room: t.room() })
+        );
+        assert_eq!(
+            room.answer(second, &Lobby::Lookup),
+            None,
+            "a full room is not listed"
+        );
+    }
+
+    #[test]
+    fn join_for_another_room_is_refused() {
+        let mut room = Room::new(ticket(None), 3);
+        let other = RoomId::from_bytes([8; 16]);
+        let join = Lobby::Join {
+            room: other,
+            secret: None,
+        };
+        assert_eq!(
+            room.answer(PeerId::random(), &join),
+            Some(Lobby::Refused {
+                room: other,
+                why: Refusal::NoSuchRoom
+            })
+        );
+    }
+
+    #[test]
+    fn frames_round_trip_and_garbage_is_an_error() {
+        let frame = Frame::Lobby(Lobby::Lookup);
+        assert_eq!(Frame::decode(&frame.encode()), Ok(frame));
+        let game = Frame::Game(ByteBuf::from(vec![1, 2, 3]));
+        assert_eq!(Frame::decode(&game.encode()), Ok(game));
+        assert!(Frame::decode(&[0xff, 0xff]).is_err());
+        let mut trailing = Frame::Lobby(Lobby::Lookup).encode();
+        trailing.push(0);
+        assert!(Frame::decode(&trailing).is_err());
+    }
+}

@@ -1,0 +1,264 @@
+//! The byte channel's wire format: the request-response protocol
+//! `/clovece/log/1`, where a request is a [`Batch`] of messages with
+//! sequence numbers and the answer is an [`Ack`]. Both are postcard, read
+//! with a hard size bound before anything is decoded, and must be exactly
+//! one value: a stream that is too long, malformed or has bytes left over
+//! is refused, which gets the sending peer disconnected.
+//!
+//! A refused request is read as a [`Request::Refused`] value rather than an
+//! error, because libp2p's request-response drops errors from reading a
+//! request without telling the node who sent it.
+
+use std::io;
+
+use async_trait::async_trait;
+use futures::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
+use libp2p::StreamProtocol;
+use libp2p::request_response::Codec;
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+use serde_bytes::ByteBuf;
+
+/// The protocol's name, negotiated on each stream.
+pub const PROTOCOL: StreamProtocol = StreamProtocol::new("/clovece/log/1");
+
+/// The largest message the channel carries (the game log's own bound).
+pub const MAX_MESSAGE: usize = 64 * 1024;
+
+/// The most messages one batch carries.
+pub const MAX_BATCH_MESSAGES: usize = 256;
+
+/// The largest batch on the wire: enough for a few full-size messages;
+/// smaller messages are packed up to it.
+pub const MAX_BATCH_BYTES: usize = 4 * MAX_MESSAGE;
+
+/// The largest acknowledgement on the wire (two varints).
+const MAX_ACK_BYTES: usize = 32;
+
+/// Messages from one sender, in order: `messages[i]` has sequence number
+/// `first + i`. Sequence numbers count from 0 in each `session` (a random
+/// number a node draws when it starts), so a restarted sender is told apart
+/// from a repeated batch.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Batch {
+    pub session: u64,
+    pub first: u64,
+    pub messages: Vec<ByteBuf>,
+}
+
+/// The receiver has taken every message of the session numbered below
+/// `next`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Ack {
+    pub next: u64,
+}
+
+/// A request as read from a stream.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Request {
+    Batch(Batch),
+    /// The stream held no valid batch; nothing of it was taken.
+    Refused(WireError),
+}
+
+/// Why a batch is refused.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum WireError {
+    #[error("more than {max} bytes in one frame")]
+    TooLarge { max: usize },
+    #[error("malformed frame: {0}")]
+    Malformed(#[from] postcard::Error),
+    #[error("{0} bytes left over after the frame")]
+    Trailing(usize),
+    #[error("{0} messages in one batch, more than {MAX_BATCH_MESSAGES}")]
+    TooManyMessages(usize),
+    #[error("a message of {0} bytes, more than {MAX_MESSAGE}")]
+    MessageTooLarge(usize),
+}
+
+impl Batch {
+    /// Checks the bounds that the encoding alone does not.
+    fn check(self) -> Result<Batch, WireError> {
+        if self.messages.len() > MAX_BATCH_MESSAGES {
+            return Err(WireError::TooManyMessages(self.messages.len()));
+        }
+        if let Some(m) = self.messages.iter().find(|m| m.len() > MAX_MESSAGE) {
+            return Err(WireError::MessageTooLarge(m.len()));
+        }
+        Ok(self)
+    }
+
+    /// Decodes a batch from a whole frame.
+    pub fn decode(bytes: &[u8]) -> Result<Batch, WireError> {
+        decode::<Batch>(bytes, MAX_BATCH_BYTES)?.check()
+    }
+}
+
+fn decode<T: DeserializeOwned>(bytes: &[u8], max: usize) -> Result<T, WireError> {
+    if bytes.len() > max {
+        return Err(WireError::TooLarge { max });
+    }
+    let (value, rest) = postcard::take_from_bytes::<T>(bytes)?;
+    if !rest.is_empty() {
+        return Err(WireError::Trailing(rest.len()));
+    }
+    Ok(value)
+}
+
+fn encode<T: Serialize>(value: &T) -> Vec<u8> {
+    postcard::to_stdvec(value).expect("frames serialise to memory")
+}
+
+/// Reads the rest of the stream, but never more than `max` bytes: a
+/// longer stream is cut off there and refused.
+async fn read_frame<T: AsyncRead + Unpin + Send>(
+    io: &mut T,
+    max: usize,
+) -> io::Result<Result<Vec<u8>, WireError>> {
+    let mut bytes = Vec::new();
+    io.take(max as u64 + 1).read_to_end(&mut bytes).await?;
+    if bytes.len() > max {
+        return Ok(Err(WireError::TooLarge { max }));
+    }
+    Ok(Ok(bytes))
+}
+
+async fn write_frame<T: AsyncWrite + Unpin + Send>(io: &mut T, bytes: &[u8]) -> io::Result<()> {
+    io.write_all(bytes).await?;
+    io.close().await
+}
+
+fn invalid(error: WireError) -> io::Error {
+    io::Error::new(io::ErrorKind::InvalidData, error)
+}
+
+/// The request-response codec of [`PROTOCOL`].
+#[derive(Clone, Copy, Debug, Default)]
+pub struct LogCodec;
+
+#[async_trait]
+impl Codec for LogCodec {
+    type Protocol = StreamProtocol;
+    type Request = Request;
+    type Response = Ack;
+
+    async fn read_request<T>(&mut self, _: &StreamProtocol, io: &mut T) -> io::Result<Request>
+    where
+        T: AsyncRead + Unpin + Send,
+    {
+        let read = read_frame(io, MAX_BATCH_BYTES).await?;
+        Ok(match read.and_then(|bytes| Batch::decode(&bytes)) {
+            Ok(batch) => Request::Batch(batch),
+            Err(why) => Request::Refused(why),
+        })
+    }
+
+    async fn read_response<T>(&mut self, _: &StreamProtocol, io: &mut T) -> io::Result<Ack>
+    where
+        T: AsyncRead + Unpin + Send,
+    {
+        read_frame(io, MAX_ACK_BYTES)
+            .await?
+            .and_then(|bytes| decode(&bytes, MAX_ACK_BYTES))
+            .map_err(invalid)
+    }
+
+    async fn write_request<T>(
+        &mut self,
+        _: &StreamProtocol,
+        io: &mut T,
+        request: Request,
+    ) -> io::Result<()>
+    where
+        T: AsyncWrite + Unpin + Send,
+    {
+        match request {
+            Request::Batch(batch) => write_frame(io, &encode(&batch)).await,
+            Request::Refused(_) => Err(io::Error::new(
+                io::ErrorKind::InvalidInput,
+                "a refused request is never sent",
+            )),
+        }
+    }
+
+    async fn write_response<T>(
+        &mut self,
+        _: &StreamProtocol,
+        io: &mut T,
+        ack: Ack,
+    ) -> io::Result<()>
+    where
+        T: AsyncWrite + Unpin + Send,
+    {
+        write_frame(io, &encode(&ack)).await
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn batch(messages: Vec<Vec<u8>>) -> Batch {
+        Batch {
+            session: 7,
+            first: 3,
+            messages: messages.into_iter().map(ByteBuf::from).collect(),
+        }
+    }
+
+    #[test]
+    fn batch_round_trips() {
+        let b = batch(vec![vec![1, 2, 3], vec![], vec![9; 1000]]);
+        assert_eq!(Batch::decode(&encode(&b)), Ok(b));
+    }
+
+    #[test]
+    fn batch_with_trailing_bytes_is_refused() {
+        let mut bytes = encode(&batch(vec![vec![1]]));
+        bytes.push(0);
+        assert_eq!(Batch::decode(&bytes), Err(WireError::Trailing(1)));
+    }
+
+    #[test]
+    fn batch_bounds_are_enforced() {
+        let many = batch(vec![vec![]; MAX_BATCH_MESSAGES + 1]);
+        assert_eq!(
+            Batch::decode(&encode(&many)),
+            Err(WireError::TooManyMessages(MAX_BATCH_MESSAGES + 1))
+        );
+        let big = batch(vec![vec![0; MAX_MESSAGE + 1]]);
+        assert_eq!(
+            Batch::decode(&encode(&big)),
+            Err(WireError::MessageTooLarge(MAX_MESSAGE + 1))
+        );
+        let huge = vec![0u8; MAX_BATCH_BYTES + 1];
+        assert_eq!(
+            Batch::decode(&huge),
+            Err(WireError::TooLarge {
+                max: MAX_BATCH_BYTES
+            })
+        );
+    }
+
+    #[test]
+    fn oversized_stream_is_cut_off_at_the_bound() {
+        let stream = vec![0u8; 10 * MAX_BATCH_BYTES];
+        let mut reader = futures::io::Cursor::new(stream);
+        let read = futures::executor::block_on(read_frame(&mut reader, MAX_BATCH_BYTES));
+        assert_eq!(
+            read.unwrap(),
+            Err(WireError::TooLarge {
+                max: MAX_BATCH_BYTES
+            })
+        );
+        assert_eq!(reader.position(), MAX_BATCH_BYTES as u64 + 1);
+    }
+
+    proptest! {
+        #[test]
+        fn batch_decoding_never_panics(bytes in proptest::collection::vec(any::<u8>(), 0..600)) {
+            let _ = Batch::decode(&bytes);
+        }
+    }
+}

@@ -1,0 +1,337 @@
+//! The back camera through the NDK's camera2 API (`libcamera2ndk`, API 24+)
+//! into an `AImageReader` of YUV frames (`libmediandk`), whose Y plane is
+//! the grey-scale frame the QR decoder reads.
+//!
+//! The reader keeps at most two images and the listener takes only the
+//! newest, so frames that arrive while one is decoded are dropped. Frames
+//! are 640×480: a ticket's code filling a third of the view is then ~150
+//! pixels wide, three or more per module, which `rqrr` reads reliably,
+//! and decoding stays well under a frame's time.
+//!
+//! Every NDK object is created in [`Running::open`] and freed in its `Drop`,
+//! in reverse order; a failure half way frees what was made.
+
+use std::ffi::{CStr, c_int, c_void};
+use std::ptr;
+
+use ndk_sys as sys;
+
+use crate::platform::camera::{Camera, CameraError, FrameSink};
+use crate::platform::qr::GreyFrame;
+
+const WIDTH: i32 = 640;
+const HEIGHT: i32 = 480;
+const MAX_IMAGES: i32 = 2;
+
+#[link(name = "camera2ndk")]
+unsafe extern "C" {}
+
+/// The back camera (or the only one), open while started.
+#[derive(Default)]
+pub struct NdkCamera {
+    running: Option<Running>,
+}
+
+impl Camera for NdkCamera {
+    fn start(&mut self, sink: FrameSink) -> Result<(), CameraError> {
+        self.stop();
+        self.running = Some(Running::open(sink)?);
+        Ok(())
+    }
+
+    fn stop(&mut self) {
+        self.running = None;
+    }
+}
+
+/// An open camera streaming into the reader.
+struct Running {
+    /// The listener's context: a boxed sink of its own, so that the
+    /// reader's thread never borrows this struct, and freed only after the
+    /// reader (whose deletion waits for a running callback) is gone.
+    sink: *mut FrameSink,
+    manager: *mut sys::ACameraManager,
+    reader: *mut sys::AImageReader,
+    device: *mut sys::ACameraDevice,
+    outputs: *mut sys::ACaptureSessionOutputContainer,
+    output: *mut sys::ACaptureSessionOutput,
+    target: *mut sys::ACameraOutputTarget,
+    request: *mut sys::ACaptureRequest,
+    session: *mut sys::ACameraCaptureSession,
+}
+
+// The NDK objects may be used and freed from any thread.
+unsafe impl Send for Running {}
+
+fn camera_ok(status: sys::camera_status_t, what: &str) -> Result<(), CameraError> {
+    if status == sys::camera_status_t::ACAMERA_OK {
+        Ok(())
+    } else if status == sys::camera_status_t::ACAMERA_ERROR_PERMISSION_DENIED {
+        Err(CameraError::Denied)
+    } else {
+        Err(CameraError::Failed(format!(
+            "{what}: camera status {}",
+            status.0
+        )))
+    }
+}
+
+fn media_ok(status: sys::media_status_t, what: &str) -> Result<(), CameraError> {
+    if status == sys::media_status_t::AMEDIA_OK {
+        Ok(())
+    } else {
+        Err(CameraError::Failed(format!(
+            "{what}: media status {}",
+            status.0
+        )))
+    }
+}
+
+impl Running {
+    fn open(sink: FrameSink) -> Result<Running, CameraError> {
+        let mut running = Running {
+            sink: Box::into_raw(Box::new(sink)),
+            manager: ptr::null_mut(),
+            reader: ptr::null_mut(),
+            device: ptr::null_mut(),
+            outputs: ptr::null_mut(),
+            output: ptr::null_mut(),
+            target: ptr::null_mut(),
+            request: ptr::null_mut(),
+            session: ptr::null_mut(),
+        };
+        // SAFETY: each call gets pointers to live objects made above it;
+        // whatever is made is stored in `running` at once, so its Drop
+        // frees it if a later step fails.
+        unsafe {
+            let r = &mut running;
+            r.manager = sys::ACameraManager_create();
+            let id = back_camera(r.manager)?;
+
+            media_ok(
+                sys::AImageReader_new(
+                    WIDTH,
+                    HEIGHT,
+                    sys::AIMAGE_FORMATS::AIMAGE_FORMAT_YUV_420_888.0 as i32,
+                    MAX_IMAGES,
+                    &mut r.reader,
+                ),
+                "AImageReader_new",
+            )?;
+            let mut listener = sys::AImageReader_ImageListener {
+                context: r.sink.cast(),
+                onImageAvailable: Some(on_image),
+            };
+            media_ok(
+                sys::AImageReader_setImageListener(r.reader, &mut listener),
+                "AImageReader_setImageListener",
+            )?;
+            let mut window = ptr::null_mut();
+            media_ok(
+                sys::AImageReader_getWindow(r.reader, &mut window),
+                "AImageReader_getWindow",
+            )?;
+
+            let mut device_callbacks = sys::ACameraDevice_StateCallbacks {
+                context: ptr::null_mut(),
+                onDisconnected: Some(on_disconnected),
+                onError: Some(on_error),
+            };
+            camera_ok(
+                sys::ACameraManager_openCamera(
+                    r.manager,
+                    id.as_ptr(),
+                    &mut device_callbacks,
+                    &mut r.device,
+                ),
+                "ACameraManager_openCamera",
+            )?;
+
+            camera_ok(
+                sys::ACaptureSessionOutputContainer_create(&mut r.outputs),
+                "ACaptureSessionOutputContainer_create",
+            )?;
+            camera_ok(
+                sys::ACaptureSessionOutput_create(window, &mut r.output),
+                "ACaptureSessionOutput_create",
+            )?;
+            camera_ok(
+                sys::ACaptureSessionOutputContainer_add(r.outputs, r.output),
+                "ACaptureSessionOutputContainer_add",
+            )?;
+            camera_ok(
+                sys::ACameraOutputTarget_create(window, &mut r.target),
+                "ACameraOutputTarget_create",
+            )?;
+            camera_ok(
+                sys::ACameraDevice_createCaptureRequest(
+                    r.device,
+                    sys::ACameraDevice_request_template::TEMPLATE_PREVIEW,
+                    &mut r.request,
+                ),
+                "ACameraDevice_createCaptureRequest",
+            )?;
+            camera_ok(
+                sys::ACaptureRequest_addTarget(r.request, r.target),
+                "ACaptureRequest_addTarget",
+            )?;
+            // A code held close must come into focus by itself.
+            let focus = sys::acamera_metadata_enum_acamera_control_af_mode::ACAMERA_CONTROL_AF_MODE_CONTINUOUS_PICTURE.0 as u8;
+            camera_ok(
+                sys::ACaptureRequest_setEntry_u8(
+                    r.request,
+                    sys::acamera_metadata_tag::ACAMERA_CONTROL_AF_MODE.0,
+                    1,
+                    &focus,
+                ),
+                "ACaptureRequest_setEntry_u8",
+            )?;
+
+            let session_callbacks = sys::ACameraCaptureSession_stateCallbacks {
+                context: ptr::null_mut(),
+                onClosed: None,
+                onReady: None,
+                onActive: None,
+            };
+            camera_ok(
+                sys::ACameraDevice_createCaptureSession(
+                    r.device,
+                    r.outputs,
+                    &session_callbacks,
+                    &mut r.session,
+                ),
+                "ACameraDevice_createCaptureSession",
+            )?;
+            camera_ok(
+                sys::ACameraCaptureSession_setRepeatingRequest(
+                    r.session,
+                    ptr::null_mut(),
+                    1,
+                    &mut r.request,
+                    ptr::null_mut(),
+                ),
+                "ACameraCaptureSession_setRepeatingRequest",
+            )?;
+        }
+        Ok(running)
+    }
+}
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        // SAFETY: every pointer is null or owned by this struct; the
+        // session is closed and the reader deleted (which waits for a
+        // running listener and stops further ones) before the sink goes.
+        unsafe {
+            if !self.session.is_null() {
+                sys::ACameraCaptureSession_stopRepeating(self.session);
+                sys::ACameraCaptureSession_close(self.session);
+            }
+            if !self.device.is_null() {
+                sys::ACameraDevice_close(self.device);
+            }
+            if !self.request.is_null() {
+                sys::ACaptureRequest_free(self.request);
+            }
+            if !self.target.is_null() {
+                sys::ACameraOutputTarget_free(self.target);
+            }
+            if !self.outputs.is_null() {
+                sys::ACaptureSessionOutputContainer_free(self.outputs);
+            }
+            if !self.output.is_null() {
+                sys::ACaptureSessionOutput_free(self.output);
+            }
+            if !self.reader.is_null() {
+                sys::AImageReader_delete(self.reader);
+            }
+            if !self.manager.is_null() {
+                sys::ACameraManager_delete(self.manager);
+            }
+            drop(Box::from_raw(self.sink));
+        }
+    }
+}
+
+/// The id of the first back-facing camera, or of the first camera.
+///
+/// # Safety
+/// `manager` must be a live camera manager.
+unsafe fn back_camera(manager: *mut sys::ACameraManager) -> Result<Vec<u8>, CameraError> {
+    let mut list = ptr::null_mut();
+    // SAFETY: the list is freed below; ids are copied out before that.
+    unsafe {
+        camera_ok(
+            sys::ACameraManager_getCameraIdList(manager, &mut list),
+            "ACameraManager_getCameraIdList",
+        )?;
+        let count = usize::try_from((*list).numCameras).unwrap_or(0);
+        let ids: Vec<&CStr> = (0..count)
+            .map(|i| CStr::from_ptr(*(*list).cameraIds.add(i)))
+            .collect();
+        let back = ids.iter().copied().find(|&id| {
+            let mut meta = ptr::null_mut();
+            if sys::ACameraManager_getCameraCharacteristics(manager, id.as_ptr(), &mut meta)
+                != sys::camera_status_t::ACAMERA_OK
+            {
+                return false;
+            }
+            let mut entry = std::mem::zeroed::<sys::ACameraMetadata_const_entry>();
+            let facing = sys::ACameraMetadata_getConstEntry(
+                meta,
+                sys::acamera_metadata_tag::ACAMERA_LENS_FACING.0,
+                &mut entry,
+            ) == sys::camera_status_t::ACAMERA_OK
+                && entry.count > 0
+                && u32::from(*entry.data.u8_)
+                    == sys::acamera_metadata_enum_acamera_lens_facing::ACAMERA_LENS_FACING_BACK.0;
+            sys::ACameraMetadata_free(meta);
+            facing
+        });
+        let chosen = back
+            .or(ids.first().copied())
+            .map(|id| id.to_bytes_with_nul().to_vec());
+        sys::ACameraManager_deleteCameraIdList(list);
+        chosen.ok_or(CameraError::NoCamera)
+    }
+}
+
+/// A new image is ready: the newest is decoded, older ones dropped.
+unsafe extern "C" fn on_image(context: *mut c_void, reader: *mut sys::AImageReader) {
+    // SAFETY: `context` is the boxed sink, alive until `Running`'s Drop has
+    // deleted this reader; the image is deleted before returning and the
+    // frame borrowed only meanwhile.
+    unsafe {
+        let sink = &*(context as *const FrameSink);
+        let mut image = ptr::null_mut();
+        if sys::AImageReader_acquireLatestImage(reader, &mut image)
+            != sys::media_status_t::AMEDIA_OK
+        {
+            return;
+        }
+        let (mut width, mut height, mut stride, mut len) = (0, 0, 0, 0 as c_int);
+        let mut data = ptr::null_mut();
+        let ok = sys::AImage_getWidth(image, &mut width) == sys::media_status_t::AMEDIA_OK
+            && sys::AImage_getHeight(image, &mut height) == sys::media_status_t::AMEDIA_OK
+            && sys::AImage_getPlaneRowStride(image, 0, &mut stride)
+                == sys::media_status_t::AMEDIA_OK
+            && sys::AImage_getPlaneData(image, 0, &mut data, &mut len)
+                == sys::media_status_t::AMEDIA_OK
+            && !data.is_null();
+        if ok {
+            let plane = std::slice::from_raw_parts(data, usize::try_from(len).unwrap_or(0));
+            let size = |n: i32| usize::try_from(n).unwrap_or(0);
+            if let Ok(frame) = GreyFrame::new(plane, size(width), size(height), size(stride)) {
+                sink(frame);
+            }
+        }
+        sys::AImage_delete(image);
+    }
+}
+
+/// The camera was taken by another app; frames stop until the scan screen
+/// is opened again.
+unsafe extern "C" fn on_disconnected(_: *mut c_void, _: *mut sys::ACameraDevice) {}
+
+/// The camera failed; as when it is taken away.
+unsafe extern "C" fn on_error(_: *mut c_void, _: *mut sys::ACameraDevice, _: c_int) {}

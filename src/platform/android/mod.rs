@@ -1,0 +1,118 @@
+//! Android: the platform services over JNI and the NDK, and the activity's
+//! life events.
+//!
+//! The app runs in a `NativeActivity` (no Java code of our own): Slint's
+//! Android backend drives the activity through the `android-activity` crate
+//! and hands every event to the listener of [`listener`]. Configuration
+//! changes (rotation, keyboard, screen size) are declared as handled in the
+//! manifest, so the activity is not recreated for them; it is recreated
+//! only after Android killed the backgrounded process, and then the
+//! [`Bookmark`] it kept reopens the game from its store.
+//!
+//! The entry point joins these pieces to Slint's Android backend and the
+//! app; it is added with them (the app's work, issue 7), since it needs
+//! slint's `backend-android-activity-06` feature and an app that runs on a
+//! given [`Platform`]:
+//!
+//! ```ignore
+//! #[unsafe(no_mangle)]
+//! fn android_main(app: slint::android::AndroidApp) {
+//!     let platform = clovece::platform::android::platform(&app).unwrap();
+//!     let listener = clovece::platform::android::listener(platform.lifecycle.clone());
+//!     slint::android::init_with_event_listener(app, listener).unwrap();
+//!     clovece::app::run_on(platform).unwrap();
+//! }
+//! ```
+
+mod camera;
+
+use std::cell::{Cell, RefCell};
+
+use android_activity::{AndroidApp, MainEvent, PollEvent};
+use jni::JavaVM;
+use jni::objects::JObject;
+
+use super::discovery::SwarmMdns;
+use super::jvm::{ActivityCameraPermission, Jvm, WifiMulticastLock};
+use super::lifecycle::{Bookmark, Lifecycle};
+use super::multicast::Multicast;
+use super::{Platform, PlatformError};
+use crate::platform::camera::CameraSession;
+
+pub use camera::NdkCamera;
+
+/// The Java VM and activity of this process, as `android-activity` set them
+/// up in `ndk-context`.
+fn jvm() -> Result<Jvm, PlatformError> {
+    let context = ndk_context::android_context();
+    // SAFETY: android-activity stored the process's VM and a global
+    // reference to the activity in ndk-context before `android_main`; the
+    // activity reference is only borrowed here to make our own.
+    unsafe {
+        let vm = JavaVM::from_raw(context.vm().cast());
+        let activity = vm
+            .attach_current_thread(|env| {
+                let activity = JObject::from_raw(env, context.context().cast());
+                env.new_global_ref(activity)
+            })
+            .map_err(|e: jni::errors::Error| PlatformError::System(e.to_string()))?;
+        Ok(Jvm::new(vm, activity))
+    }
+}
+
+/// The platform services of this phone: the app's private data folder,
+/// libp2p's mDNS under the Wi-Fi multicast lock, the NDK camera with the
+/// runtime permission.
+pub fn platform(app: &AndroidApp) -> Result<Platform, PlatformError> {
+    let jvm = jvm()?;
+    let multicast = Multicast::new(WifiMulticastLock::new(jvm.clone())?);
+    let camera = CameraSession::new(NdkCamera::default(), ActivityCameraPermission::new(jvm));
+    Ok(Platform {
+        data_dir: app.internal_data_path(),
+        discovery: Box::new(SwarmMdns::new(multicast.clone())),
+        lifecycle: Lifecycle::new(multicast, camera, Bookmark::Home),
+    })
+}
+
+/// The listener for Slint's `init_with_event_listener`: pause and resume
+/// go to `lifecycle`; the bookmark is kept on save, and what Android kept
+/// is restored on the first resume of this process (later resumes would
+/// only hand back what this process saved itself).
+pub fn listener(lifecycle: Lifecycle) -> impl Fn(&PollEvent<'_>) + 'static {
+    let first_resume = Cell::new(true);
+    // `StateSaver::store` wants bytes that outlive the event, so the saved
+    // bytes are leaked; the last ones are reused while the bookmark does
+    // not change, so only a changed bookmark costs a few bytes.
+    let saved: RefCell<Option<&'static [u8]>> = RefCell::new(None);
+    move |event| match event {
+        PollEvent::Main(MainEvent::Pause) => report("pause", lifecycle.pause()),
+        PollEvent::Main(MainEvent::Resume { loader, .. }) => {
+            if first_resume.replace(false)
+                && let Some(bytes) = loader.load()
+            {
+                lifecycle.restore(&bytes);
+            }
+            report("resume", lifecycle.resume());
+        }
+        PollEvent::Main(MainEvent::SaveState { saver, .. }) => {
+            let bytes = lifecycle.save();
+            let mut saved = saved.borrow_mut();
+            let kept = match *saved {
+                Some(kept) if *kept == *bytes => kept,
+                _ => &*Box::leak(bytes.into_boxed_slice()),
+            };
+            *saved = Some(kept);
+            saver.store(kept);
+        }
+        _ => {}
+    }
+}
+
+/// Lifecycle failures have nobody to answer to: they are logged (the
+/// android-activity glue forwards stderr to logcat under the tag
+/// `RustStdoutStderr`), and the next event tries again.
+fn report(what: &str, result: Result<(), PlatformError>) {
+    if let Err(e) = result {
+        eprintln!("clovece: {what}: {e}");
+    }
+}

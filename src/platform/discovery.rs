@@ -1,0 +1,256 @@
+//! Finding phones nearby, behind one trait so that each platform plugs in
+//! what works there.
+//!
+//! - Desktops and Android: libp2p's own mDNS, inside the swarm
+//!   ([`SwarmMdns`]); on Android it receives only while the Wi-Fi multicast
+//!   lock is held, which a running discovery holds.
+//! - iOS: raw multicast sockets need an entitlement that Apple grants
+//!   rarely, so libp2p's mDNS is off there and the system's Bonjour
+//!   (DNS-SD) announces and browses instead, for the very records libp2p's
+//!   mDNS uses (service `_p2p._udp`, one TXT string `dnsaddr=<address>` per
+//!   address), so iPhones and Android phones find each other.
+//!
+//! Joining by the host's ticket (QR code or link) needs no discovery and
+//! works everywhere, also where a Wi-Fi network blocks multicast.
+
+use std::collections::HashMap;
+use std::fmt;
+use std::sync::Arc;
+
+use super::PlatformError;
+use super::multicast::{Multicast, MulticastHold};
+
+/// The DNS-SD service type libp2p's mDNS announces (its records live under
+/// `_p2p._udp.local`); iOS's `NSBonjourServices` must list it.
+pub const SERVICE: &str = "_p2p._udp";
+
+/// The key of libp2p's TXT strings: `dnsaddr=/ip4/…/tcp/…/p2p/<peer>`.
+const DNSADDR: &str = "dnsaddr=";
+
+/// This phone, as it is announced: its peer id (base58) and the addresses
+/// it listens on, without the `/p2p/<peer>` suffix.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Announcement {
+    pub peer: String,
+    pub addrs: Vec<String>,
+}
+
+/// A change among the phones nearby, from a backend that runs outside the
+/// swarm (the swarm's own mDNS reports to the network node directly).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Nearby {
+    /// `peer` is reachable at `addrs` (each ending in `/p2p/<peer>`).
+    Found { peer: String, addrs: Vec<String> },
+    /// `peer` is no longer announced.
+    Lost { peer: String },
+}
+
+/// Receives [`Nearby`] changes, on the backend's thread.
+pub type NearbySink = Arc<dyn Fn(Nearby) + Send + Sync>;
+
+/// How a platform finds phones nearby (see the module documentation).
+pub trait Discovery: Send {
+    /// Whether the network node should run libp2p's mDNS in its swarm.
+    fn swarm_mdns(&self) -> bool;
+
+    /// Starts announcing `me` and looking for others, reporting to `nearby`
+    /// (the nearby list opened, or a game began). Starting again replaces
+    /// the announcement.
+    fn start(&mut self, me: &Announcement, nearby: NearbySink) -> Result<(), PlatformError>;
+
+    /// Stops announcing and looking; a no-op when stopped.
+    fn stop(&mut self);
+}
+
+/// libp2p's mDNS in the swarm, receiving while a multicast hold is taken.
+pub struct SwarmMdns {
+    multicast: Multicast,
+    hold: Option<MulticastHold>,
+}
+
+impl SwarmMdns {
+    pub fn new(multicast: Multicast) -> SwarmMdns {
+        SwarmMdns {
+            multicast,
+            hold: None,
+        }
+    }
+}
+
+impl Discovery for SwarmMdns {
+    fn swarm_mdns(&self) -> bool {
+        true
+    }
+
+    fn start(&mut self, _: &Announcement, _: NearbySink) -> Result<(), PlatformError> {
+        if self.hold.is_none() {
+            self.hold = Some(self.multicast.hold()?);
+        }
+        Ok(())
+    }
+
+    fn stop(&mut self) {
+        self.hold = None;
+    }
+}
+
+impl fmt::Debug for SwarmMdns {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("SwarmMdns")
+            .field("running", &self.hold.is_some())
+            .finish()
+    }
+}
+
+/// The TXT record announcing `me` the way libp2p's mDNS does: one
+/// `dnsaddr=<address>/p2p/<peer>` string per address, in DNS wire format
+/// (each string after its length byte). An address too long for one
+/// string (255 bytes) is left out.
+pub fn txt_record(me: &Announcement) -> Vec<u8> {
+    let mut record = Vec::new();
+    for addr in &me.addrs {
+        let entry = format!("{DNSADDR}{addr}/p2p/{}", me.peer);
+        if let Ok(len) = u8::try_from(entry.len()) {
+            record.push(len);
+            record.extend_from_slice(entry.as_bytes());
+        }
+    }
+    record
+}
+
+/// The phone a TXT record in DNS wire format announces, read the way
+/// libp2p's mDNS reads it: the `dnsaddr=<address>/p2p/<peer>` strings, all
+/// for the peer of the first one. Other strings, addresses of another
+/// peer, and a record cut short are skipped; `None` if no address is left.
+/// (libp2p announces one TXT record per address, Bonjour one record with
+/// every address: either way each record reads on its own.)
+pub fn txt_peer(record: &[u8]) -> Option<Nearby> {
+    let mut peer: Option<&str> = None;
+    let mut addrs: Vec<String> = Vec::new();
+    let mut rest = record;
+    while let Some((&len, tail)) = rest.split_first() {
+        let Some((entry, tail)) = tail.split_at_checked(usize::from(len)) else {
+            break;
+        };
+        rest = tail;
+        let Some(addr) = std::str::from_utf8(entry)
+            .ok()
+            .and_then(|e| e.strip_prefix(DNSADDR))
+        else {
+            continue;
+        };
+        let Some((bare, id)) = addr.rsplit_once("/p2p/") else {
+            continue;
+        };
+        if bare.is_empty() || id.is_empty() || id.contains('/') || *peer.get_or_insert(id) != id {
+            continue;
+        }
+        if !addrs.iter().any(|a| a == addr) {
+            addrs.push(addr.to_owned());
+        }
+    }
+    Some(Nearby::Found {
+        peer: peer?.to_owned(),
+        addrs,
+    })
+}
+
+/// What a DNS-SD browser (Bonjour) knows about the service instances it
+/// found, kept apart from the system calls so that it is tested on Linux.
+/// `Q` is the handle of the TXT query running for an instance.
+///
+/// Instances are named at random by libp2p, so the peer is learnt from the
+/// TXT records; libp2p announces one record per address, so an instance's
+/// addresses are gathered across records and reported whenever one is new.
+#[derive(Debug)]
+pub struct Browsed<Q> {
+    /// Our own instance name, which browsing also finds.
+    own: String,
+    instances: HashMap<String, Instance<Q>>,
+}
+
+#[derive(Debug)]
+struct Instance<Q> {
+    query: Option<Q>,
+    peer: Option<String>,
+    addrs: Vec<String>,
+}
+
+impl<Q: PartialEq> Browsed<Q> {
+    pub fn new(own: &str) -> Browsed<Q> {
+        Browsed {
+            own: own.to_owned(),
+            instances: HashMap::new(),
+        }
+    }
+
+    /// Browsing found `name`: whether to start a TXT query for it (not for
+    /// ourselves, nor twice).
+    pub fn found(&mut self, name: &str) -> bool {
+        if name == self.own || self.instances.contains_key(name) {
+            return false;
+        }
+        self.instances.insert(
+            name.to_owned(),
+            Instance {
+                query: None,
+                peer: None,
+                addrs: Vec::new(),
+            },
+        );
+        true
+    }
+
+    /// The TXT query for `name` started (or failed: `None`, and the
+    /// instance is forgotten, so that the next find tries again).
+    pub fn querying(&mut self, name: &str, query: Option<Q>) {
+        match query {
+            Some(query) => {
+                if let Some(instance) = self.instances.get_mut(name) {
+                    instance.query = Some(query);
+                }
+            }
+            None => {
+                self.instances.remove(name);
+            }
+        }
+    }
+
+    /// Browsing lost `name`: its query to stop, and the loss to report if
+    /// its peer was known.
+    pub fn lost(&mut self, name: &str) -> (Option<Q>, Option<Nearby>) {
+        match self.instances.remove(name) {
+            Some(instance) => (
+                instance.query,
+                instance.peer.map(|peer| Nearby::Lost { peer }),
+            ),
+            None => (None, None),
+        }
+    }
+
+    /// A TXT record arrived for `query`: the change to report, if it
+    /// announced an address not known yet. A record naming another peer
+    /// than the instance's earlier records is ignored.
+    pub fn txt(&mut self, query: &Q, record: &[u8]) -> Option<Nearby> {
+        let Some(Nearby::Found { peer, addrs }) = txt_peer(record) else {
+            return None;
+        };
+        let instance = self
+            .instances
+            .values_mut()
+            .find(|i| i.query.as_ref() == Some(query))?;
+        if instance.peer.get_or_insert_with(|| peer.clone()) != &peer {
+            return None;
+        }
+        let before = instance.addrs.len();
+        for addr in addrs {
+            if !instance.addrs.contains(&addr) {
+                instance.addrs.push(addr);
+            }
+        }
+        (instance.addrs.len() > before).then(|| Nearby::Found {
+            peer,
+            addrs: instance.addrs.clone(),
+        })
+    }
+}

@@ -1,0 +1,196 @@
+//! The back camera through AVFoundation: an `AVCaptureSession` at 640×480
+//! feeding an `AVCaptureVideoDataOutput`, whose frames arrive in the
+//! camera's native bi-planar YUV format; plane 0 (luminance) is the
+//! grey-scale frame the QR decoder reads, as on Android.
+//!
+//! Late frames are discarded by AVFoundation while one is decoded
+//! (`alwaysDiscardsLateVideoFrames`), so the decoder always sees the
+//! newest. The permission is AVFoundation's: asking shows the system's
+//! dialog and the answer arrives on a dispatch queue, which we pass on as
+//! a resume of the camera session ([`AvPermission::request`]).
+
+use std::sync::{Arc, Mutex};
+
+use block2::RcBlock;
+use dispatch2::DispatchQueue;
+use objc2::rc::Retained;
+use objc2::runtime::{Bool, NSObject, NSObjectProtocol, ProtocolObject};
+use objc2::{AllocAnyThread, DefinedClass, define_class, msg_send};
+use objc2_av_foundation::{
+    AVAuthorizationStatus, AVCaptureConnection, AVCaptureDevice, AVCaptureDeviceInput,
+    AVCaptureOutput, AVCaptureSession, AVCaptureSessionPreset640x480, AVCaptureVideoDataOutput,
+    AVCaptureVideoDataOutputSampleBufferDelegate, AVMediaTypeVideo,
+};
+use objc2_core_media::CMSampleBuffer;
+use objc2_core_video::{
+    CVPixelBufferGetBaseAddressOfPlane, CVPixelBufferGetBytesPerRowOfPlane,
+    CVPixelBufferGetHeightOfPlane, CVPixelBufferGetWidthOfPlane, CVPixelBufferIsPlanar,
+    CVPixelBufferLockBaseAddress, CVPixelBufferLockFlags, CVPixelBufferUnlockBaseAddress,
+    kCVReturnSuccess,
+};
+
+use crate::platform::camera::{Camera, CameraError, CameraPermission, FrameSink};
+use crate::platform::qr::GreyFrame;
+
+define_class!(
+    /// Receives AVFoundation's frames on the camera's dispatch queue.
+    #[unsafe(super = NSObject)]
+    #[name = "CloveceFrameDelegate"]
+    #[ivars = FrameSink]
+    struct FrameDelegate;
+
+    unsafe impl NSObjectProtocol for FrameDelegate {}
+
+    unsafe impl AVCaptureVideoDataOutputSampleBufferDelegate for FrameDelegate {
+        #[unsafe(method(captureOutput:didOutputSampleBuffer:fromConnection:))]
+        fn capture_output(
+            &self,
+            _output: &AVCaptureOutput,
+            buffer: &CMSampleBuffer,
+            _connection: &AVCaptureConnection,
+        ) {
+            // SAFETY: the sample buffer is valid for the call, and its
+            // pixels are read only between lock and unlock.
+            unsafe {
+                let Some(pixels) = buffer.image_buffer() else {
+                    return;
+                };
+                if !CVPixelBufferIsPlanar(&pixels)
+                    || CVPixelBufferLockBaseAddress(&pixels, CVPixelBufferLockFlags::ReadOnly)
+                        != kCVReturnSuccess
+                {
+                    return;
+                }
+                let base = CVPixelBufferGetBaseAddressOfPlane(&pixels, 0);
+                let width = CVPixelBufferGetWidthOfPlane(&pixels, 0);
+                let height = CVPixelBufferGetHeightOfPlane(&pixels, 0);
+                let stride = CVPixelBufferGetBytesPerRowOfPlane(&pixels, 0);
+                if !base.is_null() && height > 0 {
+                    let len = stride * (height - 1) + width;
+                    let plane = std::slice::from_raw_parts(base.cast::<u8>(), len);
+                    if let Ok(frame) = GreyFrame::new(plane, width, height, stride) {
+                        (self.ivars())(frame);
+                    }
+                }
+                CVPixelBufferUnlockBaseAddress(&pixels, CVPixelBufferLockFlags::ReadOnly);
+            }
+        }
+    }
+);
+
+impl FrameDelegate {
+    fn new(sink: FrameSink) -> Retained<FrameDelegate> {
+        let this = FrameDelegate::alloc().set_ivars(sink);
+        // SAFETY: NSObject's init on a freshly allocated object.
+        unsafe { msg_send![super(this), init] }
+    }
+}
+
+/// The back camera, running while started.
+#[derive(Default)]
+pub struct AvCamera {
+    running: Option<Running>,
+}
+
+struct Running {
+    session: Retained<AVCaptureSession>,
+    /// Kept alive while the output may still call it.
+    _delegate: Retained<FrameDelegate>,
+}
+
+// AVCaptureSession may be started and stopped from any thread (Apple
+// recommends a background one, as startRunning blocks).
+unsafe impl Send for Running {}
+
+impl Camera for AvCamera {
+    fn start(&mut self, sink: FrameSink) -> Result<(), CameraError> {
+        self.stop();
+        // SAFETY: plain AVFoundation calls on objects made here; the
+        // delegate outlives the session's use of it (see `stop`).
+        unsafe {
+            let video = AVMediaTypeVideo.ok_or(CameraError::NoCamera)?;
+            let device =
+                AVCaptureDevice::defaultDeviceWithMediaType(video).ok_or(CameraError::NoCamera)?;
+            let input = AVCaptureDeviceInput::deviceInputWithDevice_error(&device)
+                .map_err(|e| CameraError::Failed(e.localizedDescription().to_string()))?;
+            let session = AVCaptureSession::new();
+            session.beginConfiguration();
+            session.setSessionPreset(AVCaptureSessionPreset640x480);
+            if !session.canAddInput(&input) {
+                return Err(CameraError::Failed("the camera cannot be used now".into()));
+            }
+            session.addInput(&input);
+            let output = AVCaptureVideoDataOutput::new();
+            output.setAlwaysDiscardsLateVideoFrames(true);
+            let delegate = FrameDelegate::new(sink);
+            let queue = DispatchQueue::new("clovece.camera", None);
+            output.setSampleBufferDelegate_queue(
+                Some(ProtocolObject::from_ref(&*delegate)),
+                Some(&queue),
+            );
+            if !session.canAddOutput(&output) {
+                return Err(CameraError::Failed("the camera gives no frames".into()));
+            }
+            session.addOutput(&output);
+            session.commitConfiguration();
+            session.startRunning();
+            self.running = Some(Running {
+                session,
+                _delegate: delegate,
+            });
+        }
+        Ok(())
+    }
+
+    fn stop(&mut self) {
+        if let Some(running) = self.running.take() {
+            // SAFETY: stopRunning returns once no more frames are delivered.
+            unsafe { running.session.stopRunning() };
+        }
+    }
+}
+
+/// What runs (on a dispatch queue) when the player has answered the
+/// permission dialog; set once the camera session it resumes exists.
+pub type OnAnswer = Arc<Mutex<Option<Box<dyn Fn() + Send>>>>;
+
+/// AVFoundation's camera permission. The system's dialog does not pause
+/// and resume the app as Android's does, so the answer is handed to
+/// [`OnAnswer`], which resumes the camera session.
+pub struct AvPermission {
+    answered: OnAnswer,
+}
+
+impl AvPermission {
+    pub fn new(answered: OnAnswer) -> AvPermission {
+        AvPermission { answered }
+    }
+}
+
+impl CameraPermission for AvPermission {
+    fn granted(&self) -> bool {
+        // SAFETY: a class method with the documented media type.
+        unsafe {
+            AVMediaTypeVideo.is_some_and(|video| {
+                AVCaptureDevice::authorizationStatusForMediaType(video)
+                    == AVAuthorizationStatus::Authorized
+            })
+        }
+    }
+
+    fn request(&mut self) -> Result<(), CameraError> {
+        let answered = self.answered.clone();
+        let handler = RcBlock::new(move |_: Bool| {
+            if let Some(answered) = answered.lock().unwrap_or_else(|p| p.into_inner()).as_ref() {
+                answered();
+            }
+        });
+        // SAFETY: a class method with the documented media type; the block
+        // is copied by AVFoundation.
+        unsafe {
+            let video = AVMediaTypeVideo.ok_or(CameraError::NoCamera)?;
+            AVCaptureDevice::requestAccessForMediaType_completionHandler(video, &handler);
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,140 @@
+//! What the app does when the operating system moves it to the background
+//! and back, or stops it to free memory.
+//!
+//! A phone app is paused whenever the player switches apps or the screen
+//! turns off, and may then be killed without warning; the game must survive
+//! both. Nothing here saves the game itself: the protocol layer's store
+//! appends every log entry to disk and syncs it before it is acted on, so a
+//! killed app loses nothing. What the operating system keeps for us is only
+//! a [`Bookmark`]: which screen was open and which game or room it showed,
+//! so that a recreated app reopens that game from its store instead of the
+//! home screen.
+//!
+//! In the background the app holds nothing that costs battery or that the
+//! operating system takes away: the multicast lock is released and the
+//! camera stopped; both come back on return if still wanted.
+
+use std::sync::{Arc, Mutex, MutexGuard};
+
+use serde::{Deserialize, Serialize};
+
+use super::PlatformError;
+use super::camera::CameraSession;
+use super::multicast::Multicast;
+
+/// The screen to reopen after the operating system recreated the app.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "screen", rename_all = "lowercase")]
+pub enum Bookmark {
+    /// The home screen (also what anything unreadable restores to).
+    #[default]
+    Home,
+    /// The lobby of the room of this join ticket (its link).
+    Room { ticket: String },
+    /// The game whose store is in this folder (under the app's data).
+    Game { store: String },
+}
+
+/// The longest saved state read back; the operating system keeps it in
+/// memory, so ours is small (a ticket link is under 2 KiB).
+const MAX_SAVED: usize = 4096;
+
+impl Bookmark {
+    /// The bytes handed to the operating system to keep.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        serde_json::to_vec(self).expect("a bookmark serialises to memory")
+    }
+
+    /// The bookmark in bytes the operating system kept; [`Bookmark::Home`]
+    /// for none, or for bytes from another version that do not read.
+    pub fn from_bytes(bytes: &[u8]) -> Bookmark {
+        if bytes.len() > MAX_SAVED {
+            return Bookmark::Home;
+        }
+        serde_json::from_slice(bytes).unwrap_or_default()
+    }
+}
+
+/// The app's side of the platform's life events, shared between the UI
+/// thread (which moves the bookmark and opens the camera) and the thread
+/// the operating system's events arrive on.
+#[derive(Clone)]
+pub struct Lifecycle(Arc<Mutex<Inner>>);
+
+struct Inner {
+    multicast: Multicast,
+    camera: CameraSession,
+    bookmark: Bookmark,
+    /// A bookmark the operating system gave back, not yet taken by the app.
+    restored: Option<Bookmark>,
+}
+
+impl Lifecycle {
+    pub fn new(multicast: Multicast, camera: CameraSession, bookmark: Bookmark) -> Lifecycle {
+        Lifecycle(Arc::new(Mutex::new(Inner {
+            multicast,
+            camera,
+            bookmark,
+            restored: None,
+        })))
+    }
+
+    /// The app went to the background: release what costs battery.
+    pub fn pause(&self) -> Result<(), PlatformError> {
+        let mut inner = self.inner();
+        // Both are released even if one fails.
+        let camera = inner.camera.set_foreground(false);
+        inner.multicast.set_foreground(false)?;
+        Ok(camera?)
+    }
+
+    /// The app is in the foreground again: take back what is still wanted.
+    /// A camera start that waited for the permission is tried again here.
+    pub fn resume(&self) -> Result<(), PlatformError> {
+        let mut inner = self.inner();
+        let multicast = inner.multicast.set_foreground(true);
+        inner.camera.set_foreground(true)?;
+        multicast
+    }
+
+    /// The operating system asks what to keep in case it kills the app.
+    pub fn save(&self) -> Vec<u8> {
+        self.inner().bookmark.to_bytes()
+    }
+
+    /// The operating system recreated the app and gave back what
+    /// [`save`](Self::save) handed it.
+    pub fn restore(&self, bytes: &[u8]) {
+        let bookmark = Bookmark::from_bytes(bytes);
+        let mut inner = self.inner();
+        inner.bookmark = bookmark.clone();
+        inner.restored = Some(bookmark);
+    }
+
+    /// The screen to reopen after a [`restore`](Self::restore), once.
+    pub fn take_restored(&self) -> Option<Bookmark> {
+        self.inner().restored.take()
+    }
+
+    /// The app moved to another screen.
+    pub fn set_bookmark(&self, bookmark: Bookmark) {
+        self.inner().bookmark = bookmark;
+    }
+
+    pub fn bookmark(&self) -> Bookmark {
+        self.inner().bookmark.clone()
+    }
+
+    /// The camera, for the scan screen to open and close.
+    pub fn with_camera<R>(&self, f: impl FnOnce(&mut CameraSession) -> R) -> R {
+        f(&mut self.inner().camera)
+    }
+
+    pub fn multicast(&self) -> Multicast {
+        self.inner().multicast.clone()
+    }
+
+    fn inner(&self) -> MutexGuard<'_, Inner> {
+        self.0.lock().unwrap_or_else(|p| p.into_inner())
+    }
+}

@@ -1,0 +1,77 @@
+//! What differs between desktops, Android and iOS, behind small traits, so
+//! that the app and the network layer are the same everywhere and the logic
+//! around the operating system's calls is tested on Linux with fakes.
+//!
+//! - [`multicast`]: holding Android's Wi-Fi multicast lock only while
+//!   discovery needs it.
+//! - [`discovery`]: libp2p's mDNS (desktop, Android) or Bonjour (iOS).
+//! - [`camera`]: camera frames to the QR decoder, stopped in the background.
+//! - [`qr`]: grey-scale pictures → QR code text → join ticket.
+//! - [`lifecycle`]: pause, resume and the bookmark the system keeps.
+//!
+//! The platform implementations are compiled only for their platform:
+//! `android` (JNI and the NDK; `jvm` holds the JNI calls, also compiled for
+//! this crate's tests, which run them in a desktop JVM) and `ios` (Bonjour,
+//! AVFoundation). [`Platform::desktop`] is what a desktop (and every test)
+//! uses.
+
+pub mod camera;
+pub mod discovery;
+pub mod lifecycle;
+pub mod multicast;
+pub mod qr;
+
+#[cfg(target_os = "android")]
+pub mod android;
+#[cfg(target_os = "ios")]
+pub mod ios;
+#[cfg(any(target_os = "android", test))]
+pub mod jvm;
+
+use std::path::PathBuf;
+
+use camera::{CameraError, CameraSession, NoCamera, NoPermissionNeeded};
+use discovery::{Discovery, SwarmMdns};
+use lifecycle::{Bookmark, Lifecycle};
+use multicast::{Multicast, NoLock};
+
+/// Why a platform service failed.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum PlatformError {
+    #[error(transparent)]
+    Camera(#[from] CameraError),
+    #[error("cannot hold the Wi-Fi multicast lock: {0}")]
+    Multicast(String),
+    #[error("cannot look for phones nearby: {0}")]
+    Discovery(String),
+    #[error("cannot reach the Android system: {0}")]
+    System(String),
+}
+
+/// Everything the app gets from the platform it runs on.
+pub struct Platform {
+    /// Where the app keeps its settings and games, when the platform says so
+    /// (Android's app-private folder); `None` where the usual per-user data
+    /// folder lookup works (desktops, iOS).
+    pub data_dir: Option<PathBuf>,
+    pub discovery: Box<dyn Discovery>,
+    /// Pause/resume handling, the camera and the bookmark.
+    pub lifecycle: Lifecycle,
+}
+
+impl Platform {
+    /// A desktop: libp2p's mDNS with no lock to hold, no camera (a QR code
+    /// is read from an image file, or the ticket pasted), nothing restored.
+    pub fn desktop() -> Platform {
+        let multicast = Multicast::new(NoLock);
+        Platform {
+            data_dir: None,
+            discovery: Box::new(SwarmMdns::new(multicast.clone())),
+            lifecycle: Lifecycle::new(
+                multicast,
+                CameraSession::new(NoCamera, NoPermissionNeeded),
+                Bookmark::Home,
+            ),
+        }
+    }
+}

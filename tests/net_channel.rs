@@ -1,0 +1,354 @@
+//! The byte channel over real libp2p connections on loopback: messages
+//! arrive in order and exactly once between two and four nodes, survive a
+//! node's restart, and peers that send garbage, oversized frames or floods
+//! are disconnected.
+
+mod support;
+
+use std::collections::BTreeMap;
+
+use clovece::net::guard::Limits;
+use clovece::net::wire::{MAX_BATCH_BYTES, MAX_MESSAGE};
+use clovece::net::{Config, Event, NetError};
+use libp2p::PeerId;
+use libp2p::identity::Keypair;
+use support::{Handle, loopback, spawn, spawn_with};
+
+fn numbered(from: u8, i: u32) -> Vec<u8> {
+    let mut m = vec![from];
+    m.extend(i.to_le_bytes());
+    m
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_nodes_exchange_messages_in_order() {
+    let a = spawn(Keypair::generate_ed25519()).await;
+    let mut b = spawn(Keypair::generate_ed25519()).await;
+    a.keep(&b);
+    for i in 0..2000 {
+        a.send(b.id, numbered(0, i));
+    }
+    let got = b.messages(2000, 20).await;
+    for (i, (from, bytes)) in got.into_iter().enumerate() {
+        assert_eq!(from, a.id);
+        assert_eq!(bytes, numbered(0, i as u32));
+    }
+    // The channel works both ways over the connection a made.
+    let mut a = a;
+    b.send(a.id, b"back".to_vec());
+    assert_eq!(a.messages(1, 10).await, vec![(b.id, b"back".to_vec())]);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn four_nodes_in_a_full_mesh_each_see_every_stream_in_order() {
+    let mut nodes: Vec<Handle> = Vec::new();
+    for _ in 0..4 {
+        nodes.push(spawn(Keypair::generate_ed25519()).await);
+    }
+    for i in 0..4 {
+        for j in 0..4 {
+            if i != j {
+                nodes[i].keep(&nodes[j]);
+            }
+        }
+    }
+    const EACH: u32 = 300;
+    let ids: Vec<PeerId> = nodes.iter().map(|n| n.id).collect();
+    for (i, node) in nodes.iter().enumerate() {
+        for k in 0..EACH {
+            for (j, &to) in ids.iter().enumerate() {
+                if i != j {
+                    node.send(to, numbered(i as u8, k));
+                }
+            }
+        }
+    }
+    for (j, node) in nodes.iter_mut().enumerate() {
+        let got = node.messages(3 * EACH as usize, 30).await;
+        let mut streams: BTreeMap<PeerId, Vec<Vec<u8>>> = BTreeMap::new();
+        for (from, bytes) in got {
+            streams.entry(from).or_default().push(bytes);
+        }
+        for (i, &from) in ids.iter().enumerate() {
+            if i == j {
+                assert!(!streams.contains_key(&from));
+                continue;
+            }
+            let want: Vec<Vec<u8>> = (0..EACH).map(|k| numbered(i as u8, k)).collect();
+            assert_eq!(streams[&from], want, "stream {i} -> {j}");
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn oversized_message_is_refused_before_sending() {
+    let a = spawn(Keypair::generate_ed25519()).await;
+    let (tx, rx) = tokio::sync::oneshot::channel();
+    let to = PeerId::random();
+    a.run(move |n| {
+        let _ = tx.send(n.send(to, vec![0; MAX_MESSAGE + 1]));
+    });
+    assert!(matches!(rx.await.unwrap(), Err(NetError::TooLarge(_))));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn queued_messages_reach_a_restarted_peer() {
+    let mut a = spawn(Keypair::generate_ed25519()).await;
+    let b_key = Keypair::generate_ed25519();
+    let mut b = spawn(b_key.clone()).await;
+    a.keep(&b);
+    b.keep(&a);
+    a.send(b.id, b"before".to_vec());
+    assert_eq!(b.messages(1, 10).await[0].1, b"before");
+    // (A receiver that dies before its acknowledgement is out gets the
+    // message again after its restart: the log ignores duplicates.)
+    a.acknowledged(b.id).await;
+    let b_id = b.id;
+    b.kill();
+    a.wait(10, |e| matches!(e, Event::Disconnected(_)).then_some(()))
+        .await;
+    for i in 0..50 {
+        a.send(b_id, numbered(1, i));
+    }
+    // The same player comes back on a new port and dials a.
+    let mut b = spawn(b_key).await;
+    b.keep(&a);
+    let got = b.messages(50, 20).await;
+    let want: Vec<Vec<u8>> = (0..50).map(|i| numbered(1, i)).collect();
+    assert_eq!(got.into_iter().map(|(_, m)| m).collect::<Vec<_>>(), want);
+}
+
+mod raw {
+    //! A peer that speaks the channel's protocol name but writes whatever
+    //! bytes it is told to.
+
+    use std::io;
+
+    use async_trait::async_trait;
+    use futures::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
+    use libp2p::request_response::{self, Codec, ProtocolSupport};
+    use libp2p::swarm::NetworkBehaviour;
+    use libp2p::{StreamProtocol, Swarm, SwarmBuilder, noise, tcp, yamux};
+
+    #[derive(Clone, Default)]
+    pub struct RawCodec;
+
+    #[async_trait]
+    impl Codec for RawCodec {
+        type Protocol = StreamProtocol;
+        type Request = Vec<u8>;
+        type Response = Vec<u8>;
+
+        async fn read_request<T: AsyncRead + Unpin + Send>(
+            &mut self,
+            _: &StreamProtocol,
+            io: &mut T,
+        ) -> io::Result<Vec<u8>> {
+            let mut v = Vec::new();
+            io.take(1 << 20).read_to_end(&mut v).await?;
+            Ok(v)
+        }
+        async fn read_response<T: AsyncRead + Unpin + Send>(
+            &mut self,
+            _: &StreamProtocol,
+            io: &mut T,
+        ) -> io::Result<Vec<u8>> {
+            let mut v = Vec::new();
+            io.take(1 << 20).read_to_end(&mut v).await?;
+            Ok(v)
+        }
+        async fn write_request<T: AsyncWrite + Unpin + Send>(
+            &mut self,
+            _: &StreamProtocol,
+            io: &mut T,
+            r: Vec<u8>,
+        ) -> io::Result<()> {
+            io.write_all(&r).await?;
+            io.close().await
+        }
+        async fn write_response<T: AsyncWrite + Unpin + Send>(
+            &mut self,
+            _: &StreamProtocol,
+            io: &mut T,
+            r: Vec<u8>,
+        ) -> io::Result<()> {
+            io.write_all(&r).await?;
+            io.close().await
+        }
+    }
+
+    #[derive(NetworkBehaviour)]
+    pub struct Raw {
+        pub log: request_response::Behaviour<RawCodec>,
+    }
+
+    pub fn swarm() -> Swarm<Raw> {
+        SwarmBuilder::with_new_identity()
+            .with_tokio()
+            .with_tcp(
+                tcp::Config::default(),
+                noise::Config::new,
+                yamux::Config::default,
+            )
+            .unwrap()
+            .with_behaviour(|_| Raw {
+                log: request_response::Behaviour::with_codec(
+                    RawCodec,
+                    [(StreamProtocol::new("/clovece/log/1"), ProtocolSupport::Full)],
+                    request_response::Config::default(),
+                ),
+            })
+            .unwrap()
+            .with_swarm_config(|c| {
+                c.with_idle_connection_timeout(std::time::Duration::from_secs(60))
+            })
+            .build()
+    }
+}
+
+/// Connects a raw peer to `target`, sends it `frames` one after the other
+/// (each once the previous is answered: libp2p itself drops streams past
+/// the concurrency limit) and returns the reason `target` gives for banning
+/// it.
+async fn banned_for(mut target: Handle, frames: Vec<Vec<u8>>) -> String {
+    use futures::StreamExt;
+    let mut raw = raw::swarm();
+    let raw_id = *raw.local_peer_id();
+    let addr = target.addrs[0].clone();
+    raw.dial(addr).unwrap();
+    let driver = tokio::spawn(async move {
+        let mut frames = Some(frames);
+        loop {
+            match raw.select_next_some().await {
+                libp2p::swarm::SwarmEvent::ConnectionEstablished { peer_id, .. } => {
+                    for frame in frames.take().into_iter().flatten() {
+                        raw.behaviour_mut().log.send_request(&peer_id, frame);
+                    }
+                }
+                libp2p::swarm::SwarmEvent::ConnectionClosed {
+                    num_established: 0, ..
+                } => return,
+                _ => {}
+            }
+        }
+    });
+    let reason = target
+        .wait(20, |e| match e {
+            Event::Banned { peer, reason } if peer == raw_id => Some(reason),
+            _ => None,
+        })
+        .await;
+    tokio::time::timeout(std::time::Duration::from_secs(10), driver)
+        .await
+        .expect("the banned peer is disconnected")
+        .unwrap();
+    reason
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn garbage_sending_peer_is_disconnected() {
+    let target = spawn(Keypair::generate_ed25519()).await;
+    let reason = banned_for(target, vec![vec![0xff; 40]]).await;
+    assert!(reason.contains("garbage"), "{reason}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn oversized_frame_is_cut_off_and_its_peer_disconnected() {
+    let target = spawn(Keypair::generate_ed25519()).await;
+    let reason = banned_for(target, vec![vec![0; MAX_BATCH_BYTES + 1]]).await;
+    assert!(reason.contains("more than"), "{reason}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn flooding_peer_is_disconnected() {
+    use clovece::net::wire::Batch;
+    use serde_bytes::ByteBuf;
+    // Low limits, so that a debug build's crypto can outrun them.
+    let limits = Limits {
+        messages_per_sec: 500,
+        messages_burst: 1000,
+        ..Limits::default()
+    };
+    let target = spawn_with(
+        Keypair::generate_ed25519(),
+        Config {
+            limits,
+            ..loopback()
+        },
+    )
+    .await;
+    // Valid batches of 256 messages, one after the other.
+    let frames = (0..50u64)
+        .map(|i| {
+            let batch = Batch {
+                session: 1,
+                first: i * 256,
+                messages: vec![ByteBuf::new(); 256],
+            };
+            postcard::to_stdvec(&batch).unwrap()
+        })
+        .collect();
+    let reason = banned_for(target, frames).await;
+    assert!(reason.contains("flooding"), "{reason}");
+}
+
+/// A peer that stops answering (its process frozen, its Wi-Fi gone) keeps
+/// the TCP connection open; a failed ping closes it, and the peer is
+/// redialled until it answers again.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn silent_link_is_closed_and_redialled_when_it_returns() {
+    use futures::StreamExt;
+    use libp2p::swarm::SwarmEvent;
+    use libp2p::{SwarmBuilder, noise, ping, tcp, yamux};
+
+    let mut node = spawn(Keypair::generate_ed25519()).await;
+    let mut peer = SwarmBuilder::with_new_identity()
+        .with_tokio()
+        .with_tcp(
+            tcp::Config::default(),
+            noise::Config::new,
+            yamux::Config::default,
+        )
+        .unwrap()
+        .with_behaviour(|_| ping::Behaviour::new(ping::Config::new()))
+        .unwrap()
+        .with_swarm_config(|c| c.with_idle_connection_timeout(std::time::Duration::from_secs(60)))
+        .build();
+    let peer_id = *peer.local_peer_id();
+    peer.listen_on("/ip4/127.0.0.1/tcp/0".parse().unwrap())
+        .unwrap();
+    let addr = loop {
+        if let SwarmEvent::NewListenAddr { address, .. } = peer.select_next_some().await {
+            break address;
+        }
+    };
+    node.run(move |n| {
+        n.add_addrs(peer_id, [addr]);
+        n.keep(peer_id);
+    });
+    // Poll the peer until the node is connected to it.
+    {
+        let connected = node.wait(10, |e| (e == Event::Connected(peer_id)).then_some(()));
+        tokio::pin!(connected);
+        loop {
+            tokio::select! {
+                () = &mut connected => break,
+                _ = peer.select_next_some() => {}
+            }
+        }
+    }
+    // The peer goes silent: nothing polls its swarm, so no ping is answered.
+    let went_silent = std::time::Instant::now();
+    node.wait(45, |e| (e == Event::Disconnected(peer_id)).then_some(()))
+        .await;
+    eprintln!("silent link closed after {:?}", went_silent.elapsed());
+    // It comes back: the node's redial gets through.
+    let back = node.wait(20, |e| (e == Event::Connected(peer_id)).then_some(()));
+    tokio::pin!(back);
+    loop {
+        tokio::select! {
+            () = &mut back => break,
+            _ = peer.select_next_some() => {}
+        }
+    }
+}
