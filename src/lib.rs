@@ -8,6 +8,7 @@
 //! them, [`platform`] hides what differs between desktops, Android and iOS.
 
 pub mod bench;
+pub mod bot;
 pub mod net;
 pub mod notation;
 pub mod platform;

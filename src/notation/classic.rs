@@ -4,8 +4,9 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
 use super::{NotationError, Step};
+use crate::bot;
 use crate::rules::classic::{Game, HouseRules, Phase, Position};
-use crate::rules::{Colour, Place};
+use crate::rules::{self, Colour, Place};
 
 /// House-rule names in the order the notation lists them.
 const HOUSE_NAMES: [&str; 3] = ["compulsory-capture", "optional-bring-out", "no-jump-home"];
@@ -39,16 +40,7 @@ impl Doc {
 
     /// The game this document describes, its colour in turn about to roll.
     pub fn game(&self) -> Result<Game, NotationError> {
-        let mut house = HouseRules::default();
-        for name in self.house.iter().flatten() {
-            let switch = match name.as_str() {
-                "compulsory-capture" => &mut house.compulsory_capture,
-                "optional-bring-out" => &mut house.optional_bring_out,
-                "no-jump-home" => &mut house.no_jump_home,
-                _ => return Err(NotationError::UnknownHouseRule(name.clone())),
-            };
-            *switch = true;
-        }
+        let house = house_rules(self.house.iter().flatten())?;
         let seats = super::seats(&self.seats)?;
         let turn = super::colour(&self.turn)?;
         let pieces = self
@@ -65,6 +57,23 @@ impl Doc {
         let position = Position::new(seats, turn, &pieces)?;
         Ok(Game::new(house, position))
     }
+}
+
+/// The house rules with these names switched on.
+pub fn house_rules<'a>(
+    names: impl IntoIterator<Item = &'a String>,
+) -> Result<HouseRules, NotationError> {
+    let mut house = HouseRules::default();
+    for name in names {
+        let switch = match name.as_str() {
+            "compulsory-capture" => &mut house.compulsory_capture,
+            "optional-bring-out" => &mut house.optional_bring_out,
+            "no-jump-home" => &mut house.no_jump_home,
+            _ => return Err(NotationError::UnknownHouseRule(name.clone())),
+        };
+        *switch = true;
+    }
+    Ok(house)
 }
 
 /// The position as the notation writes it: seats clockwise, each colour's
@@ -127,7 +136,7 @@ pub fn moves(input: &str) -> Result<Value, NotationError> {
             .position()
             .legal_moves(game.house(), roll)
             .iter()
-            .map(|m| format!("{}>{}", m.from(), m.to()))
+            .map(|m| m.to_string())
             .collect(),
     };
     moves.sort_unstable();
@@ -167,6 +176,25 @@ pub fn replay(input: &str) -> Result<Value, NotationError> {
         }
     }
     Ok(json!({ "position": position_json(&game), "next": next_json(&game) }))
+}
+
+/// `bot` for a classic position: the computer's move for the roll.
+pub fn bot(input: &str) -> Result<Value, NotationError> {
+    let doc = Doc::parse(input)?;
+    let roll = super::die(doc.roll.ok_or(NotationError::Missing("roll"))?)?;
+    let level = super::level(
+        doc.level
+            .as_deref()
+            .ok_or(NotationError::Missing("level"))?,
+    )?;
+    let seed = doc.seed.ok_or(NotationError::Missing("seed"))?;
+    let mut game = doc.game()?;
+    if game.phase() == Phase::Won {
+        return Ok(json!({ "move": null }));
+    }
+    game.roll(roll)?;
+    let mv = bot::choose(&rules::Game::Classic(game), level, seed).map(|mv| mv.to_string());
+    Ok(json!({ "move": mv }))
 }
 
 fn next_json(game: &Game) -> Value {

@@ -33,6 +33,10 @@ struct Doc {
     done: Vec<String>,
     #[serde(default)]
     script: Option<Vec<Step>>,
+    #[serde(default)]
+    level: Option<String>,
+    #[serde(default)]
+    seed: Option<u64>,
 }
 
 /// How a trailing six in `rolls` is read.
@@ -189,6 +193,25 @@ pub fn moves(input: &str) -> Result<Value, NotationError> {
     moves.sort_unstable();
     moves.dedup();
     Ok(json!({ "moves": moves }))
+}
+
+/// `bot` for a Matfyz position: the computer's first run for its rolls
+/// (read as for `moves`: the listed rolls are the whole turn).
+pub fn bot(input: &str) -> Result<Value, NotationError> {
+    let doc = Doc::parse(input)?;
+    let level = super::level(
+        doc.level
+            .as_deref()
+            .ok_or(NotationError::Missing("level"))?,
+    )?;
+    let seed = doc.seed.ok_or(NotationError::Missing("seed"))?;
+    let position = doc.position(Trailing::Last)?;
+    if position.rolls().last.is_none() {
+        return Err(NotationError::Missing("rolls"));
+    }
+    let game = crate::rules::Game::Matfyz(Game::new(position));
+    let run = crate::bot::choose(&game, level, seed).map(|mv| mv.to_string());
+    Ok(json!({ "move": run }))
 }
 
 /// `replay` for a Matfyz position.

@@ -6,9 +6,12 @@
 mod classic;
 mod matfyz;
 
+pub use classic::house_rules;
+
 use serde::Deserialize;
 use serde_json::Value;
 
+use crate::bot::{Level, UnknownLevel};
 use crate::rules::FlowError;
 use crate::rules::board::{InvalidDie, InvalidSeats, UnknownColour, UnknownPlace};
 use crate::rules::classic::InvalidPosition;
@@ -41,6 +44,8 @@ pub enum NotationError {
     MatfyzPosition(#[from] crate::rules::matfyz::InvalidPosition),
     #[error("impossible position: {0}")]
     Invalid(String),
+    #[error(transparent)]
+    Level(#[from] UnknownLevel),
     #[error("malformed move {0:?} (expected FROM>TO, e.g. \"T5>T9\")")]
     MoveSyntax(String),
     #[error("malformed run {0:?} (expected a path like \"B:green>T0>T6\" or \"T3>T9*blue\")")]
@@ -91,6 +96,16 @@ pub fn replay(input: &str) -> Result<String, NotationError> {
     Ok(answer.to_string())
 }
 
+/// `clovece bot`: the computer player's move for a position, a roll, a
+/// level and a seed.
+pub fn bot(input: &str) -> Result<String, NotationError> {
+    let answer = match rule_set(input)? {
+        RuleSet::Classic => classic::bot(input)?,
+        RuleSet::Matfyz => matfyz::bot(input)?,
+    };
+    Ok(answer.to_string())
+}
+
 enum RuleSet {
     Classic,
     Matfyz,
@@ -118,6 +133,11 @@ fn rule_set(input: &str) -> Result<RuleSet, NotationError> {
 
 /// Parses a colour name.
 pub fn colour(name: &str) -> Result<Colour, NotationError> {
+    Ok(name.parse()?)
+}
+
+/// Parses a computer player's level.
+pub fn level(name: &str) -> Result<Level, NotationError> {
     Ok(name.parse()?)
 }
 

@@ -425,6 +425,13 @@ impl Move {
     }
 }
 
+impl std::fmt::Display for Move {
+    /// `FROM>TO`, as the notation writes a move.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}>{}", self.from(), self.to())
+    }
+}
+
 /// The legal moves for one roll, without allocating: a move is known by the
 /// progress its piece starts from (0 for bringing a piece out), so the list
 /// is one bit mask, in piece order (base first, then by progress).

@@ -100,6 +100,16 @@ pub enum Move {
     Matfyz(matfyz::Run),
 }
 
+impl std::fmt::Display for Move {
+    /// The move as the notation writes it (`T5>T9`, a Matfyz run's path).
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Move::Classic(m) => m.fmt(f),
+            Move::Matfyz(run) => run.fmt(f),
+        }
+    }
+}
+
 impl Game {
     /// A new game under `rules` for `seats`, `first` about to roll.
     pub fn new(rules: RuleSet, seats: Seats, first: Colour) -> Option<Game> {

@@ -1,0 +1,84 @@
+//! What the computer players need from a rule set. Each rule set implements
+//! [`Playable`] once (its turn flow plus two heuristics), and every level is
+//! written once on top of it.
+
+use crate::rules::{Colour, Die, Next, Seats};
+
+/// A game under one rule set, as the computer players drive it. Small and
+/// `Copy`, so that a search can try a roll or a move on a copy.
+pub trait Playable: Copy {
+    type Move: Copy + PartialEq;
+
+    /// What the game waits for.
+    fn next(&self) -> Next;
+
+    /// Rolls `die`; only called when a roll is due.
+    fn roll(&mut self, die: Die);
+
+    /// The legal moves, in the rule set's fixed order; empty unless a move
+    /// is due.
+    fn moves(&self) -> impl Iterator<Item = Self::Move>;
+
+    /// Plays a legal move; false (and nothing changes) if it is not legal.
+    fn play(&mut self, mv: Self::Move) -> bool;
+
+    /// The medium player's rule-of-thumb score of a legal move for the
+    /// colour to move: higher is better.
+    fn rate(&self, mv: Self::Move) -> i32;
+
+    /// How good the game looks for each colour: the hard player's leaf
+    /// evaluation. Comparable across positions of one game.
+    fn evaluate(&self) -> Values;
+}
+
+/// A value for each colour (indexed by [`Colour::index`]; unseated colours
+/// hold 0). Integers, so that every platform compares them alike.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Values([i32; 4]);
+
+/// What a win is worth: more than any position short of it.
+const WIN: i32 = 1 << 24;
+
+impl Values {
+    /// The value of `colour`.
+    pub fn of(self, colour: Colour) -> i32 {
+        self.0[colour.index()]
+    }
+
+    /// The game is over and `winner` has won.
+    pub fn won(seats: Seats, winner: Colour) -> Values {
+        let mut values = [0; 4];
+        for c in seats.iter() {
+            values[c.index()] = if c == winner { WIN } else { -WIN };
+        }
+        Values(values)
+    }
+
+    /// Values from each colour's remaining cost (lower is better: the work
+    /// still to do). Only one colour wins, so a colour's value is how far it
+    /// is ahead of the others: half against the best of them (whom it must
+    /// beat) and half against their mean (anyone's loss is a little gain).
+    pub fn from_costs(seats: Seats, cost: [i32; 4]) -> Values {
+        let mut values = [0; 4];
+        let others = seats.len() as i32 - 1;
+        for c in seats.iter() {
+            let rest = seats.iter().filter(|&o| o != c).map(|o| cost[o.index()]);
+            let best = rest.clone().min().unwrap_or(0);
+            let mean = rest.sum::<i32>() / others;
+            values[c.index()] = (best + mean) / 2 - cost[c.index()];
+        }
+        Values(values)
+    }
+
+    /// The mean of six values (one per face of the die).
+    pub fn mean_of_six(sum: [i64; 4]) -> Values {
+        Values(sum.map(|s| (s / 6) as i32))
+    }
+
+    /// Adds these values to a running sum.
+    pub fn add_to(self, sum: &mut [i64; 4]) {
+        for (s, v) in sum.iter_mut().zip(self.0) {
+            *s += i64::from(v);
+        }
+    }
+}

@@ -1,0 +1,107 @@
+//! The hard player's search: expectimax over the dice, each colour choosing
+//! the move best for itself (max-n), down to a depth counted in rolls, with
+//! [`Playable::evaluate`] at the leaves.
+//!
+//! The work is bounded by a count of nodes, never by a clock, so that a slow
+//! phone and a fast one reach the same depth and the same move. The search
+//! deepens one roll at a time and keeps the answer of the deepest depth it
+//! finished within the budget.
+
+use super::playable::{Playable, Values};
+use crate::rules::{Colour, Die, Next};
+
+/// Nodes the hard player may visit for one move: the median move takes a
+/// few milliseconds in release (see docs/performance.md).
+pub const NODE_BUDGET: u64 = 60_000;
+/// Deepest search, in rolls after the move.
+const MAX_DEPTH: u8 = 8;
+
+/// The indices of the moves that the deepest finished search rates best
+/// for the colour to move, in move order; `None` when not even one roll
+/// ahead fits in `budget` or no move is due.
+pub fn best_moves<G: Playable>(game: &G, moves: &[G::Move], budget: u64) -> Option<Vec<usize>> {
+    let Next::Move { seat } = game.next() else {
+        return None;
+    };
+    let mut search = Search { nodes: 0, budget };
+    let mut best = None;
+    for depth in 1..=MAX_DEPTH {
+        match search.root(game, moves, seat, depth) {
+            Some(found) => best = Some(found),
+            None => break,
+        }
+    }
+    best
+}
+
+/// One search's node count against its budget.
+struct Search {
+    nodes: u64,
+    budget: u64,
+}
+
+impl Search {
+    /// Counts a node; `None` once the budget is spent.
+    fn visit(&mut self) -> Option<()> {
+        self.nodes += 1;
+        (self.nodes <= self.budget).then_some(())
+    }
+
+    fn root<G: Playable>(
+        &mut self,
+        game: &G,
+        moves: &[G::Move],
+        seat: Colour,
+        depth: u8,
+    ) -> Option<Vec<usize>> {
+        let mut best = Vec::new();
+        let mut best_value = i32::MIN;
+        for (i, &mv) in moves.iter().enumerate() {
+            let mut child = *game;
+            if !child.play(mv) {
+                continue;
+            }
+            let value = self.value(&child, depth)?.of(seat);
+            if value > best_value {
+                best.clear();
+                best_value = value;
+            }
+            if value == best_value {
+                best.push(i);
+            }
+        }
+        Some(best)
+    }
+
+    /// The expected values of `game`, looking `depth` rolls ahead.
+    fn value<G: Playable>(&mut self, game: &G, depth: u8) -> Option<Values> {
+        self.visit()?;
+        match game.next() {
+            Next::Won { .. } => Some(game.evaluate()),
+            Next::Roll { .. } if depth == 0 => Some(game.evaluate()),
+            Next::Roll { .. } => {
+                let mut sum = [0; 4];
+                for die in Die::all() {
+                    let mut child = *game;
+                    child.roll(die);
+                    self.value(&child, depth - 1)?.add_to(&mut sum);
+                }
+                Some(Values::mean_of_six(sum))
+            }
+            Next::Move { seat } => {
+                let mut best: Option<Values> = None;
+                for mv in game.moves() {
+                    let mut child = *game;
+                    if !child.play(mv) {
+                        continue;
+                    }
+                    let value = self.value(&child, depth)?;
+                    if best.is_none_or(|b| value.of(seat) > b.of(seat)) {
+                        best = Some(value);
+                    }
+                }
+                Some(best.unwrap_or_else(|| game.evaluate()))
+            }
+        }
+    }
+}

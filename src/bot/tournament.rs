@@ -1,0 +1,214 @@
+//! Seat-rotated games between computer players, to measure their strength.
+//!
+//! Game `g` seats player `i` on the `(i + g) mod n`-th seated colour
+//! (clockwise from red, who rolls first), so every player sits on every
+//! seat equally often. Its dice come from a ChaCha generator seeded with
+//! (tournament seed, `g`), and the players' seeds from a second stream of
+//! it: the results are a function of the seed alone, whatever the number of
+//! threads, and every line-up meets the same dice in game `g`.
+
+use std::fmt;
+use std::sync::atomic::{AtomicU32, Ordering};
+
+use rand_chacha::ChaCha8Rng;
+use rand_chacha::rand_core::{Rng, SeedableRng};
+
+use super::{Player, seeded};
+use crate::rules::{Colour, Die, Game, Next, RuleSet, Seats};
+
+/// Rolls after which a game counts as unfinished (no real game comes near:
+/// this only guarantees that a tournament ends).
+const MAX_ROLLS: u32 = 100_000;
+
+/// What to play.
+#[derive(Clone, Debug)]
+pub struct Tournament {
+    pub rules: RuleSet,
+    /// One per seat: 2, 3 or 4 players.
+    pub players: Vec<Player>,
+    pub games: u32,
+    pub seed: u64,
+    /// Worker threads (at least one is used); the results do not depend on it.
+    pub threads: usize,
+}
+
+/// A tournament that cannot be played.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum TournamentError {
+    #[error("a game has 2, 3 or 4 players, not {0}")]
+    Players(usize),
+}
+
+/// How a tournament ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Standings {
+    pub players: Vec<Player>,
+    /// Games won by each player, in the order of `players`.
+    pub wins: Vec<u32>,
+    pub games: u32,
+    /// Games stopped after `MAX_ROLLS` rolls without a winner.
+    pub unfinished: u32,
+}
+
+impl Tournament {
+    /// Plays every game and counts the wins.
+    pub fn run(&self) -> Result<Standings, TournamentError> {
+        let n = self.players.len();
+        let seats = u8::try_from(n)
+            .ok()
+            .and_then(Seats::for_players)
+            .ok_or(TournamentError::Players(n))?;
+        let next_game = AtomicU32::new(0);
+        let worker = || {
+            let mut wins = vec![0u32; n];
+            let mut unfinished = 0u32;
+            loop {
+                let g = next_game.fetch_add(1, Ordering::Relaxed);
+                if g >= self.games {
+                    return (wins, unfinished);
+                }
+                match self.play(seats, g) {
+                    Some(slot) => wins[slot] += 1,
+                    None => unfinished += 1,
+                }
+            }
+        };
+        let results: Vec<(Vec<u32>, u32)> = std::thread::scope(|scope| {
+            let handles: Vec<_> = (0..self.threads.max(1))
+                .map(|_| scope.spawn(worker))
+                .collect();
+            handles
+                .into_iter()
+                .map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
+                .collect()
+        });
+        let mut standings = Standings {
+            players: self.players.clone(),
+            wins: vec![0; n],
+            games: self.games,
+            unfinished: 0,
+        };
+        for (wins, unfinished) in results {
+            for (total, w) in standings.wins.iter_mut().zip(wins) {
+                *total += w;
+            }
+            standings.unfinished += unfinished;
+        }
+        Ok(standings)
+    }
+
+    /// Plays game `g`; the index of the winning player, `None` if unfinished.
+    fn play(&self, seats: Seats, g: u32) -> Option<usize> {
+        let n = self.players.len();
+        let colours: Vec<Colour> = seats.iter().collect();
+        let slot_of = |colour: Colour| {
+            let k = colours.iter().position(|&c| c == colour).unwrap_or(0);
+            (k + n - g as usize % n) % n
+        };
+        let mut dice = game_rng(self.seed, g, 0);
+        let mut bot_seeds = game_rng(self.seed, g, 1);
+        let mut game = Game::new(self.rules, seats, Colour::Red)?;
+        for _ in 0..MAX_ROLLS {
+            loop {
+                match game.next() {
+                    Next::Won { winner } => return Some(slot_of(winner)),
+                    Next::Roll { .. } => break,
+                    Next::Move { seat } => {
+                        let player = self.players[slot_of(seat)];
+                        let mv = player.choose(&game, bot_seeds.next_u64())?;
+                        game.play(mv).ok()?;
+                    }
+                }
+            }
+            let face = seeded::below(&mut dice, 6) as u8 + 1;
+            game.roll(Die::new(face)?).ok()?;
+        }
+        None
+    }
+}
+
+/// The generator of game `g`'s `stream` (0: dice, 1: players' seeds).
+fn game_rng(seed: u64, g: u32, stream: u64) -> ChaCha8Rng {
+    let mut key = [0u8; 32];
+    key[..8].copy_from_slice(&seed.to_le_bytes());
+    key[8..12].copy_from_slice(&g.to_le_bytes());
+    let mut rng = ChaCha8Rng::from_seed(key);
+    rng.set_stream(stream);
+    rng
+}
+
+/// The 95% Wilson score interval of `wins` out of `games`, as fractions.
+pub fn wilson(wins: u32, games: u32) -> (f64, f64) {
+    if games == 0 {
+        return (0.0, 1.0);
+    }
+    const Z: f64 = 1.959_963_984_540_054;
+    let n = f64::from(games);
+    let p = f64::from(wins) / n;
+    let z2 = Z * Z;
+    let centre = (p + z2 / (2.0 * n)) / (1.0 + z2 / n);
+    let half = Z / (1.0 + z2 / n) * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt();
+    ((centre - half).max(0.0), (centre + half).min(1.0))
+}
+
+impl fmt::Display for Standings {
+    /// A Markdown table: one row per player, then one per kind of player
+    /// that sits more than once (their wins together).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let finished = self.games - self.unfinished;
+        writeln!(f, "| player | wins | win rate | 95% interval |")?;
+        writeln!(f, "|---|---:|---:|---|")?;
+        let row = |f: &mut fmt::Formatter<'_>, name: String, wins: u32, games: u32| {
+            let (low, high) = wilson(wins, games);
+            let rate = if games == 0 {
+                0.0
+            } else {
+                f64::from(wins) / f64::from(games)
+            };
+            writeln!(
+                f,
+                "| {name} | {wins} | {:.1}% | {:.1}–{:.1}% |",
+                100.0 * rate,
+                100.0 * low,
+                100.0 * high
+            )
+        };
+        for (i, (player, &wins)) in self.players.iter().zip(&self.wins).enumerate() {
+            row(f, format!("{} {player}", i + 1), wins, finished)?;
+        }
+        let mut kinds: Vec<Player> = Vec::new();
+        for &p in &self.players {
+            if !kinds.contains(&p) {
+                kinds.push(p);
+            }
+        }
+        for kind in kinds {
+            let count = self.players.iter().filter(|&&p| p == kind).count();
+            if count > 1 {
+                let wins = (self.players.iter().zip(&self.wins))
+                    .filter(|&(&p, _)| p == kind)
+                    .map(|(_, &w)| w)
+                    .sum();
+                row(f, format!("all {count} {kind}"), wins, finished)?;
+            }
+        }
+        if self.unfinished > 0 {
+            writeln!(f, "({} games unfinished)", self.unfinished)?;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wilson_interval_matches_the_textbook_value() {
+        // 70 of 100: the Wilson interval is about 0.604..0.781.
+        let (low, high) = wilson(70, 100);
+        assert!((low - 0.6041).abs() < 1e-3, "{low}");
+        assert!((high - 0.7810).abs() < 1e-3, "{high}");
+        assert_eq!(wilson(0, 0), (0.0, 1.0));
+    }
+}
