@@ -6,7 +6,6 @@
 
 use std::hint::black_box;
 
-use clovece::protocol::computer::first_legal_move;
 use clovece::protocol::sim::{Config, Faults, Sim, Table};
 use clovece::protocol::{Act, Auto, Colours, Entry, Kind, Log, Message, Reveal, Signed};
 use clovece::rules::{Colour, Seats};
@@ -15,7 +14,7 @@ use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_mai
 /// A finished game on `seats`, the colours in `computers` played by the
 /// computer.
 fn finished(seats: Seats, computers: Colours) -> Table {
-    let mut config = Config::new(1, seats, first_legal_move);
+    let mut config = Config::new(1, seats);
     config.computers = computers;
     let mut table = Table::new(&config).expect("a game");
     while table.step() {}
@@ -100,11 +99,7 @@ fn print_messages() {
             },
         ),
     ] {
-        let mut config = Config::new(
-            2,
-            Seats::for_players(phones).expect("2-4"),
-            first_legal_move,
-        );
+        let mut config = Config::new(2, Seats::for_players(phones).expect("2-4"));
         config.faults = faults;
         let outcome = Sim::new(config).expect("a game").run();
         let rolls = outcome.results[0].1.as_ref().expect("over").rolls;
@@ -137,7 +132,7 @@ fn replay(c: &mut Criterion) {
         group.throughput(Throughput::Elements(entries.len() as u64));
         group.bench_function(format!("validate and apply, {name}"), |b| {
             b.iter_batched(
-                || Log::new(header.clone(), first_legal_move).expect("a valid header"),
+                || Log::new(header.clone()).expect("a valid header"),
                 |mut log| {
                     for entry in &entries {
                         log.offer(entry.clone()).expect("a valid entry");

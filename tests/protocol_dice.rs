@@ -94,11 +94,10 @@ fn all_reveals_but_one_cannot_compute_the_roll() {
 
 #[test]
 fn the_roll_history_and_dice_statistics_come_from_the_log() {
-    use clovece::protocol::computer::first_legal_move;
     use clovece::protocol::sim::{Config, Table};
     use clovece::rules::{FirstPlayer, Seats};
 
-    let mut config = Config::new(3, Seats::for_players(3).unwrap(), first_legal_move);
+    let mut config = Config::new(3, Seats::for_players(3).unwrap());
     config.first = FirstPlayer::Random;
     config.computers = clovece::protocol::Colours::one(Colour::Blue);
     let mut table = Table::new(&config).unwrap();

@@ -3,7 +3,6 @@
 
 mod protocol_support;
 
-use clovece::protocol::computer::first_legal_move;
 use clovece::protocol::sim::{Config, Table};
 use clovece::protocol::wire::MAX_MESSAGE;
 use clovece::protocol::{
@@ -197,7 +196,7 @@ fn replayed_old_event_is_refused() {
     assert_eq!(refused(&mut table, moved), LogError::BadSignature(author));
     // From another game with the same players, it fails as well.
     let seats = Seats::for_players(3).unwrap();
-    let mut other = Table::new(&Config::new(12, seats, first_legal_move)).unwrap();
+    let mut other = Table::new(&Config::new(12, seats)).unwrap();
     while other.next_entry().unwrap().author().is_none() {
         other.step();
     }

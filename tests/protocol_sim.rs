@@ -3,7 +3,6 @@
 //! seeded games. Every honest phone must end with the identical log and
 //! result.
 
-use clovece::protocol::computer::first_legal_move;
 use clovece::protocol::sim::{Config, Faults, Outcome, Sim};
 use clovece::protocol::{Colours, End, TurnTimer};
 use clovece::rules::{Colour, FirstPlayer, HouseRules, RuleSet, Seats};
@@ -50,7 +49,7 @@ fn on_disk(config: Config) -> (Config, tempfile::TempDir) {
 #[test]
 fn phones_without_faults_agree_on_the_whole_game() {
     for n in 2..=4 {
-        let outcome = run(Config::new(n as u64, seats(n), first_legal_move));
+        let outcome = run(Config::new(n as u64, seats(n)));
         assert!(matches!(assert_agreed(&outcome), End::Won(_)));
         // Each player signed the result, and every phone has every
         // signature.
@@ -70,7 +69,7 @@ fn messages_per_roll_per_phone(outcome: &Outcome, phones: u64) -> f64 {
 
 #[test]
 fn one_message_per_roll_per_phone_without_faults() {
-    let outcome = run(Config::new(5, seats(4), first_legal_move));
+    let outcome = run(Config::new(5, seats(4)));
     assert_agreed(&outcome);
     // Each roll: the roller's entry and every other phone's reveal; a few
     // reveals go again when a status crosses them on the way.
@@ -81,7 +80,7 @@ fn one_message_per_roll_per_phone_without_faults() {
 #[test]
 fn lost_messages_are_sent_again() {
     for n in 2..=4 {
-        let mut config = Config::new(20 + n as u64, seats(n), first_legal_move);
+        let mut config = Config::new(20 + n as u64, seats(n));
         config.faults = Faults {
             drop: 250,
             ..Faults::default()
@@ -92,7 +91,7 @@ fn lost_messages_are_sent_again() {
 
 #[test]
 fn duplicated_messages_are_harmless() {
-    let mut config = Config::new(30, seats(4), first_legal_move);
+    let mut config = Config::new(30, seats(4));
     config.faults = Faults {
         duplicate: 500,
         ..Faults::default()
@@ -102,7 +101,7 @@ fn duplicated_messages_are_harmless() {
 
 #[test]
 fn delayed_and_reordered_messages_are_harmless() {
-    let mut config = Config::new(31, seats(3), first_legal_move);
+    let mut config = Config::new(31, seats(3));
     config.faults = Faults {
         max_delay: 3_000,
         ..Faults::default()
@@ -115,7 +114,7 @@ fn a_partition_heals_into_one_log() {
     let mut taken_over = 0;
     for seed in 40..46 {
         let n = 2 + (seed % 3) as u8;
-        let mut config = Config::new(seed, seats(n), first_legal_move);
+        let mut config = Config::new(seed, seats(n));
         config.faults = Faults {
             partition: true,
             max_delay: 50,
@@ -135,7 +134,7 @@ fn a_partition_heals_into_one_log() {
 fn a_crashed_phone_restarts_from_disk_and_continues() {
     for seed in 50..54 {
         let n = 2 + (seed % 3) as u8;
-        let mut config = Config::new(seed, seats(n), first_legal_move);
+        let mut config = Config::new(seed, seats(n));
         config.faults = Faults {
             crash: true,
             drop: 50,
@@ -148,7 +147,7 @@ fn a_crashed_phone_restarts_from_disk_and_continues() {
 
 #[test]
 fn a_phone_gone_for_good_is_played_by_the_computer() {
-    let mut config = Config::new(60, seats(3), first_legal_move);
+    let mut config = Config::new(60, seats(3));
     config.vanish = Some((Colour::Blue, 30_000));
     let outcome = run(config);
     assert_agreed(&outcome);
@@ -160,7 +159,7 @@ fn a_phone_gone_for_good_is_played_by_the_computer() {
 
 #[test]
 fn in_a_two_player_game_the_other_phone_plays_on() {
-    let mut config = Config::new(61, seats(2), first_legal_move);
+    let mut config = Config::new(61, seats(2));
     config.vanish = Some((Colour::Green, 20_000));
     let outcome = run(config);
     assert_agreed(&outcome);
@@ -169,7 +168,7 @@ fn in_a_two_player_game_the_other_phone_plays_on() {
 
 #[test]
 fn a_player_who_leaves_becomes_a_computer_seat() {
-    let mut config = Config::new(62, seats(4), first_legal_move);
+    let mut config = Config::new(62, seats(4));
     config.leave = Some((Colour::Yellow, 50));
     let outcome = run(config);
     assert_agreed(&outcome);
@@ -180,7 +179,7 @@ fn a_player_who_leaves_becomes_a_computer_seat() {
 
 #[test]
 fn the_turn_timer_makes_an_idle_players_turns() {
-    let mut config = Config::new(63, seats(2), first_legal_move);
+    let mut config = Config::new(63, seats(2));
     config.timer = TurnTimer::Seconds10;
     config.idle = Colours::one(Colour::Red);
     let outcome = run(config);
@@ -193,7 +192,7 @@ fn the_turn_timer_makes_an_idle_players_turns() {
 
 #[test]
 fn computer_seats_cost_no_messages() {
-    let mut config = Config::new(64, seats(4), first_legal_move);
+    let mut config = Config::new(64, seats(4));
     config.computers = Colours::one(Colour::Blue).with(Colour::Yellow);
     let outcome = run(config);
     assert_agreed(&outcome);
@@ -218,7 +217,7 @@ fn every_first_player_rule_and_house_rule_plays_through() {
         ),
     ];
     for (i, (first, house)) in rules.into_iter().enumerate() {
-        let mut config = Config::new(70 + i as u64, seats(3), first_legal_move);
+        let mut config = Config::new(70 + i as u64, seats(3));
         config.first = first;
         config.rules = RuleSet::Classic(house);
         assert_agreed(&run(config));
@@ -228,7 +227,7 @@ fn every_first_player_rule_and_house_rule_plays_through() {
 #[test]
 fn the_matfyz_rules_play_through_the_same_log() {
     for n in [2, 4] {
-        let mut config = Config::new(90 + n as u64, seats(n), first_legal_move);
+        let mut config = Config::new(90 + n as u64, seats(n));
         config.rules = RuleSet::Matfyz;
         config.first = FirstPlayer::HighestRoll;
         config.faults = Faults {
@@ -243,7 +242,7 @@ fn the_matfyz_rules_play_through_the_same_log() {
 
 #[test]
 fn a_game_that_runs_out_of_dice_ends_without_a_winner() {
-    let mut config = Config::new(80, seats(2), first_legal_move);
+    let mut config = Config::new(80, seats(2));
     config.rolls = 40;
     let outcome = run(config);
     assert_eq!(assert_agreed(&outcome), End::OutOfDice);
@@ -253,7 +252,7 @@ fn a_game_that_runs_out_of_dice_ends_without_a_winner() {
 /// faults.
 fn random_game(seed: u64) {
     let n = 2 + (seed % 3) as u8;
-    let mut config = Config::new(seed, seats(n), first_legal_move);
+    let mut config = Config::new(seed, seats(n));
     config.faults = Faults::random(seed);
     // Now and then a computer seat (red stays a phone), or the Matfyz
     // rules.

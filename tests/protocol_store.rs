@@ -7,7 +7,6 @@ mod protocol_support;
 use std::fs;
 use std::path::Path;
 
-use clovece::protocol::computer::first_legal_move;
 use clovece::protocol::store::Damage;
 use clovece::protocol::{Message, Phone, Store, StoreError};
 use clovece::rules::Colour;
@@ -32,7 +31,7 @@ fn a_restarted_phone_reloads_its_game_and_continues() {
     let phone = saved_game(dir.path(), 60);
     let head = phone.log().head();
     drop(phone);
-    let restored = Store::open(dir.path(), first_legal_move).unwrap();
+    let restored = Store::open(dir.path()).unwrap();
     assert_eq!(restored.log.head(), head);
     assert_eq!(restored.seat, GREEN);
     let keypair = player(&config(), GREEN).keypair;
@@ -48,7 +47,7 @@ fn a_restarted_phone_reloads_its_game_and_continues() {
         .receive(Colour::Red, &rest.encode(), &mut out)
         .unwrap();
     drop(phone);
-    let again = Store::open(dir.path(), first_legal_move).unwrap();
+    let again = Store::open(dir.path()).unwrap();
     assert_eq!(again.log.head(), table.log().head());
 }
 
@@ -65,7 +64,7 @@ fn a_truncated_file_gives_a_clear_error_and_the_intact_prefix() {
     fs::write(&path, &bytes[..bytes.len() - 20]).unwrap();
     let Err(StoreError::Corrupt {
         index, why, intact, ..
-    }) = Store::open(dir.path(), first_legal_move)
+    }) = Store::open(dir.path())
     else {
         panic!("a truncated log must be reported");
     };
@@ -82,7 +81,7 @@ fn a_truncated_file_gives_a_clear_error_and_the_intact_prefix() {
         .receive(Colour::Red, &last.encode(), &mut out)
         .unwrap();
     drop(phone);
-    let again = Store::open(dir.path(), first_legal_move).unwrap();
+    let again = Store::open(dir.path()).unwrap();
     assert_eq!(again.log.head(), full.head());
 }
 
@@ -95,7 +94,7 @@ fn a_flipped_byte_is_detected() {
     let middle = bytes.len() / 2;
     bytes[middle] ^= 0x10;
     fs::write(&path, &bytes).unwrap();
-    let error = Store::open(dir.path(), first_legal_move).unwrap_err();
+    let error = Store::open(dir.path()).unwrap_err();
     let StoreError::Corrupt { why, intact, .. } = &error else {
         panic!("{error}");
     };
@@ -123,7 +122,7 @@ fn an_entry_the_rules_refuse_is_detected() {
     fs::write(&path, records.concat()).unwrap();
     let Err(StoreError::Corrupt {
         index, why, intact, ..
-    }) = Store::open(dir.path(), first_legal_move)
+    }) = Store::open(dir.path())
     else {
         panic!("a reordered log must be reported");
     };
@@ -140,7 +139,7 @@ fn a_damaged_secret_or_header_is_a_clear_error() {
     let good = fs::read(&secret).unwrap();
     fs::write(&secret, &good[..good.len() - 1]).unwrap();
     assert!(matches!(
-        Store::open(dir.path(), first_legal_move),
+        Store::open(dir.path()),
         Err(StoreError::Secret {
             why: Damage::Truncated,
             ..
@@ -152,11 +151,11 @@ fn a_damaged_secret_or_header_is_a_clear_error() {
     bytes[12] ^= 1;
     fs::write(&path, &bytes).unwrap();
     assert!(matches!(
-        Store::open(dir.path(), first_legal_move),
+        Store::open(dir.path()),
         Err(StoreError::NoGame { .. })
     ));
     fs::remove_file(&secret).unwrap();
-    let error = Store::open(dir.path(), first_legal_move).unwrap_err();
+    let error = Store::open(dir.path()).unwrap_err();
     assert!(matches!(error, StoreError::Io { .. }));
     assert!(error.to_string().contains("secret"), "{error}");
 }
@@ -175,7 +174,7 @@ proptest! {
         let bytes = fs::read(&path).unwrap();
         let keep = bytes.len() * permille / 1000;
         fs::write(&path, &bytes[..keep]).unwrap();
-        match Store::open(dir.path(), first_legal_move) {
+        match Store::open(dir.path()) {
             Ok(restored) => prop_assert_eq!(restored.log.hashes(), &full[..]),
             Err(StoreError::Corrupt { intact, .. }) => {
                 let len = intact.log.len() as usize;

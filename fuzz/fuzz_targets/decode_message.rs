@@ -7,7 +7,6 @@
 
 use std::sync::OnceLock;
 
-use clovece::protocol::computer::first_legal_move;
 use clovece::protocol::sim::{Config, Table};
 use clovece::protocol::{Log, Message};
 use clovece::rules::Seats;
@@ -18,7 +17,7 @@ fn game() -> &'static Log {
     static GAME: OnceLock<Log> = OnceLock::new();
     GAME.get_or_init(|| {
         let seats = Seats::for_players(3).expect("three players");
-        let mut table = Table::new(&Config::new(7, seats, first_legal_move)).expect("a game");
+        let mut table = Table::new(&Config::new(7, seats)).expect("a game");
         for _ in 0..40 {
             table.step();
         }

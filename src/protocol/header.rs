@@ -6,10 +6,11 @@
 use serde::{Deserialize, Serialize};
 
 use super::colours::Colours;
-use super::computer::{Choose, Level};
+use super::computer::LevelDef;
 use super::digest::{Digest, Domain};
 use super::event::Signable;
 use super::identity::{PublicKey, Signature, Signer, Verifier};
+use crate::bot::Level;
 use crate::rules::{Colour, FirstPlayer, Game, RuleSet, Seats};
 
 /// The version of the log's messages and rules of validation. Phones only
@@ -19,15 +20,15 @@ pub const PROTOCOL_VERSION: u16 = 1;
 /// The version of everything that every phone must compute identically: the
 /// rules engine and the computer players. Bump it whenever either changes
 /// what it computes.
-pub const ENGINE: &str = concat!("clovece ", env!("CARGO_PKG_VERSION"), " stand-in computer");
+pub const ENGINE: &str = concat!("clovece ", env!("CARGO_PKG_VERSION"));
 
 /// How long the game waits for a phone that is gone before the computer
 /// plays for it (the HoyHop text: 45 seconds).
 pub const DEFAULT_GRACE_SECS: u16 = 45;
 
-/// The most rolls a game may take: the length of every dice chain. Games of
-/// four players take a few hundred rolls (see docs/performance.md); a game
-/// that runs out of dice ends without a winner.
+/// The most rolls a game may take: the length of every dice chain. Classic
+/// games of four take about 500 rolls, 841 at most in 200 games (see
+/// docs/performance.md); a game that runs out of dice ends without a winner.
 pub const DEFAULT_ROLLS: u32 = 4096;
 
 /// The longest dice chain a header may ask for (2 MiB of chain a phone).
@@ -42,7 +43,10 @@ pub enum Seat {
     /// A player's phone: their identity key and the head of their dice chain.
     Player { key: PublicKey, commitment: Digest },
     /// The computer, computed by every phone.
-    Computer { level: Level },
+    Computer {
+        #[serde(with = "LevelDef")]
+        level: Level,
+    },
 }
 
 /// The time a player has for a turn before the computer makes it for them
@@ -106,6 +110,7 @@ pub struct Header {
     /// The length of every dice chain: the most rolls the game may take.
     pub rolls: u32,
     /// The level the computer plays at for a player who is gone or left.
+    #[serde(with = "LevelDef")]
     pub stand_in: Level,
 }
 
@@ -205,7 +210,6 @@ pub(crate) struct Setup {
     pub seats: Seats,
     pub players: Colours,
     pub verifiers: [Option<Verifier>; 4],
-    pub choose: Choose,
 }
 
 impl SignedHeader {
@@ -226,7 +230,7 @@ impl SignedHeader {
     }
 
     /// Checks everything a phone must agree to before playing the game.
-    pub(crate) fn verify(self, choose: Choose) -> Result<Setup, HeaderError> {
+    pub(crate) fn verify(self) -> Result<Setup, HeaderError> {
         let h = &self.header;
         if h.protocol != PROTOCOL_VERSION {
             return Err(HeaderError::Protocol {
@@ -297,7 +301,6 @@ impl SignedHeader {
             seats,
             players,
             verifiers,
-            choose,
         })
     }
 }
@@ -305,7 +308,6 @@ impl SignedHeader {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::protocol::computer::first_legal_move;
     use crate::protocol::dice::{DiceChain, DiceSecret};
     use crate::rules::HouseRules;
     use libp2p_identity::Keypair;
@@ -329,14 +331,14 @@ mod tests {
     }
 
     fn refusal(signed: SignedHeader) -> HeaderError {
-        signed.verify(first_legal_move).unwrap_err()
+        signed.verify().unwrap_err()
     }
 
     #[test]
     fn a_header_signed_by_every_player_is_accepted() {
         let (red, green) = (signer(1), signer(2));
         let signed = SignedHeader::sign_all(header(&red, &green), &[&red, &green]);
-        let setup = signed.clone().verify(first_legal_move).unwrap();
+        let setup = signed.clone().verify().unwrap();
         assert_eq!(setup.game, signed.header.id());
         assert_eq!(signed.header.seat_of(green.public()), Some(Colour::Green));
     }

@@ -2,13 +2,13 @@
 //! with the rule that decides between two entries claiming the same place.
 
 use super::colours::Colours;
-use super::computer::Choose;
+use super::computer::computer_move;
 use super::dice::Throw;
 use super::digest::Digest;
 use super::event::{Act, Auto, Entry, Kind, Signed};
 use super::header::{HeaderError, Setup, SignedHeader};
 use super::result::GameResult;
-use super::state::{Actor, Due, State, computer_move};
+use super::state::{Actor, Due, State};
 use crate::rules::{Colour, Die, FlowError, Move};
 
 /// Why an entry is not taken into the log. Nothing is appended when an
@@ -95,11 +95,10 @@ pub struct Log {
 }
 
 impl Log {
-    /// An empty log for the game `header`, whose computer player is
-    /// `choose`. Refuses a header of another version or not signed by every
-    /// player.
-    pub fn new(header: SignedHeader, choose: Choose) -> Result<Log, HeaderError> {
-        let setup = header.verify(choose)?;
+    /// An empty log for the game `header`. Refuses a header of another
+    /// version or not signed by every player.
+    pub fn new(header: SignedHeader) -> Result<Log, HeaderError> {
+        let setup = header.verify()?;
         let start = State::start(&setup).map_err(|_| HeaderError::Rules)?;
         Ok(Log {
             setup,

@@ -11,7 +11,7 @@
 //! - [`event`]: log entries and the rule for two entries in one place.
 //! - [`dice`]: hash-chain commitments, reveals and the die they make.
 //! - [`state`]: what the log folds to and the checks each entry passes.
-//! - [`computer`]: the computer player as the log calls it.
+//! - [`computer`]: the computer player (`crate::bot`) as the log calls it.
 //! - [`log`]: the log itself.
 //! - [`phone`]: one phone's part: sending, voting, catching up, saving.
 //! - [`presence`]: turning time into observations, outside the core.
@@ -38,7 +38,6 @@ pub mod store;
 pub mod wire;
 
 pub use colours::Colours;
-pub use computer::{Choose, Level};
 pub use dice::{DiceChain, DiceSecret, Reveals, Throw};
 pub use digest::Digest;
 pub use event::{Act, Auto, Certificate, Entry, Kind, Signed, Vote};

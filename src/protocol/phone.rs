@@ -11,7 +11,6 @@ use std::path::Path;
 use libp2p_identity::Keypair;
 
 use super::colours::Colours;
-use super::computer::Choose;
 use super::dice::{DiceChain, DiceSecret, Reveals};
 use super::digest::Digest;
 use super::event::{Act, Auto, Certificate, Entry, Kind, Signable, Vote};
@@ -119,7 +118,6 @@ impl Phone {
         header: SignedHeader,
         keypair: &Keypair,
         secret: DiceSecret,
-        choose: Choose,
         dir: Option<&Path>,
     ) -> Result<Phone, PhoneError> {
         let signer = Signer::new(keypair)?;
@@ -127,7 +125,7 @@ impl Phone {
             .header
             .seat_of(signer.public())
             .ok_or(PhoneError::NotSeated)?;
-        let log = Log::new(header, choose)?;
+        let log = Log::new(header)?;
         let mut phone = Phone::build(seat, signer, log, &secret, None)?;
         // Files only for a game this phone agreed to play.
         if let Some(dir) = dir {

@@ -29,8 +29,8 @@ pub struct GameResult {
     pub head: Digest,
     pub end: End,
     /// By colour: 1 for the winner, 2 for every other colour still in the
-    /// game at the end, 3 for players who left on purpose; `None` for
-    /// colours not in play. (The game ends at the first winner, so the
+    /// game at the end, 3 for players who left on purpose (even if the
+    /// computer went on to win their seat); `None` for colours not in play. (The game ends at the first winner, so the
     /// others are not ranked among themselves.)
     pub placings: [Option<u8>; 4],
     /// Players who left on purpose (scored with an extra loss, as in the

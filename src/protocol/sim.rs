@@ -14,7 +14,6 @@ use rand_chacha::ChaCha8Rng;
 use rand_chacha::rand_core::{Rng, SeedableRng};
 
 use super::colours::Colours;
-use super::computer::{Choose, Level};
 use super::dice::Reveals;
 use super::dice::{DiceChain, DiceSecret};
 use super::digest::Digest;
@@ -28,6 +27,7 @@ use super::result::{GameResult, SignedResult};
 use super::state::{Actor, Due, State};
 use super::store::{Store, StoreError};
 use super::wire::Message;
+use crate::bot::Level;
 use crate::rules::{Colour, FirstPlayer, HouseRules, RuleSet, Seats};
 
 /// A player of a simulated game: their key and dice secret.
@@ -95,12 +95,14 @@ pub struct Config {
     pub dir: Option<PathBuf>,
     /// Virtual time after which the run gives up.
     pub limit: Millis,
-    pub choose: Choose,
+    /// The level of the computer seats and of the computer playing for
+    /// absent players.
+    pub level: Level,
 }
 
 impl Config {
     /// A game of phones on `seats` under the classic rules, with no faults.
-    pub fn new(seed: u64, seats: Seats, choose: Choose) -> Config {
+    pub fn new(seed: u64, seats: Seats) -> Config {
         Config {
             seed,
             seats,
@@ -116,7 +118,7 @@ impl Config {
             faults: Faults::default(),
             dir: None,
             limit: 6 * 60 * 60 * 1000,
-            choose,
+            level: Level::Medium,
         }
     }
 }
@@ -184,7 +186,7 @@ pub fn setup(config: &Config) -> (SignedHeader, Vec<Player>) {
     for colour in seats.iter() {
         header_seats[colour.index()] = Some(if config.computers.contains(colour) {
             Seat::Computer {
-                level: Level::Medium,
+                level: config.level,
             }
         } else {
             let derive = |what: u8| {
@@ -214,6 +216,7 @@ pub fn setup(config: &Config) -> (SignedHeader, Vec<Player>) {
     header.timer = config.timer;
     header.grace_secs = config.grace_secs;
     header.rolls = config.rolls;
+    header.stand_in = config.level;
     let signers: Vec<Signer> = players
         .iter()
         .map(|p| Signer::new(&p.keypair).expect("the key is ed25519"))
@@ -339,7 +342,6 @@ impl Sim {
                 header.clone(),
                 &player.keypair,
                 player.secret.clone(),
-                config.choose,
                 dir.as_deref(),
             )?;
             nodes.push(Node {
@@ -542,7 +544,7 @@ impl Sim {
         let Some(dir) = self.nodes[i].dir.clone() else {
             return;
         };
-        let restored = match Store::open(&dir, self.config.choose) {
+        let restored = match Store::open(&dir) {
             Ok(restored) => restored,
             Err(StoreError::Corrupt { intact, .. }) => *intact,
             Err(error) => {
@@ -684,7 +686,7 @@ impl Table {
     pub fn new(config: &Config) -> Result<Table, HeaderError> {
         let (header, players) = setup(config);
         let rolls = header.header.rolls;
-        let log = Log::new(header, config.choose)?;
+        let log = Log::new(header)?;
         let players = players
             .into_iter()
             .map(|p| {

@@ -3,7 +3,7 @@
 //! go back to any point when a conflict is resolved.
 
 use super::colours::Colours;
-use super::computer;
+use super::computer::computer_move;
 use super::dice::{Link, Reveals, Throw};
 use super::digest::Digest;
 use super::event::{Act, Auto, Certificate, Kind, Signable};
@@ -469,8 +469,8 @@ impl State {
         let left = self.with_control(Control::Left);
         let placings = Colour::ALL.map(|c| {
             self.control(c).map(|_| match end {
-                End::Won(winner) if winner == c => 1,
                 _ if left.contains(c) => 3,
+                End::Won(winner) if winner == c => 1,
                 _ => 2,
             })
         });
@@ -492,15 +492,4 @@ fn not_turn(by: Actor) -> LogError {
         Actor::Player(seat) => LogError::NotYourTurn(seat),
         Actor::Computer => LogError::NotComputersTurn,
     }
-}
-
-/// The computer's move for `seat` in `game` at log index `index`: at the
-/// seat's level for a computer seat, at the stand-in level for a player.
-pub(crate) fn computer_move(setup: &Setup, game: &Game, seat: Colour, index: u32) -> Option<Move> {
-    let header = &setup.signed.header;
-    let level = match header.seats[seat.index()] {
-        Some(Seat::Computer { level }) => level,
-        _ => header.stand_in,
-    };
-    (setup.choose)(game, level, computer::seed(&setup.game, index))
 }

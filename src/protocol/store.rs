@@ -16,7 +16,6 @@ use std::path::{Path, PathBuf};
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
-use super::computer::Choose;
 use super::dice::DiceSecret;
 use super::digest::{Digest, Domain};
 use super::event::Entry;
@@ -178,7 +177,7 @@ impl Store {
     }
 
     /// Loads the game saved in `dir`, checking every entry again.
-    pub fn open(dir: &Path, choose: Choose) -> Result<Restored, StoreError> {
+    pub fn open(dir: &Path) -> Result<Restored, StoreError> {
         let path = dir.join(SECRET_FILE);
         let bytes = fs::read(&path).map_err(io_error(&path))?;
         let (secret, _): (Secret, _) = read_record(&bytes).map_err(|why| StoreError::Secret {
@@ -202,7 +201,7 @@ impl Store {
         if header.header.id() != secret.game {
             return Err(StoreError::OtherGame { path });
         }
-        let mut log = Log::new(header, choose).map_err(|source| StoreError::Header {
+        let mut log = Log::new(header).map_err(|source| StoreError::Header {
             path: path.clone(),
             source,
         })?;

@@ -4,7 +4,6 @@
 
 use std::path::Path;
 
-use clovece::protocol::computer::first_legal_move;
 use clovece::protocol::sim::{Config, Player, Table, setup};
 use clovece::protocol::{Message, Phone, Transport};
 use clovece::rules::{Colour, Seats};
@@ -34,7 +33,7 @@ impl Sent {
 
 /// The game the tests play: three phones, red, blue and green.
 pub fn config() -> Config {
-    Config::new(11, Seats::for_players(3).unwrap(), first_legal_move)
+    Config::new(11, Seats::for_players(3).unwrap())
 }
 
 pub fn player(config: &Config, seat: Colour) -> Player {
@@ -62,7 +61,6 @@ pub fn phone_of(table: &Table, seat: Colour, dir: Option<&Path>) -> (Phone, Sent
         table.log().header().clone(),
         &player.keypair,
         player.secret,
-        first_legal_move,
         dir,
     )
     .unwrap();
