@@ -13,4 +13,5 @@ pub mod bot;
 pub mod net;
 pub mod notation;
 pub mod platform;
+pub mod protocol;
 pub mod rules;

@@ -1,0 +1,150 @@
+//! Game-log figures for docs/performance.md: entries validated and applied
+//! per second (timed), and, printed before the timings, messages per roll
+//! per phone and bytes per event on the wire (counted in simulated games).
+//!
+//! Run with `cargo bench --bench protocol`.
+
+use std::hint::black_box;
+
+use clovece::protocol::sim::{Config, Faults, Sim, Table};
+use clovece::protocol::{Act, Auto, Colours, Entry, Kind, Log, Message, Reveal, Signed};
+use clovece::rules::{Colour, Seats};
+use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_main};
+
+/// A finished game on `seats`, the colours in `computers` played by the
+/// computer.
+fn finished(seats: Seats, computers: Colours) -> Table {
+    let mut config = Config::new(1, seats);
+    config.computers = computers;
+    let mut table = Table::new(&config).expect("a game");
+    while table.step() {}
+    table
+}
+
+fn kind(entry: &Entry) -> &'static str {
+    match &entry.kind {
+        Kind::Player(Signed {
+            act: Act::Roll(_), ..
+        }) => "player's roll",
+        Kind::Player(Signed {
+            act: Act::Move { .. },
+            ..
+        }) => "player's move",
+        Kind::Player(_) => "player's return or leave",
+        Kind::Computer(Auto::Roll(_)) => "computer's roll",
+        Kind::Computer(Auto::Move(_)) => "computer's move",
+        Kind::Absent(_) => "absence certificate",
+    }
+}
+
+/// Bytes on the wire of each kind of message, averaged over a game.
+fn print_sizes() {
+    let table = finished(
+        Seats::for_players(4).expect("4"),
+        Colours::one(Colour::Blue),
+    );
+    let mut sizes: Vec<(&str, usize, usize)> = Vec::new();
+    for entry in table.log().entries() {
+        let bytes = Message::Entry(entry.clone()).encode().len();
+        match sizes.iter_mut().find(|(k, _, _)| *k == kind(entry)) {
+            Some((_, total, count)) => {
+                *total += bytes;
+                *count += 1;
+            }
+            None => sizes.push((kind(entry), bytes, 1)),
+        }
+    }
+    println!("bytes per entry message (4 seats, blue a computer seat, 3 phones):");
+    for (kind, total, count) in sizes {
+        println!(
+            "  {kind:<26} {:>6.1} bytes  ({count} entries)",
+            total as f64 / count as f64
+        );
+    }
+    let chain = table.chain(Colour::Red).expect("red is a phone");
+    let reveal = Message::Reveal(Reveal {
+        roll: 300,
+        seat: Colour::Red,
+        value: chain.reveal(300).expect("long enough"),
+    });
+    println!("  {:<26} {:>6} bytes", "reveal", reveal.encode().len());
+    let log = table.log();
+    let status = Message::Status {
+        len: log.len(),
+        head: log.head(),
+        missing: Colours::NONE,
+    };
+    println!("  {:<26} {:>6} bytes", "status", status.encode().len());
+    let header = postcard::to_stdvec(log.header()).expect("a header encodes");
+    println!(
+        "  {:<26} {:>6} bytes",
+        "signed header (3 phones)",
+        header.len()
+    );
+}
+
+/// Messages per roll per phone in simulated games.
+fn print_messages() {
+    println!("messages per roll per phone (roll entries and reveals):");
+    for (phones, faults) in [
+        (2, Faults::default()),
+        (3, Faults::default()),
+        (4, Faults::default()),
+        (
+            4,
+            Faults {
+                drop: 100,
+                max_delay: 200,
+                ..Faults::default()
+            },
+        ),
+    ] {
+        let mut config = Config::new(2, Seats::for_players(phones).expect("2-4"));
+        config.faults = faults;
+        let outcome = Sim::new(config).expect("a game").run();
+        let rolls = outcome.results[0].1.as_ref().expect("over").rolls;
+        let t = outcome.traffic;
+        let per = (t.rolls + t.reveals) as f64 / (f64::from(rolls) * f64::from(phones));
+        let all = (t.rolls + t.reveals + t.entries + t.votes + t.catch_up + t.results) as f64
+            / (f64::from(rolls) * f64::from(phones));
+        println!(
+            "  {phones} phones, drop {}‰, delay ≤{} ms: {per:.3} (all but status: {all:.3}; {rolls} rolls)",
+            faults.drop, faults.max_delay
+        );
+    }
+}
+
+fn replay(c: &mut Criterion) {
+    print_sizes();
+    print_messages();
+    let mut group = c.benchmark_group("game log");
+    for (name, seats, computers) in [
+        ("4 phones", 4, Colours::NONE),
+        (
+            "2 phones + 2 computer seats",
+            4,
+            Colours::one(Colour::Blue).with(Colour::Yellow),
+        ),
+    ] {
+        let table = finished(Seats::for_players(seats).expect("2-4"), computers);
+        let header = table.log().header().clone();
+        let entries = table.log().entries().to_vec();
+        group.throughput(Throughput::Elements(entries.len() as u64));
+        group.bench_function(format!("validate and apply, {name}"), |b| {
+            b.iter_batched(
+                || Log::new(header.clone()).expect("a valid header"),
+                |mut log| {
+                    for entry in &entries {
+                        log.offer(entry.clone()).expect("a valid entry");
+                    }
+                    black_box(log)
+                },
+                BatchSize::SmallInput,
+            )
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, replay);
+criterion_main!(benches);

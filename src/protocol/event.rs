@@ -1,0 +1,232 @@
+//! Log entries and what they carry. Entry `i` names its index and the hash
+//! of entry `i - 1` (the game id for entry 0), so a log is a hash chain and
+//! two phones with the same head hash have the same log.
+//!
+//! There are three kinds of entry, by who may write them:
+//! - a player's own act, signed with their key: a roll, a move, taking
+//!   their seat back, leaving;
+//! - a computer turn (a roll or move of a seat the computer plays), which is
+//!   unsigned because its content is fixed: every phone computes the same
+//!   entry, so it needs no message and cannot conflict;
+//! - an absence certificate: every other present player's signed vote that
+//!   some players' phones are gone.
+
+use std::cmp::Ordering;
+
+use serde::{Deserialize, Serialize};
+
+use super::colours::Colours;
+use super::dice::Reveals;
+use super::digest::{Digest, Domain};
+use super::header::Header;
+use super::identity::{Signature, Signer};
+use super::result::GameResult;
+use crate::rules::{Colour, Move};
+
+/// One entry of a game's log.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Entry {
+    pub index: u32,
+    /// The hash of the entry before (the game id for entry 0).
+    pub prev: Digest,
+    pub kind: Kind,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Kind {
+    /// A player's own act.
+    Player(Signed),
+    /// A turn of a seat the computer plays.
+    Computer(Auto),
+    /// Players whose phones are gone, certified by everyone else present.
+    Absent(Certificate),
+}
+
+/// A player's act, signed with the key of their seat.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Signed {
+    pub seat: Colour,
+    pub act: Act,
+    pub signature: Signature,
+}
+
+/// What a player does.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Act {
+    /// Rolls the die: the roller's own reveal and everyone else's, which
+    /// arrived before the tap.
+    Roll(Reveals),
+    /// Moves; `auto` when the player's turn timer ran out and the phone
+    /// played the computer's move for them (it must then be that move).
+    Move { mv: Move, auto: bool },
+    /// Takes the seat back from the computer, from the next turn on.
+    Return,
+    /// Leaves the game on purpose; the computer plays the seat to the end.
+    Leave,
+}
+
+/// A turn of a seat the computer plays.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Auto {
+    /// The roll, from the reveals of every present player.
+    Roll(Reveals),
+    /// The computer's move.
+    Move(Move),
+}
+
+/// Every present player not in `gone` voted that the phones in `gone` are
+/// gone, at this entry's index and previous hash.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Certificate {
+    pub gone: Colours,
+    /// One vote per voter, in colour order.
+    pub votes: Vec<(Colour, Signature)>,
+}
+
+/// A player's vote that the phones in `gone` are gone, for the entry at
+/// `index` after `prev`. Votes are messages; once every present player not
+/// in `gone` has voted, any phone can assemble the [`Certificate`].
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Vote {
+    pub index: u32,
+    pub prev: Digest,
+    pub gone: Colours,
+    pub voter: Colour,
+    pub signature: Signature,
+}
+
+impl Vote {
+    /// `voter`'s vote that `gone` are gone, for entry `index` after `prev`
+    /// in the game `game`.
+    pub fn sign(
+        signer: &Signer,
+        game: Digest,
+        index: u32,
+        prev: Digest,
+        gone: Colours,
+        voter: Colour,
+    ) -> Vote {
+        let signature = signer.sign(&Signable::Vote {
+            game,
+            index,
+            prev,
+            gone,
+        });
+        Vote {
+            index,
+            prev,
+            gone,
+            voter,
+            signature,
+        }
+    }
+}
+
+/// Everything a player signs, each in its own variant so that a signature
+/// for one thing is never valid for another. The game id in each variant
+/// keeps a signature from being replayed in another game.
+#[derive(Serialize)]
+pub(crate) enum Signable<'a> {
+    Header(&'a Header),
+    Act {
+        game: Digest,
+        index: u32,
+        prev: Digest,
+        seat: Colour,
+        act: &'a Act,
+    },
+    Vote {
+        game: Digest,
+        index: u32,
+        prev: Digest,
+        gone: Colours,
+    },
+    Result(&'a GameResult),
+}
+
+impl Entry {
+    /// `seat`'s `act` as entry `index` after `prev` in the game `game`,
+    /// signed with the seat's key.
+    pub fn sign(
+        signer: &Signer,
+        game: Digest,
+        index: u32,
+        prev: Digest,
+        seat: Colour,
+        act: Act,
+    ) -> Entry {
+        let signature = signer.sign(&Signable::Act {
+            game,
+            index,
+            prev,
+            seat,
+            act: &act,
+        });
+        Entry {
+            index,
+            prev,
+            kind: Kind::Player(Signed {
+                seat,
+                act,
+                signature,
+            }),
+        }
+    }
+
+    pub fn hash(&self) -> Digest {
+        let bytes = postcard::to_stdvec(self).expect("an entry serialises to memory");
+        Digest::of(Domain::Entry, &bytes)
+    }
+
+    /// The seat that signed this entry, for a player's act.
+    pub fn author(&self) -> Option<Colour> {
+        match &self.kind {
+            Kind::Player(signed) => Some(signed.seat),
+            _ => None,
+        }
+    }
+
+    /// How strongly this entry claims its place when two valid entries
+    /// follow the same previous entry (see [`Entry::wins_over`]).
+    fn class(&self) -> (u8, usize) {
+        match &self.kind {
+            Kind::Absent(cert) => (4, cert.votes.len()),
+            Kind::Player(Signed {
+                act: Act::Roll(_) | Act::Move { .. },
+                ..
+            }) => (3, 0),
+            Kind::Player(Signed {
+                act: Act::Return, ..
+            }) => (2, 0),
+            Kind::Computer(_) => (1, 0),
+            Kind::Player(Signed {
+                act: Act::Leave, ..
+            }) => (0, 0),
+        }
+    }
+
+    /// Whether this entry, rather than `other`, takes the place both claim
+    /// (the same index after the same entry; both valid there). Every phone
+    /// decides the same way whatever order the two arrive in:
+    ///
+    /// 1. An absence certificate wins: every other present player had given
+    ///    up waiting, so the absent phone's act came too late. Between two
+    ///    certificates, the one with more votes (the larger side of a
+    ///    partition).
+    /// 2. Then a player's roll or move in their own turn.
+    /// 3. Then a player taking their seat back (this changes nothing until
+    ///    the next turn, so the entries it displaces come back unchanged).
+    /// 4. Then a computer turn.
+    /// 5. Last, leaving, so that leaving can never undo a roll that has been
+    ///    seen; the phone that leaves signs it again after the roll.
+    ///
+    /// Ties (two certificates with as many votes, or a player who signed two
+    /// different acts) go to the lower hash.
+    pub fn wins_over(&self, hash: &Digest, other: &Entry, other_hash: &Digest) -> bool {
+        match self.class().cmp(&other.class()) {
+            Ordering::Greater => true,
+            Ordering::Less => false,
+            Ordering::Equal => hash < other_hash,
+        }
+    }
+}

@@ -1,0 +1,264 @@
+//! A game's log: the signed header, the entries, and the state after each,
+//! with the rule that decides between two entries claiming the same place.
+
+use super::colours::Colours;
+use super::computer::computer_move;
+use super::dice::Throw;
+use super::digest::Digest;
+use super::event::{Act, Auto, Entry, Kind, Signed};
+use super::header::{HeaderError, Setup, SignedHeader};
+use super::result::GameResult;
+use super::state::{Actor, Due, State};
+use crate::rules::{Colour, Die, FlowError, Move};
+
+/// Why an entry is not taken into the log. Nothing is appended when an
+/// entry is refused.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum LogError {
+    #[error("entry {index} is past the end of the log ({len} entries): catch up first")]
+    Gap { len: u32, index: u32 },
+    #[error("entry {index} follows an entry this phone does not have")]
+    UnknownBranch { index: u32 },
+    #[error("entry {index} is already in the log")]
+    Duplicate { index: u32 },
+    #[error("entry {index} loses to the entry already in its place")]
+    Outranked { index: u32 },
+    #[error("{seat} signed two different entries for index {index}")]
+    Equivocation { seat: Colour, index: u32 },
+    #[error("{0} is not a player's seat")]
+    NotAPlayer(Colour),
+    #[error("the signature of {0} does not match the entry")]
+    BadSignature(Colour),
+    #[error("it is not {0}'s turn")]
+    NotYourTurn(Colour),
+    #[error("the computer does not play the seat in turn")]
+    NotComputersTurn,
+    #[error(transparent)]
+    Flow(FlowError),
+    #[error("that is not the move the computer plays here")]
+    NotTheComputersMove,
+    #[error("the roll lacks the reveal of {0}")]
+    MissingReveal(Colour),
+    #[error("the roll carries a reveal for {0}, which takes no part in it")]
+    UnexpectedReveal(Colour),
+    #[error("the reveal of {0} does not match its dice commitment")]
+    RevealMismatch(Colour),
+    #[error("no player is present to reveal for the roll")]
+    NobodyPresent,
+    #[error("{0} is not absent, so cannot take the seat back")]
+    NotAbsent(Colour),
+    #[error("{0} has already left")]
+    AlreadyLeft(Colour),
+    #[error("the certificate names {0} as gone, but not all of them are present")]
+    GoneNotPresent(Colours),
+    #[error("{voters} cannot certify absences alone: at least half of {present} must vote")]
+    TooFewVoters { voters: Colours, present: Colours },
+    #[error(
+        "the certificate must carry votes of exactly {voters}, in colour order, not {signed:?}"
+    )]
+    WrongVoters {
+        voters: Colours,
+        signed: Vec<Colour>,
+    },
+    #[error("the rules cannot start the game")]
+    NoGame,
+}
+
+/// What became of an entry taken into the log.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Offered {
+    /// It was appended at the end.
+    Appended,
+    /// It won its place against the entry there, which was dropped with
+    /// everything after it.
+    Replaced { dropped: Vec<Entry> },
+}
+
+/// One roll of the game, for the roll history and the dice statistics.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RollRecord {
+    pub roll: u32,
+    pub seat: Colour,
+    /// Whether the computer rolled for the seat.
+    pub by_computer: bool,
+    pub die: Die,
+}
+
+/// A game's log, checked entry by entry.
+#[derive(Clone, Debug)]
+pub struct Log {
+    setup: Setup,
+    entries: Vec<Entry>,
+    hashes: Vec<Digest>,
+    /// `states[i]` is the state before entry `i`; the last is the current.
+    states: Vec<State>,
+}
+
+impl Log {
+    /// An empty log for the game `header`. Refuses a header of another
+    /// version or not signed by every player.
+    pub fn new(header: SignedHeader) -> Result<Log, HeaderError> {
+        let setup = header.verify()?;
+        let start = State::start(&setup).map_err(|_| HeaderError::Rules)?;
+        Ok(Log {
+            setup,
+            entries: Vec::new(),
+            hashes: Vec::new(),
+            states: vec![start],
+        })
+    }
+
+    pub fn header(&self) -> &SignedHeader {
+        &self.setup.signed
+    }
+
+    /// The game id: the hash of the header.
+    pub fn game(&self) -> Digest {
+        self.setup.game
+    }
+
+    pub fn len(&self) -> u32 {
+        self.entries.len() as u32
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    /// The hash the next entry must name as `prev`.
+    pub fn head(&self) -> Digest {
+        self.hashes.last().copied().unwrap_or(self.setup.game)
+    }
+
+    /// The hash of the entry before index `index`.
+    fn prev_of(&self, index: u32) -> Digest {
+        match index {
+            0 => self.setup.game,
+            i => self.hashes[i as usize - 1],
+        }
+    }
+
+    pub fn entries(&self) -> &[Entry] {
+        &self.entries
+    }
+
+    pub fn hashes(&self) -> &[Digest] {
+        &self.hashes
+    }
+
+    pub fn state(&self) -> &State {
+        self.states
+            .last()
+            .expect("a log always has a current state")
+    }
+
+    pub fn due(&self) -> Due {
+        self.state().due()
+    }
+
+    pub fn players(&self) -> Colours {
+        self.setup.players
+    }
+
+    pub(crate) fn setup(&self) -> &Setup {
+        &self.setup
+    }
+
+    /// Takes `entry` into the log if it is valid and belongs there: at the
+    /// end, or in place of an entry it wins against (see
+    /// [`Entry::wins_over`]).
+    pub fn offer(&mut self, entry: Entry) -> Result<Offered, LogError> {
+        let len = self.len();
+        let index = entry.index;
+        if index > len {
+            return Err(LogError::Gap { len, index });
+        }
+        let prev = self.prev_of(index);
+        if entry.prev != prev {
+            return Err(LogError::UnknownBranch { index });
+        }
+        let hash = entry.hash();
+        let at = index as usize;
+        if index < len && self.hashes[at] == hash {
+            return Err(LogError::Duplicate { index });
+        }
+        let state = self.states[at].apply(&self.setup, index, prev, &entry.kind)?;
+        if index < len {
+            let ours = &self.entries[at];
+            if !entry.wins_over(&hash, ours, &self.hashes[at]) {
+                return Err(match (entry.author(), ours.author()) {
+                    (Some(a), Some(b)) if a == b => LogError::Equivocation { seat: a, index },
+                    _ => LogError::Outranked { index },
+                });
+            }
+        }
+        let dropped = self.entries.split_off(at);
+        self.hashes.truncate(at);
+        self.states.truncate(at + 1);
+        self.entries.push(entry);
+        self.hashes.push(hash);
+        self.states.push(state);
+        Ok(if dropped.is_empty() {
+            Offered::Appended
+        } else {
+            Offered::Replaced { dropped }
+        })
+    }
+
+    /// The computer's move for the seat to move now (what a computer seat
+    /// plays, and what a player's phone plays when their timer runs out).
+    pub fn computer_move(&self) -> Option<Move> {
+        let Due::Move { seat, .. } = self.due() else {
+            return None;
+        };
+        let game = self.state().game()?;
+        computer_move(&self.setup, game, seat, self.len())
+    }
+
+    /// The result, once the game is over.
+    pub fn result(&self) -> Option<GameResult> {
+        self.state().result(&self.setup, self.head())
+    }
+
+    /// Every roll of the dice so far, in order (the draw of the first
+    /// player is not a roll of the die and is left out).
+    pub fn rolls(&self) -> impl Iterator<Item = RollRecord> + '_ {
+        self.entries
+            .iter()
+            .zip(&self.states)
+            .filter_map(move |(entry, before)| {
+                let reveals = match &entry.kind {
+                    Kind::Player(Signed {
+                        act: Act::Roll(reveals),
+                        ..
+                    })
+                    | Kind::Computer(Auto::Roll(reveals)) => reveals,
+                    _ => return None,
+                };
+                let Due::Roll {
+                    roll,
+                    seat: Some(seat),
+                    by,
+                } = before.due()
+                else {
+                    return None;
+                };
+                Some(RollRecord {
+                    roll,
+                    seat,
+                    by_computer: by == Actor::Computer,
+                    die: Throw::new(&self.setup.game, roll, reveals).die(),
+                })
+            })
+    }
+
+    /// By colour, how often each face came up in the colour's rolls (the
+    /// per-player dice statistics the UI shows).
+    pub fn dice_counts(&self) -> [[u32; 6]; 4] {
+        let mut counts = [[0; 6]; 4];
+        for record in self.rolls() {
+            counts[record.seat.index()][record.die.get() as usize - 1] += 1;
+        }
+        counts
+    }
+}

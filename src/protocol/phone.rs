@@ -1,0 +1,754 @@
+//! One phone's part in a game: it keeps the log, sends this player's reveals
+//! and acts, plays the computer's turns, votes on absences, catches up and
+//! saves every entry to disk. It never reads a clock: time reaches it as
+//! [`Observation`]s from the transport layer (see [`super::presence`]), and
+//! messages go through the [`Transport`] trait, so the same code runs over
+//! libp2p and over the simulated network of the tests.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use libp2p_identity::Keypair;
+
+use super::colours::Colours;
+use super::dice::{DiceChain, DiceSecret, Reveals};
+use super::digest::Digest;
+use super::event::{Act, Auto, Certificate, Entry, Kind, Signable, Vote};
+use super::header::{HeaderError, Seat, SignedHeader};
+use super::identity::{NotEd25519, Signature, Signer};
+use super::log::{Log, LogError, Offered};
+use super::result::SignedResult;
+use super::state::{Actor, Control, Due};
+use super::store::{Restored, Store, StoreError};
+use super::wire::{DecodeError, MAX_BATCH, Message, Reveal};
+use crate::rules::{Colour, Move};
+
+/// How messages leave a phone. Peers are named by seat colour; the network
+/// layer maps them to libp2p peer ids with the keys in the header.
+pub trait Transport {
+    /// Sends `message` to the phone of `to`.
+    fn send(&mut self, to: Colour, message: &[u8]);
+    /// Sends `message` to every other phone of the game.
+    fn broadcast(&mut self, message: &[u8]);
+}
+
+/// What the transport layer saw as time passed.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Observation {
+    /// Players whose phones the game has waited on for longer than the
+    /// grace period.
+    pub gone: Colours,
+    /// This player's turn timer ran out: the computer makes the rest of the
+    /// turn for them.
+    pub timer_expired: bool,
+}
+
+/// Whom the game waits on, as this phone sees it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Waiting {
+    /// Players whose reveal for the roll due has not arrived.
+    pub reveals: Colours,
+    /// Another player whose roll or move is due.
+    pub action: Option<Colour>,
+    /// Whether this player's own roll or move is due.
+    pub mine: bool,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum PhoneError {
+    #[error(transparent)]
+    Decode(#[from] DecodeError),
+    #[error(transparent)]
+    Log(#[from] LogError),
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    #[error("refusing the game: {0}")]
+    Header(#[from] HeaderError),
+    #[error(transparent)]
+    Key(#[from] NotEd25519),
+    #[error("this phone's key has no seat in the game")]
+    NotSeated,
+    #[error("the dice secret does not match this seat's commitment")]
+    WrongSecret,
+    #[error("it is not this player's turn to roll")]
+    NotYourRoll,
+    #[error("it is not this player's turn to move")]
+    NotYourMove,
+    #[error("{0} is not a player, so it has no reveals or votes")]
+    NotAPlayer(Colour),
+    #[error("the reveal of {0} for roll {1} does not match its dice commitment")]
+    RevealMismatch(Colour, u32),
+    #[error("the vote of {0} has a bad signature")]
+    BadVote(Colour),
+    #[error("the result signature of {0} does not match the result")]
+    BadResultSignature(Colour),
+}
+
+/// One phone of a game.
+#[derive(Debug)]
+pub struct Phone {
+    seat: Colour,
+    signer: Signer,
+    log: Log,
+    chain: DiceChain,
+    store: Option<Store>,
+    /// Reveals that arrived for the roll due or the one after, by (roll,
+    /// seat), each checked against its chain.
+    reveals: BTreeMap<(u32, Colour), Digest>,
+    /// Votes for the entry after the head, by voter.
+    votes: BTreeMap<Colour, Vote>,
+    /// Players the transport reports gone.
+    gone: Colours,
+    /// The player tapped the die.
+    tapped: bool,
+    /// The turn timer ran out: the computer plays the rest of this turn.
+    autoplay: bool,
+    /// The last roll this phone sent its reveal for.
+    revealed: u32,
+    /// Result signatures, by seat.
+    signatures: BTreeMap<Colour, Signature>,
+    /// How far back the last catch-up request reached behind a fork.
+    backtrack: u32,
+}
+
+impl Phone {
+    /// Joins the game `header` as the player holding `keypair`, with the
+    /// dice secret committed in the header, saving to `dir` if given.
+    pub fn new(
+        header: SignedHeader,
+        keypair: &Keypair,
+        secret: DiceSecret,
+        dir: Option<&Path>,
+    ) -> Result<Phone, PhoneError> {
+        let signer = Signer::new(keypair)?;
+        let seat = header
+            .header
+            .seat_of(signer.public())
+            .ok_or(PhoneError::NotSeated)?;
+        let log = Log::new(header)?;
+        let mut phone = Phone::build(seat, signer, log, &secret, None)?;
+        // Files only for a game this phone agreed to play.
+        if let Some(dir) = dir {
+            phone.store = Some(Store::create(dir, phone.log.header(), seat, &secret)?);
+        }
+        Ok(phone)
+    }
+
+    /// Continues a game loaded from disk.
+    pub fn resume(restored: Restored, keypair: &Keypair) -> Result<Phone, PhoneError> {
+        let signer = Signer::new(keypair)?;
+        let Restored {
+            log,
+            seat,
+            secret,
+            store,
+        } = restored;
+        if log.header().header.seat_of(signer.public()) != Some(seat) {
+            return Err(PhoneError::NotSeated);
+        }
+        Phone::build(seat, signer, log, &secret, Some(store))
+    }
+
+    fn build(
+        seat: Colour,
+        signer: Signer,
+        log: Log,
+        secret: &DiceSecret,
+        store: Option<Store>,
+    ) -> Result<Phone, PhoneError> {
+        let header = &log.header().header;
+        let chain = DiceChain::new(secret, header.rolls);
+        match header.seats[seat.index()] {
+            Some(Seat::Player { commitment, .. }) if commitment == chain.commitment() => {}
+            _ => return Err(PhoneError::WrongSecret),
+        }
+        Ok(Phone {
+            seat,
+            signer,
+            log,
+            chain,
+            store,
+            reveals: BTreeMap::new(),
+            votes: BTreeMap::new(),
+            gone: Colours::NONE,
+            tapped: false,
+            autoplay: false,
+            revealed: 0,
+            signatures: BTreeMap::new(),
+            backtrack: 0,
+        })
+    }
+
+    pub fn seat(&self) -> Colour {
+        self.seat
+    }
+
+    pub fn log(&self) -> &Log {
+        &self.log
+    }
+
+    /// Announces where this phone's log stands (after joining or restarting)
+    /// and does whatever is due.
+    pub fn start(&mut self, t: &mut dyn Transport) -> Result<(), PhoneError> {
+        self.status(t);
+        self.drive(t)
+    }
+
+    /// The player taps the die: rolls as soon as every other reveal is in.
+    pub fn roll(&mut self, t: &mut dyn Transport) -> Result<(), PhoneError> {
+        match self.log.due() {
+            Due::Roll {
+                by: Actor::Player(p),
+                ..
+            } if p == self.seat => {
+                self.tapped = true;
+                self.drive(t)
+            }
+            _ => Err(PhoneError::NotYourRoll),
+        }
+    }
+
+    /// The player moves.
+    pub fn play(&mut self, mv: Move, t: &mut dyn Transport) -> Result<(), PhoneError> {
+        match self.log.due() {
+            Due::Move {
+                by: Actor::Player(p),
+                ..
+            } if p == self.seat => {
+                self.act(Act::Move { mv, auto: false }, t)?;
+                self.drive(t)
+            }
+            _ => Err(PhoneError::NotYourMove),
+        }
+    }
+
+    /// The player leaves the game on purpose.
+    pub fn leave(&mut self, t: &mut dyn Transport) -> Result<(), PhoneError> {
+        self.act(Act::Leave, t)?;
+        self.drive(t)
+    }
+
+    /// Takes in what the transport saw as time passed.
+    pub fn observe(&mut self, seen: Observation, t: &mut dyn Transport) -> Result<(), PhoneError> {
+        self.gone = seen.gone;
+        if seen.timer_expired && self.waiting().mine {
+            self.autoplay = true;
+        }
+        self.drive(t)
+    }
+
+    /// Called now and then (every second or so): tells the others where
+    /// this log stands and sends again what may have been lost.
+    pub fn tick(&mut self, t: &mut dyn Transport) -> Result<(), PhoneError> {
+        self.status(t);
+        if let Some(vote) = self.votes.get(&self.seat).cloned() {
+            self.broadcast(t, &Message::Vote(vote));
+        }
+        self.drive(t)
+    }
+
+    /// Takes a message from the phone of `from`. An error means the message
+    /// was refused (malformed, forged or against the rules); nothing was
+    /// taken from it.
+    pub fn receive(
+        &mut self,
+        from: Colour,
+        bytes: &[u8],
+        t: &mut dyn Transport,
+    ) -> Result<(), PhoneError> {
+        match Message::decode(bytes)? {
+            Message::Entry(entry) => self.accept(from, vec![entry], t),
+            Message::Entries { entries } => self.accept(from, entries, t),
+            Message::Reveal(reveal) => self.take_reveal(reveal, t),
+            Message::Vote(vote) => self.take_vote(vote, t),
+            Message::Status { len, head, missing } => {
+                self.answer_status(from, len, head, missing, t);
+                Ok(())
+            }
+            Message::Sync { from: index } => {
+                self.send_entries(from, index, t);
+                Ok(())
+            }
+            Message::Result {
+                seat,
+                head,
+                signature,
+            } => self.take_signature(seat, head, signature),
+        }
+    }
+
+    /// Whom the game waits on, for the presence watch.
+    pub fn waiting(&self) -> Waiting {
+        let state = self.log.state();
+        let others = state.present().without(self.seat);
+        match self.log.due() {
+            Due::Roll { roll, by, .. } => {
+                let roller = match by {
+                    Actor::Player(p) => Colours::one(p),
+                    Actor::Computer => Colours::NONE,
+                };
+                let reveals = others
+                    .difference(roller)
+                    .iter()
+                    .filter(|&c| !self.reveals.contains_key(&(roll, c)))
+                    .collect();
+                Waiting {
+                    reveals,
+                    action: roller.without(self.seat).iter().next(),
+                    mine: by == Actor::Player(self.seat),
+                }
+            }
+            Due::Move {
+                by: Actor::Player(p),
+                ..
+            } => Waiting {
+                reveals: Colours::NONE,
+                action: (p != self.seat).then_some(p),
+                mine: p == self.seat,
+            },
+            _ => Waiting::default(),
+        }
+    }
+
+    /// The result with every signature collected so far, once the game is
+    /// over.
+    pub fn result(&self) -> Option<SignedResult> {
+        let result = self.log.result()?;
+        let signatures = self.signatures.iter().map(|(&c, &s)| (c, s)).collect();
+        Some(SignedResult { result, signatures })
+    }
+
+    fn broadcast(&self, t: &mut dyn Transport, message: &Message) {
+        t.broadcast(&message.encode());
+    }
+
+    fn status(&self, t: &mut dyn Transport) {
+        let missing = match self.log.due() {
+            Due::Over(_) => self
+                .log
+                .state()
+                .present()
+                .difference(self.signatures.keys().copied().collect()),
+            _ => self.waiting().reveals,
+        };
+        let message = Message::Status {
+            len: self.log.len(),
+            head: self.log.head(),
+            missing,
+        };
+        self.broadcast(t, &message);
+    }
+
+    fn my_reveal(&self, roll: u32, value: Digest) -> Reveal {
+        Reveal {
+            roll,
+            seat: self.seat,
+            value,
+        }
+    }
+
+    /// Signs `act` as the next entry, takes it into the log and sends it.
+    fn act(&mut self, act: Act, t: &mut dyn Transport) -> Result<(), PhoneError> {
+        let log = &self.log;
+        let entry = Entry::sign(
+            &self.signer,
+            log.game(),
+            log.len(),
+            log.head(),
+            self.seat,
+            act,
+        );
+        self.append(entry.clone())?;
+        self.broadcast(t, &Message::Entry(entry));
+        Ok(())
+    }
+
+    /// Takes an entry this phone made into the log and saves it.
+    fn append(&mut self, entry: Entry) -> Result<(), PhoneError> {
+        let offered = self.log.offer(entry.clone())?;
+        self.save(&entry, offered)
+    }
+
+    fn save(&mut self, entry: &Entry, offered: Offered) -> Result<(), PhoneError> {
+        // Votes and result signatures are for the log as it was.
+        self.votes.clear();
+        self.signatures.clear();
+        if let Offered::Replaced { .. } = offered {
+            // The rolls since the fork are due again, maybe with other
+            // rollers: this phone's reveals for them must go out again.
+            self.revealed = self.revealed.min(self.log.state().rolls());
+        }
+        if let Due::Roll { roll, .. } = self.log.due() {
+            self.reveals.retain(|&(r, _), _| r >= roll);
+        }
+        let Some(store) = &mut self.store else {
+            return Ok(());
+        };
+        if let Offered::Replaced { .. } = offered {
+            store.truncate(entry.index)?;
+        }
+        store.append(entry)?;
+        Ok(())
+    }
+
+    /// Does everything this phone can do now: sends its reveal, plays the
+    /// computer's turns, rolls after a tap, takes its seat back, votes.
+    fn drive(&mut self, t: &mut dyn Transport) -> Result<(), PhoneError> {
+        loop {
+            let state = self.log.state();
+            if state.control(self.seat) == Some(Control::Absent)
+                && !state.returning().contains(self.seat)
+                && !matches!(state.due(), Due::Over(_))
+            {
+                self.act(Act::Return, t)?;
+                continue;
+            }
+            let due = self.log.due();
+            let my_turn = matches!(due, Due::Roll { by: Actor::Player(p), .. }
+                | Due::Move { by: Actor::Player(p), .. } if p == self.seat);
+            if !my_turn {
+                self.autoplay = false;
+                self.tapped = false;
+            }
+            match due {
+                Due::Over(_) => {
+                    self.sign_result(t);
+                    break;
+                }
+                Due::Roll {
+                    roll,
+                    by: Actor::Computer,
+                    ..
+                } => {
+                    self.send_reveal(roll, t);
+                    let Some(reveals) = self.collect(roll) else {
+                        break;
+                    };
+                    self.append_computer(Auto::Roll(reveals))?;
+                }
+                Due::Roll { roll, .. } if my_turn => {
+                    if !(self.tapped || self.autoplay) {
+                        break;
+                    }
+                    let Some(reveals) = self.collect(roll) else {
+                        break;
+                    };
+                    self.tapped = false;
+                    self.act(Act::Roll(reveals), t)?;
+                }
+                Due::Roll { roll, .. } => {
+                    self.send_reveal(roll, t);
+                    break;
+                }
+                Due::Move {
+                    by: Actor::Computer,
+                    ..
+                } => {
+                    let mv = self
+                        .log
+                        .computer_move()
+                        .ok_or(LogError::NotTheComputersMove)?;
+                    self.append_computer(Auto::Move(mv))?;
+                }
+                Due::Move { .. } if my_turn && self.autoplay => {
+                    let mv = self
+                        .log
+                        .computer_move()
+                        .ok_or(LogError::NotTheComputersMove)?;
+                    self.act(Act::Move { mv, auto: true }, t)?;
+                }
+                Due::Move { .. } => break,
+            }
+        }
+        self.vote(t)
+    }
+
+    fn append_computer(&mut self, auto: Auto) -> Result<(), PhoneError> {
+        self.append(Entry {
+            index: self.log.len(),
+            prev: self.log.head(),
+            kind: Kind::Computer(auto),
+        })
+    }
+
+    /// Sends this player's reveal for `roll`, once, if they take part.
+    fn send_reveal(&mut self, roll: u32, t: &mut dyn Transport) {
+        if roll <= self.revealed || !self.log.state().present().contains(self.seat) {
+            return;
+        }
+        if let Some(value) = self.chain.reveal(roll) {
+            self.revealed = roll;
+            self.broadcast(t, &Message::Reveal(self.my_reveal(roll, value)));
+        }
+    }
+
+    /// Every present player's reveal for `roll`, if all are in.
+    fn collect(&self, roll: u32) -> Option<Reveals> {
+        let mut reveals = Reveals::default();
+        for colour in self.log.state().present().iter() {
+            let value = if colour == self.seat {
+                self.chain.reveal(roll)?
+            } else {
+                *self.reveals.get(&(roll, colour))?
+            };
+            reveals.set(colour, value);
+        }
+        Some(reveals)
+    }
+
+    fn take_reveal(&mut self, reveal: Reveal, t: &mut dyn Transport) -> Result<(), PhoneError> {
+        let Some(link) = self.log.state().link(reveal.seat) else {
+            return Err(PhoneError::NotAPlayer(reveal.seat));
+        };
+        let due = match self.log.due() {
+            Due::Roll { roll, .. } => roll,
+            _ => self.log.state().rolls() + 1,
+        };
+        // Only the roll due and the next are kept; older ones are stale and
+        // later ones come again when they are due.
+        if reveal.roll < due || reveal.roll > due + 1 {
+            return Ok(());
+        }
+        if !link.admits(reveal.roll, &reveal.value) {
+            return Err(PhoneError::RevealMismatch(reveal.seat, reveal.roll));
+        }
+        self.reveals
+            .insert((reveal.roll, reveal.seat), reveal.value);
+        self.drive(t)
+    }
+
+    /// Takes entries from `from` in order, asking for what is missing and
+    /// answering with this phone's entries where they win a conflict.
+    fn accept(
+        &mut self,
+        from: Colour,
+        entries: Vec<Entry>,
+        t: &mut dyn Transport,
+    ) -> Result<(), PhoneError> {
+        let full = entries.len() == MAX_BATCH;
+        let mut refused = None;
+        for entry in entries {
+            let index = entry.index;
+            match self.log.offer(entry.clone()) {
+                Ok(offered) => {
+                    self.backtrack = 0;
+                    self.save(&entry, offered)?;
+                }
+                Err(LogError::Duplicate { .. }) => {}
+                Err(LogError::Gap { len, .. }) => {
+                    send(t, from, &Message::Sync { from: len });
+                    break;
+                }
+                Err(LogError::UnknownBranch { index }) => {
+                    // The sender's log forks from this one somewhere
+                    // before `index`: ask further back each time.
+                    self.backtrack = self.backtrack.saturating_mul(2).max(16);
+                    let back = index.saturating_sub(self.backtrack);
+                    send(t, from, &Message::Sync { from: back });
+                    break;
+                }
+                Err(LogError::Outranked { .. }) => {
+                    self.send_entries(from, index, t);
+                    break;
+                }
+                Err(error) => {
+                    if let LogError::Equivocation { .. } = error {
+                        self.send_entries(from, index, t);
+                    }
+                    refused = Some(error);
+                    break;
+                }
+            }
+        }
+        if full && refused.is_none() {
+            let len = self.log.len();
+            send(t, from, &Message::Sync { from: len });
+        }
+        self.drive(t)?;
+        match refused {
+            Some(error) => Err(error.into()),
+            None => Ok(()),
+        }
+    }
+
+    fn answer_status(
+        &mut self,
+        from: Colour,
+        len: u32,
+        head: Digest,
+        missing: Colours,
+        t: &mut dyn Transport,
+    ) {
+        let ours = self.log.len();
+        if head == self.log.head() && missing.contains(self.seat) {
+            let lost = match self.log.due() {
+                Due::Roll { roll, .. } if roll == self.revealed => self
+                    .chain
+                    .reveal(roll)
+                    .map(|value| Message::Reveal(self.my_reveal(roll, value))),
+                Due::Over(_) => self
+                    .signatures
+                    .get(&self.seat)
+                    .map(|&signature| Message::Result {
+                        seat: self.seat,
+                        head: self.log.head(),
+                        signature,
+                    }),
+                _ => None,
+            };
+            if let Some(message) = lost {
+                send(t, from, &message);
+            }
+        }
+        if len > ours {
+            send(t, from, &Message::Sync { from: ours });
+        } else if len < ours || head != self.log.head() {
+            let on_our_branch = len == 0 || self.log.hashes()[len as usize - 1] == head;
+            let start = if on_our_branch {
+                len
+            } else {
+                len.saturating_sub(16)
+            };
+            self.send_entries(from, start, t);
+        }
+    }
+
+    fn send_entries(&self, to: Colour, from: u32, t: &mut dyn Transport) {
+        let entries = self.log.entries();
+        let start = (from as usize).min(entries.len());
+        let end = (start + MAX_BATCH).min(entries.len());
+        if start < end {
+            let message = Message::Entries {
+                entries: entries[start..end].to_vec(),
+            };
+            send(t, to, &message);
+        }
+    }
+
+    /// Votes that the players the transport reports gone are gone, if the
+    /// game still counts them present.
+    fn vote(&mut self, t: &mut dyn Transport) -> Result<(), PhoneError> {
+        let present = self.log.state().present();
+        let gone = self.gone.intersection(present).without(self.seat);
+        if gone.is_empty() || !present.contains(self.seat) || matches!(self.log.due(), Due::Over(_))
+        {
+            return Ok(());
+        }
+        if self.votes.get(&self.seat).is_some_and(|v| v.gone == gone) {
+            return Ok(());
+        }
+        let log = &self.log;
+        let vote = Vote::sign(
+            &self.signer,
+            log.game(),
+            log.len(),
+            log.head(),
+            gone,
+            self.seat,
+        );
+        self.votes.insert(self.seat, vote.clone());
+        self.broadcast(t, &Message::Vote(vote));
+        self.certify(t)
+    }
+
+    fn take_vote(&mut self, vote: Vote, t: &mut dyn Transport) -> Result<(), PhoneError> {
+        if vote.index != self.log.len() || vote.prev != self.log.head() {
+            return Ok(());
+        }
+        let setup = self.log.setup();
+        let verifier = setup.verifiers[vote.voter.index()]
+            .as_ref()
+            .ok_or(PhoneError::NotAPlayer(vote.voter))?;
+        let what = Signable::Vote {
+            game: setup.game,
+            index: vote.index,
+            prev: vote.prev,
+            gone: vote.gone,
+        };
+        if !verifier.verify(&what, &vote.signature) {
+            return Err(PhoneError::BadVote(vote.voter));
+        }
+        self.votes.insert(vote.voter, vote);
+        self.certify(t)
+    }
+
+    /// Appends and sends a certificate once every vote it needs is in.
+    fn certify(&mut self, t: &mut dyn Transport) -> Result<(), PhoneError> {
+        let present = self.log.state().present();
+        let sets: Vec<Colours> = self.votes.values().map(|v| v.gone).collect();
+        for gone in sets {
+            let voters = present.difference(gone);
+            let votes: Option<Vec<(Colour, Signature)>> = voters
+                .iter()
+                .map(|c| {
+                    self.votes
+                        .get(&c)
+                        .filter(|v| v.gone == gone)
+                        .map(|v| (c, v.signature))
+                })
+                .collect();
+            let Some(votes) = votes else {
+                continue;
+            };
+            let entry = Entry {
+                index: self.log.len(),
+                prev: self.log.head(),
+                kind: Kind::Absent(Certificate { gone, votes }),
+            };
+            // A certificate the rules refuse (too few voters) stays a set of
+            // votes; the watch keeps reporting and votes come again.
+            if let Ok(offered) = self.log.offer(entry.clone()) {
+                self.save(&entry, offered)?;
+                self.broadcast(t, &Message::Entry(entry));
+                return self.drive(t);
+            }
+        }
+        Ok(())
+    }
+
+    fn sign_result(&mut self, t: &mut dyn Transport) {
+        if self.signatures.contains_key(&self.seat) {
+            return;
+        }
+        let Some(result) = self.log.result() else {
+            return;
+        };
+        let signature = result.sign(&self.signer);
+        self.signatures.insert(self.seat, signature);
+        let seat = self.seat;
+        let head = self.log.head();
+        self.broadcast(
+            t,
+            &Message::Result {
+                seat,
+                head,
+                signature,
+            },
+        );
+    }
+
+    fn take_signature(
+        &mut self,
+        seat: Colour,
+        head: Digest,
+        signature: Signature,
+    ) -> Result<(), PhoneError> {
+        // A signature for another log (the sender, or this phone, is still
+        // on a branch that loses) is not for this result.
+        let Some(result) = self.log.result().filter(|r| r.head == head) else {
+            return Ok(());
+        };
+        let verifier = self.log.setup().verifiers[seat.index()]
+            .as_ref()
+            .ok_or(PhoneError::NotAPlayer(seat))?;
+        if !result.verify(verifier, &signature) {
+            return Err(PhoneError::BadResultSignature(seat));
+        }
+        self.signatures.insert(seat, signature);
+        Ok(())
+    }
+}
+
+fn send(t: &mut dyn Transport, to: Colour, message: &Message) {
+    t.send(to, &message.encode());
+}

@@ -1,0 +1,304 @@
+//! Crash-safe persistence of one phone's game: the log as an append-only
+//! file of checked records, synced after every append, and the phone's dice
+//! secret, written once by write-to-temporary, sync and rename.
+//!
+//! A record is its length (4 bytes, little-endian), 4 check bytes (the start
+//! of a SHA-256 of the payload) and the payload (postcard). The first record
+//! of the log file is the signed header, each later one an entry. A crash in
+//! the middle of an append leaves a short or unchecked last record; loading
+//! stops there with an error that carries everything before it, and the
+//! first write after that cuts the damage off.
+
+use std::fs::{self, File, OpenOptions};
+use std::io::{self, Read, Write};
+use std::path::{Path, PathBuf};
+
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+
+use super::dice::DiceSecret;
+use super::digest::{Digest, Domain};
+use super::event::Entry;
+use super::header::{HeaderError, SignedHeader};
+use super::log::{Log, LogError};
+use super::wire::MAX_MESSAGE;
+use crate::rules::Colour;
+
+const LOG_FILE: &str = "log";
+const SECRET_FILE: &str = "secret";
+const HEAD_LEN: usize = 8;
+
+/// This phone's part of a game that only it knows.
+#[derive(Serialize, Deserialize)]
+struct Secret {
+    game: Digest,
+    seat: Colour,
+    dice: DiceSecret,
+}
+
+/// The files of one game on this phone.
+#[derive(Debug)]
+pub struct Store {
+    dir: PathBuf,
+    file: File,
+    /// The end offset of each intact record (the header's first).
+    ends: Vec<u64>,
+    /// The file's length, which is longer than the last end while damage
+    /// found on loading has not been cut off yet.
+    file_len: u64,
+}
+
+/// A game loaded from disk.
+#[derive(Debug)]
+pub struct Restored {
+    pub log: Log,
+    pub seat: Colour,
+    pub secret: DiceSecret,
+    pub store: Store,
+}
+
+/// What is wrong with a record.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum Damage {
+    #[error("the file ends inside the record")]
+    Truncated,
+    #[error("the record's length {0} is impossible")]
+    Length(u32),
+    #[error("the record's check bytes do not match")]
+    Checksum,
+    #[error("the record does not decode: {0}")]
+    Undecodable(#[from] postcard::Error),
+    #[error("the entry is not valid: {0}")]
+    Rejected(#[from] LogError),
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    #[error("{}: {source}", .path.display())]
+    Io { path: PathBuf, source: io::Error },
+    #[error("{} holds no game: {why}", .path.display())]
+    NoGame { path: PathBuf, why: Damage },
+    #[error("{}: this phone's dice secret is damaged: {why}", .path.display())]
+    Secret { path: PathBuf, why: Damage },
+    #[error("{} is the secret of another game", .path.display())]
+    OtherGame { path: PathBuf },
+    #[error("{}: the game's header is refused: {source}", .path.display())]
+    Header { path: PathBuf, source: HeaderError },
+    #[error(
+        "{} is damaged at entry {index} (byte {offset}): {why}; the {index} entries before it are intact",
+        .path.display()
+    )]
+    Corrupt {
+        path: PathBuf,
+        index: u32,
+        offset: u64,
+        why: Damage,
+        intact: Box<Restored>,
+    },
+}
+
+fn io_error(path: &Path) -> impl FnOnce(io::Error) -> StoreError + '_ {
+    move |source| StoreError::Io {
+        path: path.to_owned(),
+        source,
+    }
+}
+
+fn record<T: Serialize>(value: &T) -> Vec<u8> {
+    let payload = postcard::to_stdvec(value).expect("the log's types serialise to memory");
+    let check = Digest::of(Domain::Record, &payload);
+    let mut bytes = Vec::with_capacity(HEAD_LEN + payload.len());
+    bytes.extend_from_slice(&(payload.len() as u32).to_le_bytes());
+    bytes.extend_from_slice(&check.0[..4]);
+    bytes.extend_from_slice(&payload);
+    bytes
+}
+
+/// Reads the record at the start of `bytes`: its value and length.
+fn read_record<T: DeserializeOwned>(bytes: &[u8]) -> Result<(T, usize), Damage> {
+    if bytes.len() < HEAD_LEN {
+        return Err(Damage::Truncated);
+    }
+    let len = u32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]);
+    if len as usize > MAX_MESSAGE {
+        return Err(Damage::Length(len));
+    }
+    let end = HEAD_LEN + len as usize;
+    let payload = bytes.get(HEAD_LEN..end).ok_or(Damage::Truncated)?;
+    if Digest::of(Domain::Record, payload).0[..4] != bytes[4..HEAD_LEN] {
+        return Err(Damage::Checksum);
+    }
+    Ok((postcard::from_bytes(payload)?, end))
+}
+
+/// Makes a rename or a new file in `dir` durable.
+fn sync_dir(dir: &Path) -> Result<(), StoreError> {
+    File::open(dir)
+        .and_then(|d| d.sync_all())
+        .map_err(io_error(dir))
+}
+
+impl Store {
+    /// Creates the files of a new game in `dir` (which must exist): the
+    /// secret first, then the log with the header.
+    pub fn create(
+        dir: &Path,
+        header: &SignedHeader,
+        seat: Colour,
+        secret: &DiceSecret,
+    ) -> Result<Store, StoreError> {
+        let secret = Secret {
+            game: header.header.id(),
+            seat,
+            dice: secret.clone(),
+        };
+        let path = dir.join(SECRET_FILE);
+        let temp = dir.join("secret.tmp");
+        let mut file = File::create(&temp).map_err(io_error(&temp))?;
+        file.write_all(&record(&secret))
+            .and_then(|()| file.sync_all())
+            .map_err(io_error(&temp))?;
+        fs::rename(&temp, &path).map_err(io_error(&path))?;
+
+        let path = dir.join(LOG_FILE);
+        let mut file = File::create(&path).map_err(io_error(&path))?;
+        let bytes = record(header);
+        file.write_all(&bytes)
+            .and_then(|()| file.sync_all())
+            .map_err(io_error(&path))?;
+        sync_dir(dir)?;
+        let end = bytes.len() as u64;
+        Ok(Store {
+            dir: dir.to_owned(),
+            file,
+            ends: vec![end],
+            file_len: end,
+        })
+    }
+
+    /// Loads the game saved in `dir`, checking every entry again.
+    pub fn open(dir: &Path) -> Result<Restored, StoreError> {
+        let path = dir.join(SECRET_FILE);
+        let bytes = fs::read(&path).map_err(io_error(&path))?;
+        let (secret, _): (Secret, _) = read_record(&bytes).map_err(|why| StoreError::Secret {
+            path: path.clone(),
+            why,
+        })?;
+
+        let path = dir.join(LOG_FILE);
+        let mut file = OpenOptions::new()
+            .read(true)
+            .write(true)
+            .open(&path)
+            .map_err(io_error(&path))?;
+        let mut bytes = Vec::new();
+        file.read_to_end(&mut bytes).map_err(io_error(&path))?;
+        let (header, mut at): (SignedHeader, usize) =
+            read_record(&bytes).map_err(|why| StoreError::NoGame {
+                path: path.clone(),
+                why,
+            })?;
+        if header.header.id() != secret.game {
+            return Err(StoreError::OtherGame { path });
+        }
+        let mut log = Log::new(header).map_err(|source| StoreError::Header {
+            path: path.clone(),
+            source,
+        })?;
+        let mut ends = vec![at as u64];
+        let mut damage = None;
+        while at < bytes.len() {
+            let loaded = read_record::<Entry>(&bytes[at..])
+                .and_then(|(entry, len)| log.offer(entry).map(|_| len).map_err(Damage::from));
+            match loaded {
+                Ok(len) => {
+                    at += len;
+                    ends.push(at as u64);
+                }
+                Err(why) => {
+                    damage = Some((at as u64, why));
+                    break;
+                }
+            }
+        }
+        let restored = Restored {
+            log,
+            seat: secret.seat,
+            secret: secret.dice,
+            store: Store {
+                dir: dir.to_owned(),
+                file,
+                ends,
+                file_len: bytes.len() as u64,
+            },
+        };
+        match damage {
+            None => Ok(restored),
+            Some((offset, why)) => Err(StoreError::Corrupt {
+                path,
+                index: restored.log.len(),
+                offset,
+                why,
+                intact: Box::new(restored),
+            }),
+        }
+    }
+
+    fn log_path(&self) -> PathBuf {
+        self.dir.join(LOG_FILE)
+    }
+
+    /// Number of entries saved.
+    pub fn len(&self) -> u32 {
+        self.ends.len() as u32 - 1
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Keeps the first `len` entries and drops the rest (a conflict was
+    /// lost), durably.
+    pub fn truncate(&mut self, len: u32) -> Result<(), StoreError> {
+        self.ends.truncate(len as usize + 1);
+        self.cut()
+    }
+
+    /// Cuts the file back to its last intact record.
+    fn cut(&mut self) -> Result<(), StoreError> {
+        let end = self.ends.last().copied().unwrap_or(0);
+        if self.file_len != end {
+            let path = self.log_path();
+            self.file
+                .set_len(end)
+                .and_then(|()| self.file.sync_data())
+                .map_err(io_error(&path))?;
+            self.file_len = end;
+        }
+        Ok(())
+    }
+
+    /// Appends `entry` and syncs it to disk.
+    pub fn append(&mut self, entry: &Entry) -> Result<(), StoreError> {
+        self.cut()?;
+        let path = self.log_path();
+        let bytes = record(entry);
+        let end = self.file_len;
+        let written =
+            write_at_end(&mut self.file, end, &bytes).and_then(|()| self.file.sync_data());
+        if let Err(source) = written {
+            // Whatever part was written is cut off by the next write.
+            self.file_len = end + bytes.len() as u64;
+            return Err(StoreError::Io { path, source });
+        }
+        self.file_len = end + bytes.len() as u64;
+        self.ends.push(self.file_len);
+        Ok(())
+    }
+}
+
+fn write_at_end(file: &mut File, end: u64, bytes: &[u8]) -> io::Result<()> {
+    use std::io::{Seek, SeekFrom};
+    file.seek(SeekFrom::Start(end))?;
+    file.write_all(bytes)
+}

@@ -1,0 +1,145 @@
+//! The messages phones exchange, and their encoding: postcard (a frozen,
+//! documented format; see docs/protocol.md), with every message's size
+//! bounded before it is decoded.
+
+use serde::{Deserialize, Serialize};
+
+use super::colours::Colours;
+use super::digest::Digest;
+use super::event::{Entry, Vote};
+use super::identity::Signature;
+use crate::rules::Colour;
+
+/// The largest message a phone sends or accepts.
+pub const MAX_MESSAGE: usize = 64 * 1024;
+
+/// The most entries one catch-up message carries; the largest entry is
+/// well under `MAX_MESSAGE / MAX_BATCH` bytes.
+pub const MAX_BATCH: usize = 128;
+
+/// A message between the phones of one game.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Message {
+    /// A new entry, sent by its author to everyone.
+    Entry(Entry),
+    /// A player's reveal for a roll, sent to everyone as soon as the roll is
+    /// due. Unsigned: it proves itself by hashing to the player's previous
+    /// link.
+    Reveal(Reveal),
+    /// A vote that some phones are gone.
+    Vote(Vote),
+    /// Where the sender's log stands and whose reveal for the roll due (or,
+    /// once the game is over, whose result signature) it still lacks, sent
+    /// now and then so that lost messages are sent again, and only those.
+    Status {
+        len: u32,
+        head: Digest,
+        missing: Colours,
+    },
+    /// Asks for the entries from index `from` on.
+    Sync { from: u32 },
+    /// Consecutive entries, answering a `Sync` or a `Status` that is behind.
+    Entries { entries: Vec<Entry> },
+    /// A player's signature on the result of the game whose log ends at
+    /// `head` (a phone that ended on a branch that lost a conflict signs
+    /// again once it has caught up).
+    Result {
+        seat: Colour,
+        head: Digest,
+        signature: Signature,
+    },
+}
+
+/// A player's reveal for one roll.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Reveal {
+    pub roll: u32,
+    pub seat: Colour,
+    pub value: Digest,
+}
+
+/// A message that cannot be decoded.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum DecodeError {
+    #[error("a message of {len} bytes is larger than the limit of {max}")]
+    TooLarge { len: usize, max: usize },
+    #[error("malformed message: {0}")]
+    Malformed(#[from] postcard::Error),
+    #[error("{0} bytes left over after the message")]
+    Trailing(usize),
+    #[error("{len} entries in one message, more than the limit of {max}")]
+    TooManyEntries { len: usize, max: usize },
+}
+
+impl Message {
+    pub fn encode(&self) -> Vec<u8> {
+        postcard::to_stdvec(self).expect("a message serialises to memory")
+    }
+
+    /// Decodes a message of at most [`MAX_MESSAGE`] bytes, with nothing
+    /// after it.
+    pub fn decode(bytes: &[u8]) -> Result<Message, DecodeError> {
+        if bytes.len() > MAX_MESSAGE {
+            return Err(DecodeError::TooLarge {
+                len: bytes.len(),
+                max: MAX_MESSAGE,
+            });
+        }
+        let (message, rest) = postcard::take_from_bytes::<Message>(bytes)?;
+        if !rest.is_empty() {
+            return Err(DecodeError::Trailing(rest.len()));
+        }
+        if let Message::Entries { entries } = &message
+            && entries.len() > MAX_BATCH
+        {
+            return Err(DecodeError::TooManyEntries {
+                len: entries.len(),
+                max: MAX_BATCH,
+            });
+        }
+        Ok(message)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::protocol::colours::Colours;
+    use crate::protocol::dice::Reveals;
+    use crate::protocol::event::{Act, Certificate, Kind};
+    use crate::protocol::identity::Signer;
+    use libp2p_identity::Keypair;
+
+    #[test]
+    fn a_full_batch_of_the_largest_entries_fits_in_a_message() {
+        let signer = Signer::new(&Keypair::ed25519_from_bytes([1; 32]).unwrap()).unwrap();
+        let reveals = Reveals([Some(Digest([0xff; 32])); 4]);
+        let roll = Entry::sign(
+            &signer,
+            Digest([1; 32]),
+            u32::MAX,
+            Digest([2; 32]),
+            Colour::Red,
+            Act::Roll(reveals),
+        );
+        let Kind::Player(signed) = &roll.kind else {
+            unreachable!()
+        };
+        let cert = Entry {
+            index: u32::MAX,
+            prev: Digest([2; 32]),
+            kind: Kind::Absent(Certificate {
+                gone: Colours::one(Colour::Red),
+                votes: vec![(Colour::Blue, signed.signature); 3],
+            }),
+        };
+        for entry in [roll, cert] {
+            let batch = Message::Entries {
+                entries: vec![entry; MAX_BATCH],
+            };
+            let bytes = batch.encode();
+            assert!(bytes.len() <= MAX_MESSAGE, "{}", bytes.len());
+            assert_eq!(Message::decode(&bytes), Ok(batch));
+        }
+    }
+}

@@ -1,0 +1,373 @@
+//! A hostile phone: every kind of bad entry or message is refused with its
+//! own error, nothing is appended, and nothing panics.
+
+mod protocol_support;
+
+use clovece::protocol::sim::{Config, Table};
+use clovece::protocol::wire::MAX_MESSAGE;
+use clovece::protocol::{
+    Act, Actor, Auto, Certificate, Colours, DecodeError, Digest, Due, Entry, Kind, LogError,
+    Message, Offered, Phone, PhoneError, Reveal, Vote,
+};
+use clovece::rules::{Colour, FlowError, Move, Seats};
+use proptest::prelude::*;
+use protocol_support::{Sent, phone_of, table_until};
+use std::sync::{Mutex, OnceLock};
+
+const RED: Colour = Colour::Red;
+const BLUE: Colour = Colour::Blue;
+const GREEN: Colour = Colour::Green;
+
+fn roll_due_for(seat: Colour) -> impl Fn(&Table) -> bool {
+    move |t| t.log().len() > 10 && t.log().due().eq(&roll_of(t, seat))
+}
+
+fn roll_of(t: &Table, seat: Colour) -> Due {
+    Due::Roll {
+        roll: t.log().state().rolls() + 1,
+        seat: Some(seat),
+        by: Actor::Player(seat),
+    }
+}
+
+/// A move is due for `seat` and it has at least two legal moves.
+fn choice_for(seat: Colour) -> impl Fn(&Table) -> bool {
+    move |t| {
+        t.log().due()
+            == Due::Move {
+                seat,
+                by: Actor::Player(seat),
+            }
+            && t.log().state().game().unwrap().legal_moves().len() >= 2
+    }
+}
+
+/// Offers `entry` and checks that it is refused with nothing appended.
+fn refused(table: &mut Table, entry: Entry) -> LogError {
+    let before = (table.log().len(), table.log().head());
+    let error = table.log_mut().offer(entry).unwrap_err();
+    assert_eq!((table.log().len(), table.log().head()), before);
+    error
+}
+
+#[test]
+fn forged_signature_is_refused() {
+    let mut table = table_until(roll_due_for(RED));
+    let reveals = table.reveals().unwrap();
+    let log = table.log();
+    // Blue's key signing for red's seat.
+    let forged = Entry::sign(
+        table.signer(BLUE).unwrap(),
+        log.game(),
+        log.len(),
+        log.head(),
+        RED,
+        Act::Roll(reveals),
+    );
+    assert_eq!(refused(&mut table, forged), LogError::BadSignature(RED));
+    // A genuine signature over other content.
+    let mut tampered = table.sign(RED, Act::Roll(reveals)).unwrap();
+    let Kind::Player(signed) = &mut tampered.kind else {
+        unreachable!()
+    };
+    signed.act = Act::Leave;
+    assert_eq!(refused(&mut table, tampered), LogError::BadSignature(RED));
+}
+
+#[test]
+fn event_out_of_turn_is_refused() {
+    let mut table = table_until(roll_due_for(RED));
+    let reveals = table.reveals().unwrap();
+    let out_of_turn = table.sign(BLUE, Act::Roll(reveals)).unwrap();
+    assert_eq!(
+        refused(&mut table, out_of_turn),
+        LogError::NotYourTurn(BLUE)
+    );
+    // Nor may the computer roll for a player who is present.
+    let computer = Entry {
+        index: table.log().len(),
+        prev: table.log().head(),
+        kind: Kind::Computer(Auto::Roll(reveals)),
+    };
+    assert_eq!(refused(&mut table, computer), LogError::NotComputersTurn);
+    // Nor may red move before rolling.
+    let mv: Move = serde_json::from_str(r#"{"Classic":{"colour":"red","from":1,"to":4}}"#).unwrap();
+    let early = table.sign(RED, Act::Move { mv, auto: false }).unwrap();
+    assert_eq!(
+        refused(&mut table, early),
+        LogError::Flow(FlowError::RollDue)
+    );
+}
+
+#[test]
+fn illegal_move_is_refused() {
+    let mut table = table_until(choice_for(RED));
+    // Red jumping straight into its home row.
+    let mv: Move =
+        serde_json::from_str(r#"{"Classic":{"colour":"red","from":0,"to":44}}"#).unwrap();
+    let illegal = table.sign(RED, Act::Move { mv, auto: false }).unwrap();
+    assert!(matches!(
+        refused(&mut table, illegal),
+        LogError::Flow(FlowError::Illegal)
+    ));
+    // A legal move falsely marked as the computer's.
+    let moves = table.log().state().game().unwrap().legal_moves();
+    let computer = table.log().computer_move().unwrap();
+    let other = *moves.iter().find(|&&m| m != computer).unwrap();
+    let fake = table
+        .sign(
+            RED,
+            Act::Move {
+                mv: other,
+                auto: true,
+            },
+        )
+        .unwrap();
+    assert_eq!(refused(&mut table, fake), LogError::NotTheComputersMove);
+}
+
+#[test]
+fn roll_with_wrong_reveals_is_refused() {
+    let mut table = table_until(roll_due_for(RED));
+    let reveals = table.reveals().unwrap();
+
+    let mut missing = reveals;
+    missing.0[GREEN.index()] = None;
+    let entry = table.sign(RED, Act::Roll(missing)).unwrap();
+    assert_eq!(refused(&mut table, entry), LogError::MissingReveal(GREEN));
+
+    // Green's reveal for the next roll instead of this one.
+    let roll = table.log().state().rolls() + 1;
+    let mut early = reveals;
+    early.set(GREEN, table.chain(GREEN).unwrap().reveal(roll + 1).unwrap());
+    let entry = table.sign(RED, Act::Roll(early)).unwrap();
+    assert_eq!(refused(&mut table, entry), LogError::RevealMismatch(GREEN));
+
+    let mut extra = reveals;
+    extra.set(Colour::Yellow, Digest([9; 32]));
+    let entry = table.sign(RED, Act::Roll(extra)).unwrap();
+    assert_eq!(
+        refused(&mut table, entry),
+        LogError::UnexpectedReveal(Colour::Yellow)
+    );
+}
+
+#[test]
+fn reveal_not_matching_its_commitment_is_refused() {
+    let mut table = table_until(roll_due_for(RED));
+    let mut reveals = table.reveals().unwrap();
+    reveals.set(BLUE, Digest([7; 32]));
+    let entry = table.sign(RED, Act::Roll(reveals)).unwrap();
+    assert_eq!(refused(&mut table, entry), LogError::RevealMismatch(BLUE));
+
+    // The same reveal sent as a message to a phone.
+    let (mut phone, mut out) = phone_of(&table, GREEN, None);
+    let roll = table.log().state().rolls() + 1;
+    let bad = Message::Reveal(Reveal {
+        roll,
+        seat: BLUE,
+        value: Digest([7; 32]),
+    });
+    let error = phone.receive(BLUE, &bad.encode(), &mut out).unwrap_err();
+    assert!(matches!(error, PhoneError::RevealMismatch(BLUE, r) if r == roll));
+    assert_eq!(phone.log().head(), table.log().head());
+}
+
+#[test]
+fn replayed_old_event_is_refused() {
+    let mut table = table_until(|t| t.log().len() > 20);
+    let old = table.log().entries()[12].clone();
+    assert_eq!(
+        refused(&mut table, old.clone()),
+        LogError::Duplicate { index: 12 }
+    );
+    // Moved to the end of the log, its signature no longer fits.
+    let player_entry = table.log().entries()[..20]
+        .iter()
+        .find(|e| e.author().is_some())
+        .unwrap()
+        .clone();
+    let author = player_entry.author().unwrap();
+    let moved = Entry {
+        index: table.log().len(),
+        prev: table.log().head(),
+        ..player_entry
+    };
+    assert_eq!(refused(&mut table, moved), LogError::BadSignature(author));
+    // From another game with the same players, it fails as well.
+    let seats = Seats::for_players(3).unwrap();
+    let mut other = Table::new(&Config::new(12, seats)).unwrap();
+    while other.next_entry().unwrap().author().is_none() {
+        other.step();
+    }
+    let foreign = other.next_entry().unwrap();
+    let author = foreign.author().unwrap();
+    let foreign = Entry {
+        index: table.log().len(),
+        prev: table.log().head(),
+        ..foreign
+    };
+    assert_eq!(refused(&mut table, foreign), LogError::BadSignature(author));
+}
+
+#[test]
+fn two_different_events_at_one_index_are_refused() {
+    let table = table_until(choice_for(RED));
+    let moves = table.log().state().game().unwrap().legal_moves();
+    let mut entries: Vec<Entry> = moves[..2]
+        .iter()
+        .map(|&mv| table.sign(RED, Act::Move { mv, auto: false }).unwrap())
+        .collect();
+    // Whichever arrives first, every phone keeps the one with the lower
+    // hash, so that honest phones agree; the other is refused.
+    entries.sort_by_key(Entry::hash);
+    let (keep, other) = (entries[0].clone(), entries[1].clone());
+
+    let mut first = table.clone();
+    first.log_mut().offer(keep.clone()).unwrap();
+    assert_eq!(
+        refused(&mut first, other.clone()),
+        LogError::Equivocation {
+            seat: RED,
+            index: keep.index
+        }
+    );
+
+    let mut second = table.clone();
+    second.log_mut().offer(other).unwrap();
+    assert!(matches!(
+        second.log_mut().offer(keep),
+        Ok(Offered::Replaced { .. })
+    ));
+    assert_eq!(first.log().head(), second.log().head());
+}
+
+#[test]
+fn bad_certificates_are_refused() {
+    let mut table = table_until(roll_due_for(RED));
+    let log = table.log();
+    let vote = |voter: Colour, gone: Colours| {
+        Vote::sign(
+            table.signer(voter).unwrap(),
+            log.game(),
+            log.len(),
+            log.head(),
+            gone,
+            voter,
+        )
+    };
+    let cert = |gone: Colours, votes: Vec<Vote>| Entry {
+        index: log.len(),
+        prev: log.head(),
+        kind: Kind::Absent(Certificate {
+            gone,
+            votes: votes.into_iter().map(|v| (v.voter, v.signature)).collect(),
+        }),
+    };
+    let green = Colours::one(GREEN);
+    let red_blue = Colours::one(RED).with(BLUE);
+    let cases = [
+        // Red alone cannot declare both others gone.
+        (
+            cert(
+                red_blue.without(RED).with(GREEN),
+                vec![vote(RED, Colours::one(BLUE).with(GREEN))],
+            ),
+            LogError::TooFewVoters {
+                voters: Colours::one(RED),
+                present: red_blue.with(GREEN),
+            },
+        ),
+        // Blue's vote is missing.
+        (
+            cert(green, vec![vote(RED, green)]),
+            LogError::WrongVoters {
+                voters: red_blue,
+                signed: vec![RED],
+            },
+        ),
+        // Blue's vote was for another set.
+        (
+            cert(
+                green,
+                vec![
+                    vote(RED, green),
+                    vote(BLUE, red_blue.without(BLUE).with(GREEN)),
+                ],
+            ),
+            LogError::BadSignature(BLUE),
+        ),
+        (
+            cert(Colours::NONE, vec![]),
+            LogError::GoneNotPresent(Colours::NONE),
+        ),
+    ];
+    let good = cert(green, vec![vote(RED, green), vote(BLUE, green)]);
+    for (entry, error) in cases {
+        assert_eq!(refused(&mut table, entry), error);
+    }
+    // The right certificate is taken.
+    assert_eq!(table.log_mut().offer(good), Ok(Offered::Appended));
+}
+
+#[test]
+fn oversized_or_malformed_messages_are_refused() {
+    let too_large = vec![0u8; MAX_MESSAGE + 1];
+    assert_eq!(
+        Message::decode(&too_large),
+        Err(DecodeError::TooLarge {
+            len: MAX_MESSAGE + 1,
+            max: MAX_MESSAGE
+        })
+    );
+    assert!(matches!(
+        Message::decode(&[0xff, 0xff, 0xff]),
+        Err(DecodeError::Malformed(_))
+    ));
+    assert!(matches!(
+        Message::decode(&[]),
+        Err(DecodeError::Malformed(_))
+    ));
+    let mut trailing = Message::Sync { from: 3 }.encode();
+    trailing.push(0);
+    assert_eq!(Message::decode(&trailing), Err(DecodeError::Trailing(1)));
+    // A batch longer than the limit.
+    let table = table_until(|t| t.log().len() > 130);
+    let batch = Message::Entries {
+        entries: table.log().entries()[..129].to_vec(),
+    };
+    assert!(matches!(
+        Message::decode(&batch.encode()),
+        Err(DecodeError::TooManyEntries { len: 129, .. })
+    ));
+    // A phone refuses such messages with the decoder's error.
+    let (mut phone, mut out) = phone_of(&table, GREEN, None);
+    assert!(matches!(
+        phone.receive(RED, &too_large, &mut out),
+        Err(PhoneError::Decode(DecodeError::TooLarge { .. }))
+    ));
+    assert_eq!(phone.log().head(), table.log().head());
+}
+
+/// Green's phone in a game a few entries in, shared by the cases below.
+fn shared_phone() -> &'static Mutex<(Phone, Sent)> {
+    static PHONE: OnceLock<Mutex<(Phone, Sent)>> = OnceLock::new();
+    PHONE.get_or_init(|| {
+        let table = table_until(|t| t.log().len() > 5);
+        Mutex::new(phone_of(&table, GREEN, None))
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(512))]
+
+    #[test]
+    fn arbitrary_bytes_never_panic_a_phone(bytes in proptest::collection::vec(any::<u8>(), 0..600)) {
+        let mut guard = shared_phone().lock().unwrap_or_else(|e| e.into_inner());
+        let (phone, out) = &mut *guard;
+        let before = phone.log().head();
+        if phone.receive(BLUE, &bytes, out).is_err() {
+            prop_assert_eq!(phone.log().head(), before);
+        }
+    }
+}

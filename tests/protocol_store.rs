@@ -1,0 +1,187 @@
+//! Crash-safe persistence: a phone reloads its game after a restart, and a
+//! damaged file gives a clear error with the intact prefix, never a panic or
+//! a silently different game.
+
+mod protocol_support;
+
+use std::fs;
+use std::path::Path;
+
+use clovece::protocol::store::Damage;
+use clovece::protocol::{Message, Phone, Store, StoreError};
+use clovece::rules::Colour;
+use proptest::prelude::*;
+use protocol_support::{config, phone_of, player, table_until};
+
+const GREEN: Colour = Colour::Green;
+
+/// Green's phone saved to `dir` after `entries` entries of the game.
+fn saved_game(dir: &Path, entries: u32) -> Phone {
+    let table = table_until(|t| t.log().len() >= entries);
+    phone_of(&table, GREEN, Some(dir)).0
+}
+
+fn log_file(dir: &Path) -> std::path::PathBuf {
+    dir.join("log")
+}
+
+#[test]
+fn a_restarted_phone_reloads_its_game_and_continues() {
+    let dir = tempfile::tempdir().unwrap();
+    let phone = saved_game(dir.path(), 60);
+    let head = phone.log().head();
+    drop(phone);
+    let restored = Store::open(dir.path()).unwrap();
+    assert_eq!(restored.log.head(), head);
+    assert_eq!(restored.seat, GREEN);
+    let keypair = player(&config(), GREEN).keypair;
+    let mut phone = Phone::resume(restored, &keypair).unwrap();
+    // It continues from where it stood: more entries are saved after the
+    // reloaded ones.
+    let table = table_until(|t| t.log().len() >= 90);
+    let rest = Message::Entries {
+        entries: table.log().entries()[60..].to_vec(),
+    };
+    let mut out = protocol_support::Sent::default();
+    phone
+        .receive(Colour::Red, &rest.encode(), &mut out)
+        .unwrap();
+    drop(phone);
+    let again = Store::open(dir.path()).unwrap();
+    assert_eq!(again.log.head(), table.log().head());
+}
+
+#[test]
+fn a_truncated_file_gives_a_clear_error_and_the_intact_prefix() {
+    let dir = tempfile::tempdir().unwrap();
+    let phone = saved_game(dir.path(), 40);
+    let full = phone.log().clone();
+    drop(phone);
+    let path = log_file(dir.path());
+    let bytes = fs::read(&path).unwrap();
+    // Cut the last record in half, as a crash in the middle of an append
+    // would.
+    fs::write(&path, &bytes[..bytes.len() - 20]).unwrap();
+    let Err(StoreError::Corrupt {
+        index, why, intact, ..
+    }) = Store::open(dir.path())
+    else {
+        panic!("a truncated log must be reported");
+    };
+    assert_eq!(index, 39);
+    assert_eq!(why, Damage::Truncated);
+    assert_eq!(intact.log.hashes(), &full.hashes()[..39]);
+    // The phone goes on from the intact prefix, and its first write cuts
+    // the damage off.
+    let keypair = player(&config(), GREEN).keypair;
+    let mut phone = Phone::resume(*intact, &keypair).unwrap();
+    let last = Message::Entry(full.entries()[39].clone());
+    let mut out = protocol_support::Sent::default();
+    phone
+        .receive(Colour::Red, &last.encode(), &mut out)
+        .unwrap();
+    drop(phone);
+    let again = Store::open(dir.path()).unwrap();
+    assert_eq!(again.log.head(), full.head());
+}
+
+#[test]
+fn a_flipped_byte_is_detected() {
+    let dir = tempfile::tempdir().unwrap();
+    drop(saved_game(dir.path(), 30));
+    let path = log_file(dir.path());
+    let mut bytes = fs::read(&path).unwrap();
+    let middle = bytes.len() / 2;
+    bytes[middle] ^= 0x10;
+    fs::write(&path, &bytes).unwrap();
+    let error = Store::open(dir.path()).unwrap_err();
+    let StoreError::Corrupt { why, intact, .. } = &error else {
+        panic!("{error}");
+    };
+    assert!(matches!(why, Damage::Checksum | Damage::Length(_)), "{why}");
+    assert!(intact.log.len() < 30);
+    assert!(error.to_string().contains("intact"), "{error}");
+}
+
+#[test]
+fn an_entry_the_rules_refuse_is_detected() {
+    let dir = tempfile::tempdir().unwrap();
+    let phone = saved_game(dir.path(), 30);
+    drop(phone);
+    // Swap two whole records: each is well formed, but out of order.
+    let path = log_file(dir.path());
+    let bytes = fs::read(&path).unwrap();
+    let mut records = Vec::new();
+    let mut at = 0;
+    while at < bytes.len() {
+        let len = u32::from_le_bytes(bytes[at..at + 4].try_into().unwrap()) as usize;
+        records.push(bytes[at..at + 8 + len].to_vec());
+        at += 8 + len;
+    }
+    records.swap(10, 11);
+    fs::write(&path, records.concat()).unwrap();
+    let Err(StoreError::Corrupt {
+        index, why, intact, ..
+    }) = Store::open(dir.path())
+    else {
+        panic!("a reordered log must be reported");
+    };
+    assert_eq!(index, 9);
+    assert!(matches!(why, Damage::Rejected(_)), "{why}");
+    assert_eq!(intact.log.len(), 9);
+}
+
+#[test]
+fn a_damaged_secret_or_header_is_a_clear_error() {
+    let dir = tempfile::tempdir().unwrap();
+    drop(saved_game(dir.path(), 5));
+    let secret = dir.path().join("secret");
+    let good = fs::read(&secret).unwrap();
+    fs::write(&secret, &good[..good.len() - 1]).unwrap();
+    assert!(matches!(
+        Store::open(dir.path()),
+        Err(StoreError::Secret {
+            why: Damage::Truncated,
+            ..
+        })
+    ));
+    fs::write(&secret, &good).unwrap();
+    let path = log_file(dir.path());
+    let mut bytes = fs::read(&path).unwrap();
+    bytes[12] ^= 1;
+    fs::write(&path, &bytes).unwrap();
+    assert!(matches!(
+        Store::open(dir.path()),
+        Err(StoreError::NoGame { .. })
+    ));
+    fs::remove_file(&secret).unwrap();
+    let error = Store::open(dir.path()).unwrap_err();
+    assert!(matches!(error, StoreError::Io { .. }));
+    assert!(error.to_string().contains("secret"), "{error}");
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(24))]
+
+    /// Cut anywhere, the file loads as a prefix of the game it held.
+    #[test]
+    fn a_log_cut_anywhere_loads_as_a_prefix(permille in 0..=1000usize) {
+        let dir = tempfile::tempdir().unwrap();
+        let phone = saved_game(dir.path(), 25);
+        let full = phone.log().hashes().to_vec();
+        drop(phone);
+        let path = log_file(dir.path());
+        let bytes = fs::read(&path).unwrap();
+        let keep = bytes.len() * permille / 1000;
+        fs::write(&path, &bytes[..keep]).unwrap();
+        match Store::open(dir.path()) {
+            Ok(restored) => prop_assert_eq!(restored.log.hashes(), &full[..]),
+            Err(StoreError::Corrupt { intact, .. }) => {
+                let len = intact.log.len() as usize;
+                prop_assert_eq!(intact.log.hashes(), &full[..len]);
+            }
+            Err(StoreError::NoGame { .. }) => {}
+            Err(other) => prop_assert!(false, "{}", other),
+        }
+    }
+}

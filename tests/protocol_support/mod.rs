@@ -1,0 +1,77 @@
+//! Helpers shared by the game-log tests.
+
+#![allow(dead_code)]
+
+use std::path::Path;
+
+use clovece::protocol::sim::{Config, Player, Table, setup};
+use clovece::protocol::{Message, Phone, Transport};
+use clovece::rules::{Colour, Seats};
+
+/// Records what a phone sends.
+#[derive(Default)]
+pub struct Sent(pub Vec<(Option<Colour>, Vec<u8>)>);
+
+impl Transport for Sent {
+    fn send(&mut self, to: Colour, message: &[u8]) {
+        self.0.push((Some(to), message.to_vec()));
+    }
+    fn broadcast(&mut self, message: &[u8]) {
+        self.0.push((None, message.to_vec()));
+    }
+}
+
+impl Sent {
+    /// The messages sent so far, decoded, and forgets them.
+    pub fn take(&mut self) -> Vec<Message> {
+        self.0
+            .drain(..)
+            .map(|(_, bytes)| Message::decode(&bytes).unwrap())
+            .collect()
+    }
+}
+
+/// The game the tests play: three phones, red, blue and green.
+pub fn config() -> Config {
+    Config::new(11, Seats::for_players(3).unwrap())
+}
+
+pub fn player(config: &Config, seat: Colour) -> Player {
+    setup(config)
+        .1
+        .into_iter()
+        .find(|p| p.seat == seat)
+        .unwrap()
+}
+
+/// A game of [`config`] played until `until` holds.
+pub fn table_until(until: impl Fn(&Table) -> bool) -> Table {
+    let mut table = Table::new(&config()).unwrap();
+    while !until(&table) {
+        assert!(table.step(), "the game ended first");
+    }
+    table
+}
+
+/// `seat`'s phone in `table`'s game (saving to `dir` if given), caught up
+/// with the log.
+pub fn phone_of(table: &Table, seat: Colour, dir: Option<&Path>) -> (Phone, Sent) {
+    let player = player(&config(), seat);
+    let mut phone = Phone::new(
+        table.log().header().clone(),
+        &player.keypair,
+        player.secret,
+        dir,
+    )
+    .unwrap();
+    let mut out = Sent::default();
+    for chunk in table.log().entries().chunks(100) {
+        let batch = Message::Entries {
+            entries: chunk.to_vec(),
+        };
+        phone
+            .receive(Colour::Red, &batch.encode(), &mut out)
+            .unwrap();
+    }
+    (phone, out)
+}

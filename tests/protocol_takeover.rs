@@ -1,0 +1,221 @@
+//! Absence, takeover, return and leaving, and the rule that decides between
+//! two entries racing for one place: every honest phone ends with the same
+//! log whatever order the entries reach it in.
+
+mod protocol_support;
+
+use clovece::protocol::sim::Table;
+use clovece::protocol::{
+    Act, Actor, Auto, Certificate, Colours, Control, Due, End, Entry, Kind, LogError, Offered,
+    Signed, Vote,
+};
+use clovece::rules::Colour;
+use protocol_support::table_until;
+
+const RED: Colour = Colour::Red;
+const BLUE: Colour = Colour::Blue;
+const GREEN: Colour = Colour::Green;
+
+fn roll_due_for(seat: Colour) -> impl Fn(&Table) -> bool {
+    move |t| {
+        t.log().len() > 10
+            && matches!(t.log().due(), Due::Roll { by: Actor::Player(s), .. } if s == seat)
+    }
+}
+
+/// The certificate that `gone` are gone, voted by everyone else present.
+fn certificate(table: &Table, gone: Colours) -> Entry {
+    let log = table.log();
+    let voters = log.state().present().difference(gone);
+    let votes = voters
+        .iter()
+        .map(|voter| {
+            let signer = table.signer(voter).unwrap();
+            let vote = Vote::sign(signer, log.game(), log.len(), log.head(), gone, voter);
+            (voter, vote.signature)
+        })
+        .collect();
+    Entry {
+        index: log.len(),
+        prev: log.head(),
+        kind: Kind::Absent(Certificate { gone, votes }),
+    }
+}
+
+/// Offers `first` then `second` to a copy of `table`, and the other way
+/// round to another copy; both must end with the same log.
+fn both_orders(table: &Table, first: &Entry, second: &Entry) -> Table {
+    let mut a = table.clone();
+    let mut b = table.clone();
+    a.log_mut().offer(first.clone()).unwrap();
+    let _ = a.log_mut().offer(second.clone());
+    b.log_mut().offer(second.clone()).unwrap();
+    let _ = b.log_mut().offer(first.clone());
+    assert_eq!(a.log().hashes(), b.log().hashes());
+    a
+}
+
+#[test]
+fn an_absent_players_seat_is_played_by_the_computer_without_their_reveals() {
+    let mut table = table_until(roll_due_for(BLUE));
+    let cert = certificate(&table, Colours::one(BLUE));
+    assert_eq!(table.log_mut().offer(cert), Ok(Offered::Appended));
+    assert_eq!(table.log().state().control(BLUE), Some(Control::Absent));
+    let Due::Roll { by, seat, .. } = table.log().due() else {
+        panic!("blue's roll is still due");
+    };
+    assert_eq!((by, seat), (Actor::Computer, Some(BLUE)));
+    // The computer's roll takes only the present players' reveals.
+    let roll = table.next_entry().unwrap();
+    let Kind::Computer(Auto::Roll(reveals)) = &roll.kind else {
+        panic!("{roll:?}");
+    };
+    assert_eq!(reveals.get(BLUE), None);
+    let mut with_blue = *reveals;
+    let roll_no = table.log().state().rolls() + 1;
+    with_blue.set(BLUE, table.chain(BLUE).unwrap().reveal(roll_no).unwrap());
+    let sneaky = Entry {
+        kind: Kind::Computer(Auto::Roll(with_blue)),
+        ..roll.clone()
+    };
+    assert_eq!(
+        table.log_mut().offer(sneaky),
+        Err(LogError::UnexpectedReveal(BLUE))
+    );
+    assert_eq!(table.log_mut().offer(roll), Ok(Offered::Appended));
+}
+
+#[test]
+fn a_returning_player_takes_the_seat_back_at_the_next_turn_boundary() {
+    let mut table = table_until(roll_due_for(BLUE));
+    let cert = certificate(&table, Colours::one(BLUE));
+    table.log_mut().offer(cert).unwrap();
+    // Blue comes back in the middle of its own turn, which the computer is
+    // playing: the turn stays the computer's.
+    let back = table.sign(BLUE, Act::Return).unwrap();
+    assert_eq!(table.log_mut().offer(back), Ok(Offered::Appended));
+    let returning = table.sign(BLUE, Act::Return).unwrap();
+    assert_eq!(
+        table.log_mut().offer(returning),
+        Err(LogError::NotAbsent(BLUE))
+    );
+    while matches!(
+        table.log().due(),
+        Due::Roll {
+            seat: Some(BLUE),
+            ..
+        } | Due::Move { seat: BLUE, .. }
+    ) {
+        assert_eq!(table.log().state().control(BLUE), Some(Control::Absent));
+        assert!(table.log().state().returning().contains(BLUE));
+        assert!(matches!(
+            table.log().due(),
+            Due::Roll {
+                by: Actor::Computer,
+                ..
+            } | Due::Move {
+                by: Actor::Computer,
+                ..
+            }
+        ));
+        assert!(table.step());
+    }
+    // The turn passed: blue plays again, and its reveals (skipping the rolls
+    // it missed) are taken.
+    assert_eq!(table.log().state().control(BLUE), Some(Control::Player));
+    for _ in 0..60 {
+        assert!(table.step());
+    }
+}
+
+#[test]
+fn a_certificate_wins_over_the_absent_players_late_roll() {
+    let table = table_until(roll_due_for(BLUE));
+    let late = table.next_entry().unwrap();
+    let cert = certificate(&table, Colours::one(BLUE));
+    let after = both_orders(&table, &late, &cert);
+    assert!(matches!(
+        after.log().entries().last().unwrap().kind,
+        Kind::Absent(_)
+    ));
+}
+
+#[test]
+fn a_return_racing_a_computer_turn_changes_nothing_in_it() {
+    let mut table = table_until(roll_due_for(GREEN));
+    let cert = certificate(&table, Colours::one(GREEN));
+    table.log_mut().offer(cert).unwrap();
+    let computer = table.next_entry().unwrap();
+    let back = table.sign(GREEN, Act::Return).unwrap();
+    let mut after = both_orders(&table, &computer, &back);
+    // The return won the place; the computer's roll comes right after it,
+    // the same as before.
+    assert_eq!(after.log().entries().last(), Some(&back));
+    assert_eq!(after.next_entry().unwrap().kind, computer.kind);
+    assert!(after.step());
+}
+
+#[test]
+fn leaving_never_undoes_a_roll() {
+    let table = table_until(roll_due_for(RED));
+    let roll = table.next_entry().unwrap();
+    let leave = table.sign(GREEN, Act::Leave).unwrap();
+    let mut after = both_orders(&table, &roll, &leave);
+    assert_eq!(after.log().entries().last(), Some(&roll));
+    // Green signs its leaving again after the roll.
+    let leave = after.sign(GREEN, Act::Leave).unwrap();
+    assert_eq!(after.log_mut().offer(leave), Ok(Offered::Appended));
+    assert_eq!(after.log().state().control(GREEN), Some(Control::Left));
+}
+
+#[test]
+fn withholding_ones_own_roll_is_on_the_record() {
+    let mut table = table_until(roll_due_for(BLUE));
+    let cert = certificate(&table, Colours::one(BLUE));
+    table.log_mut().offer(cert).unwrap();
+    while table.step() {}
+    let result = table.log().result().unwrap();
+    assert_eq!(result.withheld[BLUE.index()], 1);
+    assert_eq!(result.absences[BLUE.index()], 1);
+    assert_eq!(result.withheld[RED.index()], 0);
+}
+
+#[test]
+fn when_every_player_leaves_the_game_is_abandoned() {
+    let mut table = table_until(|t| t.log().len() > 12);
+    for seat in [RED, BLUE, GREEN] {
+        let leave = table.sign(seat, Act::Leave).unwrap();
+        table.log_mut().offer(leave).unwrap();
+    }
+    assert_eq!(table.log().due(), Due::Over(End::Abandoned));
+    let result = table.log().result().unwrap();
+    assert_eq!(result.left.len(), 3);
+    assert_eq!(result.placings, [Some(3), Some(3), Some(3), None]);
+    let late = table.sign(RED, Act::Return).unwrap();
+    assert!(table.log_mut().offer(late).is_err());
+}
+
+#[test]
+fn a_player_who_left_cannot_come_back() {
+    let mut table = table_until(|t| t.log().len() > 12);
+    let leave = table.sign(BLUE, Act::Leave).unwrap();
+    table.log_mut().offer(leave).unwrap();
+    let back = table.sign(BLUE, Act::Return).unwrap();
+    assert_eq!(table.log_mut().offer(back), Err(LogError::NotAbsent(BLUE)));
+    let again = table.sign(BLUE, Act::Leave).unwrap();
+    assert_eq!(
+        table.log_mut().offer(again),
+        Err(LogError::AlreadyLeft(BLUE))
+    );
+    // The computer plays blue to the end.
+    while table.step() {}
+    assert!(matches!(table.log().due(), Due::Over(End::Won(_))));
+    assert!(table.log().entries().iter().all(|e| !matches!(
+        e.kind,
+        Kind::Player(Signed {
+            seat: BLUE,
+            act: Act::Roll(_) | Act::Move { .. },
+            ..
+        })
+    ) || e.index < 13));
+}
