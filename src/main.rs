@@ -9,6 +9,7 @@ use clap::{Parser, Subcommand};
 use clovece::bench::Budget;
 use clovece::bot::Player;
 use clovece::bot::tournament::Tournament;
+use clovece::net::game::{Peer, Role, Table};
 use clovece::rules::RuleSet;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -59,9 +60,59 @@ enum Command {
     /// Read a position, a roll, a level and a seed (JSON) on stdin; print
     /// the computer player's move.
     Bot,
+    /// Open a room, print its ticket and code, and play a game in it.
+    Host {
+        /// Seats in all (2 to 4).
+        #[arg(long, default_value_t = 4)]
+        players: u8,
+        /// How many of the seats the computer plays.
+        #[arg(long, default_value_t = 0)]
+        computer: u8,
+        /// The rule set.
+        #[arg(long, default_value = "classic", value_parser = ["classic", "matfyz"])]
+        rules: String,
+        /// House rules of the classic rules, comma-separated, named as in
+        /// the notation.
+        #[arg(long, value_delimiter = ',')]
+        house: Vec<String>,
+        /// Leave the room out of lookups by code: only its ticket joins.
+        #[arg(long)]
+        private: bool,
+        #[command(flatten)]
+        peer: PeerArgs,
+    },
+    /// Join a room by its ticket or code and play; with no ticket, resume
+    /// the saved game.
+    Join {
+        /// The room's ticket (`CLOVECE:…`) or six-character code.
+        ticket: Option<String>,
+        #[command(flatten)]
+        peer: PeerArgs,
+    },
     /// Play seat-rotated games between computer players and print their
     /// win rates with 95% intervals.
     Tournament(TournamentArgs),
+}
+
+/// What `host` and `join` share.
+#[derive(clap::Args)]
+struct PeerArgs {
+    /// The data folder: identity and saved game.
+    #[arg(long)]
+    data: Option<PathBuf>,
+    /// An address to listen on (repeatable).
+    #[arg(long, default_value = "/ip4/0.0.0.0/tcp/0")]
+    listen: Vec<libp2p::Multiaddr>,
+    /// Play this process's seat by itself: easy, medium or hard.
+    #[arg(long)]
+    bot: Option<clovece::bot::Level>,
+    /// Wait this many milliseconds before each of this player's actions.
+    #[arg(long, default_value_t = 0)]
+    pace: u64,
+    /// At the end, wait at most this many seconds for every peer to hold
+    /// the final entry.
+    #[arg(long, default_value_t = 60)]
+    linger: u64,
 }
 
 #[derive(clap::Args)]
@@ -117,6 +168,18 @@ fn main() -> ExitCode {
             Ok(())
         }),
         Some(Command::Bot) => answer(clovece::notation::bot),
+        Some(Command::Host {
+            players,
+            computer,
+            rules,
+            house,
+            private,
+            peer,
+        }) => match table(players, computer, &rules, &house, private) {
+            Ok(table) => play(Role::Host(table), peer),
+            Err(e) => Err(e.to_string()),
+        },
+        Some(Command::Join { ticket, peer }) => play(Role::Join(ticket), peer),
         Some(Command::Tournament(args)) => tournament(args),
     };
     match result {
@@ -132,6 +195,45 @@ fn main() -> ExitCode {
 fn data_dir(data: Option<PathBuf>) -> anyhow::Result<PathBuf> {
     data.or_else(clovece::net::identity::default_dir)
         .context("no data folder: pass --data DIR")
+}
+
+/// The host's table from its command line.
+fn table(
+    players: u8,
+    computers: u8,
+    rules: &str,
+    house: &[String],
+    private: bool,
+) -> anyhow::Result<Table> {
+    let rules = match rules {
+        "matfyz" if house.is_empty() => RuleSet::Matfyz,
+        "matfyz" => anyhow::bail!("house rules are for the classic rules only"),
+        _ => RuleSet::Classic(clovece::notation::house_rules(house)?),
+    };
+    Ok(Table {
+        players,
+        computers,
+        rules,
+        private,
+    })
+}
+
+/// Runs `host` or `join` as `role`.
+fn play(role: Role, args: PeerArgs) -> Result<(), String> {
+    network(|| async move {
+        let data = data_dir(args.data)?;
+        let keypair = clovece::net::identity::load_or_create(&data)?;
+        let peer = Peer {
+            role,
+            data,
+            listen: args.listen,
+            bot: args.bot,
+            pace: Duration::from_millis(args.pace),
+            linger: Duration::from_secs(args.linger),
+        };
+        clovece::net::game::run(keypair, peer, &mut std::io::stdout().lock()).await?;
+        Ok(())
+    })
 }
 
 /// Runs a networked command on a tokio runtime, logging to stderr

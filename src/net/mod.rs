@@ -12,11 +12,14 @@
 //! - [`swarm`]: the libp2p stack and its tuning.
 //! - [`node`]: a running node: discovery, connections, the byte channel.
 //! - [`nearby`]: `clovece nearby`, the phones mDNS finds.
+//! - [`game`]: `clovece host` / `clovece join`, a headless peer playing
+//!   a whole game.
 //! - [`room`]: the lobby: finding a room by code, joining open and private
 //!   rooms.
 
 pub mod backoff;
 pub mod code;
+pub mod game;
 pub mod guard;
 pub mod identity;
 pub mod link;

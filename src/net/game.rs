@@ -1,0 +1,547 @@
+//! A headless peer: `clovece host` and `clovece join`. The glue between the
+//! lobby ([`super::room`]), the node's byte channel and the game log
+//! ([`crate::protocol::Phone`]).
+//!
+//! Inside the lobby's [`Frame::Game`] travels an [`Envelope`]: either the
+//! setup that makes the signed header, or one of the game log's messages.
+//! Setup, once the room is full:
+//!
+//! 1. every guest sends the host its key and dice commitment ([`Setup::Offer`]);
+//! 2. the host seats everyone (itself first, guests in the order they were
+//!    admitted, computer seats last) and sends the header to sign
+//!    ([`Setup::Sign`]);
+//! 3. every guest checks its own seat and signs ([`Setup::Signed`]);
+//! 4. the host sends the signed header with every player's addresses
+//!    ([`Setup::Start`]), so guests can reach each other directly.
+
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use libp2p::identity::Keypair;
+use libp2p::multiaddr::Protocol;
+use libp2p::{Multiaddr, PeerId};
+use serde::{Deserialize, Serialize};
+use serde_bytes::ByteBuf;
+use tokio::time::{Instant, sleep_until};
+use tracing::warn;
+
+use super::code::RoomCode;
+use super::node::{Config, Event, NetError, Node};
+use super::room::{self, Frame, LookupError, Room};
+use super::ticket::{RoomId, RoomSecret, Ticket, TicketError};
+use crate::bot::Level;
+use crate::protocol::presence::Millis;
+use crate::protocol::{
+    DiceChain, DiceSecret, Digest, End, Header, Message, Phone, PhoneError, PublicKey, Seat,
+    Signature, SignedHeader, Signer, Store, StoreError, Transport, Watch,
+};
+use crate::protocol::{Due, HeaderError, header::DEFAULT_ROLLS};
+use crate::rules::{Colour, RuleSet, Seats};
+
+/// How long a joiner waits for the host to answer.
+const JOIN_WAIT: Duration = Duration::from_secs(10);
+/// How long a joiner looks for a room by its code.
+const FIND_WAIT: Duration = Duration::from_secs(3);
+/// How often the phone tells the others where its log stands.
+const TICK: Duration = Duration::from_secs(1);
+/// The saved game's folder inside the data folder.
+const GAME_DIR: &str = "game";
+
+/// What travels inside [`Frame::Game`].
+#[derive(Clone, Debug, Serialize, Deserialize)]
+enum Envelope {
+    Setup(Setup),
+    Log(ByteBuf),
+}
+
+impl Envelope {
+    fn frame(&self) -> Vec<u8> {
+        let inner = postcard::to_stdvec(self).expect("envelopes serialise to memory");
+        Frame::Game(ByteBuf::from(inner)).encode()
+    }
+
+    fn unframe(bytes: &[u8]) -> Option<Envelope> {
+        match Frame::decode(bytes).ok()? {
+            Frame::Game(inner) => match postcard::take_from_bytes::<Envelope>(&inner).ok()? {
+                (envelope, []) => Some(envelope),
+                _ => None,
+            },
+            Frame::Lobby(_) => None,
+        }
+    }
+}
+
+/// The setup messages (see the module documentation).
+#[derive(Clone, Debug, Serialize, Deserialize)]
+enum Setup {
+    Offer {
+        key: PublicKey,
+        commitment: Digest,
+    },
+    Sign(Header),
+    Signed(Signature),
+    Start {
+        header: SignedHeader,
+        /// Every player's peer id and addresses, as bytes.
+        peers: Vec<(ByteBuf, Vec<ByteBuf>)>,
+    },
+}
+
+/// What the room is like (the host's choices).
+#[derive(Clone, Copy, Debug)]
+pub struct Table {
+    /// Seats in all, 2–4.
+    pub players: u8,
+    /// How many of them the computer plays.
+    pub computers: u8,
+    pub rules: RuleSet,
+    /// Whether the room is left out of lookups by code.
+    pub private: bool,
+}
+
+/// How this process takes part.
+#[derive(Clone, Debug)]
+pub enum Role {
+    Host(Table),
+    /// Join by ticket or code; `None` resumes the saved game.
+    Join(Option<String>),
+}
+
+/// What `clovece host` / `clovece join` is started with.
+#[derive(Clone, Debug)]
+pub struct Peer {
+    pub role: Role,
+    /// The data folder: identity and saved game.
+    pub data: PathBuf,
+    pub listen: Vec<Multiaddr>,
+    /// The computer plays this process's seat at this level.
+    pub bot: Option<Level>,
+    /// Wait before each of this player's own actions.
+    pub pace: Duration,
+    /// The longest wait at the end for every peer to hold the final entry.
+    pub linger: Duration,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum GameError {
+    #[error(transparent)]
+    Net(#[from] NetError),
+    #[error(transparent)]
+    Phone(#[from] PhoneError),
+    #[error(transparent)]
+    Lookup(#[from] LookupError),
+    #[error(transparent)]
+    Ticket(#[from] TicketError),
+    #[error("cannot draw random numbers: {0}")]
+    Random(#[from] getrandom::Error),
+    #[error("{players} seats with {computers} computer seats leave none for this player")]
+    Seating { players: u8, computers: u8 },
+    #[error("{0} is neither a ticket nor a room code")]
+    NotATicket(String),
+    #[error("no saved game to resume in {0}: {1}")]
+    NoSavedGame(PathBuf, StoreError),
+    #[error("resuming a saved game over the network is not supported yet; join with a ticket")]
+    ResumeUnsupported,
+    #[error("playing by hand on the terminal is not supported yet; pass --bot LEVEL")]
+    NoBot,
+    #[error("the host sent a header that does not seat this player as agreed")]
+    BadSeat,
+    #[error(transparent)]
+    Header(#[from] HeaderError),
+    #[error("cannot create the game folder {0}: {1}")]
+    Folder(PathBuf, std::io::Error),
+    #[error("cannot write the output: {0}")]
+    Output(#[from] std::io::Error),
+}
+
+/// Runs `clovece host` or `clovece join` to the end of the game.
+pub async fn run(keypair: Keypair, peer: Peer, out: &mut impl Write) -> Result<(), GameError> {
+    let level = peer.bot.ok_or(GameError::NoBot)?;
+    let config = Config {
+        // libp2p-mdns ignores loopback, so a loopback-only peer needs none.
+        mdns: !peer.listen.iter().all(is_loopback),
+        listen: peer.listen.clone(),
+        ..Config::default()
+    };
+    let secret = DiceSecret::generate()?;
+    let (mut node, header, peers) = match &peer.role {
+        Role::Host(table) => {
+            let mut node = Node::start(keypair.clone(), config).await?;
+            let (header, peers) = host(&mut node, &keypair, &secret, *table, out).await?;
+            (node, header, peers)
+        }
+        Role::Join(Some(link)) => {
+            let mut node = Node::start(keypair.clone(), config).await?;
+            let (header, peers) = join(&mut node, &keypair, &secret, link).await?;
+            (node, header, peers)
+        }
+        Role::Join(None) => {
+            let dir = peer.data.join(GAME_DIR);
+            return Err(match Store::open(&dir) {
+                Err(e) => GameError::NoSavedGame(dir, e),
+                Ok(_) => GameError::ResumeUnsupported,
+            });
+        }
+    };
+    let dir = peer.data.join(GAME_DIR);
+    std::fs::create_dir_all(&dir).map_err(|e| GameError::Folder(dir.clone(), e))?;
+    let phone = Phone::new(header, &keypair, secret, Some(&dir))?;
+    for (id, addrs) in &peers {
+        if *id != node.peer_id() {
+            node.add_addrs(*id, addrs.iter().cloned());
+            node.keep(*id);
+        }
+    }
+    play(&mut node, phone, level, &peer, out).await
+}
+
+fn is_loopback(addr: &Multiaddr) -> bool {
+    addr.iter().any(|p| match p {
+        Protocol::Ip4(ip) => ip.is_loopback(),
+        Protocol::Ip6(ip) => ip.is_loopback(),
+        _ => false,
+    })
+}
+
+/// Every player's peer id and addresses, as the host sends them.
+type Peers = Vec<(PeerId, Vec<Multiaddr>)>;
+
+/// Opens the room, waits until it is full and makes the signed header.
+async fn host(
+    node: &mut Node,
+    keypair: &Keypair,
+    secret: &DiceSecret,
+    table: Table,
+    out: &mut impl Write,
+) -> Result<(SignedHeader, Peers), GameError> {
+    let seats = Seats::for_players(table.players).ok_or(GameError::Seating {
+        players: table.players,
+        computers: table.computers,
+    })?;
+    let places = usize::from(table.players)
+        .checked_sub(usize::from(table.computers) + 1)
+        .ok_or(GameError::Seating {
+            players: table.players,
+            computers: table.computers,
+        })?;
+    let secret_room = table.private.then(RoomSecret::generate).transpose()?;
+    let ticket = Ticket::new(
+        RoomId::generate()?,
+        node.peer_id(),
+        node.listen_addrs(),
+        secret_room,
+    )?;
+    writeln!(out, "ticket: {ticket}")?;
+    writeln!(out, "code: {}", ticket.code())?;
+    out.flush()?;
+    let mut room = Room::new(ticket, places);
+    let signer = Signer::new(keypair).map_err(PhoneError::from)?;
+    let mut offers: BTreeMap<PeerId, (PublicKey, Digest)> = BTreeMap::new();
+    let mut order: Vec<PeerId> = Vec::new();
+    let mut header: Option<Header> = None;
+    let mut signatures: BTreeMap<Colour, Signature> = BTreeMap::new();
+    loop {
+        if header.is_none() && order.len() == places {
+            let mut chosen = [None; 4];
+            let mut colours = seats.iter();
+            let mine = (
+                signer.public(),
+                DiceChain::new(secret, DEFAULT_ROLLS).commitment(),
+            );
+            for (key, commitment) in std::iter::once(mine).chain(order.iter().map(|p| offers[p])) {
+                let colour = colours.next().expect("seats for every player");
+                chosen[colour.index()] = Some(Seat::Player { key, commitment });
+            }
+            for colour in colours {
+                chosen[colour.index()] = Some(Seat::Computer {
+                    level: Level::default(),
+                });
+            }
+            let mut nonce = [0u8; 32];
+            getrandom::fill(&mut nonce)?;
+            let h = Header::new(nonce, table.rules, chosen);
+            signatures.insert(seats.iter().next().expect("a seat"), h.sign(&signer));
+            for &guest in &order {
+                send(node, guest, &Envelope::Setup(Setup::Sign(h.clone())));
+            }
+            header = Some(h);
+        }
+        if let Some(h) = &header
+            && signatures.len() == order.len() + 1
+        {
+            let signed = SignedHeader {
+                header: h.clone(),
+                signatures: signatures.into_iter().collect(),
+            };
+            let mut peers: Peers = vec![(node.peer_id(), node.listen_addrs())];
+            peers.extend(order.iter().map(|&p| (p, node.addrs(p))));
+            let start = Setup::Start {
+                header: signed.clone(),
+                peers: peers
+                    .iter()
+                    .map(|(id, addrs)| {
+                        (
+                            ByteBuf::from(id.to_bytes()),
+                            addrs.iter().map(|a| ByteBuf::from(a.to_vec())).collect(),
+                        )
+                    })
+                    .collect(),
+            };
+            for &guest in &order {
+                send(node, guest, &Envelope::Setup(start.clone()));
+            }
+            return Ok((signed, peers));
+        }
+        let Event::Message { from, bytes } = node.next().await else {
+            continue;
+        };
+        if let Ok(Frame::Lobby(lobby)) = Frame::decode(&bytes) {
+            if let Some(answer) = room.answer(from, &lobby) {
+                let _ = node.send(from, Frame::Lobby(answer).encode());
+            }
+            continue;
+        }
+        if !room.guests().contains(&from) {
+            continue;
+        }
+        match Envelope::unframe(&bytes) {
+            Some(Envelope::Setup(Setup::Offer { key, commitment }))
+                if header.is_none() && key.peer_id().ok() == Some(from) =>
+            {
+                if offers.insert(from, (key, commitment)).is_none() {
+                    order.push(from);
+                }
+            }
+            Some(Envelope::Setup(Setup::Signed(signature))) => {
+                if let Some(h) = &header
+                    && let Some(colour) = offers.get(&from).and_then(|(key, _)| h.seat_of(*key))
+                {
+                    signatures.insert(colour, signature);
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// Joins the room of `link` (a ticket or a code) and signs its header.
+async fn join(
+    node: &mut Node,
+    keypair: &Keypair,
+    secret: &DiceSecret,
+    link: &str,
+) -> Result<(SignedHeader, Peers), GameError> {
+    let ticket = match link.parse::<Ticket>() {
+        Ok(ticket) => ticket,
+        Err(_) => {
+            let code: RoomCode = link
+                .parse()
+                .map_err(|_| GameError::NotATicket(link.to_owned()))?;
+            room::find(node, code, &[], FIND_WAIT).await?
+        }
+    };
+    room::join(node, &ticket, JOIN_WAIT).await?;
+    let host = ticket.host();
+    let signer = Signer::new(keypair).map_err(PhoneError::from)?;
+    let commitment = DiceChain::new(secret, DEFAULT_ROLLS).commitment();
+    send(
+        node,
+        host,
+        &Envelope::Setup(Setup::Offer {
+            key: signer.public(),
+            commitment,
+        }),
+    );
+    loop {
+        let Event::Message { from, bytes } = node.next().await else {
+            continue;
+        };
+        if from != host {
+            continue;
+        }
+        match Envelope::unframe(&bytes) {
+            Some(Envelope::Setup(Setup::Sign(header))) => {
+                let seat = header.seat_of(signer.public()).ok_or(GameError::BadSeat)?;
+                let agreed = matches!(
+                    header.seats[seat.index()],
+                    Some(Seat::Player { commitment: c, .. }) if c == commitment
+                ) && header.rolls == DEFAULT_ROLLS;
+                if !agreed {
+                    return Err(GameError::BadSeat);
+                }
+                send(
+                    node,
+                    host,
+                    &Envelope::Setup(Setup::Signed(header.sign(&signer))),
+                );
+            }
+            Some(Envelope::Setup(Setup::Start { header, peers })) => {
+                let peers = peers
+                    .into_iter()
+                    .filter_map(|(id, addrs)| {
+                        let id = PeerId::from_bytes(&id).ok()?;
+                        let addrs = addrs
+                            .into_iter()
+                            .filter_map(|a| Multiaddr::try_from(a.into_vec()).ok())
+                            .collect();
+                        Some((id, addrs))
+                    })
+                    .collect();
+                return Ok((header, peers));
+            }
+            _ => {}
+        }
+    }
+}
+
+fn send(node: &mut Node, to: PeerId, envelope: &Envelope) {
+    if let Err(e) = node.send(to, envelope.frame()) {
+        warn!(%to, "cannot send: {e}");
+    }
+}
+
+/// The game log's [`Transport`] over the node: colours are the peers the
+/// header's keys name.
+struct Wire<'a> {
+    node: &'a mut Node,
+    peers: [Option<PeerId>; 4],
+    me: Colour,
+}
+
+impl Transport for Wire<'_> {
+    fn send(&mut self, to: Colour, message: &[u8]) {
+        if let Some(peer) = self.peers[to.index()] {
+            send(
+                self.node,
+                peer,
+                &Envelope::Log(ByteBuf::from(message.to_vec())),
+            );
+        }
+    }
+
+    fn broadcast(&mut self, message: &[u8]) {
+        for colour in Colour::ALL {
+            if colour != self.me {
+                self.send(colour, message);
+            }
+        }
+    }
+}
+
+/// Plays the game to its end, prints the result and lingers until every
+/// peer holds the final entry.
+async fn play(
+    node: &mut Node,
+    mut phone: Phone,
+    level: Level,
+    peer: &Peer,
+    out: &mut impl Write,
+) -> Result<(), GameError> {
+    let header = phone.log().header().header.clone();
+    let mut peers = [None; 4];
+    for colour in Colour::ALL {
+        if let Some(Seat::Player { key, .. }) = header.seats[colour.index()]
+            && colour != phone.seat()
+        {
+            peers[colour.index()] = key.peer_id().ok();
+        }
+    }
+    let colour_of = |id: PeerId| {
+        Colour::ALL
+            .into_iter()
+            .find(|c| peers[c.index()] == Some(id))
+    };
+    let started = Instant::now();
+    let now = || Millis::try_from(started.elapsed().as_millis()).unwrap_or(Millis::MAX);
+    let mut watch = Watch::new(&header, now());
+    let mut heads: [Option<Digest>; 4] = [None; 4];
+    let mut tick = tokio::time::interval(TICK);
+    // When to act next, for which head, and the last head acted on.
+    let mut act: Option<(Instant, Digest)> = None;
+    let mut acted: Option<Digest> = None;
+    let mut finished: Option<Instant> = None;
+    let me = phone.seat();
+    phone.start(&mut Wire { node, peers, me })?;
+    loop {
+        let head = phone.log().head();
+        if finished.is_none()
+            && let Some(result) = phone.log().result()
+        {
+            let winner = match result.end {
+                End::Won(colour) => colour.to_string(),
+                End::Abandoned | End::OutOfDice => "none".to_owned(),
+            };
+            writeln!(out, "result: winner {winner} log {}", hex(&head))?;
+            out.flush()?;
+            // Tell the others at once that this phone holds the end.
+            phone.tick(&mut Wire { node, peers, me })?;
+            finished = Some(Instant::now());
+        }
+        if let Some(at) = finished {
+            let all = Colour::ALL
+                .into_iter()
+                .filter(|c| peers[c.index()].is_some())
+                .all(|c| heads[c.index()] == Some(head));
+            let sent = peers.iter().flatten().all(|&p| node.unacknowledged(p) == 0);
+            if (all && sent) || at.elapsed() >= peer.linger {
+                node.disconnect_all();
+                return Ok(());
+            }
+        }
+        if finished.is_none() && phone.waiting().mine && act.is_none_or(|(_, h)| h != head) {
+            act = Some((Instant::now() + peer.pace, head));
+        }
+        let due = act.filter(|&(_, h)| h == head && acted != Some(head) && finished.is_none());
+        tokio::select! {
+            event = node.next() => {
+                if let Event::Message { from, bytes } = event
+                    && let Some(colour) = colour_of(from)
+                {
+                    watch.heard(colour, now());
+                    match Envelope::unframe(&bytes) {
+                        Some(Envelope::Log(message)) => {
+                            if let Ok(Message::Status { head, .. }) = Message::decode(&message) {
+                                heads[colour.index()] = Some(head);
+                            }
+                            if let Err(e) = phone.receive(colour, &message, &mut Wire { node, peers, me }) {
+                                warn!(%colour, "refused a message: {e}");
+                            }
+                        }
+                        _ => {}
+                    }
+                }
+            }
+            _ = tick.tick() => {
+                let mut wire = Wire { node, peers, me };
+                phone.tick(&mut wire)?;
+                let seen = watch.observe(now(), &phone);
+                phone.observe(seen, &mut wire)?;
+            }
+            () = sleep_until(due.map_or(Instant::now(), |(at, _)| at)), if due.is_some() => {
+                let mut wire = Wire { node, peers, me };
+                let result = match phone.log().due() {
+                    Due::Roll { .. } => phone.roll(&mut wire),
+                    Due::Move { .. } => {
+                        let seed = u64::from_le_bytes(head.0[..8].try_into().expect("8 bytes"));
+                        match phone.log().state().game().and_then(|g| crate::bot::choose(g, level, seed)) {
+                            Some(mv) => phone.play(mv, &mut wire),
+                            None => Ok(()),
+                        }
+                    }
+                    Due::Over(_) => Ok(()),
+                };
+                if let Err(e) = result {
+                    warn!("cannot act: {e}");
+                }
+                acted = Some(head);
+            }
+        }
+    }
+}
+
+/// The whole hash in lower-case hex.
+fn hex(digest: &Digest) -> String {
+    digest.0.iter().map(|b| format!("{b:02x}")).collect()
+}
