@@ -51,6 +51,10 @@ const GAME_DIR: &str = "game";
 
 /// What travels inside [`Frame::Game`].
 #[derive(Clone, Debug, Serialize, Deserialize)]
+#[allow(
+    clippy::large_enum_variant,
+    reason = "a handful of setup messages per game; boxing buys nothing"
+)]
 enum Envelope {
     Setup(Setup),
     Log(ByteBuf),
@@ -308,11 +312,12 @@ async fn host(
         }
         match Envelope::unframe(&bytes) {
             Some(Envelope::Setup(Setup::Offer { key, commitment }))
-                if header.is_none() && key.peer_id().ok() == Some(from) =>
+                if header.is_none()
+                    && key.peer_id().ok() == Some(from)
+                    && !offers.contains_key(&from) =>
             {
-                if offers.insert(from, (key, commitment)).is_none() {
-                    order.push(from);
-                }
+                offers.insert(from, (key, commitment));
+                order.push(from);
             }
             Some(Envelope::Setup(Setup::Signed(signature))) => {
                 if let Some(h) = &header
@@ -500,16 +505,13 @@ async fn play(
                     && let Some(colour) = colour_of(from)
                 {
                     watch.heard(colour, now());
-                    match Envelope::unframe(&bytes) {
-                        Some(Envelope::Log(message)) => {
+                    if let Some(Envelope::Log(message)) = Envelope::unframe(&bytes) {
                             if let Ok(Message::Status { head, .. }) = Message::decode(&message) {
                                 heads[colour.index()] = Some(head);
                             }
                             if let Err(e) = phone.receive(colour, &message, &mut Wire { node, peers, me }) {
                                 warn!(%colour, "refused a message: {e}");
                             }
-                        }
-                        _ => {}
                     }
                 }
             }
