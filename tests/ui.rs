@@ -9,8 +9,8 @@ use std::time::Duration;
 use clovece::app::ui::{AppAdapter, GameAdapter, Screen};
 use clovece::app::{COMPUTER_PACE, RESULT_DELAY};
 use i_slint_backend_testing::{AccessibleRole, ElementHandle, ElementQuery, mock_elapsed_time};
-use slint::ComponentHandle;
 use slint::platform::PointerEventButton;
+use slint::{ComponentHandle, Model};
 
 use ui_support::{app, find, label_of, settings_dir};
 
@@ -92,7 +92,7 @@ fn a_game_against_the_computer_is_played_to_the_result() {
 }
 
 #[test]
-fn pass_and_play_asks_each_player_in_turn_and_leaving_goes_home() {
+fn pass_and_play_asks_each_player_in_turn_and_leaving_asks_first() {
     ui_support::init();
     let dir = settings_dir("pass-and-play");
     let app = app(&dir, 5);
@@ -126,7 +126,22 @@ fn pass_and_play_asks_each_player_in_turn_and_leaving_goes_home() {
     assert!(turns.iter().any(|t| t.starts_with("Blue")), "{turns:?}");
     assert!(turns.iter().all(|t| !t.contains("computer")), "{turns:?}");
 
+    // Leaving asks first, and says what it costs.
     find(window, "Leave game").mock_single_click(PointerEventButton::Left);
+    assert!(find(window, "The game ends and is not kept.").is_valid());
+    find(window, "Stay").mock_single_click(PointerEventButton::Left);
+    assert_eq!(
+        window.global::<AppAdapter>().get_screen(),
+        Screen::Game,
+        "staying keeps the game"
+    );
+    assert!(
+        ElementHandle::find_by_accessible_label(window, "Stay")
+            .next()
+            .is_none()
+    );
+    find(window, "Leave game").mock_single_click(PointerEventButton::Left);
+    find(window, "Leave").mock_single_click(PointerEventButton::Left);
     assert!(find(window, "Pass and play").is_valid());
     let _ = std::fs::remove_dir_all(dir);
 }
@@ -171,4 +186,153 @@ fn settings_are_saved_and_switch_the_language() {
     let saved = std::fs::read_to_string(dir.join("settings.json")).unwrap();
     assert!(saved.contains("\"language\": \"czech\""), "{saved}");
     std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn the_fairness_view_lists_every_roll_and_each_players_faces() {
+    ui_support::init();
+    let dir = settings_dir("fairness");
+    let app = app(&dir, 3);
+    let window = app.window();
+    window.show().unwrap();
+
+    find(window, "Pass and play").mock_single_click(PointerEventButton::Left);
+    find(window, "Start").mock_single_click(PointerEventButton::Left);
+    let game = window.global::<GameAdapter>();
+    let mut rolled = Vec::new();
+    while rolled.len() < 5 {
+        if game.get_can_roll() {
+            find(window, "Die").mock_single_click(PointerEventButton::Left);
+            rolled.push(game.get_die());
+        } else {
+            enabled(window, "piece")[0].mock_single_click(PointerEventButton::Left);
+        }
+        mock_elapsed_time(Duration::from_millis(500));
+    }
+
+    find(window, "Roll history and dice statistics").mock_single_click(PointerEventButton::Left);
+    for (i, &die) in rolled.iter().enumerate() {
+        let roll = ElementQuery::from_root(window)
+            .match_descendants()
+            .match_predicate(move |e| {
+                e.accessible_label().is_some_and(|l| {
+                    l.starts_with(&format!("Roll {}: ", i + 1))
+                        && l.ends_with(&format!(" rolled {die}"))
+                })
+            })
+            .find_first();
+        assert!(roll.is_some(), "roll {} ({die}) is not listed", i + 1);
+    }
+    // Each player's rolls add up to all the rolls, and each face's count
+    // is shown.
+    // (A label set on a layout is seen on the elements it lowers to.)
+    let labels: std::collections::BTreeSet<String> = ElementQuery::from_root(window)
+        .match_descendants()
+        .match_predicate(|e| e.accessible_label().is_some_and(|l| l.ends_with(" times")))
+        .find_all()
+        .iter()
+        .map(label_of)
+        .collect();
+    let totals: usize = labels
+        .iter()
+        .map(|l| {
+            let n = l.trim_end_matches(" times").rsplit(' ').next().unwrap();
+            n.parse::<usize>().unwrap()
+        })
+        .sum();
+    assert_eq!(totals, rolled.len(), "{labels:?}");
+    let first = rolled[0];
+    assert!(
+        ElementQuery::from_root(window)
+            .match_descendants()
+            .match_predicate(
+                move |e| e.accessible_label().is_some_and(|l| l.contains(" × ")
+                    && l.ends_with(&format!(" × {first}"))
+                    && !l.contains(": 0 × "))
+            )
+            .find_first()
+            .is_some(),
+        "the first roll's face is not counted"
+    );
+
+    find(window, "Back").mock_single_click(PointerEventButton::Left);
+    assert!(
+        ElementHandle::find_by_accessible_label(window, "Roll history")
+            .next()
+            .is_none()
+    );
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn when_the_turn_timer_runs_out_the_computer_rolls_for_the_person() {
+    ui_support::init();
+    let dir = settings_dir("turn-timer");
+    let app = app(&dir, 4);
+    let window = app.window();
+    window.show().unwrap();
+
+    find(window, "Pass and play").mock_single_click(PointerEventButton::Left);
+    find(window, "10 seconds per turn").mock_single_click(PointerEventButton::Left);
+    find(window, "Start").mock_single_click(PointerEventButton::Left);
+
+    let game = window.global::<GameAdapter>();
+    assert!(find(window, "10 seconds left").is_valid());
+    for _ in 0..3 {
+        mock_elapsed_time(Duration::from_secs(1));
+    }
+    assert!(find(window, "7 seconds left").is_valid());
+    assert_eq!(game.get_rolls(), 0);
+    for _ in 0..7 {
+        mock_elapsed_time(Duration::from_secs(1));
+    }
+    // Time is up: the computer rolled for red, and the next decision has
+    // the full time again.
+    assert_eq!(game.get_rolls(), 1);
+    assert!(find(window, "10 seconds left").is_valid());
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn a_game_against_the_computer_has_no_turn_timer() {
+    ui_support::init();
+    let dir = settings_dir("no-timer");
+    let app = app(&dir, 4);
+    let window = app.window();
+    window.show().unwrap();
+
+    find(window, "Play against the computer").mock_single_click(PointerEventButton::Left);
+    find(window, "Start").mock_single_click(PointerEventButton::Left);
+    assert_eq!(window.global::<GameAdapter>().get_time_left(), -1);
+    assert!(
+        ElementQuery::from_root(window)
+            .match_descendants()
+            .match_predicate(|e| e
+                .accessible_label()
+                .is_some_and(|l| l.ends_with("seconds left")))
+            .find_first()
+            .is_none()
+    );
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn a_dropped_player_is_marked_with_the_time_waited_and_the_computer_with_its_mark() {
+    ui_support::init();
+    let dir = settings_dir("waiting");
+    let app = app(&dir, 4);
+    let window = app.window();
+    window.show().unwrap();
+
+    find(window, "Play against the computer").mock_single_click(PointerEventButton::Left);
+    find(window, "Start").mock_single_click(PointerEventButton::Left);
+    let game = window.global::<GameAdapter>();
+    let mut players: Vec<_> = game.get_players().iter().collect();
+    assert!(players[1].computer, "the second seat is the computer's");
+    assert!(find(window, "Green (Green, computer), 0 home").is_valid());
+    // The online game (wired later) reports how long it has waited.
+    players[1].waiting = 32;
+    game.set_players(slint::ModelRc::new(slint::VecModel::from(players)));
+    assert!(find(window, "Green (Green, computer), 0 home, waiting 0:32").is_valid());
+    let _ = std::fs::remove_dir_all(dir);
 }

@@ -11,10 +11,15 @@ use slint::{ComponentHandle, Model, ModelRc, SharedString, VecModel};
 
 use super::dice::Dice;
 use super::geometry::{self, Cell};
+use super::leave::LeaveCost;
 use super::offline::{Note, OfflineGame, PieceView, Player, Setup};
 use super::settings::{BoardTheme, Language, Settings, SettingsFile};
-use super::ui::{self, AppWindow, GameAdapter, ResultAdapter, SettingsAdapter, SetupAdapter};
+use super::turn_clock::Tick;
+use super::ui::{
+    self, AppWindow, FairnessAdapter, GameAdapter, ResultAdapter, SettingsAdapter, SetupAdapter,
+};
 use crate::bot::Level;
+use crate::protocol::header::TurnTimer;
 use crate::rules::board::{HOME_LEN, TRACK_LEN};
 use crate::rules::{Colour, Next, Place};
 
@@ -43,6 +48,12 @@ struct State {
     pieces: Rc<VecModel<ui::PieceData>>,
     squares: Rc<VecModel<ui::SquareData>>,
     names: Rc<VecModel<SharedString>>,
+    /// The fairness view's roll history, newest first; rolls are added as
+    /// they come rather than the whole list set again.
+    history: Rc<VecModel<ui::RollData>>,
+    /// Ticks once a second while a person with a turn timer is to act;
+    /// restarted at each step, so each roll or move gets whole seconds.
+    clock: slint::Timer,
 }
 
 /// The app could not start.
@@ -79,6 +90,8 @@ impl App {
             pieces: Rc::new(VecModel::default()),
             squares: Rc::new(VecModel::from(all_squares())),
             names,
+            history: Rc::new(VecModel::default()),
+            clock: slint::Timer::default(),
         }));
         let app = App { window, state };
         app.show_settings();
@@ -153,6 +166,17 @@ impl App {
                 start(&window, &state, game);
             }
         });
+
+        let (window, weak_state) = (self.window.as_weak(), Rc::downgrade(&self.state));
+        self.state.borrow().clock.start(
+            slint::TimerMode::Repeated,
+            Duration::from_secs(1),
+            move || {
+                if let (Some(window), Some(state)) = (window.upgrade(), weak_state.upgrade()) {
+                    tick(&window, &state);
+                }
+            },
+        );
 
         let game = self.window.global::<GameAdapter>();
         let (window, state) = (self.window.as_weak(), self.state.clone());
@@ -256,6 +280,13 @@ fn select_language(language: Language) {
     let _ = slint::select_bundled_translation(code);
 }
 
+fn leave_cost(cost: LeaveCost) -> ui::LeaveCost {
+    match cost {
+        LeaveCost::Nothing => ui::LeaveCost::Nothing,
+        LeaveCost::TwoLosses => ui::LeaveCost::TwoLosses,
+    }
+}
+
 fn theme_to_ui(theme: BoardTheme) -> ui::BoardTheme {
     match theme {
         BoardTheme::Classic => ui::BoardTheme::Classic,
@@ -298,9 +329,45 @@ fn setup_from_ui(window: &AppWindow, state: &State) -> Setup {
             })
             .collect()
     };
+    let timer = match adapter.get_turn_time() {
+        // The turn timer is for pass and play: against the computer, the
+        // one person may take their time.
+        _ if adapter.get_vs_computer() => TurnTimer::None,
+        10 => TurnTimer::Seconds10,
+        20 => TurnTimer::Seconds20,
+        30 => TurnTimer::Seconds30,
+        60 => TurnTimer::Seconds60,
+        _ => TurnTimer::None,
+    };
     Setup {
         players,
         house: state.settings.house,
+        timer,
+    }
+}
+
+/// A second of the turn timer passed: shows what is left, or lets the
+/// computer act for the person whose time ran out.
+fn tick(window: &AppWindow, state: &Rc<RefCell<State>>) {
+    let stood_in = {
+        let s = &mut *state.borrow_mut();
+        let Some(game) = s.game.as_mut() else { return };
+        match game.tick() {
+            Tick::Off => false,
+            Tick::Left(left) => {
+                window
+                    .global::<GameAdapter>()
+                    .set_time_left(i32::from(left));
+                false
+            }
+            Tick::Up => {
+                let dice = &mut s.dice;
+                game.stand_in(|| dice.roll()).is_ok()
+            }
+        }
+    };
+    if stood_in {
+        after_step(window, state);
     }
 }
 
@@ -315,6 +382,14 @@ fn start(window: &AppWindow, state: &Rc<RefCell<State>>, game: OfflineGame) {
             .global::<GameAdapter>()
             .set_pieces(ModelRc::from(s.pieces.clone()));
         window.global::<GameAdapter>().set_rolls(0);
+        // Games on this device; online games will pass `true`.
+        window
+            .global::<GameAdapter>()
+            .set_leave_cost(leave_cost(LeaveCost::of(false)));
+        s.history = Rc::new(VecModel::default());
+        window
+            .global::<FairnessAdapter>()
+            .set_history(ModelRc::from(s.history.clone()));
         s.game = Some(game);
     }
     window
@@ -348,6 +423,9 @@ fn after_step(window: &AppWindow, state: &Rc<RefCell<State>>) {
         let s = state.borrow();
         let Some(game) = s.game.as_ref() else { return };
         show_game(window, &s, game);
+        if game.time_left().is_some() {
+            s.clock.restart();
+        }
         (s.generation, game.next(), game.computer_to_act().is_some())
     };
     let delay = match next {
@@ -421,8 +499,54 @@ fn show_game(window: &AppWindow, state: &State, game: &OfflineGame) {
     adapter.set_can_roll(rolling && human);
     adapter.set_must_move(matches!(game.next(), Next::Move { .. }));
     adapter.set_die(game.last_roll().map_or(0, |d| i32::from(d.get())));
-    adapter.set_rolls(i32::try_from(game.rolls()).unwrap_or(i32::MAX));
+    adapter.set_rolls(count(game.fairness().history().len()));
     adapter.set_note(note(game.note()));
+    adapter.set_time_left(game.time_left().map_or(-1, i32::from));
+    show_fairness(window, state, game);
+}
+
+/// Fills the fairness view: each player's faces, and the rolls that are
+/// new since it was last filled.
+fn show_fairness(window: &AppWindow, state: &State, game: &OfflineGame) {
+    let adapter = window.global::<FairnessAdapter>();
+    let fairness = game.fairness();
+    let stats: Vec<ui::DiceStats> = game
+        .players()
+        .iter()
+        .map(|(colour, player)| {
+            let faces = fairness
+                .faces(*colour)
+                .map(|n| i32::try_from(n).unwrap_or(i32::MAX));
+            ui::DiceStats {
+                hue: hue(*colour),
+                name: name(Some(player)).into(),
+                computer: matches!(player, Player::Computer { .. }),
+                faces: ModelRc::new(VecModel::from(faces.to_vec())),
+                rolls: count(fairness.rolls(*colour) as usize),
+            }
+        })
+        .collect();
+    let most = stats.iter().flat_map(|s| s.faces.iter()).max().unwrap_or(0);
+    adapter.set_players(ModelRc::new(VecModel::from(stats)));
+    adapter.set_most(most);
+    let history = fairness.history();
+    for (number, roll) in history.iter().enumerate().skip(state.history.row_count()) {
+        state.history.insert(
+            0,
+            ui::RollData {
+                number: count(number + 1),
+                hue: hue(roll.seat),
+                name: name(game.player(roll.seat)).into(),
+                die: i32::from(roll.die.get()),
+                computer: roll.by_computer,
+            },
+        );
+    }
+}
+
+/// A count as the UI's integer.
+fn count(n: usize) -> i32 {
+    i32::try_from(n).unwrap_or(i32::MAX)
 }
 
 /// Shows the result screen of the finished game.
@@ -474,6 +598,8 @@ fn players(game: &OfflineGame) -> Vec<ui::PlayerData> {
                 .iter()
                 .filter(|p| p.id.colour == *colour && matches!(p.place, Place::Home(_)))
                 .count() as i32,
+            // Nobody drops out of a game on this device.
+            waiting: -1,
         })
         .collect()
 }

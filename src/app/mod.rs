@@ -9,13 +9,19 @@
 //! - [`offline`]: a game on this device (against the computer or pass and
 //!   play).
 //! - [`dice`]: the die of offline games.
+//! - [`fairness`]: the roll history and dice statistics of a game.
+//! - [`leave`]: what leaving a game costs.
 //! - [`settings`]: the player's settings and where they are kept.
+//! - [`turn_clock`]: the turn timer of pass-and-play games.
 
 mod adapter;
 pub mod dice;
+pub mod fairness;
 pub mod geometry;
+pub mod leave;
 pub mod offline;
 pub mod settings;
+pub mod turn_clock;
 
 /// The code generated from `ui/app.slint`.
 #[allow(clippy::all, clippy::pedantic, missing_docs)]
@@ -27,11 +33,6 @@ pub use adapter::{App, AppError, COMPUTER_PACE, RESULT_DELAY};
 
 /// Opens the app window with the player's settings and OS-seeded dice, and
 /// runs until it is closed.
-///
-/// With `CLOVECE_REPORT_FIRST_FRAME` set in the environment it prints, on
-/// standard error, the wall-clock time of the first rendered frame
-/// (`first-frame-unix-ms: …`), so that a script can measure start-up from
-/// outside the process (docs/performance.md).
 pub fn run() -> Result<(), AppError> {
     run_on(crate::platform::Platform::desktop())
 }
@@ -44,29 +45,5 @@ pub fn run_on(platform: crate::platform::Platform) -> Result<(), AppError> {
         None => settings::SettingsFile::platform()?,
     };
     let dice = dice::Dice::from_os().map_err(AppError::Randomness)?;
-    let app = App::new(file, dice)?;
-    if std::env::var_os("CLOVECE_REPORT_FIRST_FRAME").is_some() {
-        report_first_frame(&app);
-    }
-    app.run()
-}
-
-fn report_first_frame(app: &App) {
-    use slint::ComponentHandle;
-    let mut reported = false;
-    let result = app
-        .window()
-        .window()
-        .set_rendering_notifier(move |state, _| {
-            if !reported && matches!(state, slint::RenderingState::AfterRendering) {
-                reported = true;
-                let now = std::time::SystemTime::now()
-                    .duration_since(std::time::UNIX_EPOCH)
-                    .unwrap_or_default();
-                eprintln!("first-frame-unix-ms: {}", now.as_millis());
-            }
-        });
-    if let Err(e) = result {
-        eprintln!("clovece: cannot report the first frame: {e}");
-    }
+    App::new(file, dice)?.run()
 }

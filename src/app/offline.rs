@@ -11,7 +11,14 @@ use crate::rules::{
     Colour, Die, FlowError, Game, HouseRules, Move, Next, Place, Rolled, RuleSet, Seats,
 };
 
+use super::fairness::{Fairness, Roll};
+use super::turn_clock::{Tick, TurnClock};
 use crate::bot::{self, Level};
+use crate::protocol::header::TurnTimer;
+
+/// The level at which the computer acts for a person whose turn timer ran
+/// out (as the stand-in of online games).
+pub const STAND_IN: Level = Level::Medium;
 
 /// Who plays a colour.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -28,6 +35,8 @@ pub struct Setup {
     /// One player per seated colour, clockwise from red (2, 3 or 4).
     pub players: Vec<Player>,
     pub house: HouseRules,
+    /// The time each person has for a roll or a move.
+    pub timer: TurnTimer,
 }
 
 /// A game this controller cannot run.
@@ -98,11 +107,13 @@ pub struct OfflineGame {
     /// in the base.
     slots: [[Place; 4]; 4],
     last_roll: Option<Die>,
-    /// Rolls so far (the die spins once per roll, even for a repeat).
-    rolls: u32,
+    /// Every roll so far, for the fairness view.
+    fairness: Fairness,
     note: Note,
     /// Counts the computer's decisions, so each gets its own seed.
     decisions: u64,
+    /// The person's time for the roll or move that is due.
+    clock: TurnClock,
 }
 
 impl OfflineGame {
@@ -115,7 +126,9 @@ impl OfflineGame {
             .ok_or(BadSetup::Players(count))?;
         let game = Game::new(RuleSet::Classic(setup.house), seats, Colour::Red)
             .expect("red is seated in every seating");
-        Ok(OfflineGame::resume(game, setup.players).expect("the players fit the seats"))
+        let mut game = OfflineGame::resume(game, setup.players).expect("the players fit the seats");
+        game.clock = TurnClock::new(setup.timer);
+        Ok(game)
     }
 
     /// Goes on with `game` (for example a position loaded for a test or a
@@ -137,9 +150,10 @@ impl OfflineGame {
             players: seats.iter().zip(players).collect(),
             slots,
             last_roll: None,
-            rolls: 0,
+            fairness: Fairness::default(),
             note: Note::None,
             decisions: 0,
+            clock: TurnClock::new(TurnTimer::None),
         })
     }
 
@@ -171,9 +185,10 @@ impl OfflineGame {
         self.last_roll
     }
 
-    /// How many times the die was rolled in this game.
-    pub fn rolls(&self) -> u32 {
-        self.rolls
+    /// The rolls of this game, for the fairness view (and for the die,
+    /// which spins once per roll, even for a repeat).
+    pub fn fairness(&self) -> &Fairness {
+        &self.fairness
     }
 
     /// What happened last.
@@ -195,14 +210,50 @@ impl OfflineGame {
 
     /// Rolls `die` for the colour in turn.
     pub fn roll(&mut self, die: Die) -> Result<Note, FlowError> {
+        let by_computer = self.computer_to_act().is_some();
+        self.roll_as(die, by_computer)
+    }
+
+    /// The seconds a person has left for the roll or move that is due;
+    /// `None` when the game has no turn timer or the computer is to act.
+    pub fn time_left(&self) -> Option<u16> {
+        let person = !matches!(self.next(), Next::Won { .. }) && self.computer_to_act().is_none();
+        self.clock.left().filter(|_| person)
+    }
+
+    /// One second passed: counts down a person's time. [`Tick::Up`] means
+    /// it ran out and [`OfflineGame::stand_in`] is due.
+    pub fn tick(&mut self) -> Tick {
+        match self.time_left() {
+            Some(_) => self.clock.tick(),
+            None => Tick::Off,
+        }
+    }
+
+    /// The computer acts for the person whose time ran out: rolls the die
+    /// `roll` gives, or plays the move the [`STAND_IN`] level chooses.
+    pub fn stand_in(&mut self, roll: impl FnOnce() -> Die) -> Result<Note, FlowError> {
+        match self.game.next() {
+            Next::Roll { .. } => self.roll_as(roll(), true),
+            Next::Move { .. } => self.play_bot(STAND_IN),
+            Next::Won { .. } => Err(FlowError::GameOver),
+        }
+    }
+
+    fn roll_as(&mut self, die: Die, by_computer: bool) -> Result<Note, FlowError> {
         let seat = match self.game.next() {
             Next::Roll { seat, .. } => seat,
             Next::Move { .. } => return Err(FlowError::MoveDue),
             Next::Won { .. } => return Err(FlowError::GameOver),
         };
         let rolled = self.game.roll(die)?;
+        self.clock.restart();
         self.last_roll = Some(die);
-        self.rolls += 1;
+        self.fairness.record(Roll {
+            seat,
+            die,
+            by_computer,
+        });
         self.note = match rolled {
             Rolled::Move => Note::None,
             Rolled::Again => Note::RollAgain,
@@ -265,6 +316,11 @@ impl OfflineGame {
     /// Lets the computer move, when it is the computer's move.
     pub fn play_computer(&mut self) -> Result<Note, FlowError> {
         let level = self.computer_to_act().ok_or(FlowError::Illegal)?;
+        self.play_bot(level)
+    }
+
+    /// Plays the move the computer chooses at `level`.
+    fn play_bot(&mut self, level: Level) -> Result<Note, FlowError> {
         self.decisions += 1;
         let mv = bot::choose(&self.game, level, self.decisions).ok_or(FlowError::RollDue)?;
         let (colour, from, _) = endpoints(mv);
@@ -278,6 +334,7 @@ impl OfflineGame {
     /// Plays `mv`, whose piece is in `slot` of its colour.
     fn play(&mut self, mv: Move, slot: usize) -> Result<Note, FlowError> {
         let played = self.game.play(mv)?;
+        self.clock.restart();
         let (colour, _, to) = endpoints(mv);
         self.slots[colour.index()][slot] = to;
         if let Some(capture) = played.captured {
@@ -374,6 +431,7 @@ mod tests {
         OfflineGame::new(Setup {
             players: vec![human("Anna"), human("Boris")],
             house: HouseRules::default(),
+            timer: TurnTimer::None,
         })
         .unwrap()
     }
@@ -397,6 +455,7 @@ mod tests {
             let setup = Setup {
                 players: vec![human("x"); n],
                 house: HouseRules::default(),
+                timer: TurnTimer::None,
             };
             assert_eq!(OfflineGame::new(setup).err(), Some(BadSetup::Players(n)));
         }
@@ -429,6 +488,21 @@ mod tests {
         assert_eq!(game.last_roll(), None);
         game.roll(die(3)).unwrap();
         assert_eq!(game.last_roll(), Some(die(3)));
+    }
+
+    #[test]
+    fn every_roll_is_recorded_for_the_fairness_view() {
+        let mut game = two_humans();
+        for n in [2, 2, 2, 6] {
+            game.roll(die(n)).unwrap();
+        }
+        let colours: Vec<Colour> = game.fairness().history().iter().map(|r| r.seat).collect();
+        assert_eq!(
+            colours,
+            [Colour::Red, Colour::Red, Colour::Red, Colour::Green]
+        );
+        assert_eq!(game.fairness().faces(Colour::Red), [0, 3, 0, 0, 0, 0]);
+        assert_eq!(game.fairness().faces(Colour::Green), [0, 0, 0, 0, 0, 1]);
     }
 
     #[test]
@@ -562,6 +636,7 @@ mod tests {
         let mut game = OfflineGame::new(Setup {
             players: vec![human("Anna"), Player::Computer { level: Level::Easy }],
             house: HouseRules::default(),
+            timer: TurnTimer::None,
         })
         .unwrap();
         assert_eq!(game.computer_to_act(), None);
@@ -572,6 +647,72 @@ mod tests {
         assert_eq!(game.computer_to_act(), Some(Level::Easy));
         game.roll(Die::SIX).unwrap();
         assert_eq!(game.play_computer(), Ok(Note::RollAgain));
+    }
+
+    fn timed(timer: TurnTimer) -> OfflineGame {
+        OfflineGame::new(Setup {
+            players: vec![human("Anna"), human("Boris")],
+            house: HouseRules::default(),
+            timer,
+        })
+        .unwrap()
+    }
+
+    #[test]
+    fn an_offline_game_has_no_turn_timer_unless_chosen() {
+        let mut game = two_humans();
+        assert_eq!(game.time_left(), None);
+        assert_eq!(game.tick(), Tick::Off);
+    }
+
+    #[test]
+    fn when_the_time_runs_out_the_computer_rolls_and_moves_for_the_person() {
+        let mut game = timed(TurnTimer::Seconds10);
+        assert_eq!(game.time_left(), Some(10));
+        for left in (1..10).rev() {
+            assert_eq!(game.tick(), Tick::Left(left));
+        }
+        assert_eq!(game.tick(), Tick::Up);
+        assert_eq!(game.stand_in(|| Die::SIX), Ok(Note::None));
+        assert!(game.fairness().history()[0].by_computer);
+        // The next decision has the full time again.
+        assert_eq!(game.time_left(), Some(10));
+        assert_eq!(game.next(), Next::Move { seat: Colour::Red });
+        game.stand_in(|| unreachable!("no roll is due")).unwrap();
+        let red = game.pieces()[0];
+        assert_eq!(red.place, Place::Track(0));
+    }
+
+    #[test]
+    fn the_computer_standing_in_plays_the_same_moves_every_time() {
+        let play = || {
+            let mut game = timed(TurnTimer::Seconds20);
+            let mut dice = super::super::dice::Dice::from_seed([9; 32]);
+            for _ in 0..200 {
+                if matches!(game.next(), Next::Won { .. }) {
+                    break;
+                }
+                game.stand_in(|| dice.roll()).unwrap();
+            }
+            game.pieces()
+        };
+        assert_eq!(play(), play());
+    }
+
+    #[test]
+    fn the_timer_does_not_run_while_the_computer_plays() {
+        let mut game = OfflineGame::new(Setup {
+            players: vec![human("Anna"), Player::Computer { level: Level::Easy }],
+            house: HouseRules::default(),
+            timer: TurnTimer::Seconds10,
+        })
+        .unwrap();
+        for _ in 0..3 {
+            game.roll(die(1)).unwrap();
+        }
+        assert_eq!(game.computer_to_act(), Some(Level::Easy));
+        assert_eq!(game.time_left(), None);
+        assert_eq!(game.tick(), Tick::Off);
     }
 
     #[test]
@@ -588,6 +729,7 @@ mod tests {
                 },
             ],
             house: HouseRules::default(),
+            timer: TurnTimer::None,
         })
         .unwrap();
         let mut dice = super::super::dice::Dice::from_seed([3; 32]);
