@@ -12,11 +12,15 @@ mod ui_support;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use clovece::app::offline::{OfflineGame, Player};
+use clovece::app::dice::Dice;
+use clovece::app::offline::{OfflineGame, Player, Setup};
+use clovece::protocol::header::TurnTimer;
+use clovece::rules::Next;
 use clovece::app::ui::{AppWindow, BoardTheme, SettingsAdapter};
 use clovece::rules::{Colour, Die, Game, HouseRules, Place, Seats, classic};
 use i_slint_backend_testing::mock_elapsed_time;
 use slint::ComponentHandle;
+use slint::platform::PointerEventButton;
 
 /// A pixel differs when one of its channels differs by more than this.
 const CHANNEL_TOLERANCE: u8 = 40;
@@ -168,4 +172,55 @@ fn the_board_beside_the_panel_on_a_desktop_window_looks_as_recorded() {
     let app = ui_support::app(&dir, 1);
     app.resume(mid_game());
     check(app.window(), (960, 640), "board-desktop");
+}
+
+/// A pass-and-play game of four after 60 rolls of a seeded die, each move
+/// the first piece that may move.
+fn played() -> OfflineGame {
+    let players = ["Anna", "Boris", "Cyril", "Dana"]
+        .map(|name| Player::Human { name: name.into() })
+        .to_vec();
+    let mut game = OfflineGame::new(Setup {
+        players,
+        house: HouseRules::default(),
+        timer: TurnTimer::None,
+    })
+    .unwrap();
+    let mut dice = Dice::from_seed([5; 32]);
+    while game.fairness().history().len() < 60 {
+        match game.next() {
+            Next::Roll { .. } => {
+                game.roll(dice.roll()).unwrap();
+            }
+            Next::Move { .. } => {
+                let piece = game.pieces().into_iter().find(|p| p.target.is_some());
+                game.play_piece(piece.unwrap().id).unwrap();
+            }
+            Next::Won { .. } => break,
+        }
+    }
+    game
+}
+
+#[test]
+fn the_fairness_view_looks_as_recorded() {
+    ui_support::init();
+    let dir = ui_support::settings_dir("shot-fairness");
+    let app = ui_support::app(&dir, 1);
+    app.resume(played());
+    app.window().show().unwrap();
+    ui_support::find(app.window(), "Roll history and dice statistics")
+        .mock_single_click(PointerEventButton::Left);
+    check(app.window(), PHONE, "fairness");
+}
+
+#[test]
+fn the_leave_warning_looks_as_recorded() {
+    ui_support::init();
+    let dir = ui_support::settings_dir("shot-leave");
+    let app = ui_support::app(&dir, 1);
+    app.resume(mid_game());
+    app.window().show().unwrap();
+    ui_support::find(app.window(), "Leave game").mock_single_click(PointerEventButton::Left);
+    check(app.window(), PHONE, "leave");
 }
