@@ -336,3 +336,23 @@ fn a_dropped_player_is_marked_with_the_time_waited_and_the_computer_with_its_mar
     assert!(find(window, "Green (Green, computer), 0 home, waiting 0:32").is_valid());
     let _ = std::fs::remove_dir_all(dir);
 }
+
+#[test]
+fn setup_offers_classic_and_croatian_rules_and_matfyz_not_yet() {
+    ui_support::init();
+    let dir = settings_dir("rules");
+    let app = app(&dir, 4);
+    let window = app.window();
+    window.show().unwrap();
+
+    find(window, "Pass and play").mock_single_click(PointerEventButton::Left);
+    assert_eq!(
+        find(window, "Matfyz rules").accessible_enabled(),
+        Some(false)
+    );
+    find(window, "Croatian rules").mock_single_click(PointerEventButton::Left);
+    assert!(find(window, "No jumping over pieces in the home row.").is_valid());
+    find(window, "Start").mock_single_click(PointerEventButton::Left);
+    assert_eq!(window.global::<AppAdapter>().get_screen(), Screen::Game);
+    let _ = std::fs::remove_dir_all(dir);
+}

@@ -14,10 +14,10 @@ use std::time::Duration;
 
 use clovece::app::dice::Dice;
 use clovece::app::offline::{OfflineGame, Player, Setup};
-use clovece::protocol::header::TurnTimer;
-use clovece::rules::Next;
 use clovece::app::ui::{AppWindow, BoardTheme, SettingsAdapter};
+use clovece::protocol::header::TurnTimer;
 use clovece::rules::{Colour, Die, Game, HouseRules, Place, Seats, classic};
+use clovece::rules::{Next, RuleSet};
 use i_slint_backend_testing::mock_elapsed_time;
 use slint::ComponentHandle;
 use slint::platform::PointerEventButton;
@@ -182,7 +182,7 @@ fn played() -> OfflineGame {
         .to_vec();
     let mut game = OfflineGame::new(Setup {
         players,
-        house: HouseRules::default(),
+        rules: RuleSet::Classic(HouseRules::default()),
         timer: TurnTimer::None,
     })
     .unwrap();
@@ -223,4 +223,16 @@ fn the_leave_warning_looks_as_recorded() {
     app.window().show().unwrap();
     ui_support::find(app.window(), "Leave game").mock_single_click(PointerEventButton::Left);
     check(app.window(), PHONE, "leave");
+}
+
+#[test]
+fn the_pass_and_play_setup_looks_as_recorded() {
+    ui_support::init();
+    let dir = ui_support::settings_dir("shot-setup");
+    let app = ui_support::app(&dir, 1);
+    app.window().show().unwrap();
+    ui_support::find(app.window(), "Pass and play").mock_single_click(PointerEventButton::Left);
+    ui_support::find(app.window(), "20 seconds per turn")
+        .mock_single_click(PointerEventButton::Left);
+    check(app.window(), PHONE, "setup");
 }

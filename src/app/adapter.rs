@@ -21,7 +21,7 @@ use super::ui::{
 use crate::bot::Level;
 use crate::protocol::header::TurnTimer;
 use crate::rules::board::{HOME_LEN, TRACK_LEN};
-use crate::rules::{Colour, Next, Place};
+use crate::rules::{Colour, HouseRules, Next, Place, RuleSet};
 
 /// How long the computer waits before each roll or move, so people can
 /// follow it.
@@ -339,9 +339,14 @@ fn setup_from_ui(window: &AppWindow, state: &State) -> Setup {
         60 => TurnTimer::Seconds60,
         _ => TurnTimer::None,
     };
+    let rules = match adapter.get_rules() {
+        ui::RuleChoice::Classic => RuleSet::Classic(state.settings.house),
+        ui::RuleChoice::Croatian => RuleSet::Classic(HouseRules::CROATIAN),
+        ui::RuleChoice::Matfyz => RuleSet::Matfyz,
+    };
     Setup {
         players,
-        house: state.settings.house,
+        rules,
         timer,
     }
 }

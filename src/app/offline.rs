@@ -7,9 +7,7 @@
 //! a colour has pieces, while the board animates one piece moving.
 
 use crate::rules::board::TRACK_LEN;
-use crate::rules::{
-    Colour, Die, FlowError, Game, HouseRules, Move, Next, Place, Rolled, RuleSet, Seats,
-};
+use crate::rules::{Colour, Die, FlowError, Game, Move, Next, Place, Rolled, RuleSet, Seats};
 
 use super::fairness::{Fairness, Roll};
 use super::turn_clock::{Tick, TurnClock};
@@ -34,7 +32,8 @@ pub enum Player {
 pub struct Setup {
     /// One player per seated colour, clockwise from red (2, 3 or 4).
     pub players: Vec<Player>,
-    pub house: HouseRules,
+    /// Classic with house rules (the Croatian preset among them) or Matfyz.
+    pub rules: RuleSet,
     /// The time each person has for a roll or a move.
     pub timer: TurnTimer,
 }
@@ -124,8 +123,11 @@ impl OfflineGame {
             .ok()
             .and_then(Seats::for_players)
             .ok_or(BadSetup::Players(count))?;
-        let game = Game::new(RuleSet::Classic(setup.house), seats, Colour::Red)
-            .expect("red is seated in every seating");
+        if setup.rules == RuleSet::Matfyz {
+            return Err(BadSetup::Rules);
+        }
+        let game =
+            Game::new(setup.rules, seats, Colour::Red).expect("red is seated in every seating");
         let mut game = OfflineGame::resume(game, setup.players).expect("the players fit the seats");
         game.clock = TurnClock::new(setup.timer);
         Ok(game)
@@ -417,7 +419,7 @@ fn progress(colour: Colour, place: Place) -> u8 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::classic;
+    use crate::rules::{HouseRules, classic};
 
     fn die(n: u8) -> Die {
         Die::new(n).unwrap()
@@ -430,7 +432,7 @@ mod tests {
     fn two_humans() -> OfflineGame {
         OfflineGame::new(Setup {
             players: vec![human("Anna"), human("Boris")],
-            house: HouseRules::default(),
+            rules: RuleSet::Classic(HouseRules::default()),
             timer: TurnTimer::None,
         })
         .unwrap()
@@ -454,7 +456,7 @@ mod tests {
         for n in [0, 1, 5] {
             let setup = Setup {
                 players: vec![human("x"); n],
-                house: HouseRules::default(),
+                rules: RuleSet::Classic(HouseRules::default()),
                 timer: TurnTimer::None,
             };
             assert_eq!(OfflineGame::new(setup).err(), Some(BadSetup::Players(n)));
@@ -462,6 +464,27 @@ mod tests {
         let game = two_humans();
         let colours: Vec<Colour> = game.players().iter().map(|(c, _)| *c).collect();
         assert_eq!(colours, [Colour::Red, Colour::Green]);
+    }
+
+    #[test]
+    fn the_croatian_preset_forbids_jumping_in_the_home_row() {
+        let game = OfflineGame::new(Setup {
+            players: vec![human("Ana"), human("Ivo")],
+            rules: RuleSet::Classic(HouseRules::CROATIAN),
+            timer: TurnTimer::None,
+        })
+        .unwrap();
+        assert_eq!(game.game().rules(), RuleSet::Classic(HouseRules::CROATIAN));
+    }
+
+    #[test]
+    fn a_matfyz_setup_is_refused_until_its_board_is_drawn() {
+        let setup = Setup {
+            players: vec![human("Anna"), human("Boris")],
+            rules: RuleSet::Matfyz,
+            timer: TurnTimer::None,
+        };
+        assert_eq!(OfflineGame::new(setup).err(), Some(BadSetup::Rules));
     }
 
     #[test]
@@ -635,7 +658,7 @@ mod tests {
     fn the_computer_acts_only_on_its_own_turn() {
         let mut game = OfflineGame::new(Setup {
             players: vec![human("Anna"), Player::Computer { level: Level::Easy }],
-            house: HouseRules::default(),
+            rules: RuleSet::Classic(HouseRules::default()),
             timer: TurnTimer::None,
         })
         .unwrap();
@@ -652,7 +675,7 @@ mod tests {
     fn timed(timer: TurnTimer) -> OfflineGame {
         OfflineGame::new(Setup {
             players: vec![human("Anna"), human("Boris")],
-            house: HouseRules::default(),
+            rules: RuleSet::Classic(HouseRules::default()),
             timer,
         })
         .unwrap()
@@ -703,7 +726,7 @@ mod tests {
     fn the_timer_does_not_run_while_the_computer_plays() {
         let mut game = OfflineGame::new(Setup {
             players: vec![human("Anna"), Player::Computer { level: Level::Easy }],
-            house: HouseRules::default(),
+            rules: RuleSet::Classic(HouseRules::default()),
             timer: TurnTimer::Seconds10,
         })
         .unwrap();
@@ -728,7 +751,7 @@ mod tests {
                     level: Level::Medium,
                 },
             ],
-            house: HouseRules::default(),
+            rules: RuleSet::Classic(HouseRules::default()),
             timer: TurnTimer::None,
         })
         .unwrap();
