@@ -9,8 +9,10 @@ use clap::{Parser, Subcommand};
 use clovece::bench::Budget;
 use clovece::bot::Player;
 use clovece::bot::tournament::Tournament;
-use clovece::net::game::{Peer, Role, Table};
-use clovece::rules::RuleSet;
+use clovece::lobby::{Filter, Players, RoomOptions, TurnTime};
+use clovece::net::game::{Peer, Role};
+use clovece::protocol::Theme;
+use clovece::rules::{FirstPlayer, RuleSet};
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -68,18 +70,67 @@ enum Command {
         /// How many of the seats the computer plays.
         #[arg(long, default_value_t = 0)]
         computer: u8,
-        /// The rule set.
-        #[arg(long, default_value = "classic", value_parser = ["classic", "matfyz"])]
+        /// The rule set: classic, croatian or matfyz.
+        #[arg(long, default_value = "classic")]
         rules: String,
         /// House rules of the classic rules, comma-separated, named as in
         /// the notation.
         #[arg(long, value_delimiter = ',')]
         house: Vec<String>,
-        /// Leave the room out of lookups by code: only its ticket joins.
+        /// Leave the room out of the nearby rooms list and of lookups by
+        /// code: only its ticket joins.
         #[arg(long)]
         private: bool,
+        /// Seconds a turn takes: 10, 20, 30 or 60.
+        #[arg(long, default_value = "30", value_parser = clap::value_parser!(TurnTime))]
+        turn: TurnTime,
+        /// The board: classic or sea.
+        #[arg(long, default_value = "classic", value_parser = board)]
+        board: Theme,
+        /// How the first player is chosen: random, red, highest-roll or
+        /// first-six.
+        #[arg(long, default_value = "random", value_parser = first)]
+        first: FirstPlayer,
+        /// Seconds the game waits for a phone that is gone before the
+        /// computer plays for it.
+        #[arg(long, default_value_t = clovece::protocol::header::DEFAULT_GRACE_SECS, hide = true)]
+        grace: u16,
         #[command(flatten)]
         peer: PeerArgs,
+    },
+    /// List the open rooms nearby with free seats, live: a line `room: …`
+    /// when one appears (or its free seats change), `gone: <code>` when it
+    /// is full, started or gone.
+    Rooms {
+        /// The data folder holding this player's identity.
+        #[arg(long)]
+        data: Option<PathBuf>,
+        /// An address to listen on (repeatable).
+        #[arg(long, default_value = "/ip4/0.0.0.0/tcp/0")]
+        listen: Vec<libp2p::Multiaddr>,
+        /// Also ask this phone (an address ending in /p2p/<peer id>;
+        /// repeatable), besides the phones found by mDNS.
+        #[arg(long)]
+        ask: Vec<libp2p::Multiaddr>,
+        /// Only rooms of exactly this many players.
+        #[arg(long, value_parser = clap::value_parser!(Players))]
+        players: Option<Players>,
+        /// Only rooms with this turn time in seconds.
+        #[arg(long, value_parser = clap::value_parser!(TurnTime))]
+        turn: Option<TurnTime>,
+        /// Only rooms with this board.
+        #[arg(long, value_parser = board)]
+        board: Option<Theme>,
+        /// Stop after this many seconds.
+        #[arg(long, default_value_t = 10)]
+        seconds: u64,
+    },
+    /// Print every player's statistics: games, wins, losses (leaving on
+    /// purpose counts two), win rate, per rule set, and dice faces.
+    Stats {
+        /// The data folder holding the statistics.
+        #[arg(long)]
+        data: Option<PathBuf>,
     },
     /// Join a room by its ticket or code and play; with no ticket, resume
     /// the saved game.
@@ -113,6 +164,13 @@ struct PeerArgs {
     /// the final entry.
     #[arg(long, default_value_t = 60)]
     linger: u64,
+    /// This player's nickname, as the others' statistics show it.
+    #[arg(long, default_value = "")]
+    name: String,
+    /// Leave the game on purpose after this many of this player's own
+    /// actions (rolls and moves).
+    #[arg(long)]
+    leave_after: Option<u32>,
 }
 
 #[derive(clap::Args)]
@@ -174,11 +232,72 @@ fn main() -> ExitCode {
             rules,
             house,
             private,
+            turn,
+            board,
+            first,
+            grace,
             peer,
-        }) => match table(players, computer, &rules, &house, private) {
-            Ok(table) => play(Role::Host(table), peer),
-            Err(e) => Err(e.to_string()),
-        },
+        }) => {
+            let table = Players::from_count(players)
+                .ok_or(clovece::lobby::options::OptionsError::Players(
+                    players.to_string(),
+                ))
+                .and_then(|players| {
+                    let options = RoomOptions {
+                        private,
+                        players,
+                        turn,
+                        board,
+                        rules: clovece::lobby::options::rules(&rules, &house)?,
+                        first,
+                    };
+                    options.table(computer)
+                });
+            match table {
+                Ok(table) => play(
+                    Role::Host(clovece::net::game::Table {
+                        grace_secs: grace,
+                        ..table
+                    }),
+                    peer,
+                ),
+                Err(e) => Err(e.to_string()),
+            }
+        }
+        Some(Command::Rooms {
+            data,
+            listen,
+            ask,
+            players,
+            turn,
+            board,
+            seconds,
+        }) => network(|| async move {
+            let keypair = clovece::net::identity::load_or_create(&data_dir(data)?)?;
+            let browse = clovece::lobby::nearby::Browse {
+                listen,
+                ask,
+                filter: Filter {
+                    players,
+                    turn,
+                    board,
+                },
+                duration: Duration::from_secs(seconds),
+            };
+            clovece::lobby::nearby::run(keypair, browse, &mut std::io::stdout().lock()).await?;
+            Ok(())
+        }),
+        Some(Command::Stats { data }) => {
+            data_dir(data).map_err(|e| e.to_string()).and_then(|data| {
+                let store = clovece::stats::Store::new(&data);
+                clovece::stats::report(
+                    &store,
+                    &mut std::io::stdout().lock(),
+                    &mut std::io::stderr().lock(),
+                )
+                .map_err(|e| e.to_string())
+            })
+        }
         Some(Command::Join { ticket, peer }) => play(Role::Join(ticket), peer),
         Some(Command::Tournament(args)) => tournament(args),
     };
@@ -197,41 +316,33 @@ fn data_dir(data: Option<PathBuf>) -> anyhow::Result<PathBuf> {
         .context("no data folder: pass --data DIR")
 }
 
-/// The host's table from its command line.
-fn table(
-    players: u8,
-    computers: u8,
-    rules: &str,
-    house: &[String],
-    private: bool,
-) -> anyhow::Result<Table> {
-    let rules = match rules {
-        "matfyz" if house.is_empty() => RuleSet::Matfyz,
-        "matfyz" => anyhow::bail!("house rules are for the classic rules only"),
-        _ => RuleSet::Classic(clovece::notation::house_rules(house)?),
-    };
-    Ok(Table {
-        players,
-        computers,
-        rules,
-        private,
-    })
+fn board(s: &str) -> Result<Theme, clovece::lobby::options::OptionsError> {
+    clovece::lobby::options::board(s)
 }
 
-/// Runs `host` or `join` as `role`.
+fn first(s: &str) -> Result<FirstPlayer, clovece::lobby::options::OptionsError> {
+    clovece::lobby::options::first(s)
+}
+
+/// Runs `host` or `join` as `role`, and records the game in the
+/// statistics.
 fn play(role: Role, args: PeerArgs) -> Result<(), String> {
     network(|| async move {
         let data = data_dir(args.data)?;
         let keypair = clovece::net::identity::load_or_create(&data)?;
         let peer = Peer {
             role,
-            data,
+            data: data.clone(),
             listen: args.listen,
             bot: args.bot,
             pace: Duration::from_millis(args.pace),
             linger: Duration::from_secs(args.linger),
+            name: args.name,
+            leave_after: args.leave_after,
         };
-        clovece::net::game::run(keypair, peer, &mut std::io::stdout().lock()).await?;
+        let finished =
+            clovece::net::game::run(keypair, peer, &mut std::io::stdout().lock()).await?;
+        clovece::stats::Store::new(&data).record(&finished)?;
         Ok(())
     })
 }

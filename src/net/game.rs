@@ -29,16 +29,16 @@ use tracing::warn;
 
 use super::code::RoomCode;
 use super::node::{Config, Event, NetError, Node};
-use super::room::{self, Frame, LookupError, Room};
+use super::room::{self, Frame, Listing, LookupError, Room};
 use super::ticket::{RoomId, RoomSecret, Ticket, TicketError};
 use crate::bot::Level;
 use crate::protocol::presence::Millis;
 use crate::protocol::{
     DiceChain, DiceSecret, Digest, End, Header, Message, Phone, PhoneError, PublicKey, Seat,
-    Signature, SignedHeader, Signer, Store, StoreError, Transport, Watch,
+    Signature, SignedHeader, Signer, Store, StoreError, Theme, Transport, TurnTimer, Watch,
 };
 use crate::protocol::{Due, HeaderError, header::DEFAULT_ROLLS};
-use crate::rules::{Colour, RuleSet, Seats};
+use crate::rules::{Colour, FirstPlayer, RuleSet, Seats};
 
 /// How long a joiner waits for the host to answer.
 const JOIN_WAIT: Duration = Duration::from_secs(10);
@@ -48,6 +48,9 @@ const FIND_WAIT: Duration = Duration::from_secs(3);
 const TICK: Duration = Duration::from_secs(1);
 /// The saved game's folder inside the data folder.
 const GAME_DIR: &str = "game";
+/// The longest nickname a phone passes on (in characters); longer ones are
+/// cut, so a hostile peer cannot fill the others' statistics.
+pub const MAX_NAME: usize = 32;
 
 /// What travels inside [`Frame::Game`].
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -83,6 +86,8 @@ enum Setup {
     Offer {
         key: PublicKey,
         commitment: Digest,
+        /// The player's nickname (for the others' statistics).
+        name: String,
     },
     Sign(Header),
     Signed(Signature),
@@ -90,6 +95,8 @@ enum Setup {
         header: SignedHeader,
         /// Every player's peer id and addresses, as bytes.
         peers: Vec<(ByteBuf, Vec<ByteBuf>)>,
+        /// Every player's nickname, in the order of `peers`.
+        names: Vec<String>,
     },
 }
 
@@ -103,6 +110,23 @@ pub struct Table {
     pub rules: RuleSet,
     /// Whether the room is left out of lookups by code.
     pub private: bool,
+    pub first: FirstPlayer,
+    pub timer: TurnTimer,
+    pub theme: Theme,
+    /// How long the game waits for a phone that is gone.
+    pub grace_secs: u16,
+}
+
+impl Table {
+    /// What the nearby rooms list shows of the room.
+    pub fn listing(&self) -> Listing {
+        Listing {
+            players: self.players,
+            rules: self.rules,
+            timer: self.timer,
+            theme: self.theme,
+        }
+    }
 }
 
 /// How this process takes part.
@@ -126,6 +150,18 @@ pub struct Peer {
     pub pace: Duration,
     /// The longest wait at the end for every peer to hold the final entry.
     pub linger: Duration,
+    /// This player's nickname, as the others see it.
+    pub name: String,
+    /// Leave the game on purpose after this many of this player's own
+    /// actions (rolls and moves).
+    pub leave_after: Option<u32>,
+}
+
+/// How a game ended for this phone: its log (with the result, or with this
+/// player's leave) and every player's nickname, for the statistics.
+pub struct Finished {
+    pub phone: Phone,
+    pub names: Vec<(PeerId, String)>,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -160,8 +196,13 @@ pub enum GameError {
     Output(#[from] std::io::Error),
 }
 
-/// Runs `clovece host` or `clovece join` to the end of the game.
-pub async fn run(keypair: Keypair, peer: Peer, out: &mut impl Write) -> Result<(), GameError> {
+/// Runs `clovece host` or `clovece join` to the end of the game (or this
+/// player's leave).
+pub async fn run(
+    keypair: Keypair,
+    peer: Peer,
+    out: &mut impl Write,
+) -> Result<Finished, GameError> {
     let level = peer.bot.ok_or(GameError::NoBot)?;
     let config = Config {
         // libp2p-mdns ignores loopback, so a loopback-only peer needs none.
@@ -173,12 +214,13 @@ pub async fn run(keypair: Keypair, peer: Peer, out: &mut impl Write) -> Result<(
     let (mut node, header, peers) = match &peer.role {
         Role::Host(table) => {
             let mut node = Node::start(keypair.clone(), config).await?;
-            let (header, peers) = host(&mut node, &keypair, &secret, *table, out).await?;
+            let (header, peers) =
+                host(&mut node, &keypair, &secret, *table, &peer.name, out).await?;
             (node, header, peers)
         }
         Role::Join(Some(link)) => {
             let mut node = Node::start(keypair.clone(), config).await?;
-            let (header, peers) = join(&mut node, &keypair, &secret, link).await?;
+            let (header, peers) = join(&mut node, &keypair, &secret, link, &peer.name).await?;
             (node, header, peers)
         }
         Role::Join(None) => {
@@ -192,16 +234,26 @@ pub async fn run(keypair: Keypair, peer: Peer, out: &mut impl Write) -> Result<(
     let dir = peer.data.join(GAME_DIR);
     std::fs::create_dir_all(&dir).map_err(|e| GameError::Folder(dir.clone(), e))?;
     let phone = Phone::new(header, &keypair, secret, Some(&dir))?;
-    for (id, addrs) in &peers {
+    for (id, addrs, _) in &peers {
         if *id != node.peer_id() {
             node.add_addrs(*id, addrs.iter().cloned());
             node.keep(*id);
         }
     }
-    play(&mut node, phone, level, &peer, out).await
+    let phone = play(&mut node, phone, level, &peer, out).await?;
+    let names = peers.into_iter().map(|(id, _, name)| (id, name)).collect();
+    Ok(Finished { phone, names })
 }
 
-fn is_loopback(addr: &Multiaddr) -> bool {
+/// `name` cut to [`MAX_NAME`] characters, without control characters.
+fn nickname(name: &str) -> String {
+    name.chars()
+        .filter(|c| !c.is_control())
+        .take(MAX_NAME)
+        .collect()
+}
+
+pub(crate) fn is_loopback(addr: &Multiaddr) -> bool {
     addr.iter().any(|p| match p {
         Protocol::Ip4(ip) => ip.is_loopback(),
         Protocol::Ip6(ip) => ip.is_loopback(),
@@ -209,8 +261,8 @@ fn is_loopback(addr: &Multiaddr) -> bool {
     })
 }
 
-/// Every player's peer id and addresses, as the host sends them.
-type Peers = Vec<(PeerId, Vec<Multiaddr>)>;
+/// Every player's peer id, addresses and nickname, as the host sends them.
+type Peers = Vec<(PeerId, Vec<Multiaddr>, String)>;
 
 /// Opens the room, waits until it is full and makes the signed header.
 async fn host(
@@ -218,6 +270,7 @@ async fn host(
     keypair: &Keypair,
     secret: &DiceSecret,
     table: Table,
+    name: &str,
     out: &mut impl Write,
 ) -> Result<(SignedHeader, Peers), GameError> {
     let seats = Seats::for_players(table.players).ok_or(GameError::Seating {
@@ -240,9 +293,10 @@ async fn host(
     writeln!(out, "ticket: {ticket}")?;
     writeln!(out, "code: {}", ticket.code())?;
     out.flush()?;
-    let mut room = Room::new(ticket, places);
+    let mut room = Room::new(ticket, places).with_listing(table.listing());
     let signer = Signer::new(keypair).map_err(PhoneError::from)?;
     let mut offers: BTreeMap<PeerId, (PublicKey, Digest)> = BTreeMap::new();
+    let mut names: BTreeMap<PeerId, String> = BTreeMap::new();
     let mut order: Vec<PeerId> = Vec::new();
     let mut header: Option<Header> = None;
     let mut signatures: BTreeMap<Colour, Signature> = BTreeMap::new();
@@ -265,7 +319,11 @@ async fn host(
             }
             let mut nonce = [0u8; 32];
             getrandom::fill(&mut nonce)?;
-            let h = Header::new(nonce, table.rules, chosen);
+            let mut h = Header::new(nonce, table.rules, chosen);
+            h.first = table.first;
+            h.timer = table.timer;
+            h.theme = table.theme;
+            h.grace_secs = table.grace_secs;
             signatures.insert(seats.iter().next().expect("a seat"), h.sign(&signer));
             for &guest in &order {
                 send(node, guest, &Envelope::Setup(Setup::Sign(h.clone())));
@@ -279,19 +337,24 @@ async fn host(
                 header: h.clone(),
                 signatures: signatures.into_iter().collect(),
             };
-            let mut peers: Peers = vec![(node.peer_id(), node.listen_addrs())];
-            peers.extend(order.iter().map(|&p| (p, node.addrs(p))));
+            let mut peers: Peers = vec![(node.peer_id(), node.listen_addrs(), nickname(name))];
+            peers.extend(
+                order
+                    .iter()
+                    .map(|&p| (p, node.addrs(p), names.remove(&p).unwrap_or_default())),
+            );
             let start = Setup::Start {
                 header: signed.clone(),
                 peers: peers
                     .iter()
-                    .map(|(id, addrs)| {
+                    .map(|(id, addrs, _)| {
                         (
                             ByteBuf::from(id.to_bytes()),
                             addrs.iter().map(|a| ByteBuf::from(a.to_vec())).collect(),
                         )
                     })
                     .collect(),
+                names: peers.iter().map(|(_, _, name)| name.clone()).collect(),
             };
             for &guest in &order {
                 send(node, guest, &Envelope::Setup(start.clone()));
@@ -311,12 +374,16 @@ async fn host(
             continue;
         }
         match Envelope::unframe(&bytes) {
-            Some(Envelope::Setup(Setup::Offer { key, commitment }))
-                if header.is_none()
-                    && key.peer_id().ok() == Some(from)
-                    && !offers.contains_key(&from) =>
+            Some(Envelope::Setup(Setup::Offer {
+                key,
+                commitment,
+                name,
+            })) if header.is_none()
+                && key.peer_id().ok() == Some(from)
+                && !offers.contains_key(&from) =>
             {
                 offers.insert(from, (key, commitment));
+                names.insert(from, nickname(&name));
                 order.push(from);
             }
             Some(Envelope::Setup(Setup::Signed(signature))) => {
@@ -337,6 +404,7 @@ async fn join(
     keypair: &Keypair,
     secret: &DiceSecret,
     link: &str,
+    name: &str,
 ) -> Result<(SignedHeader, Peers), GameError> {
     let ticket = match link.parse::<Ticket>() {
         Ok(ticket) => ticket,
@@ -357,6 +425,7 @@ async fn join(
         &Envelope::Setup(Setup::Offer {
             key: signer.public(),
             commitment,
+            name: nickname(name),
         }),
     );
     loop {
@@ -382,16 +451,25 @@ async fn join(
                     &Envelope::Setup(Setup::Signed(header.sign(&signer))),
                 );
             }
-            Some(Envelope::Setup(Setup::Start { header, peers })) => {
+            Some(Envelope::Setup(Setup::Start {
+                header,
+                peers,
+                names,
+            })) => {
+                let names = names
+                    .iter()
+                    .map(|n| nickname(n))
+                    .chain(std::iter::repeat(String::new()));
                 let peers = peers
                     .into_iter()
-                    .filter_map(|(id, addrs)| {
+                    .zip(names)
+                    .filter_map(|((id, addrs), name)| {
                         let id = PeerId::from_bytes(&id).ok()?;
                         let addrs = addrs
                             .into_iter()
                             .filter_map(|a| Multiaddr::try_from(a.into_vec()).ok())
                             .collect();
-                        Some((id, addrs))
+                        Some((id, addrs, name))
                     })
                     .collect();
                 return Ok((header, peers));
@@ -435,15 +513,15 @@ impl Transport for Wire<'_> {
     }
 }
 
-/// Plays the game to its end, prints the result and lingers until every
-/// peer holds the final entry.
+/// Plays the game to its end (or this player's leave), prints the result
+/// and lingers until every peer holds the final entry.
 async fn play(
     node: &mut Node,
     mut phone: Phone,
     level: Level,
     peer: &Peer,
     out: &mut impl Write,
-) -> Result<(), GameError> {
+) -> Result<Phone, GameError> {
     let header = phone.log().header().header.clone();
     let mut peers = [None; 4];
     for colour in Colour::ALL {
@@ -467,6 +545,9 @@ async fn play(
     let mut act: Option<(Instant, Digest)> = None;
     let mut acted: Option<Digest> = None;
     let mut finished: Option<Instant> = None;
+    // This player's own actions so far, and whether they left on purpose.
+    let mut actions: u32 = 0;
+    let mut left = false;
     let me = phone.seat();
     phone.start(&mut Wire { node, peers, me })?;
     loop {
@@ -485,14 +566,15 @@ async fn play(
             finished = Some(Instant::now());
         }
         if let Some(at) = finished {
-            let all = Colour::ALL
-                .into_iter()
-                .filter(|c| peers[c.index()].is_some())
-                .all(|c| heads[c.index()] == Some(head));
+            let all = left
+                || Colour::ALL
+                    .into_iter()
+                    .filter(|c| peers[c.index()].is_some())
+                    .all(|c| heads[c.index()] == Some(head));
             let sent = peers.iter().flatten().all(|&p| node.unacknowledged(p) == 0);
             if (all && sent) || at.elapsed() >= peer.linger {
                 node.disconnect_all();
-                return Ok(());
+                return Ok(phone);
             }
         }
         if finished.is_none() && phone.waiting().mine && act.is_none_or(|(_, h)| h != head) {
@@ -534,10 +616,18 @@ async fn play(
                     }
                     Due::Over(_) => Ok(()),
                 };
-                if let Err(e) = result {
-                    warn!("cannot act: {e}");
+                match result {
+                    Ok(()) => actions += 1,
+                    Err(e) => warn!("cannot act: {e}"),
                 }
                 acted = Some(head);
+                if peer.leave_after.is_some_and(|n| actions >= n) {
+                    phone.leave(&mut wire)?;
+                    writeln!(out, "left: log {}", hex(&phone.log().head()))?;
+                    out.flush()?;
+                    left = true;
+                    finished = Some(Instant::now());
+                }
             }
         }
     }
