@@ -171,6 +171,9 @@ struct PeerArgs {
     /// actions (rolls and moves).
     #[arg(long)]
     leave_after: Option<u32>,
+    /// For tests: vanish without a word after this many own actions.
+    #[arg(long, hide = true)]
+    drop_after: Option<u32>,
 }
 
 #[derive(clap::Args)]
@@ -339,6 +342,7 @@ fn play(role: Role, args: PeerArgs) -> Result<(), String> {
             linger: Duration::from_secs(args.linger),
             name: args.name,
             leave_after: args.leave_after,
+            drop_after: args.drop_after,
         };
         let finished =
             clovece::net::game::run(keypair, peer, &mut std::io::stdout().lock()).await?;

@@ -155,6 +155,11 @@ pub struct Peer {
     /// Leave the game on purpose after this many of this player's own
     /// actions (rolls and moves).
     pub leave_after: Option<u32>,
+    /// For tests: after this many of this player's own actions, vanish
+    /// without a word, as a crashed phone would, at a moment when the game
+    /// waits on another player's move that is not followed by this
+    /// player's roll (so the others see a drop, not a withheld roll).
+    pub drop_after: Option<u32>,
 }
 
 /// How a game ended for this phone: its log (with the result, or with this
@@ -549,9 +554,25 @@ async fn play(
     let mut actions: u32 = 0;
     let mut left = false;
     let me = phone.seat();
+    writeln!(out, "seat: {me}")?;
+    out.flush()?;
     phone.start(&mut Wire { node, peers, me })?;
     loop {
         let head = phone.log().head();
+        if finished.is_none()
+            && peer.drop_after.is_some_and(|n| actions >= n)
+            && let Due::Move { seat, .. } = phone.log().due()
+            && seat != me
+            && phone
+                .log()
+                .state()
+                .game()
+                .is_some_and(|g| g.seats().after(seat) != me)
+        {
+            writeln!(out, "dropped: log {}", hex(&head))?;
+            out.flush()?;
+            return Ok(phone);
+        }
         if finished.is_none()
             && let Some(result) = phone.log().result()
         {
