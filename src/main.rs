@@ -9,6 +9,7 @@ use clap::{Parser, Subcommand};
 use clovece::bench::Budget;
 use clovece::bot::Player;
 use clovece::bot::tournament::Tournament;
+use clovece::lobby::host::Host;
 use clovece::lobby::{Filter, Players, RoomOptions, TurnTime};
 use clovece::net::game::{Peer, Role};
 use clovece::protocol::Theme;
@@ -67,9 +68,18 @@ enum Command {
         /// Seats in all (2 to 4).
         #[arg(long, default_value_t = 4)]
         players: u8,
-        /// How many of the seats the computer plays.
+        /// How many of the seats the computer plays (the last ones).
         #[arg(long, default_value_t = 0)]
         computer: u8,
+        /// The level of the computer seats: easy, medium or hard.
+        #[arg(long, default_value = "medium")]
+        computer_level: clovece::bot::Level,
+        /// Organise the room from standard input, one command a line:
+        /// `order 2 1 3`, `computer SEAT easy|medium|hard|none`, `start`,
+        /// `seats`. Without it the game starts as soon as the room is full
+        /// and every guest is ready.
+        #[arg(long)]
+        console: bool,
         /// The rule set: classic, croatian or matfyz.
         #[arg(long, default_value = "classic")]
         rules: String,
@@ -137,6 +147,9 @@ enum Command {
     Join {
         /// The room's ticket (`CLOVECE:…`) or six-character code.
         ticket: Option<String>,
+        /// Confirm "ready" this many milliseconds after joining.
+        #[arg(long, default_value_t = 0)]
+        ready_after: u64,
         #[command(flatten)]
         peer: PeerArgs,
     },
@@ -232,6 +245,8 @@ fn main() -> ExitCode {
         Some(Command::Host {
             players,
             computer,
+            computer_level,
+            console,
             rules,
             house,
             private,
@@ -241,7 +256,7 @@ fn main() -> ExitCode {
             grace,
             peer,
         }) => {
-            let table = Players::from_count(players)
+            let opened = Players::from_count(players)
                 .ok_or(clovece::lobby::options::OptionsError::Players(
                     players.to_string(),
                 ))
@@ -254,15 +269,25 @@ fn main() -> ExitCode {
                         rules: clovece::lobby::options::rules(&rules, &house)?,
                         first,
                     };
-                    options.table(computer)
+                    let console = console.then(|| {
+                        let stdin = tokio::io::BufReader::new(tokio::io::stdin());
+                        let boxed: Box<dyn tokio::io::AsyncBufRead + Unpin + Send> =
+                            Box::new(stdin);
+                        tokio::io::AsyncBufReadExt::lines(boxed)
+                    });
+                    Host::open(&options, &peer.name, computer, computer_level, console)
                 });
-            match table {
-                Ok(table) => play(
-                    Role::Host(clovece::net::game::Table {
-                        grace_secs: grace,
-                        ..table
-                    }),
+            match opened {
+                Ok((table, host)) => play(
+                    Role::Host(
+                        clovece::net::game::Table {
+                            grace_secs: grace,
+                            ..table
+                        },
+                        Box::new(host),
+                    ),
                     peer,
+                    0,
                 ),
                 Err(e) => Err(e.to_string()),
             }
@@ -301,7 +326,11 @@ fn main() -> ExitCode {
                 .map_err(|e| e.to_string())
             })
         }
-        Some(Command::Join { ticket, peer }) => play(Role::Join(ticket), peer),
+        Some(Command::Join {
+            ticket,
+            ready_after,
+            peer,
+        }) => play(Role::Join(ticket), peer, ready_after),
         Some(Command::Tournament(args)) => tournament(args),
     };
     match result {
@@ -329,7 +358,7 @@ fn first(s: &str) -> Result<FirstPlayer, clovece::lobby::options::OptionsError> 
 
 /// Runs `host` or `join` as `role`, and records the game in the
 /// statistics.
-fn play(role: Role, args: PeerArgs) -> Result<(), String> {
+fn play(role: Role, args: PeerArgs, ready_after: u64) -> Result<(), String> {
     network(|| async move {
         let data = data_dir(args.data)?;
         let keypair = clovece::net::identity::load_or_create(&data)?;
@@ -341,6 +370,7 @@ fn play(role: Role, args: PeerArgs) -> Result<(), String> {
             pace: Duration::from_millis(args.pace),
             linger: Duration::from_secs(args.linger),
             name: args.name,
+            ready_after: Duration::from_millis(ready_after),
             leave_after: args.leave_after,
             drop_after: args.drop_after,
         };

@@ -207,23 +207,26 @@ impl Default for RoomOptions {
 }
 
 impl RoomOptions {
-    /// The table `clovece host` plays, with `computers` of the seats the
-    /// computer's (at least one seat stays the host's).
-    pub fn table(&self, computers: u8) -> Result<Table, OptionsError> {
-        let players = self.players.count();
-        if computers >= players {
-            return Err(OptionsError::Computers { players, computers });
-        }
-        Ok(Table {
-            players,
-            computers,
+    /// The table `clovece host` plays.
+    pub fn table(&self) -> Table {
+        Table {
+            players: self.players.count(),
             rules: self.rules,
             private: self.private,
             first: self.first,
             timer: self.turn.timer(),
             theme: self.board,
             grace_secs: DEFAULT_GRACE_SECS,
-        })
+        }
+    }
+
+    /// Checks that `computers` computer seats leave one for the host.
+    pub fn check_computers(&self, computers: u8) -> Result<(), OptionsError> {
+        let players = self.players.count();
+        if computers >= players {
+            return Err(OptionsError::Computers { players, computers });
+        }
+        Ok(())
     }
 }
 
@@ -287,7 +290,7 @@ mod tests {
         assert_eq!(o.board, Theme::Classic);
         assert_eq!(o.rules, RuleSet::Classic(HouseRules::default()));
         assert_eq!(o.first, FirstPlayer::Random);
-        let table = o.table(0).unwrap();
+        let table = o.table();
         assert_eq!(table.timer, TurnTimer::Seconds30);
     }
 
@@ -347,9 +350,9 @@ mod tests {
             players: Players::Two,
             ..RoomOptions::default()
         };
-        assert!(o.table(1).is_ok());
+        assert!(o.check_computers(1).is_ok());
         assert_eq!(
-            o.table(2).unwrap_err(),
+            o.check_computers(2).unwrap_err(),
             OptionsError::Computers {
                 players: 2,
                 computers: 2

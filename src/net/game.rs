@@ -29,7 +29,7 @@ use tracing::warn;
 
 use super::code::RoomCode;
 use super::node::{Config, Event, NetError, Node};
-use super::room::{self, Frame, Listing, LookupError, Room};
+use super::room::{self, Frame, Listing, Lobby, LookupError, Room, SeatList};
 use super::ticket::{RoomId, RoomSecret, Ticket, TicketError};
 use crate::bot::Level;
 use crate::protocol::presence::Millis;
@@ -105,8 +105,6 @@ enum Setup {
 pub struct Table {
     /// Seats in all, 2–4.
     pub players: u8,
-    /// How many of them the computer plays.
-    pub computers: u8,
     pub rules: RuleSet,
     /// Whether the room is left out of lookups by code.
     pub private: bool,
@@ -129,16 +127,68 @@ impl Table {
     }
 }
 
+/// Who sits in a seat when the host starts the game, seat by seat in
+/// clockwise order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Sitter {
+    Host,
+    Guest(PeerId),
+    Computer(Level),
+}
+
+/// What the organiser asks the host's loop to do.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Note {
+    /// Send a lobby message.
+    Send(PeerId, Lobby),
+    /// Make sure a phone can be reached (before sending it a message).
+    Dial(PeerId, Vec<Multiaddr>),
+    /// Print a line on the output.
+    Say(String),
+}
+
+/// The host's side of a room before the game: who sits where, who is
+/// ready, when the game starts. The host's loop here does the networking
+/// (admission, the game's setup); the decisions are the organiser's, which
+/// `crate::lobby` implements (net does not depend on it).
+#[async_trait::async_trait]
+pub trait Organiser: Send {
+    /// The room is open with this ticket.
+    fn opened(&mut self, ticket: &Ticket, listing: Listing);
+    /// Seats for guests' phones now.
+    fn places(&self) -> usize;
+    /// A guest's phone was admitted and offered to play as `name`.
+    fn arrived(&mut self, peer: PeerId, name: &str);
+    /// A guest left before the start (said so, or disconnected).
+    fn left(&mut self, peer: PeerId);
+    /// Any other lobby message (a guest's `Ready`, an invitee's answer).
+    fn message(&mut self, from: PeerId, message: Lobby);
+    /// Waits for the host's own input (a command) and takes it in; pending
+    /// for ever when there is none.
+    async fn input(&mut self);
+    /// What to do now, drained.
+    fn notes(&mut self) -> Vec<Note>;
+    /// The seats to start the game with, once the host has started it:
+    /// one per seat, every guest among them having arrived.
+    fn started(&mut self) -> Option<Vec<Sitter>>;
+}
+
+impl std::fmt::Debug for dyn Organiser {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Organiser")
+    }
+}
+
 /// How this process takes part.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub enum Role {
-    Host(Table),
+    Host(Table, Box<dyn Organiser>),
     /// Join by ticket or code; `None` resumes the saved game.
     Join(Option<String>),
 }
 
 /// What `clovece host` / `clovece join` is started with.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct Peer {
     pub role: Role,
     /// The data folder: identity and saved game.
@@ -152,6 +202,8 @@ pub struct Peer {
     pub linger: Duration,
     /// This player's nickname, as the others see it.
     pub name: String,
+    /// A guest confirms it is ready this long after joining.
+    pub ready_after: Duration,
     /// Leave the game on purpose after this many of this player's own
     /// actions (rolls and moves).
     pub leave_after: Option<u32>,
@@ -181,8 +233,10 @@ pub enum GameError {
     Ticket(#[from] TicketError),
     #[error("cannot draw random numbers: {0}")]
     Random(#[from] getrandom::Error),
-    #[error("{players} seats with {computers} computer seats leave none for this player")]
-    Seating { players: u8, computers: u8 },
+    #[error("a game has 2, 3 or 4 seats, not {0}")]
+    Seats(u8),
+    #[error("the organiser seated {0}, which has not offered to play")]
+    NoOffer(PeerId),
     #[error("{0} is neither a ticket nor a room code")]
     NotATicket(String),
     #[error("no saved game to resume in {0}: {1}")]
@@ -205,7 +259,7 @@ pub enum GameError {
 /// player's leave).
 pub async fn run(
     keypair: Keypair,
-    peer: Peer,
+    mut peer: Peer,
     out: &mut impl Write,
 ) -> Result<Finished, GameError> {
     let level = peer.bot.ok_or(GameError::NoBot)?;
@@ -216,16 +270,33 @@ pub async fn run(
         ..Config::default()
     };
     let secret = DiceSecret::generate()?;
-    let (mut node, header, peers) = match &peer.role {
-        Role::Host(table) => {
+    let (mut node, header, peers) = match &mut peer.role {
+        Role::Host(table, organiser) => {
             let mut node = Node::start(keypair.clone(), config).await?;
-            let (header, peers) =
-                host(&mut node, &keypair, &secret, *table, &peer.name, out).await?;
+            let (header, peers) = host(
+                &mut node,
+                &keypair,
+                &secret,
+                *table,
+                organiser.as_mut(),
+                &peer.name,
+                out,
+            )
+            .await?;
             (node, header, peers)
         }
         Role::Join(Some(link)) => {
             let mut node = Node::start(keypair.clone(), config).await?;
-            let (header, peers) = join(&mut node, &keypair, &secret, link, &peer.name).await?;
+            let (header, peers) = join(
+                &mut node,
+                &keypair,
+                &secret,
+                link,
+                &peer.name,
+                peer.ready_after,
+                out,
+            )
+            .await?;
             (node, header, peers)
         }
         Role::Join(None) => {
@@ -275,19 +346,11 @@ async fn host(
     keypair: &Keypair,
     secret: &DiceSecret,
     table: Table,
+    organiser: &mut dyn Organiser,
     name: &str,
     out: &mut impl Write,
 ) -> Result<(SignedHeader, Peers), GameError> {
-    let seats = Seats::for_players(table.players).ok_or(GameError::Seating {
-        players: table.players,
-        computers: table.computers,
-    })?;
-    let places = usize::from(table.players)
-        .checked_sub(usize::from(table.computers) + 1)
-        .ok_or(GameError::Seating {
-            players: table.players,
-            computers: table.computers,
-        })?;
+    let seats = Seats::for_players(table.players).ok_or(GameError::Seats(table.players))?;
     let secret_room = table.private.then(RoomSecret::generate).transpose()?;
     let ticket = Ticket::new(
         RoomId::generate()?,
@@ -298,28 +361,53 @@ async fn host(
     writeln!(out, "ticket: {ticket}")?;
     writeln!(out, "code: {}", ticket.code())?;
     out.flush()?;
-    let mut room = Room::new(ticket, places).with_listing(table.listing());
+    organiser.opened(&ticket, table.listing());
+    let mut room = Room::new(ticket, organiser.places()).with_listing(table.listing());
     let signer = Signer::new(keypair).map_err(PhoneError::from)?;
     let mut offers: BTreeMap<PeerId, (PublicKey, Digest)> = BTreeMap::new();
     let mut names: BTreeMap<PeerId, String> = BTreeMap::new();
+    // The guests in the order the host started the game with.
     let mut order: Vec<PeerId> = Vec::new();
     let mut header: Option<Header> = None;
     let mut signatures: BTreeMap<Colour, Signature> = BTreeMap::new();
     loop {
-        if header.is_none() && order.len() == places {
+        for note in organiser.notes() {
+            match note {
+                Note::Send(to, message) => {
+                    if let Err(e) = node.send(to, Frame::Lobby(message).encode()) {
+                        warn!(%to, "cannot send: {e}");
+                    }
+                }
+                Note::Dial(to, addrs) => {
+                    node.add_addrs(to, addrs);
+                    node.dial(to);
+                }
+                Note::Say(line) => writeln!(out, "{line}")?,
+            }
+        }
+        out.flush()?;
+        room.set_places(organiser.places());
+        if header.is_none()
+            && let Some(lineup) = organiser.started()
+        {
             let mut chosen = [None; 4];
-            let mut colours = seats.iter();
             let mine = (
                 signer.public(),
                 DiceChain::new(secret, DEFAULT_ROLLS).commitment(),
             );
-            for (key, commitment) in std::iter::once(mine).chain(order.iter().map(|p| offers[p])) {
-                let colour = colours.next().expect("seats for every player");
-                chosen[colour.index()] = Some(Seat::Player { key, commitment });
-            }
-            for colour in colours {
-                chosen[colour.index()] = Some(Seat::Computer {
-                    level: Level::default(),
+            for (colour, sitter) in seats.iter().zip(lineup) {
+                chosen[colour.index()] = Some(match sitter {
+                    Sitter::Host => Seat::Player {
+                        key: mine.0,
+                        commitment: mine.1,
+                    },
+                    Sitter::Guest(peer) => {
+                        let (key, commitment) =
+                            *offers.get(&peer).ok_or(GameError::NoOffer(peer))?;
+                        order.push(peer);
+                        Seat::Player { key, commitment }
+                    }
+                    Sitter::Computer(level) => Seat::Computer { level },
                 });
             }
             let mut nonce = [0u8; 32];
@@ -329,7 +417,8 @@ async fn host(
             h.timer = table.timer;
             h.theme = table.theme;
             h.grace_secs = table.grace_secs;
-            signatures.insert(seats.iter().next().expect("a seat"), h.sign(&signer));
+            let me = h.seat_of(mine.0).ok_or(GameError::BadSeat)?;
+            signatures.insert(me, h.sign(&signer));
             for &guest in &order {
                 send(node, guest, &Envelope::Setup(Setup::Sign(h.clone())));
             }
@@ -366,12 +455,31 @@ async fn host(
             }
             return Ok((signed, peers));
         }
-        let Event::Message { from, bytes } = node.next().await else {
-            continue;
+        let event = tokio::select! {
+            event = node.next() => event,
+            () = organiser.input(), if header.is_none() => continue,
+        };
+        let (from, bytes) = match event {
+            Event::Disconnected(peer) if header.is_none() && room.guests().contains(&peer) => {
+                room.leave(peer);
+                offers.remove(&peer);
+                organiser.left(peer);
+                continue;
+            }
+            Event::Message { from, bytes } => (from, bytes),
+            _ => continue,
         };
         if let Ok(Frame::Lobby(lobby)) = Frame::decode(&bytes) {
             if let Some(answer) = room.answer(from, &lobby) {
                 let _ = node.send(from, Frame::Lobby(answer).encode());
+            } else if header.is_none()
+                && matches!(lobby, Lobby::Leave { room: r } if r == room.ticket().room())
+            {
+                room.leave(from);
+                offers.remove(&from);
+                organiser.left(from);
+            } else if header.is_none() {
+                organiser.message(from, lobby);
             }
             continue;
         }
@@ -388,8 +496,9 @@ async fn host(
                 && !offers.contains_key(&from) =>
             {
                 offers.insert(from, (key, commitment));
-                names.insert(from, nickname(&name));
-                order.push(from);
+                let name = nickname(&name);
+                organiser.arrived(from, &name);
+                names.insert(from, name);
             }
             Some(Envelope::Setup(Setup::Signed(signature))) => {
                 if let Some(h) = &header
@@ -410,6 +519,8 @@ async fn join(
     secret: &DiceSecret,
     link: &str,
     name: &str,
+    ready_after: Duration,
+    out: &mut impl Write,
 ) -> Result<(SignedHeader, Peers), GameError> {
     let ticket = match link.parse::<Ticket>() {
         Ok(ticket) => ticket,
@@ -433,11 +544,30 @@ async fn join(
             name: nickname(name),
         }),
     );
+    let ready = tokio::time::sleep(ready_after);
+    tokio::pin!(ready);
+    let mut said_ready = false;
     loop {
-        let Event::Message { from, bytes } = node.next().await else {
+        let event = tokio::select! {
+            event = node.next() => event,
+            () = &mut ready, if !said_ready => {
+                said_ready = true;
+                let message = Lobby::Ready { room: ticket.room(), ready: true };
+                let _ = node.send(host, Frame::Lobby(message).encode());
+                continue;
+            }
+        };
+        let Event::Message { from, bytes } = event else {
             continue;
         };
         if from != host {
+            continue;
+        }
+        if let Ok(Frame::Lobby(Lobby::Seats { room, seats })) = Frame::decode(&bytes)
+            && room == ticket.room()
+        {
+            writeln!(out, "seats: {}", SeatList(&seats[..seats.len().min(4)]))?;
+            out.flush()?;
             continue;
         }
         match Envelope::unframe(&bytes) {

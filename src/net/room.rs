@@ -17,6 +17,8 @@ use serde_bytes::ByteBuf;
 use super::code::RoomCode;
 use super::node::{Event, Node};
 use super::ticket::{RoomId, RoomSecret, Ticket};
+use crate::bot::Level;
+use crate::protocol::computer::LevelDef;
 use crate::protocol::{Theme, TurnTimer};
 use crate::rules::RuleSet;
 
@@ -73,6 +75,62 @@ pub enum Lobby {
         listing: Listing,
         free: u8,
     },
+    /// A guest is ready to start (or no longer is).
+    Ready {
+        room: RoomId,
+        ready: bool,
+    },
+    /// A guest leaves the room before the start (no penalty).
+    Leave {
+        room: RoomId,
+    },
+    /// The host tells its guests who sits where, after every change.
+    Seats {
+        room: RoomId,
+        seats: Vec<SeatView>,
+    },
+}
+
+/// A seat as the host shows it to its guests.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum SeatView {
+    Host {
+        name: String,
+    },
+    Guest {
+        name: String,
+        ready: bool,
+    },
+    Computer {
+        #[serde(with = "LevelDef")]
+        level: Level,
+    },
+    Empty,
+}
+
+/// How `clovece host` and `join` print the seats: `1 host "Hana" | 2
+/// "Ivo" ready | 3 computer hard | 4 empty`. Names are printed escaped, so
+/// a hostile one stays on its line.
+pub struct SeatList<'a>(pub &'a [SeatView]);
+
+impl std::fmt::Display for SeatList<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        for (i, seat) in self.0.iter().enumerate() {
+            if i > 0 {
+                f.write_str(" | ")?;
+            }
+            write!(f, "{} ", i + 1)?;
+            match seat {
+                SeatView::Host { name } => write!(f, "host {name:?}")?,
+                SeatView::Guest { name, ready } => {
+                    write!(f, "{name:?} {}", if *ready { "ready" } else { "not-ready" })?
+                }
+                SeatView::Computer { level } => write!(f, "computer {}", level.name())?,
+                SeatView::Empty => f.write_str("empty")?,
+            }
+        }
+        Ok(())
+    }
 }
 
 /// What the nearby rooms list shows of a room and filters on.
@@ -139,6 +197,17 @@ impl Room {
 
     pub fn is_full(&self) -> bool {
         self.guests.len() >= self.places
+    }
+
+    /// Sets the seats for guests' phones (the host put the computer in a
+    /// seat or took it out); guests already in stay.
+    pub fn set_places(&mut self, places: usize) {
+        self.places = places;
+    }
+
+    /// `guest` left before the start: its seat is free again.
+    pub fn leave(&mut self, guest: PeerId) {
+        self.guests.retain(|g| *g != guest);
     }
 
     /// The answer to `message` from `from`, if any.

@@ -4,7 +4,7 @@
 
 #![allow(dead_code)]
 
-use std::io::{BufRead, BufReader, Read};
+use std::io::{BufRead, BufReader, Read, Write};
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::sync::mpsc;
@@ -23,7 +23,7 @@ pub struct Proc {
 }
 
 /// Starts `clovece <args>` with `--data <data>`, listening on loopback
-/// only when `listen` (host, join, rooms; not stats).
+/// only (for host, join and rooms).
 pub fn clovece(data: &Path, args: &[&str]) -> Proc {
     let mut command = Command::new(env!("CARGO_BIN_EXE_clovece"));
     command
@@ -42,6 +42,7 @@ pub fn peer(data: &Path, args: &[&str]) -> Proc {
 
 pub fn spawn(mut command: Command) -> Proc {
     let mut child = command
+        .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
@@ -109,8 +110,11 @@ impl Proc {
         err
     }
 
-    pub fn id(&self) -> u32 {
-        self.child.id()
+    /// Writes `line` to the process's standard input (its console).
+    pub fn say(&mut self, line: &str) {
+        let stdin = self.child.stdin.as_mut().expect("stdin is piped");
+        writeln!(stdin, "{line}").expect("the process reads its console");
+        stdin.flush().unwrap();
     }
 }
 
