@@ -80,6 +80,11 @@ enum Command {
         /// and every guest is ready.
         #[arg(long)]
         console: bool,
+        /// Invite this phone when the room opens (repeatable): a peer id
+        /// from `clovece friends` or `clovece nearby`, or an address ending
+        /// in /p2p/<peer id>.
+        #[arg(long)]
+        invite: Vec<clovece::lobby::invite::Target>,
         /// The rule set: classic, croatian or matfyz.
         #[arg(long, default_value = "classic")]
         rules: String,
@@ -141,6 +146,27 @@ enum Command {
         /// The data folder holding the statistics.
         #[arg(long)]
         data: Option<PathBuf>,
+    },
+    /// Print the friends list: the people this phone has played with.
+    Friends {
+        /// The data folder holding the identity and statistics.
+        #[arg(long)]
+        data: Option<PathBuf>,
+    },
+    /// Wait for an invitation to a room, print it, and accept it (join
+    /// and play) or decline it.
+    Invitations {
+        /// Join the room and play.
+        #[arg(long, conflicts_with = "decline", required_unless_present = "decline")]
+        accept: bool,
+        /// Tell the host no.
+        #[arg(long)]
+        decline: bool,
+        /// Wait at most this many seconds for an invitation.
+        #[arg(long, default_value_t = 60)]
+        seconds: u64,
+        #[command(flatten)]
+        peer: PeerArgs,
     },
     /// Join a room by its ticket or code and play; with no ticket, resume
     /// the saved game.
@@ -247,6 +273,7 @@ fn main() -> ExitCode {
             computer,
             computer_level,
             console,
+            invite,
             rules,
             house,
             private,
@@ -276,6 +303,7 @@ fn main() -> ExitCode {
                         tokio::io::AsyncBufReadExt::lines(boxed)
                     });
                     Host::open(&options, &peer.name, computer, computer_level, console)
+                        .map(|(table, host)| (table, host.inviting(invite)))
                 });
             match opened {
                 Ok((table, host)) => play(
@@ -331,6 +359,44 @@ fn main() -> ExitCode {
             ready_after,
             peer,
         }) => play(Role::Join(ticket), peer, ready_after),
+        Some(Command::Friends { data }) => network(|| async move {
+            let data = data_dir(data)?;
+            let me = clovece::net::identity::load_or_create(&data)?
+                .public()
+                .to_peer_id();
+            let store = clovece::stats::Store::new(&data);
+            clovece::stats::friends(&store, me, &mut std::io::stdout().lock())?;
+            Ok(())
+        }),
+        Some(Command::Invitations {
+            accept,
+            decline: _,
+            seconds,
+            peer,
+        }) => network(|| async move {
+            let data = data_dir(peer.data.clone())?;
+            let keypair = clovece::net::identity::load_or_create(&data)?;
+            let answer = if accept {
+                clovece::lobby::invite::Answer::Accept
+            } else {
+                clovece::lobby::invite::Answer::Decline
+            };
+            let invitation = clovece::lobby::invite::receive(
+                keypair,
+                peer.listen.clone(),
+                Duration::from_secs(seconds),
+                answer,
+                &mut std::io::stdout().lock(),
+            )
+            .await?;
+            match invitation {
+                Some(invitation) => {
+                    let role = Role::Join(Some(invitation.ticket.to_string()));
+                    game(role, peer, 0).await
+                }
+                None => Ok(()),
+            }
+        }),
         Some(Command::Tournament(args)) => tournament(args),
     };
     match result {
@@ -356,29 +422,30 @@ fn first(s: &str) -> Result<FirstPlayer, clovece::lobby::options::OptionsError> 
     clovece::lobby::options::first(s)
 }
 
-/// Runs `host` or `join` as `role`, and records the game in the
-/// statistics.
+/// Runs `host` or `join` as `role`.
 fn play(role: Role, args: PeerArgs, ready_after: u64) -> Result<(), String> {
-    network(|| async move {
-        let data = data_dir(args.data)?;
-        let keypair = clovece::net::identity::load_or_create(&data)?;
-        let peer = Peer {
-            role,
-            data: data.clone(),
-            listen: args.listen,
-            bot: args.bot,
-            pace: Duration::from_millis(args.pace),
-            linger: Duration::from_secs(args.linger),
-            name: args.name,
-            ready_after: Duration::from_millis(ready_after),
-            leave_after: args.leave_after,
-            drop_after: args.drop_after,
-        };
-        let finished =
-            clovece::net::game::run(keypair, peer, &mut std::io::stdout().lock()).await?;
-        clovece::stats::Store::new(&data).record(&finished)?;
-        Ok(())
-    })
+    network(|| game(role, args, ready_after))
+}
+
+/// Plays a game as `role` and records it in the statistics.
+async fn game(role: Role, args: PeerArgs, ready_after: u64) -> anyhow::Result<()> {
+    let data = data_dir(args.data)?;
+    let keypair = clovece::net::identity::load_or_create(&data)?;
+    let peer = Peer {
+        role,
+        data: data.clone(),
+        listen: args.listen,
+        bot: args.bot,
+        pace: Duration::from_millis(args.pace),
+        linger: Duration::from_secs(args.linger),
+        name: args.name,
+        ready_after: Duration::from_millis(ready_after),
+        leave_after: args.leave_after,
+        drop_after: args.drop_after,
+    };
+    let finished = clovece::net::game::run(keypair, peer, &mut std::io::stdout().lock()).await?;
+    clovece::stats::Store::new(&data).record(&finished)?;
+    Ok(())
 }
 
 /// Runs a networked command on a tokio runtime, logging to stderr

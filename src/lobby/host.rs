@@ -10,6 +10,7 @@ use std::str::FromStr;
 use libp2p::PeerId;
 use tokio::io::{AsyncBufRead, Lines};
 
+use super::invite::Target;
 use super::options::{OptionsError, Players, RoomOptions};
 use super::seats::{Lineup, Seating};
 use crate::bot::Level;
@@ -28,10 +29,14 @@ pub enum Command {
     Start,
     /// `seats`: print the seats.
     Seats,
+    /// `invite <peer id or address/p2p/peer id>`
+    Invite(Target),
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("unknown command {0:?} (order N…, computer SEAT easy|medium|hard|none, start, seats)")]
+#[error(
+    "unknown command {0:?} (order N…, computer SEAT easy|medium|hard|none, start, seats, invite PEER)"
+)]
 pub struct UnknownCommand(pub String);
 
 impl FromStr for Command {
@@ -43,6 +48,7 @@ impl FromStr for Command {
         match words.as_slice() {
             ["start"] => Ok(Command::Start),
             ["seats"] => Ok(Command::Seats),
+            ["invite", target] => target.parse().map(Command::Invite).map_err(|_| unknown()),
             ["order", seats @ ..] if !seats.is_empty() => seats
                 .iter()
                 .map(|s| s.parse().map_err(|_| unknown()))
@@ -67,7 +73,11 @@ pub type Console = Lines<Box<dyn AsyncBufRead + Unpin + Send>>;
 /// The organiser of `clovece host` (see the module documentation).
 pub struct Host {
     seating: Seating,
-    room: Option<RoomId>,
+    name: String,
+    /// The room's ticket and listing, once open.
+    room: Option<(Ticket, Listing)>,
+    /// Phones to invite as soon as the room is open.
+    invites: Vec<Target>,
     /// `None`: start by itself as soon as possible.
     console: Option<Console>,
     notes: Vec<Note>,
@@ -100,11 +110,41 @@ impl Host {
     ) -> Host {
         Host {
             seating: Seating::new(players, name, computers, level),
+            name: name.to_owned(),
             room: None,
+            invites: Vec::new(),
             console,
             notes: Vec::new(),
             started: None,
         }
+    }
+
+    /// Invites `targets` as soon as the room is open.
+    pub fn inviting(self, targets: Vec<Target>) -> Host {
+        Host {
+            invites: targets,
+            ..self
+        }
+    }
+
+    fn room_id(&self) -> Option<RoomId> {
+        self.room.as_ref().map(|(ticket, _)| ticket.room())
+    }
+
+    fn invite(&mut self, target: Target) {
+        let Some((ticket, listing)) = &self.room else {
+            self.invites.push(target);
+            return;
+        };
+        let invite = Lobby::Invite {
+            ticket: ticket.to_string(),
+            listing: *listing,
+            from: self.name.clone(),
+        };
+        self.notes.push(Note::Dial(target.peer, target.addrs));
+        self.notes.push(Note::Send(target.peer, invite));
+        self.notes
+            .push(Note::Say(format!("invited: {}", target.peer)));
     }
 
     /// Tells everyone the seats; starts by itself if there is no console.
@@ -112,7 +152,7 @@ impl Host {
         let view = self.seating.view();
         self.notes
             .push(Note::Say(format!("seats: {}", SeatList(&view))));
-        if let Some(room) = self.room {
+        if let Some(room) = self.room_id() {
             for guest in self.seating.guest_peers() {
                 let seats = Lobby::Seats {
                     room,
@@ -143,6 +183,10 @@ impl Host {
                 Err(e) => Err(format!("cannot start: {e}")),
             },
             Command::Seats => Ok(()),
+            Command::Invite(target) => {
+                self.invite(target);
+                return;
+            }
         };
         match done {
             Ok(()) => self.changed(),
@@ -153,9 +197,12 @@ impl Host {
 
 #[async_trait::async_trait]
 impl Organiser for Host {
-    fn opened(&mut self, ticket: &Ticket, _listing: Listing) {
-        self.room = Some(ticket.room());
+    fn opened(&mut self, ticket: &Ticket, listing: Listing) {
+        self.room = Some((ticket.clone(), listing));
         self.changed();
+        for target in std::mem::take(&mut self.invites) {
+            self.invite(target);
+        }
     }
 
     fn places(&self) -> usize {
@@ -176,11 +223,16 @@ impl Organiser for Host {
     }
 
     fn message(&mut self, from: PeerId, message: Lobby) {
-        if let Lobby::Ready { room, ready } = message
-            && Some(room) == self.room
-            && self.seating.ready(from, ready).is_ok()
-        {
-            self.changed();
+        match message {
+            Lobby::Ready { room, ready }
+                if Some(room) == self.room_id() && self.seating.ready(from, ready).is_ok() =>
+            {
+                self.changed();
+            }
+            Lobby::Declined { room } if Some(room) == self.room_id() => {
+                self.notes.push(Note::Say(format!("declined: {from}")));
+            }
+            _ => {}
         }
     }
 
@@ -235,14 +287,53 @@ mod tests {
         }
     }
 
+    /// Opens `host`'s room; its id.
+    fn open(host: &mut Host) -> RoomId {
+        let addr = "/ip4/127.0.0.1/tcp/1".parse().unwrap();
+        let id = RoomId::from_bytes([1; 16]);
+        let ticket = Ticket::new(id, PeerId::random(), [addr], None).unwrap();
+        host.opened(&ticket, RoomOptions::default().table().listing());
+        host.notes();
+        id
+    }
+
+    #[test]
+    fn invitations_wait_for_the_room_and_carry_its_ticket() {
+        let friend = PeerId::random();
+        let target = Target {
+            peer: friend,
+            addrs: Vec::new(),
+        };
+        let mut host =
+            Host::new(Players::Two, "Hana", 0, Level::Medium, None).inviting(vec![target]);
+        assert!(host.notes().is_empty());
+        let addr = "/ip4/127.0.0.1/tcp/1".parse().unwrap();
+        let ticket =
+            Ticket::new(RoomId::from_bytes([1; 16]), PeerId::random(), [addr], None).unwrap();
+        host.opened(&ticket, RoomOptions::default().table().listing());
+        let sent = host.notes().into_iter().find_map(|n| match n {
+            Note::Send(to, Lobby::Invite { ticket, from, .. }) if to == friend => {
+                Some((ticket, from))
+            }
+            _ => None,
+        });
+        assert_eq!(sent, Some((ticket.to_string(), "Hana".to_owned())));
+        host.message(
+            friend,
+            Lobby::Declined {
+                room: ticket.room(),
+            },
+        );
+        assert_eq!(host.notes(), vec![Note::Say(format!("declined: {friend}"))]);
+    }
+
     #[test]
     fn without_a_console_the_host_starts_once_full_and_ready() {
         let mut host = Host::new(Players::Two, "Hana", 0, Level::Medium, None);
         let guest = PeerId::random();
         host.arrived(guest, "Ivo");
         assert_eq!(host.started(), None);
-        let room = RoomId::from_bytes([1; 16]);
-        host.room = Some(room);
+        let room = open(&mut host);
         host.message(
             guest,
             Lobby::Ready {
@@ -268,8 +359,7 @@ mod tests {
             Level::Medium,
             Some(console.lines()),
         );
-        let room = RoomId::from_bytes([1; 16]);
-        host.room = Some(room);
+        let room = open(&mut host);
         let guest = PeerId::random();
         host.arrived(guest, "Ivo");
         host.command(Command::Start);

@@ -6,10 +6,12 @@
 //! - [`seats`]: who sits where, ready checks, and when a game may start.
 //! - [`host`]: the host's organiser of the room (`clovece host`), with
 //!   its console.
+//! - [`invite`]: invitations from the friends or all players list.
 //!
 //! docs/lobby.md describes the messages and the decisions taken.
 
 pub mod host;
+pub mod invite;
 pub mod nearby;
 pub mod options;
 pub mod seats;

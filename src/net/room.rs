@@ -89,6 +89,18 @@ pub enum Lobby {
         room: RoomId,
         seats: Vec<SeatView>,
     },
+    /// The host invites a phone (from its friends or all players list) to
+    /// its room, open or private: the ticket joins it.
+    Invite {
+        ticket: String,
+        listing: Listing,
+        /// The host's nickname.
+        from: String,
+    },
+    /// The invited phone declines (accepting is joining).
+    Declined {
+        room: RoomId,
+    },
 }
 
 /// A seat as the host shows it to its guests.

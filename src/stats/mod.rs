@@ -42,3 +42,23 @@ pub fn report(
     }
     Ok(())
 }
+
+/// `clovece friends`: the friends list, the people this phone has played
+/// with (everyone in its statistics but `me`), with their latest nickname,
+/// a line `friend: <peer id> "<name>" games <n>` each, most games first.
+pub fn friends(store: &Store, me: libp2p::PeerId, out: &mut impl Write) -> Result<(), StatsError> {
+    let loaded = store.load()?;
+    let write = |e| StatsError::Write(std::path::PathBuf::from("standard output"), e);
+    let me = me.to_base58();
+    for player in tally::players(&loaded.records) {
+        if player.peer != me {
+            writeln!(
+                out,
+                "friend: {} {:?} games {}",
+                player.peer, player.name, player.overall.games
+            )
+            .map_err(write)?;
+        }
+    }
+    Ok(())
+}
