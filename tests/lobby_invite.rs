@@ -21,8 +21,18 @@ fn invitation_accepted_joins_the_room_and_makes_friends() {
     let mut host = peer(
         dirs[0].path(),
         &[
-            "host", "--players", "2", "--private", "--turn", "60", "--board", "sea", "--name",
-            "Hana", "--invite", &address,
+            "host",
+            "--players",
+            "2",
+            "--private",
+            "--turn",
+            "60",
+            "--board",
+            "sea",
+            "--name",
+            "Hana",
+            "--invite",
+            &address,
         ],
     );
     let (ticket, code) = ticket(&mut host);

@@ -89,7 +89,7 @@ pub fn players(records: &[Record]) -> Vec<PlayerStats> {
         }
     }
     let mut players: Vec<PlayerStats> = by_peer.into_values().collect();
-    players.sort_by(|a, b| b.overall.games.cmp(&a.overall.games));
+    players.sort_by_key(|p| std::cmp::Reverse(p.overall.games));
     players
 }
 
