@@ -3,7 +3,8 @@
 //! documentation addresses 192.0.2.0/24 that exist only inside them, as in
 //! tests/net_mdns.rs). `clovece rooms` runs in one with no `--ask`; a host
 //! opens a room in the other; the room must appear within about 2 s and
-//! leave the list when a guest fills it. Prints both times.
+//! leave the list when a guest fills it (prints both times). Then the host
+//! invites the guest from its friends list, by peer id alone.
 //!
 //! Needs root and `ip netns`; elsewhere it says why it is skipped.
 
@@ -134,4 +135,50 @@ fn open_room_appears_nearby_by_mdns_and_leaves_when_full() {
     assert_eq!(gone, code);
     let result = host.line("result: ");
     assert_eq!(guest.line("result: "), result);
+    host.finish();
+    guest.finish();
+
+    // The guest is now on the host's friends list, by peer id only; the
+    // host invites it from there and mDNS finds where it is.
+    let friends = Command::new(BIN)
+        .args(["friends", "--data"])
+        .arg(data.path().join("host"))
+        .output()
+        .unwrap();
+    let friends = String::from_utf8(friends.stdout).unwrap();
+    let friend = friends
+        .strip_prefix("friend: ")
+        .and_then(|f| f.split(' ').next())
+        .unwrap_or_else(|| panic!("one friend: {friends:?}"))
+        .to_owned();
+    let mut invited = inside(
+        b,
+        "192.0.2.2",
+        &data.path().join("guest"),
+        &["invitations", "--decline", "--seconds", "20"],
+    );
+    assert_eq!(invited.line("id: "), friend);
+    let mut host = inside(
+        a,
+        "192.0.2.1",
+        &data.path().join("host"),
+        &[
+            &[
+                "host",
+                "--players",
+                "3",
+                "--name",
+                "Hana",
+                "--console",
+                "--invite",
+                &friend,
+            ][..],
+            &bot,
+        ]
+        .concat(),
+    );
+    let code = host.line("code: ");
+    assert!(invited.line("invite: ").starts_with("from \"Hana\" "));
+    assert_eq!(invited.line("declined: "), code);
+    assert_eq!(host.line("declined: "), friend);
 }

@@ -1,4 +1,4 @@
-//! The nearby rooms list: open rooms with free seats, live. Every second
+//! The nearby rooms list: open rooms with free seats, live. Every half second
 //! the list asks each phone it knows (found by mDNS, or named with `--ask`)
 //! with [`Lobby::Browse`]; an open room with a free seat answers with its
 //! listing. A room that has not answered for [`STALE`] (full, started,
@@ -19,11 +19,12 @@ use crate::net::game::is_loopback;
 use crate::net::room::{Frame, Listing, Lobby};
 use crate::net::{Config, Event, NetError, Node, Ticket};
 
-/// How often every known phone is asked.
-pub const ASK_EVERY: Duration = Duration::from_secs(1);
+/// How often every known phone is asked: a few bytes each way to a
+/// handful of phones on one Wi-Fi.
+pub const ASK_EVERY: Duration = Duration::from_millis(500);
 /// A room that has not answered for this long is gone (two missed asks and
-/// some slack, so one lost answer does not make it flicker).
-pub const STALE: Duration = Duration::from_millis(2500);
+/// some slack, so one late answer does not make it flicker).
+pub const STALE: Duration = Duration::from_millis(1500);
 
 /// A room as the list shows it.
 #[derive(Clone, Debug, PartialEq, Eq)]

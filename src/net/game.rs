@@ -460,6 +460,12 @@ async fn host(
             () = organiser.input(), if header.is_none() => continue,
         };
         let (from, bytes) = match event {
+            // An invitation to a phone known only by its peer id waits
+            // until mDNS finds where to dial it.
+            Event::Discovered(peer) if node.unacknowledged(peer) > 0 => {
+                node.dial(peer);
+                continue;
+            }
             Event::Disconnected(peer) if header.is_none() && room.guests().contains(&peer) => {
                 room.leave(peer);
                 offers.remove(&peer);

@@ -66,7 +66,7 @@ pub enum Lobby {
         why: Refusal,
     },
     /// Which open rooms with free seats are here, and what are they like?
-    /// (The nearby rooms list asks every phone it knows, every second.)
+    /// (The nearby rooms list asks every phone it knows, twice a second.)
     Browse,
     /// This one: its ticket, options and free seats. Sent only by an open
     /// room with a free seat; a room that stops answering is gone.
