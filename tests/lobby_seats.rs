@@ -153,3 +153,27 @@ fn a_guest_leaving_before_the_start_frees_its_seat() {
     let result = host.line("result: ");
     assert_eq!(second.line("result: "), result);
 }
+
+#[test]
+fn the_game_survives_its_host_leaving_after_the_start() {
+    let dirs = dirs(3);
+    let mut host = peer(
+        dirs[0].path(),
+        &[
+            "host",
+            "--players",
+            "3",
+            "--name",
+            "Hana",
+            "--leave-after",
+            "2",
+        ],
+    );
+    let (ticket, _) = ticket(&mut host);
+    let mut ana = peer(dirs[1].path(), &["join", &ticket, "--name", "Ana"]);
+    let mut ivo = peer(dirs[2].path(), &["join", &ticket, "--name", "Ivo"]);
+    host.line("left: ");
+    host.finish();
+    let result = ana.line("result: ");
+    assert_eq!(ivo.line("result: "), result);
+}

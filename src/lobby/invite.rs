@@ -17,7 +17,7 @@ use libp2p::multiaddr::Protocol;
 use libp2p::{Multiaddr, PeerId};
 
 use super::options::Shown;
-use crate::net::game::is_loopback;
+use crate::net::game::{MAX_NAME, is_loopback};
 use crate::net::room::{Frame, Listing, Lobby};
 use crate::net::{Config, Event, NetError, Node, Ticket};
 
@@ -83,7 +83,11 @@ impl Invitation {
         (ticket.host() == sender).then(|| Invitation {
             ticket,
             listing,
-            from: from.chars().filter(|c| !c.is_control()).take(32).collect(),
+            from: from
+                .chars()
+                .filter(|c| !c.is_control())
+                .take(MAX_NAME)
+                .collect(),
         })
     }
 }
