@@ -349,4 +349,71 @@ mod tests {
             ]
         );
     }
+
+    #[derive(Clone, Debug)]
+    enum Op {
+        Arrive(usize),
+        Leave(usize),
+        Ready(usize, bool),
+        Computer(usize, Option<Level>),
+        Reorder(Vec<usize>),
+    }
+
+    fn op() -> impl proptest::strategy::Strategy<Value = Op> {
+        use proptest::prelude::*;
+        let level = prop_oneof![Just(None), Just(Some(Level::Easy)), Just(Some(Level::Hard))];
+        prop_oneof![
+            (0..5usize).prop_map(Op::Arrive),
+            (0..5usize).prop_map(Op::Leave),
+            (0..5usize, any::<bool>()).prop_map(|(g, r)| Op::Ready(g, r)),
+            (0..6usize, level).prop_map(|(s, l)| Op::Computer(s, l)),
+            Just(vec![1usize, 2, 3, 4])
+                .prop_shuffle()
+                .prop_map(Op::Reorder),
+        ]
+    }
+
+    proptest::proptest! {
+        /// Whatever happens in the room, the host keeps exactly one seat,
+        /// every seat is counted once, and a lineup only ever comes from
+        /// a full room of ready guests.
+        #[test]
+        fn no_sequence_of_changes_starts_a_game_early(
+            players in 2u8..=4,
+            ops in proptest::collection::vec(op(), 0..40),
+        ) {
+            let players = Players::from_count(players).unwrap();
+            let n = usize::from(players.count());
+            let peers: Vec<PeerId> = (0..5).map(|_| PeerId::random()).collect();
+            let mut s = room(players, 0);
+            for op in ops {
+                match op {
+                    Op::Arrive(g) => { let _ = s.arrive(peers[g], "guest"); }
+                    Op::Leave(g) => { s.leave(peers[g]); }
+                    Op::Ready(g, r) => { let _ = s.ready(peers[g], r); }
+                    Op::Computer(seat, level) => { let _ = s.computer(seat, level); }
+                    Op::Reorder(order) => {
+                        let order: Vec<usize> = order.into_iter().filter(|&i| i <= n).collect();
+                        let _ = s.reorder(&order);
+                    }
+                }
+                let view = s.view();
+                proptest::prop_assert_eq!(view.len(), n);
+                let hosts = view.iter().filter(|v| matches!(v, SeatView::Host { .. })).count();
+                proptest::prop_assert_eq!(hosts, 1);
+                let guests = s.guest_peers();
+                proptest::prop_assert!(guests.len() < n);
+                let waiting = view.iter().any(|v| {
+                    matches!(v, SeatView::Empty | SeatView::Guest { ready: false, .. })
+                });
+                match s.start() {
+                    Ok(lineup) => {
+                        proptest::prop_assert_eq!(lineup.sitters().len(), n);
+                        proptest::prop_assert!(!waiting);
+                    }
+                    Err(_) => proptest::prop_assert!(waiting),
+                }
+            }
+        }
+    }
 }
