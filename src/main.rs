@@ -78,11 +78,17 @@ enum Command {
         /// Leave the room out of lookups by code: only its ticket joins.
         #[arg(long)]
         private: bool,
+        /// Seconds the game waits for a silent phone before the computer
+        /// plays its seat (hidden: tests shorten it).
+        #[arg(long, hide = true, default_value_t = clovece::protocol::header::DEFAULT_GRACE_SECS,
+              value_parser = clap::value_parser!(u16).range(1..))]
+        grace: u16,
         #[command(flatten)]
         peer: PeerArgs,
     },
     /// Join a room by its ticket or code and play; with no ticket, resume
-    /// the saved game.
+    /// the saved game (a host restarted on an unfinished game resumes it
+    /// too).
     Join {
         /// The room's ticket (`CLOVECE:…`) or six-character code.
         ticket: Option<String>,
@@ -103,7 +109,8 @@ struct PeerArgs {
     /// An address to listen on (repeatable).
     #[arg(long, default_value = "/ip4/0.0.0.0/tcp/0")]
     listen: Vec<libp2p::Multiaddr>,
-    /// Play this process's seat by itself: easy, medium or hard.
+    /// Play this process's seat by itself: easy, medium or hard. Without
+    /// it, the legal moves are listed on the terminal and a move is read.
     #[arg(long)]
     bot: Option<clovece::bot::Level>,
     /// Wait this many milliseconds before each of this player's actions.
@@ -113,6 +120,10 @@ struct PeerArgs {
     /// the final entry.
     #[arg(long, default_value_t = 60)]
     linger: u64,
+    /// Print `trace:` lines with timestamps (hidden: for the latency
+    /// figures of docs/performance.md).
+    #[arg(long, hide = true)]
+    trace: bool,
 }
 
 #[derive(clap::Args)]
@@ -174,8 +185,9 @@ fn main() -> ExitCode {
             rules,
             house,
             private,
+            grace,
             peer,
-        }) => match table(players, computer, &rules, &house, private) {
+        }) => match table(players, computer, &rules, &house, private, grace) {
             Ok(table) => play(Role::Host(table), peer),
             Err(e) => Err(e.to_string()),
         },
@@ -204,6 +216,7 @@ fn table(
     rules: &str,
     house: &[String],
     private: bool,
+    grace_secs: u16,
 ) -> anyhow::Result<Table> {
     let rules = match rules {
         "matfyz" if house.is_empty() => RuleSet::Matfyz,
@@ -215,6 +228,7 @@ fn table(
         computers,
         rules,
         private,
+        grace_secs,
     })
 }
 
@@ -230,6 +244,7 @@ fn play(role: Role, args: PeerArgs) -> Result<(), String> {
             bot: args.bot,
             pace: Duration::from_millis(args.pace),
             linger: Duration::from_secs(args.linger),
+            trace: args.trace,
         };
         clovece::net::game::run(keypair, peer, &mut std::io::stdout().lock()).await?;
         Ok(())
