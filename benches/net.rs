@@ -228,11 +228,11 @@ impl Trace {
         for line in lines {
             let words: Vec<&str> = line.split(' ').collect();
             match words.as_slice() {
-                ["trace:", "act", kind, index, at] => {
-                    trace
-                        .acts
-                        .push((kind.to_string(), index.parse().unwrap(), at.parse().unwrap()))
-                }
+                ["trace:", "act", kind, index, at] => trace.acts.push((
+                    kind.to_string(),
+                    index.parse().unwrap(),
+                    at.parse().unwrap(),
+                )),
                 ["trace:", "applied", len, at] => trace
                     .applied
                     .push((len.parse().unwrap(), at.parse().unwrap())),
@@ -399,5 +399,11 @@ fn restart_and_link(_: &mut Criterion) {
     });
 }
 
-criterion_group!(benches, broadcast, restart, tap_to_applied, restart_and_link);
+criterion_group!(
+    benches,
+    broadcast,
+    restart,
+    tap_to_applied,
+    restart_and_link
+);
 criterion_main!(benches);

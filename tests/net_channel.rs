@@ -289,7 +289,10 @@ async fn a_received_message_one_byte_over_the_limit_gets_its_peer_disconnected_w
     let target = spawn(Keypair::generate_ed25519()).await;
     let reason = banned_for(target, vec![one_message_batch(MAX_MESSAGE + 1)]).await;
     assert!(
-        reason.contains(&format!("{} bytes, more than {MAX_MESSAGE}", MAX_MESSAGE + 1)),
+        reason.contains(&format!(
+            "{} bytes, more than {MAX_MESSAGE}",
+            MAX_MESSAGE + 1
+        )),
         "{reason}"
     );
 }

@@ -76,7 +76,11 @@ fn a_peer_silent_past_the_grace_period_is_played_by_the_computer_and_takes_its_s
     let back = format!("back: {colour}");
     loop {
         let line = procs[0].line();
-        assert!(!line.starts_with("result: "), "no takeover: {:?}", procs[0].seen);
+        assert!(
+            !line.starts_with("result: "),
+            "no takeover: {:?}",
+            procs[0].seen
+        );
         if line == away {
             break;
         }
@@ -130,4 +134,17 @@ fn a_seat_played_on_the_terminal_lists_the_moves_and_asks_again_after_bad_input(
     assert!(!first, "the terminal was never asked");
     me.finish();
     assert_one_result(&[host.result(), result]);
+}
+
+#[test]
+fn resuming_with_no_saved_game_says_so_and_exits_2() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_clovece"))
+        .args(["join", "--bot", "easy", "--listen", "/ip4/127.0.0.1/tcp/0"])
+        .args(["--data", dir.path().to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("no saved game to resume"), "{err}");
 }

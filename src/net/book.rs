@@ -84,9 +84,7 @@ impl Book {
             .and_then(|()| file.sync_all())
             .map_err(io(&temp))?;
         fs::rename(&temp, &path).map_err(io(&path))?;
-        File::open(dir)
-            .and_then(|d| d.sync_all())
-            .map_err(io(dir))
+        File::open(dir).and_then(|d| d.sync_all()).map_err(io(dir))
     }
 
     /// Loads the book of the game folder `dir`.

@@ -35,12 +35,12 @@ use super::terminal::{self, Terminal};
 use super::ticket::{RoomId, RoomSecret, Ticket, TicketError};
 use crate::bot::Level;
 use crate::protocol::presence::Millis;
+use crate::protocol::state::Control;
+use crate::protocol::store::Restored;
 use crate::protocol::{
     DiceChain, DiceSecret, Digest, End, Header, Message, Phone, PhoneError, PublicKey, Seat,
     Signature, SignedHeader, Signer, Store, StoreError, Transport, Watch,
 };
-use crate::protocol::state::Control;
-use crate::protocol::store::Restored;
 use crate::protocol::{Due, HeaderError, header::DEFAULT_ROLLS};
 use crate::rules::{Colour, Move, RuleSet, Seats};
 
@@ -178,7 +178,10 @@ pub enum GameError {
 fn saved_game(dir: &Path) -> Result<Restored, StoreError> {
     match Store::open(dir) {
         Err(StoreError::Corrupt { intact, .. }) => {
-            warn!("{}: resuming from the intact part of the saved game", dir.display());
+            warn!(
+                "{}: resuming from the intact part of the saved game",
+                dir.display()
+            );
             Ok(*intact)
         }
         other => other,
@@ -187,7 +190,7 @@ fn saved_game(dir: &Path) -> Result<Restored, StoreError> {
 
 /// How a process starts, from its role and its data folder.
 enum Start<'a> {
-    Resume(Restored),
+    Resume(Box<Restored>),
     Host(Table),
     Join(&'a str),
 }
@@ -202,9 +205,11 @@ pub async fn run(keypair: Keypair, peer: Peer, out: &mut impl Write) -> Result<(
     };
     let dir = peer.data.join(GAME_DIR);
     let start = match (&peer.role, saved_game(&dir)) {
-        (Role::Join(None), Ok(saved)) => Start::Resume(saved),
+        (Role::Join(None), Ok(saved)) => Start::Resume(Box::new(saved)),
         (Role::Join(None), Err(e)) => return Err(GameError::NoSavedGame(dir, e)),
-        (Role::Host(_), Ok(saved)) if saved.log.result().is_none() => Start::Resume(saved),
+        (Role::Host(_), Ok(saved)) if saved.log.result().is_none() => {
+            Start::Resume(Box::new(saved))
+        }
         (Role::Join(Some(_)), Ok(saved)) if saved.log.result().is_none() => {
             return Err(GameError::Unfinished(dir));
         }
@@ -212,20 +217,34 @@ pub async fn run(keypair: Keypair, peer: Peer, out: &mut impl Write) -> Result<(
         (Role::Join(Some(link)), _) => Start::Join(link),
     };
     let (mut node, phone, book) = match start {
-        Start::Resume(saved) => resume(&keypair, saved, &dir, config, out).await?,
+        Start::Resume(saved) => resume(&keypair, *saved, &dir, config, out).await?,
         Start::Host(table) => {
             let secret = DiceSecret::generate()?;
             let mut node = Node::start(keypair.clone(), config).await?;
             let (header, peers) = host(&mut node, &keypair, &secret, table, out).await?;
             let phone = new_phone(header, &keypair, secret, &dir)?;
-            (node, phone, Book { me: Vec::new(), peers })
+            (
+                node,
+                phone,
+                Book {
+                    me: Vec::new(),
+                    peers,
+                },
+            )
         }
         Start::Join(link) => {
             let secret = DiceSecret::generate()?;
             let mut node = Node::start(keypair.clone(), config).await?;
             let (header, peers) = join(&mut node, &keypair, &secret, link).await?;
             let phone = new_phone(header, &keypair, secret, &dir)?;
-            (node, phone, Book { me: Vec::new(), peers })
+            (
+                node,
+                phone,
+                Book {
+                    me: Vec::new(),
+                    peers,
+                },
+            )
         }
     };
     let book = Book {

@@ -66,10 +66,7 @@ pub fn choose(input: &str, moves: &[Move]) -> Result<Move, Refusal> {
     if typed.is_empty() {
         return Err(Refusal::Empty);
     }
-    if let Some(&mv) = moves
-        .iter()
-        .find(|m| m.to_string().to_uppercase() == typed)
-    {
+    if let Some(&mv) = moves.iter().find(|m| m.to_string().to_uppercase() == typed) {
         return Ok(mv);
     }
     if typed.contains('>') {

@@ -159,7 +159,11 @@ impl Proc {
     /// Waits for a clean exit.
     pub fn finish(mut self) {
         let status = self.child.wait().expect("clovece runs");
-        assert!(status.success(), "clovece failed: {status}\n{}", self.stderr());
+        assert!(
+            status.success(),
+            "clovece failed: {status}\n{}",
+            self.stderr()
+        );
     }
 
     /// Standard error so far.
