@@ -688,7 +688,12 @@ async fn play(
                 let seen = watch.observe(now(), &phone);
                 phone.observe(seen, &mut wire)?;
             }
-            line = async { terminal.as_mut().expect("a terminal while asking").line().await }, if asking => {
+            line = async {
+                match terminal.as_mut() {
+                    Some(terminal) => terminal.line().await,
+                    None => std::future::pending().await,
+                }
+            }, if asking => {
                 let moves = legal_moves(&phone);
                 match line {
                     None => {
