@@ -66,6 +66,25 @@ fn a_host_killed_mid_game_resumes_with_host_and_the_game_ends_identically() {
     killed_and_restarted(0, &["host"]);
 }
 
+/// Soak: every process of a 4-player game, the host too, is SIGKILLed and
+/// restarted in turn, twice over; the game still ends identically.
+#[test]
+#[ignore = "slow soak: a 4-player game with eight restarts"]
+fn a_4_player_game_survives_every_peer_killed_and_restarted_twice() {
+    let (dirs, mut procs) = room(4, &[]);
+    for round in 0..8 {
+        let victim = round % 4;
+        procs[victim].wait_for_entries(20 * (round as u32 + 1));
+        let seen = procs.remove(victim).kill();
+        assert!(!seen.iter().any(|l| l.starts_with("result: ")), "ended early");
+        let role = if victim == 0 { "host" } else { "join" };
+        let mut back = Proc::start(dirs[victim].path(), &[role, "--trace"], Hand::Bot, PACE);
+        back.wait_for("resumed: ");
+        procs.insert(victim, back);
+    }
+    assert_one_result(&procs.into_iter().map(Proc::result).collect::<Vec<_>>());
+}
+
 #[test]
 fn a_peer_silent_past_the_grace_period_is_played_by_the_computer_and_takes_its_seat_back() {
     let (_dirs, mut procs) = room(3, &["--grace", "2"]);
