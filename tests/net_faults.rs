@@ -76,7 +76,10 @@ fn a_4_player_game_survives_every_peer_killed_and_restarted_twice() {
         let victim = round % 4;
         procs[victim].wait_for_entries(20 * (round as u32 + 1));
         let seen = procs.remove(victim).kill();
-        assert!(!seen.iter().any(|l| l.starts_with("result: ")), "ended early");
+        assert!(
+            !seen.iter().any(|l| l.starts_with("result: ")),
+            "ended early"
+        );
         let role = if victim == 0 { "host" } else { "join" };
         let mut back = Proc::start(dirs[victim].path(), &[role, "--trace"], Hand::Bot, PACE);
         back.wait_for("resumed: ");

@@ -208,6 +208,10 @@ pub async fn run(keypair: Keypair, peer: Peer, out: &mut impl Write) -> Result<(
         (Role::Join(None), Ok(saved)) => Start::Resume(Box::new(saved)),
         (Role::Join(None), Err(e)) => return Err(GameError::NoSavedGame(dir, e)),
         (Role::Host(_), Ok(saved)) if saved.log.result().is_none() => {
+            warn!(
+                "resuming the unfinished game saved in {}; to open a new room instead, remove that folder or use another --data",
+                dir.display()
+            );
             Start::Resume(Box::new(saved))
         }
         (Role::Join(Some(_)), Ok(saved)) if saved.log.result().is_none() => {
