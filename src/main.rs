@@ -108,7 +108,8 @@ enum Command {
         first: FirstPlayer,
         /// Seconds the game waits for a phone that is gone before the
         /// computer plays for it.
-        #[arg(long, default_value_t = clovece::protocol::header::DEFAULT_GRACE_SECS, hide = true)]
+        #[arg(long, hide = true, default_value_t = clovece::protocol::header::DEFAULT_GRACE_SECS,
+              value_parser = clap::value_parser!(u16).range(1..))]
         grace: u16,
         #[command(flatten)]
         peer: PeerArgs,
@@ -169,7 +170,8 @@ enum Command {
         peer: PeerArgs,
     },
     /// Join a room by its ticket or code and play; with no ticket, resume
-    /// the saved game.
+    /// the saved game (a host restarted on an unfinished game resumes it
+    /// too).
     Join {
         /// The room's ticket (`CLOVECE:…`) or six-character code.
         ticket: Option<String>,
@@ -193,7 +195,8 @@ struct PeerArgs {
     /// An address to listen on (repeatable).
     #[arg(long, default_value = "/ip4/0.0.0.0/tcp/0")]
     listen: Vec<libp2p::Multiaddr>,
-    /// Play this process's seat by itself: easy, medium or hard.
+    /// Play this process's seat by itself: easy, medium or hard. Without
+    /// it, the legal moves are listed on the terminal and a move is read.
     #[arg(long)]
     bot: Option<clovece::bot::Level>,
     /// Wait this many milliseconds before each of this player's actions.
@@ -213,6 +216,10 @@ struct PeerArgs {
     /// For tests: vanish without a word after this many own actions.
     #[arg(long, hide = true)]
     drop_after: Option<u32>,
+    /// Print `trace:` lines with timestamps (hidden: for the latency
+    /// figures of docs/performance.md).
+    #[arg(long, hide = true)]
+    trace: bool,
 }
 
 #[derive(clap::Args)]
@@ -442,6 +449,7 @@ async fn game(role: Role, args: PeerArgs, ready_after: u64) -> anyhow::Result<()
         ready_after: Duration::from_millis(ready_after),
         leave_after: args.leave_after,
         drop_after: args.drop_after,
+        trace: args.trace,
     };
     let finished = clovece::net::game::run(keypair, peer, &mut std::io::stdout().lock()).await?;
     clovece::stats::Store::new(&data).record(&finished)?;

@@ -16,7 +16,7 @@
 
 use std::collections::BTreeMap;
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use libp2p::identity::Keypair;
@@ -27,18 +27,22 @@ use serde_bytes::ByteBuf;
 use tokio::time::{Instant, sleep_until};
 use tracing::warn;
 
+use super::book::Book;
 use super::code::RoomCode;
 use super::node::{Config, Event, NetError, Node};
 use super::room::{self, Frame, Listing, Lobby, LookupError, Room, SeatList};
+use super::terminal::{self, Terminal};
 use super::ticket::{RoomId, RoomSecret, Ticket, TicketError};
 use crate::bot::Level;
 use crate::protocol::presence::Millis;
+use crate::protocol::state::Control;
+use crate::protocol::store::Restored;
 use crate::protocol::{
     DiceChain, DiceSecret, Digest, End, Header, Message, Phone, PhoneError, PublicKey, Seat,
     Signature, SignedHeader, Signer, Store, StoreError, Theme, Transport, TurnTimer, Watch,
 };
 use crate::protocol::{Due, HeaderError, header::DEFAULT_ROLLS};
-use crate::rules::{Colour, FirstPlayer, RuleSet, Seats};
+use crate::rules::{Colour, FirstPlayer, Move, RuleSet, Seats};
 
 /// How long a joiner waits for the host to answer.
 const JOIN_WAIT: Duration = Duration::from_secs(10);
@@ -182,6 +186,8 @@ impl std::fmt::Debug for dyn Organiser {
 /// How this process takes part.
 #[derive(Debug)]
 pub enum Role {
+    /// Open a room; a host whose data folder holds an unfinished game
+    /// resumes it instead.
     Host(Table, Box<dyn Organiser>),
     /// Join by ticket or code; `None` resumes the saved game.
     Join(Option<String>),
@@ -194,7 +200,8 @@ pub struct Peer {
     /// The data folder: identity and saved game.
     pub data: PathBuf,
     pub listen: Vec<Multiaddr>,
-    /// The computer plays this process's seat at this level.
+    /// The computer plays this process's seat at this level; with none,
+    /// the player is asked on the terminal ([`super::terminal`]).
     pub bot: Option<Level>,
     /// Wait before each of this player's own actions.
     pub pace: Duration,
@@ -212,6 +219,8 @@ pub struct Peer {
     /// waits on another player's move that is not followed by this
     /// player's roll (so the others see a drop, not a withheld roll).
     pub drop_after: Option<u32>,
+    /// Print `trace:` lines with timestamps, for the latency figures.
+    pub trace: bool,
 }
 
 /// How a game ended for this phone: its log (with the result, or with this
@@ -241,10 +250,11 @@ pub enum GameError {
     NotATicket(String),
     #[error("no saved game to resume in {0}: {1}")]
     NoSavedGame(PathBuf, StoreError),
-    #[error("resuming a saved game over the network is not supported yet; join with a ticket")]
-    ResumeUnsupported,
-    #[error("playing by hand on the terminal is not supported yet; pass --bot LEVEL")]
-    NoBot,
+    #[error(
+        "{} holds an unfinished game; resume it with `clovece join --data DIR` (no ticket), or join with another data folder",
+        .0.display()
+    )]
+    Unfinished(PathBuf),
     #[error("the host sent a header that does not seat this player as agreed")]
     BadSeat,
     #[error(transparent)]
@@ -255,37 +265,78 @@ pub enum GameError {
     Output(#[from] std::io::Error),
 }
 
+/// The game saved in `dir`, if any: a store damaged at its end gives what
+/// is intact before the damage (the next write cuts the rest off).
+fn saved_game(dir: &Path) -> Result<Restored, StoreError> {
+    match Store::open(dir) {
+        Err(StoreError::Corrupt { intact, .. }) => {
+            warn!(
+                "{}: resuming from the intact part of the saved game",
+                dir.display()
+            );
+            Ok(*intact)
+        }
+        other => other,
+    }
+}
+
+/// How a process starts, from its role and its data folder.
+enum Start<'a> {
+    Resume(Box<Restored>),
+    Host(Table, &'a mut dyn Organiser),
+    Join(&'a str),
+}
+
 /// Runs `clovece host` or `clovece join` to the end of the game (or this
-/// player's leave).
+/// player's leave); a data folder holding an unfinished game resumes it.
 pub async fn run(
     keypair: Keypair,
     mut peer: Peer,
     out: &mut impl Write,
 ) -> Result<Finished, GameError> {
-    let level = peer.bot.ok_or(GameError::NoBot)?;
     let config = Config {
         // libp2p-mdns ignores loopback, so a loopback-only peer needs none.
         mdns: !peer.listen.iter().all(is_loopback),
         listen: peer.listen.clone(),
         ..Config::default()
     };
-    let secret = DiceSecret::generate()?;
-    let (mut node, header, peers) = match &mut peer.role {
-        Role::Host(table, organiser) => {
+    let dir = peer.data.join(GAME_DIR);
+    let start = match (&mut peer.role, saved_game(&dir)) {
+        (Role::Join(None), Ok(saved)) => Start::Resume(Box::new(saved)),
+        (Role::Join(None), Err(e)) => return Err(GameError::NoSavedGame(dir, e)),
+        (Role::Host(..), Ok(saved)) if saved.log.result().is_none() => {
+            warn!(
+                "resuming the unfinished game saved in {}; to open a new room instead, remove that folder or use another --data",
+                dir.display()
+            );
+            Start::Resume(Box::new(saved))
+        }
+        (Role::Join(Some(_)), Ok(saved)) if saved.log.result().is_none() => {
+            return Err(GameError::Unfinished(dir));
+        }
+        (Role::Host(table, organiser), _) => Start::Host(*table, organiser.as_mut()),
+        (Role::Join(Some(link)), _) => Start::Join(link),
+    };
+    // A resumed game knows the players by their keys only: their nicknames
+    // were said at the setup, which this process did not keep.
+    let (mut node, phone, book, names) = match start {
+        Start::Resume(saved) => {
+            let (node, phone, book) = resume(&keypair, *saved, &dir, config, out).await?;
+            (node, phone, book, Vec::new())
+        }
+        Start::Host(table, organiser) => {
+            let secret = DiceSecret::generate()?;
             let mut node = Node::start(keypair.clone(), config).await?;
             let (header, peers) = host(
-                &mut node,
-                &keypair,
-                &secret,
-                *table,
-                organiser.as_mut(),
-                &peer.name,
-                out,
+                &mut node, &keypair, &secret, table, organiser, &peer.name, out,
             )
             .await?;
-            (node, header, peers)
+            let phone = new_phone(header, &keypair, secret, &dir)?;
+            let (book, names) = book_and_names(peers);
+            (node, phone, book, names)
         }
-        Role::Join(Some(link)) => {
+        Start::Join(link) => {
+            let secret = DiceSecret::generate()?;
             let mut node = Node::start(keypair.clone(), config).await?;
             let (header, peers) = join(
                 &mut node,
@@ -297,28 +348,98 @@ pub async fn run(
                 out,
             )
             .await?;
-            (node, header, peers)
-        }
-        Role::Join(None) => {
-            let dir = peer.data.join(GAME_DIR);
-            return Err(match Store::open(&dir) {
-                Err(e) => GameError::NoSavedGame(dir, e),
-                Ok(_) => GameError::ResumeUnsupported,
-            });
+            let phone = new_phone(header, &keypair, secret, &dir)?;
+            let (book, names) = book_and_names(peers);
+            (node, phone, book, names)
         }
     };
-    let dir = peer.data.join(GAME_DIR);
-    std::fs::create_dir_all(&dir).map_err(|e| GameError::Folder(dir.clone(), e))?;
-    let phone = Phone::new(header, &keypair, secret, Some(&dir))?;
-    for (id, addrs, _) in &peers {
-        if *id != node.peer_id() {
-            node.add_addrs(*id, addrs.iter().cloned());
-            node.keep(*id);
-        }
+    let book = Book {
+        me: node.listen_addrs(),
+        peers: players(&phone)
+            .map(|id| (id, book.addrs(id).to_vec()))
+            .collect(),
+    };
+    if let Err(e) = book.save(&dir) {
+        warn!("cannot save the peers' addresses; a restart will rely on mDNS: {e}");
     }
-    let phone = play(&mut node, phone, level, &peer, out).await?;
-    let names = peers.into_iter().map(|(id, _, name)| (id, name)).collect();
+    for (id, addrs) in &book.peers {
+        node.add_addrs(*id, addrs.iter().cloned());
+        node.keep(*id);
+    }
+    let phone = play(&mut node, phone, &peer, out).await?;
     Ok(Finished { phone, names })
+}
+
+/// The setup's players (peer id, addresses, nickname) split into the
+/// address book and the nicknames.
+fn book_and_names(peers: Vec<(PeerId, Vec<Multiaddr>, String)>) -> (Book, Vec<(PeerId, String)>) {
+    let mut book = Book::default();
+    let names = peers
+        .into_iter()
+        .map(|(id, addrs, name)| {
+            book.peers.push((id, addrs));
+            (id, name)
+        })
+        .collect();
+    (book, names)
+}
+
+/// The phone of a new game, saving to `dir`.
+fn new_phone(
+    header: SignedHeader,
+    keypair: &Keypair,
+    secret: DiceSecret,
+    dir: &Path,
+) -> Result<Phone, GameError> {
+    std::fs::create_dir_all(dir).map_err(|e| GameError::Folder(dir.to_owned(), e))?;
+    Ok(Phone::new(header, keypair, secret, Some(dir))?)
+}
+
+/// Continues the game saved in `dir`: listens where this phone listened
+/// before if it can (the others redial those addresses), else as `config`
+/// says, and prints `resumed: <entries>`.
+async fn resume(
+    keypair: &Keypair,
+    restored: Restored,
+    dir: &Path,
+    config: Config,
+    out: &mut impl Write,
+) -> Result<(Node, Phone, Book), GameError> {
+    let phone = Phone::resume(restored, keypair)?;
+    let book = Book::load(dir).unwrap_or_else(|e| {
+        warn!("no saved addresses; looking for the other players by mDNS: {e}");
+        Book::default()
+    });
+    let again = (!book.me.is_empty()).then(|| Config {
+        listen: book.me.clone(),
+        ..config.clone()
+    });
+    let node = match again {
+        Some(again) => Node::start(keypair.clone(), again)
+            .await
+            .inspect_err(|e| warn!("cannot listen where this phone did before: {e}"))
+            .ok(),
+        None => None,
+    };
+    let node = match node {
+        Some(node) => node,
+        None => Node::start(keypair.clone(), config).await?,
+    };
+    writeln!(out, "resumed: {}", phone.log().len())?;
+    out.flush()?;
+    Ok((node, phone, book))
+}
+
+/// The peer ids of the other players of `phone`'s game.
+fn players(phone: &Phone) -> impl Iterator<Item = PeerId> + '_ {
+    let seats = &phone.log().header().header.seats;
+    Colour::ALL
+        .into_iter()
+        .filter(|&c| c != phone.seat())
+        .filter_map(|c| match seats[c.index()] {
+            Some(Seat::Player { key, .. }) => key.peer_id().ok(),
+            _ => None,
+        })
 }
 
 /// `name` cut to [`MAX_NAME`] characters, without control characters.
@@ -654,12 +775,41 @@ impl Transport for Wire<'_> {
     }
 }
 
+/// Microseconds since the Unix epoch: `trace:` lines of processes on one
+/// machine compare on this clock.
+fn micros() -> u128 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_micros())
+}
+
+/// Prints `away: <colour>` when the computer takes a player's seat
+/// because their phone was gone, and `back: <colour>` when they take it
+/// back.
+fn report_seats(
+    phone: &Phone,
+    controls: &mut [Option<Control>; 4],
+    out: &mut impl Write,
+) -> std::io::Result<()> {
+    let state = phone.log().state();
+    for colour in Colour::ALL {
+        let now = state.control(colour);
+        match (controls[colour.index()], now) {
+            (Some(Control::Player), Some(Control::Absent)) => writeln!(out, "away: {colour}")?,
+            (Some(Control::Absent), Some(Control::Player)) => writeln!(out, "back: {colour}")?,
+            _ => {}
+        }
+        controls[colour.index()] = now;
+    }
+    Ok(())
+}
+
 /// Plays the game to its end (or this player's leave), prints the result
-/// and lingers until every peer holds the final entry.
+/// and lingers until every peer holds the final entry. Prints
+/// `seat: <colour>` first.
 async fn play(
     node: &mut Node,
     mut phone: Phone,
-    level: Level,
     peer: &Peer,
     out: &mut impl Write,
 ) -> Result<Phone, GameError> {
@@ -685,16 +835,30 @@ async fn play(
     // When to act next, for which head, and the last head acted on.
     let mut act: Option<(Instant, Digest)> = None;
     let mut acted: Option<Digest> = None;
+    // The head whose move the terminal was asked for.
+    let mut asked: Option<Digest> = None;
     let mut finished: Option<Instant> = None;
     // This player's own actions so far, and whether they left on purpose.
     let mut actions: u32 = 0;
     let mut left = false;
+    let mut controls = [None; 4];
+    let mut applied = None;
+    // The computer chooses this player's moves at `bot`'s level; with
+    // none, the terminal is asked.
+    let mut bot = peer.bot;
+    let mut terminal = bot.is_none().then(Terminal::stdin);
     let me = phone.seat();
     writeln!(out, "seat: {me}")?;
-    out.flush()?;
+    report_seats(&phone, &mut controls, out)?;
     phone.start(&mut Wire { node, peers, me })?;
     loop {
         let head = phone.log().head();
+        report_seats(&phone, &mut controls, out)?;
+        if peer.trace && applied != Some(phone.log().len()) {
+            let len = phone.log().len();
+            applied = Some(len);
+            writeln!(out, "trace: applied {len} {}", micros())?;
+        }
         if finished.is_none()
             && peer.drop_after.is_some_and(|n| actions >= n)
             && let Due::Move { seat, .. } = phone.log().due()
@@ -722,6 +886,7 @@ async fn play(
             phone.tick(&mut Wire { node, peers, me })?;
             finished = Some(Instant::now());
         }
+        out.flush()?;
         if let Some(at) = finished {
             let all = left
                 || Colour::ALL
@@ -738,6 +903,7 @@ async fn play(
             act = Some((Instant::now() + peer.pace, head));
         }
         let due = act.filter(|&(_, h)| h == head && acted != Some(head) && finished.is_none());
+        let asking = asked == Some(head) && finished.is_none() && bot.is_none();
         tokio::select! {
             event = node.next() => {
                 if let Event::Message { from, bytes } = event
@@ -760,24 +926,66 @@ async fn play(
                 let seen = watch.observe(now(), &phone);
                 phone.observe(seen, &mut wire)?;
             }
+            line = async {
+                match terminal.as_mut() {
+                    Some(terminal) => terminal.line().await,
+                    None => std::future::pending().await,
+                }
+            }, if asking => {
+                let moves = legal_moves(&phone);
+                match line {
+                    None => {
+                        warn!("standard input is closed; the computer plays this seat from now on");
+                        bot = Some(Level::default());
+                        acted = None;
+                    }
+                    Some(line) => match terminal::choose(&line, &moves) {
+                        Ok(mv) => {
+                            if peer.trace {
+                                writeln!(out, "trace: act move {} {}", phone.log().len(), micros())?;
+                            }
+                            if let Err(e) = phone.play(mv, &mut Wire { node, peers, me }) {
+                                warn!("cannot move: {e}");
+                            }
+                        }
+                        Err(why) => {
+                            writeln!(out, "invalid: {why}")?;
+                            writeln!(out, "{}", terminal::prompt(&moves))?;
+                        }
+                    },
+                }
+            }
             () = sleep_until(due.map_or(Instant::now(), |(at, _)| at)), if due.is_some() => {
+                acted = Some(head);
+                let due = phone.log().due();
+                if peer.trace && (matches!(due, Due::Roll { .. }) || bot.is_some()) {
+                    let kind = if matches!(due, Due::Roll { .. }) { "roll" } else { "move" };
+                    writeln!(out, "trace: act {kind} {} {}", phone.log().len(), micros())?;
+                }
+                // Asking the terminal is not an action yet: the answer is.
+                let prompts = bot.is_none() && matches!(due, Due::Move { .. });
                 let mut wire = Wire { node, peers, me };
-                let result = match phone.log().due() {
-                    Due::Roll { .. } => phone.roll(&mut wire),
-                    Due::Move { .. } => {
+                let result = match (due, bot) {
+                    (Due::Roll { .. }, _) => phone.roll(&mut wire),
+                    (Due::Move { .. }, Some(level)) => {
                         let seed = u64::from_le_bytes(head.0[..8].try_into().expect("8 bytes"));
                         match phone.log().state().game().and_then(|g| crate::bot::choose(g, level, seed)) {
                             Some(mv) => phone.play(mv, &mut wire),
                             None => Ok(()),
                         }
                     }
-                    Due::Over(_) => Ok(()),
+                    (Due::Move { .. }, None) => {
+                        writeln!(out, "{}", terminal::prompt(&legal_moves(&phone)))?;
+                        asked = Some(head);
+                        Ok(())
+                    }
+                    (Due::Over(_), _) => Ok(()),
                 };
                 match result {
-                    Ok(()) => actions += 1,
+                    Ok(()) if !prompts => actions += 1,
+                    Ok(()) => {}
                     Err(e) => warn!("cannot act: {e}"),
                 }
-                acted = Some(head);
                 if peer.leave_after.is_some_and(|n| actions >= n) {
                     phone.leave(&mut wire)?;
                     writeln!(out, "left: log {}", hex(&phone.log().head()))?;
@@ -790,7 +998,34 @@ async fn play(
     }
 }
 
+/// The moves legal now, in the rules' fixed order.
+fn legal_moves(phone: &Phone) -> Vec<Move> {
+    phone
+        .log()
+        .state()
+        .game()
+        .map_or_else(Vec::new, crate::rules::Game::legal_moves)
+}
+
 /// The whole hash in lower-case hex.
 fn hex(digest: &Digest) -> String {
     digest.0.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::net::wire::MAX_MESSAGE as MAX_CHANNEL;
+    use crate::protocol::wire::MAX_MESSAGE as MAX_LOG;
+
+    #[test]
+    fn a_game_log_message_at_its_64_kib_limit_fits_the_channel_in_its_envelopes() {
+        let message = vec![7u8; MAX_LOG];
+        let framed = Envelope::Log(ByteBuf::from(message.clone())).frame();
+        assert!(framed.len() <= MAX_CHANNEL, "{} bytes", framed.len());
+        match Envelope::unframe(&framed) {
+            Some(Envelope::Log(back)) => assert_eq!(back.into_vec(), message),
+            other => panic!("{other:?}"),
+        }
+    }
 }
