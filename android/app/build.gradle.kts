@@ -74,7 +74,7 @@ val cargoNdk by tasks.registering(Exec::class) {
     // Linked against the oldest API level the app runs on.
     val args = mutableListOf("cargo", "ndk", "--platform", android.defaultConfig.minSdk!!.toString())
     abis.forEach { args += listOf("-t", it) }
-    args += listOf("-o", rustJniLibs.get().asFile.path, "build", "--lib", "--release")
+    args += listOf("-o", rustJniLibs.get().asFile.path, "build", "--lib", "--release", "--features", "android")
     commandLine(args)
     // cargo-ndk finds the NDK through ANDROID_NDK_HOME (README.md pins it to
     // the ndkVersion above) or else takes the newest in $ANDROID_HOME/ndk.

@@ -33,7 +33,16 @@ pub use adapter::{App, AppError, COMPUTER_PACE, RESULT_DELAY};
 /// (`first-frame-unix-ms: …`), so that a script can measure start-up from
 /// outside the process (docs/performance.md).
 pub fn run() -> Result<(), AppError> {
-    let file = settings::SettingsFile::platform()?;
+    run_on(crate::platform::Platform::desktop())
+}
+
+/// Runs the app on `platform` (a phone's services, or a desktop's): its
+/// settings live in the platform's data folder when it names one.
+pub fn run_on(platform: crate::platform::Platform) -> Result<(), AppError> {
+    let file = match &platform.data_dir {
+        Some(folder) => settings::SettingsFile::in_folder(folder),
+        None => settings::SettingsFile::platform()?,
+    };
     let dice = dice::Dice::from_os().map_err(AppError::Randomness)?;
     let app = App::new(file, dice)?;
     if std::env::var_os("CLOVECE_REPORT_FIRST_FRAME").is_some() {
