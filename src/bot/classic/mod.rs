@@ -18,18 +18,18 @@ use race::{Race, TURN};
 
 /// The weights of the evaluation, in thousandths of a logit of winning per
 /// unit of each term (a colour's chance of winning is taken as a softmax of
-/// minus its cost). They were first fitted to the outcomes of 30,000 games
-/// between mixed players, then tuned in tournaments against the medium
-/// player (docs/bots.md tells how).
+/// minus its cost). They come from tournaments against random and medium
+/// players: a coordinate search around them found no step that gained more
+/// than the noise of 10,000 games (docs/bots.md).
 mod weight {
     /// Per turn the colour still needs by the race table.
     pub const RACE: i64 = 354;
     /// Per turn of expected loss from a capture before the colour moves
     /// again.
     pub const DANGER: i64 = 300;
-    /// Taken off each threatened piece's danger, per unit of hit chance:
-    /// the first 2.6 turns of a loss hardly count, as a piece near its
-    /// start costs little to lose and is soon back.
+    /// Taken off each threatened piece's danger (not below nothing), per
+    /// unit of hit chance: the first 2.6 turns of a loss do not count, as a
+    /// piece near its start costs little to lose and is soon back.
     pub const DANGER_FREE: i64 = 792;
     /// Per unit of a track piece's exposure on its way home,
     /// `(41 - p)(p + 8) / 100` turns for progress `p`: the squares still to
@@ -127,8 +127,8 @@ impl Playable for classic::Game {
                 captured[i] = 0;
                 let loss = race.turns(captured) - turns;
                 let p = i64::from(spot);
-                total += hit * (weight::DANGER * loss - weight::DANGER_FREE * TURN)
-                    / i64::from(CERTAIN)
+                let danger = (weight::DANGER * loss - weight::DANGER_FREE * TURN).max(0);
+                total += hit * danger / i64::from(CERTAIN)
                     + weight::EXPOSURE * TURN * (41 - p) * (p + 8) / 100;
             }
             cost[colour.index()] = i32::try_from(total / 1000).unwrap_or(i32::MAX);
