@@ -107,8 +107,10 @@ fn start_json(rules: RuleSet, seats: Seats) -> Value {
         }
         RuleSet::Matfyz => {
             let every: Vec<&str> = Colour::ALL.iter().map(|c| c.name()).collect();
-            let bases: serde_json::Map<String, Value> =
-                names.iter().map(|&c| (c.to_owned(), json!(every))).collect();
+            let bases: serde_json::Map<String, Value> = names
+                .iter()
+                .map(|&c| (c.to_owned(), json!(every)))
+                .collect();
             let homes: serde_json::Map<String, Value> = names
                 .iter()
                 .map(|&c| (c.to_owned(), json!([null, null, null, null])))

@@ -77,7 +77,11 @@ impl Board {
         }
         if self.in_base(attacker) {
             let start = attacker.start();
-            let tries = if self.on_track(attacker).next().is_none() { 15 } else { 6 };
+            let tries = if self.on_track(attacker).next().is_none() {
+                15
+            } else {
+                6
+            };
             add(start, 0, tries);
             for distance in 1..=6 {
                 add(start, distance, 1);

@@ -96,7 +96,11 @@ const BINOMIAL: [[usize; 5]; 45] = {
         table[n][0] = 1;
         let mut k = 1;
         while k < 5 {
-            table[n][k] = if n == 0 { 0 } else { table[n - 1][k - 1] + table[n - 1][k] };
+            table[n][k] = if n == 0 {
+                0
+            } else {
+                table[n - 1][k - 1] + table[n - 1][k]
+            };
             k += 1;
         }
         n += 1;
@@ -205,7 +209,10 @@ mod tests {
         let start = race.turns([0, 0, 0, 0]);
         let one_out = race.turns([0, 0, 0, 1]);
         let halfway = race.turns([0, 0, 0, 20]);
-        assert!(start > one_out && one_out > halfway, "{start} {one_out} {halfway}");
+        assert!(
+            start > one_out && one_out > halfway,
+            "{start} {one_out} {halfway}"
+        );
         // About fifty turns from scratch for a colour that plays alone.
         assert!((45 * TURN..55 * TURN).contains(&start), "{start}");
     }
