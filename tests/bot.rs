@@ -6,6 +6,7 @@
 mod common;
 
 use clovece::bench::roll;
+use clovece::bot::tournament::{Tournament, TournamentError};
 use clovece::bot::{Level, choose};
 use clovece::rules::{Colour, Game, HouseRules, Next, RuleSet, Seats};
 use common::{answer, refused, with};
@@ -315,5 +316,107 @@ fn bad_bot_input_is_refused_with_one_line_and_status_2() {
     bad.push(String::new());
     for input in bad {
         refused("bot", &input);
+    }
+}
+
+fn tournament(rules: RuleSet, players: &str, games: u32, threads: usize) -> Tournament {
+    Tournament {
+        rules,
+        players: players.split(',').map(|p| p.parse().unwrap()).collect(),
+        games,
+        seed: 3,
+        threads,
+    }
+}
+
+#[test]
+fn a_tournament_gives_the_same_standings_on_one_thread_and_on_three() {
+    for rules in [RuleSet::Classic(HouseRules::default()), RuleSet::Matfyz] {
+        let one = tournament(rules, "medium,easy,random", 60, 1)
+            .run()
+            .unwrap();
+        let three = tournament(rules, "medium,easy,random", 60, 3)
+            .run()
+            .unwrap();
+        assert_eq!(one, three);
+        assert_eq!(one.wins.iter().sum::<u32>() + one.unfinished, 60);
+        assert_eq!(one.unfinished, 0);
+    }
+}
+
+#[test]
+fn the_medium_player_wins_more_than_its_share_against_random_players() {
+    let standings = tournament(
+        RuleSet::Classic(HouseRules::default()),
+        "medium,random,random,random",
+        400,
+        1,
+    )
+    .run()
+    .unwrap();
+    // Its share is 100 of 400; it measured 59.5% in 10,000 games.
+    assert!(standings.wins[0] > 180, "{standings}");
+}
+
+#[test]
+fn a_tournament_needs_two_to_four_players() {
+    let rules = RuleSet::Classic(HouseRules::default());
+    for players in ["hard", "easy,easy,easy,easy,easy"] {
+        assert!(matches!(
+            tournament(rules, players, 1, 1).run(),
+            Err(TournamentError::Players(_))
+        ));
+    }
+}
+
+/// Runs `clovece tournament` with `args`.
+fn tournament_command(args: &[&str]) -> std::process::Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_clovece"))
+        .arg("tournament")
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn the_tournament_command_prints_a_table_with_intervals() {
+    let out = tournament_command(&[
+        "--rules",
+        "matfyz",
+        "--players",
+        "medium,random",
+        "--games",
+        "20",
+        "--threads",
+        "1",
+    ]);
+    assert!(out.status.success());
+    let table = String::from_utf8(out.stdout).unwrap();
+    assert!(table.starts_with("rules matfyz, house rules none, 2 players, 20 games, seed 1\n"));
+    assert!(
+        table.contains("| 1 medium |") && table.contains("| 2 random |"),
+        "{table}"
+    );
+    assert!(table.contains('–'), "an interval: {table}");
+}
+
+#[test]
+fn the_tournament_command_refuses_house_rules_for_matfyz_and_unknown_players() {
+    for args in [
+        &[
+            "--rules",
+            "matfyz",
+            "--house",
+            "no-jump-home",
+            "--players",
+            "easy,easy",
+        ][..],
+        &["--players", "easy,genius"][..],
+        &["--players", "easy"][..],
+        &["--house", "no-such-rule", "--players", "easy,easy"][..],
+    ] {
+        let out = tournament_command(args);
+        assert!(!out.status.success(), "{args:?}");
+        assert!(!out.stderr.is_empty(), "{args:?}");
     }
 }
