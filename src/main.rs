@@ -121,7 +121,8 @@ struct TournamentArgs {
     #[arg(long, default_value = "classic", value_parser = ["classic", "matfyz"])]
     rules: String,
     /// House rules of the classic rules, comma-separated, named as in the
-    /// notation (compulsory-capture, optional-bring-out, no-jump-home).
+    /// notation (compulsory-capture, optional-bring-out, no-jump-home);
+    /// the Croatian preset is no-jump-home.
     #[arg(long, value_delimiter = ',')]
     house: Vec<String>,
     /// One player per seat (2 to 4), comma-separated: random, easy, medium
