@@ -33,7 +33,13 @@ pub use adapter::{App, AppError, COMPUTER_PACE, RESULT_DELAY};
 /// (`first-frame-unix-ms: …`), so that a script can measure start-up from
 /// outside the process (docs/performance.md).
 pub fn run() -> Result<(), AppError> {
-    run_on(crate::platform::Platform::desktop())
+    // On iOS the app is this binary (ios/project.yml); Android enters
+    // through `android_main` instead.
+    #[cfg(target_os = "ios")]
+    let platform = crate::platform::Platform::ios();
+    #[cfg(not(target_os = "ios"))]
+    let platform = crate::platform::Platform::desktop();
+    run_on(platform)
 }
 
 /// Runs the app on `platform` (a phone's services, or a desktop's): its

@@ -29,16 +29,16 @@ use tracing::warn;
 
 use super::code::RoomCode;
 use super::node::{Config, Event, NetError, Node};
-use super::room::{self, Frame, LookupError, Room};
+use super::room::{self, Frame, Listing, Lobby, LookupError, Room, SeatList};
 use super::ticket::{RoomId, RoomSecret, Ticket, TicketError};
 use crate::bot::Level;
 use crate::protocol::presence::Millis;
 use crate::protocol::{
     DiceChain, DiceSecret, Digest, End, Header, Message, Phone, PhoneError, PublicKey, Seat,
-    Signature, SignedHeader, Signer, Store, StoreError, Transport, Watch,
+    Signature, SignedHeader, Signer, Store, StoreError, Theme, Transport, TurnTimer, Watch,
 };
 use crate::protocol::{Due, HeaderError, header::DEFAULT_ROLLS};
-use crate::rules::{Colour, RuleSet, Seats};
+use crate::rules::{Colour, FirstPlayer, RuleSet, Seats};
 
 /// How long a joiner waits for the host to answer.
 const JOIN_WAIT: Duration = Duration::from_secs(10);
@@ -48,6 +48,9 @@ const FIND_WAIT: Duration = Duration::from_secs(3);
 const TICK: Duration = Duration::from_secs(1);
 /// The saved game's folder inside the data folder.
 const GAME_DIR: &str = "game";
+/// The longest nickname a phone passes on (in characters); longer ones are
+/// cut, so a hostile peer cannot fill the others' statistics.
+pub const MAX_NAME: usize = 32;
 
 /// What travels inside [`Frame::Game`].
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -83,6 +86,8 @@ enum Setup {
     Offer {
         key: PublicKey,
         commitment: Digest,
+        /// The player's nickname (for the others' statistics).
+        name: String,
     },
     Sign(Header),
     Signed(Signature),
@@ -90,6 +95,8 @@ enum Setup {
         header: SignedHeader,
         /// Every player's peer id and addresses, as bytes.
         peers: Vec<(ByteBuf, Vec<ByteBuf>)>,
+        /// Every player's nickname, in the order of `peers`.
+        names: Vec<String>,
     },
 }
 
@@ -98,23 +105,90 @@ enum Setup {
 pub struct Table {
     /// Seats in all, 2–4.
     pub players: u8,
-    /// How many of them the computer plays.
-    pub computers: u8,
     pub rules: RuleSet,
     /// Whether the room is left out of lookups by code.
     pub private: bool,
+    pub first: FirstPlayer,
+    pub timer: TurnTimer,
+    pub theme: Theme,
+    /// How long the game waits for a phone that is gone.
+    pub grace_secs: u16,
+}
+
+impl Table {
+    /// What the nearby rooms list shows of the room.
+    pub fn listing(&self) -> Listing {
+        Listing {
+            players: self.players,
+            rules: self.rules,
+            timer: self.timer,
+            theme: self.theme,
+        }
+    }
+}
+
+/// Who sits in a seat when the host starts the game, seat by seat in
+/// clockwise order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Sitter {
+    Host,
+    Guest(PeerId),
+    Computer(Level),
+}
+
+/// What the organiser asks the host's loop to do.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Note {
+    /// Send a lobby message.
+    Send(PeerId, Lobby),
+    /// Make sure a phone can be reached (before sending it a message).
+    Dial(PeerId, Vec<Multiaddr>),
+    /// Print a line on the output.
+    Say(String),
+}
+
+/// The host's side of a room before the game: who sits where, who is
+/// ready, when the game starts. The host's loop here does the networking
+/// (admission, the game's setup); the decisions are the organiser's, which
+/// `crate::lobby` implements (net does not depend on it).
+#[async_trait::async_trait]
+pub trait Organiser: Send {
+    /// The room is open with this ticket.
+    fn opened(&mut self, ticket: &Ticket, listing: Listing);
+    /// Seats for guests' phones now.
+    fn places(&self) -> usize;
+    /// A guest's phone was admitted and offered to play as `name`.
+    fn arrived(&mut self, peer: PeerId, name: &str);
+    /// A guest left before the start (said so, or disconnected).
+    fn left(&mut self, peer: PeerId);
+    /// Any other lobby message (a guest's `Ready`, an invitee's answer).
+    fn message(&mut self, from: PeerId, message: Lobby);
+    /// Waits for the host's own input (a command) and takes it in; pending
+    /// for ever when there is none.
+    async fn input(&mut self);
+    /// What to do now, drained.
+    fn notes(&mut self) -> Vec<Note>;
+    /// The seats to start the game with, once the host has started it:
+    /// one per seat, every guest among them having arrived.
+    fn started(&mut self) -> Option<Vec<Sitter>>;
+}
+
+impl std::fmt::Debug for dyn Organiser {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Organiser")
+    }
 }
 
 /// How this process takes part.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub enum Role {
-    Host(Table),
+    Host(Table, Box<dyn Organiser>),
     /// Join by ticket or code; `None` resumes the saved game.
     Join(Option<String>),
 }
 
 /// What `clovece host` / `clovece join` is started with.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct Peer {
     pub role: Role,
     /// The data folder: identity and saved game.
@@ -126,6 +200,25 @@ pub struct Peer {
     pub pace: Duration,
     /// The longest wait at the end for every peer to hold the final entry.
     pub linger: Duration,
+    /// This player's nickname, as the others see it.
+    pub name: String,
+    /// A guest confirms it is ready this long after joining.
+    pub ready_after: Duration,
+    /// Leave the game on purpose after this many of this player's own
+    /// actions (rolls and moves).
+    pub leave_after: Option<u32>,
+    /// For tests: after this many of this player's own actions, vanish
+    /// without a word, as a crashed phone would, at a moment when the game
+    /// waits on another player's move that is not followed by this
+    /// player's roll (so the others see a drop, not a withheld roll).
+    pub drop_after: Option<u32>,
+}
+
+/// How a game ended for this phone: its log (with the result, or with this
+/// player's leave) and every player's nickname, for the statistics.
+pub struct Finished {
+    pub phone: Phone,
+    pub names: Vec<(PeerId, String)>,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -140,8 +233,10 @@ pub enum GameError {
     Ticket(#[from] TicketError),
     #[error("cannot draw random numbers: {0}")]
     Random(#[from] getrandom::Error),
-    #[error("{players} seats with {computers} computer seats leave none for this player")]
-    Seating { players: u8, computers: u8 },
+    #[error("a game has 2, 3 or 4 seats, not {0}")]
+    Seats(u8),
+    #[error("the organiser seated {0}, which has not offered to play")]
+    NoOffer(PeerId),
     #[error("{0} is neither a ticket nor a room code")]
     NotATicket(String),
     #[error("no saved game to resume in {0}: {1}")]
@@ -160,8 +255,13 @@ pub enum GameError {
     Output(#[from] std::io::Error),
 }
 
-/// Runs `clovece host` or `clovece join` to the end of the game.
-pub async fn run(keypair: Keypair, peer: Peer, out: &mut impl Write) -> Result<(), GameError> {
+/// Runs `clovece host` or `clovece join` to the end of the game (or this
+/// player's leave).
+pub async fn run(
+    keypair: Keypair,
+    mut peer: Peer,
+    out: &mut impl Write,
+) -> Result<Finished, GameError> {
     let level = peer.bot.ok_or(GameError::NoBot)?;
     let config = Config {
         // libp2p-mdns ignores loopback, so a loopback-only peer needs none.
@@ -170,15 +270,33 @@ pub async fn run(keypair: Keypair, peer: Peer, out: &mut impl Write) -> Result<(
         ..Config::default()
     };
     let secret = DiceSecret::generate()?;
-    let (mut node, header, peers) = match &peer.role {
-        Role::Host(table) => {
+    let (mut node, header, peers) = match &mut peer.role {
+        Role::Host(table, organiser) => {
             let mut node = Node::start(keypair.clone(), config).await?;
-            let (header, peers) = host(&mut node, &keypair, &secret, *table, out).await?;
+            let (header, peers) = host(
+                &mut node,
+                &keypair,
+                &secret,
+                *table,
+                organiser.as_mut(),
+                &peer.name,
+                out,
+            )
+            .await?;
             (node, header, peers)
         }
         Role::Join(Some(link)) => {
             let mut node = Node::start(keypair.clone(), config).await?;
-            let (header, peers) = join(&mut node, &keypair, &secret, link).await?;
+            let (header, peers) = join(
+                &mut node,
+                &keypair,
+                &secret,
+                link,
+                &peer.name,
+                peer.ready_after,
+                out,
+            )
+            .await?;
             (node, header, peers)
         }
         Role::Join(None) => {
@@ -192,16 +310,26 @@ pub async fn run(keypair: Keypair, peer: Peer, out: &mut impl Write) -> Result<(
     let dir = peer.data.join(GAME_DIR);
     std::fs::create_dir_all(&dir).map_err(|e| GameError::Folder(dir.clone(), e))?;
     let phone = Phone::new(header, &keypair, secret, Some(&dir))?;
-    for (id, addrs) in &peers {
+    for (id, addrs, _) in &peers {
         if *id != node.peer_id() {
             node.add_addrs(*id, addrs.iter().cloned());
             node.keep(*id);
         }
     }
-    play(&mut node, phone, level, &peer, out).await
+    let phone = play(&mut node, phone, level, &peer, out).await?;
+    let names = peers.into_iter().map(|(id, _, name)| (id, name)).collect();
+    Ok(Finished { phone, names })
 }
 
-fn is_loopback(addr: &Multiaddr) -> bool {
+/// `name` cut to [`MAX_NAME`] characters, without control characters.
+fn nickname(name: &str) -> String {
+    name.chars()
+        .filter(|c| !c.is_control())
+        .take(MAX_NAME)
+        .collect()
+}
+
+pub(crate) fn is_loopback(addr: &Multiaddr) -> bool {
     addr.iter().any(|p| match p {
         Protocol::Ip4(ip) => ip.is_loopback(),
         Protocol::Ip6(ip) => ip.is_loopback(),
@@ -209,8 +337,8 @@ fn is_loopback(addr: &Multiaddr) -> bool {
     })
 }
 
-/// Every player's peer id and addresses, as the host sends them.
-type Peers = Vec<(PeerId, Vec<Multiaddr>)>;
+/// Every player's peer id, addresses and nickname, as the host sends them.
+type Peers = Vec<(PeerId, Vec<Multiaddr>, String)>;
 
 /// Opens the room, waits until it is full and makes the signed header.
 async fn host(
@@ -218,18 +346,11 @@ async fn host(
     keypair: &Keypair,
     secret: &DiceSecret,
     table: Table,
+    organiser: &mut dyn Organiser,
+    name: &str,
     out: &mut impl Write,
 ) -> Result<(SignedHeader, Peers), GameError> {
-    let seats = Seats::for_players(table.players).ok_or(GameError::Seating {
-        players: table.players,
-        computers: table.computers,
-    })?;
-    let places = usize::from(table.players)
-        .checked_sub(usize::from(table.computers) + 1)
-        .ok_or(GameError::Seating {
-            players: table.players,
-            computers: table.computers,
-        })?;
+    let seats = Seats::for_players(table.players).ok_or(GameError::Seats(table.players))?;
     let secret_room = table.private.then(RoomSecret::generate).transpose()?;
     let ticket = Ticket::new(
         RoomId::generate()?,
@@ -240,33 +361,64 @@ async fn host(
     writeln!(out, "ticket: {ticket}")?;
     writeln!(out, "code: {}", ticket.code())?;
     out.flush()?;
-    let mut room = Room::new(ticket, places);
+    organiser.opened(&ticket, table.listing());
+    let mut room = Room::new(ticket, organiser.places()).with_listing(table.listing());
     let signer = Signer::new(keypair).map_err(PhoneError::from)?;
     let mut offers: BTreeMap<PeerId, (PublicKey, Digest)> = BTreeMap::new();
+    let mut names: BTreeMap<PeerId, String> = BTreeMap::new();
+    // The guests in the order the host started the game with.
     let mut order: Vec<PeerId> = Vec::new();
     let mut header: Option<Header> = None;
     let mut signatures: BTreeMap<Colour, Signature> = BTreeMap::new();
     loop {
-        if header.is_none() && order.len() == places {
+        for note in organiser.notes() {
+            match note {
+                Note::Send(to, message) => {
+                    if let Err(e) = node.send(to, Frame::Lobby(message).encode()) {
+                        warn!(%to, "cannot send: {e}");
+                    }
+                }
+                Note::Dial(to, addrs) => {
+                    node.add_addrs(to, addrs);
+                    node.dial(to);
+                }
+                Note::Say(line) => writeln!(out, "{line}")?,
+            }
+        }
+        out.flush()?;
+        room.set_places(organiser.places());
+        if header.is_none()
+            && let Some(lineup) = organiser.started()
+        {
             let mut chosen = [None; 4];
-            let mut colours = seats.iter();
             let mine = (
                 signer.public(),
                 DiceChain::new(secret, DEFAULT_ROLLS).commitment(),
             );
-            for (key, commitment) in std::iter::once(mine).chain(order.iter().map(|p| offers[p])) {
-                let colour = colours.next().expect("seats for every player");
-                chosen[colour.index()] = Some(Seat::Player { key, commitment });
-            }
-            for colour in colours {
-                chosen[colour.index()] = Some(Seat::Computer {
-                    level: Level::default(),
+            for (colour, sitter) in seats.iter().zip(lineup) {
+                chosen[colour.index()] = Some(match sitter {
+                    Sitter::Host => Seat::Player {
+                        key: mine.0,
+                        commitment: mine.1,
+                    },
+                    Sitter::Guest(peer) => {
+                        let (key, commitment) =
+                            *offers.get(&peer).ok_or(GameError::NoOffer(peer))?;
+                        order.push(peer);
+                        Seat::Player { key, commitment }
+                    }
+                    Sitter::Computer(level) => Seat::Computer { level },
                 });
             }
             let mut nonce = [0u8; 32];
             getrandom::fill(&mut nonce)?;
-            let h = Header::new(nonce, table.rules, chosen);
-            signatures.insert(seats.iter().next().expect("a seat"), h.sign(&signer));
+            let mut h = Header::new(nonce, table.rules, chosen);
+            h.first = table.first;
+            h.timer = table.timer;
+            h.theme = table.theme;
+            h.grace_secs = table.grace_secs;
+            let me = h.seat_of(mine.0).ok_or(GameError::BadSeat)?;
+            signatures.insert(me, h.sign(&signer));
             for &guest in &order {
                 send(node, guest, &Envelope::Setup(Setup::Sign(h.clone())));
             }
@@ -279,31 +431,61 @@ async fn host(
                 header: h.clone(),
                 signatures: signatures.into_iter().collect(),
             };
-            let mut peers: Peers = vec![(node.peer_id(), node.listen_addrs())];
-            peers.extend(order.iter().map(|&p| (p, node.addrs(p))));
+            let mut peers: Peers = vec![(node.peer_id(), node.listen_addrs(), nickname(name))];
+            peers.extend(
+                order
+                    .iter()
+                    .map(|&p| (p, node.addrs(p), names.remove(&p).unwrap_or_default())),
+            );
             let start = Setup::Start {
                 header: signed.clone(),
                 peers: peers
                     .iter()
-                    .map(|(id, addrs)| {
+                    .map(|(id, addrs, _)| {
                         (
                             ByteBuf::from(id.to_bytes()),
                             addrs.iter().map(|a| ByteBuf::from(a.to_vec())).collect(),
                         )
                     })
                     .collect(),
+                names: peers.iter().map(|(_, _, name)| name.clone()).collect(),
             };
             for &guest in &order {
                 send(node, guest, &Envelope::Setup(start.clone()));
             }
             return Ok((signed, peers));
         }
-        let Event::Message { from, bytes } = node.next().await else {
-            continue;
+        let event = tokio::select! {
+            event = node.next() => event,
+            () = organiser.input(), if header.is_none() => continue,
+        };
+        let (from, bytes) = match event {
+            // An invitation to a phone known only by its peer id waits
+            // until mDNS finds where to dial it.
+            Event::Discovered(peer) if node.unacknowledged(peer) > 0 => {
+                node.dial(peer);
+                continue;
+            }
+            Event::Disconnected(peer) if header.is_none() && room.guests().contains(&peer) => {
+                room.leave(peer);
+                offers.remove(&peer);
+                organiser.left(peer);
+                continue;
+            }
+            Event::Message { from, bytes } => (from, bytes),
+            _ => continue,
         };
         if let Ok(Frame::Lobby(lobby)) = Frame::decode(&bytes) {
             if let Some(answer) = room.answer(from, &lobby) {
                 let _ = node.send(from, Frame::Lobby(answer).encode());
+            } else if header.is_none()
+                && matches!(lobby, Lobby::Leave { room: r } if r == room.ticket().room())
+            {
+                room.leave(from);
+                offers.remove(&from);
+                organiser.left(from);
+            } else if header.is_none() {
+                organiser.message(from, lobby);
             }
             continue;
         }
@@ -311,13 +493,18 @@ async fn host(
             continue;
         }
         match Envelope::unframe(&bytes) {
-            Some(Envelope::Setup(Setup::Offer { key, commitment }))
-                if header.is_none()
-                    && key.peer_id().ok() == Some(from)
-                    && !offers.contains_key(&from) =>
+            Some(Envelope::Setup(Setup::Offer {
+                key,
+                commitment,
+                name,
+            })) if header.is_none()
+                && key.peer_id().ok() == Some(from)
+                && !offers.contains_key(&from) =>
             {
                 offers.insert(from, (key, commitment));
-                order.push(from);
+                let name = nickname(&name);
+                organiser.arrived(from, &name);
+                names.insert(from, name);
             }
             Some(Envelope::Setup(Setup::Signed(signature))) => {
                 if let Some(h) = &header
@@ -337,6 +524,9 @@ async fn join(
     keypair: &Keypair,
     secret: &DiceSecret,
     link: &str,
+    name: &str,
+    ready_after: Duration,
+    out: &mut impl Write,
 ) -> Result<(SignedHeader, Peers), GameError> {
     let ticket = match link.parse::<Ticket>() {
         Ok(ticket) => ticket,
@@ -357,13 +547,33 @@ async fn join(
         &Envelope::Setup(Setup::Offer {
             key: signer.public(),
             commitment,
+            name: nickname(name),
         }),
     );
+    let ready = tokio::time::sleep(ready_after);
+    tokio::pin!(ready);
+    let mut said_ready = false;
     loop {
-        let Event::Message { from, bytes } = node.next().await else {
+        let event = tokio::select! {
+            event = node.next() => event,
+            () = &mut ready, if !said_ready => {
+                said_ready = true;
+                let message = Lobby::Ready { room: ticket.room(), ready: true };
+                let _ = node.send(host, Frame::Lobby(message).encode());
+                continue;
+            }
+        };
+        let Event::Message { from, bytes } = event else {
             continue;
         };
         if from != host {
+            continue;
+        }
+        if let Ok(Frame::Lobby(Lobby::Seats { room, seats })) = Frame::decode(&bytes)
+            && room == ticket.room()
+        {
+            writeln!(out, "seats: {}", SeatList(&seats[..seats.len().min(4)]))?;
+            out.flush()?;
             continue;
         }
         match Envelope::unframe(&bytes) {
@@ -382,16 +592,25 @@ async fn join(
                     &Envelope::Setup(Setup::Signed(header.sign(&signer))),
                 );
             }
-            Some(Envelope::Setup(Setup::Start { header, peers })) => {
+            Some(Envelope::Setup(Setup::Start {
+                header,
+                peers,
+                names,
+            })) => {
+                let names = names
+                    .iter()
+                    .map(|n| nickname(n))
+                    .chain(std::iter::repeat(String::new()));
                 let peers = peers
                     .into_iter()
-                    .filter_map(|(id, addrs)| {
+                    .zip(names)
+                    .filter_map(|((id, addrs), name)| {
                         let id = PeerId::from_bytes(&id).ok()?;
                         let addrs = addrs
                             .into_iter()
                             .filter_map(|a| Multiaddr::try_from(a.into_vec()).ok())
                             .collect();
-                        Some((id, addrs))
+                        Some((id, addrs, name))
                     })
                     .collect();
                 return Ok((header, peers));
@@ -435,15 +654,15 @@ impl Transport for Wire<'_> {
     }
 }
 
-/// Plays the game to its end, prints the result and lingers until every
-/// peer holds the final entry.
+/// Plays the game to its end (or this player's leave), prints the result
+/// and lingers until every peer holds the final entry.
 async fn play(
     node: &mut Node,
     mut phone: Phone,
     level: Level,
     peer: &Peer,
     out: &mut impl Write,
-) -> Result<(), GameError> {
+) -> Result<Phone, GameError> {
     let header = phone.log().header().header.clone();
     let mut peers = [None; 4];
     for colour in Colour::ALL {
@@ -467,10 +686,29 @@ async fn play(
     let mut act: Option<(Instant, Digest)> = None;
     let mut acted: Option<Digest> = None;
     let mut finished: Option<Instant> = None;
+    // This player's own actions so far, and whether they left on purpose.
+    let mut actions: u32 = 0;
+    let mut left = false;
     let me = phone.seat();
+    writeln!(out, "seat: {me}")?;
+    out.flush()?;
     phone.start(&mut Wire { node, peers, me })?;
     loop {
         let head = phone.log().head();
+        if finished.is_none()
+            && peer.drop_after.is_some_and(|n| actions >= n)
+            && let Due::Move { seat, .. } = phone.log().due()
+            && seat != me
+            && phone
+                .log()
+                .state()
+                .game()
+                .is_some_and(|g| g.seats().after(seat) != me)
+        {
+            writeln!(out, "dropped: log {}", hex(&head))?;
+            out.flush()?;
+            return Ok(phone);
+        }
         if finished.is_none()
             && let Some(result) = phone.log().result()
         {
@@ -485,14 +723,15 @@ async fn play(
             finished = Some(Instant::now());
         }
         if let Some(at) = finished {
-            let all = Colour::ALL
-                .into_iter()
-                .filter(|c| peers[c.index()].is_some())
-                .all(|c| heads[c.index()] == Some(head));
+            let all = left
+                || Colour::ALL
+                    .into_iter()
+                    .filter(|c| peers[c.index()].is_some())
+                    .all(|c| heads[c.index()] == Some(head));
             let sent = peers.iter().flatten().all(|&p| node.unacknowledged(p) == 0);
             if (all && sent) || at.elapsed() >= peer.linger {
                 node.disconnect_all();
-                return Ok(());
+                return Ok(phone);
             }
         }
         if finished.is_none() && phone.waiting().mine && act.is_none_or(|(_, h)| h != head) {
@@ -534,10 +773,18 @@ async fn play(
                     }
                     Due::Over(_) => Ok(()),
                 };
-                if let Err(e) = result {
-                    warn!("cannot act: {e}");
+                match result {
+                    Ok(()) => actions += 1,
+                    Err(e) => warn!("cannot act: {e}"),
                 }
                 acted = Some(head);
+                if peer.leave_after.is_some_and(|n| actions >= n) {
+                    phone.leave(&mut wire)?;
+                    writeln!(out, "left: log {}", hex(&phone.log().head()))?;
+                    out.flush()?;
+                    left = true;
+                    finished = Some(Instant::now());
+                }
             }
         }
     }

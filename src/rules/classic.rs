@@ -267,7 +267,10 @@ impl Position {
     /// The legal moves for `roll` of the colour in turn, with every
     /// obligation (bring out, clear the start square, compulsory capture)
     /// applied. Empty when the roll cannot be used.
-    #[inline]
+    // Always inlined: called once per roll, and returning its result
+    // through memory cost a third of a random playout's time
+    // (docs/performance.md).
+    #[inline(always)]
     pub fn legal_moves(&self, house: HouseRules, roll: Die) -> Moves {
         let colour = self.turn;
         let mine = self.pieces[colour.index()];
@@ -303,28 +306,27 @@ impl Position {
             }
         }
         let mut captures = (others >> r) & froms;
-        if has_base && roll.is_six() && mine & (1 << START) == 0 {
-            froms |= 1 << BASE;
-            captures |= (others >> START) & 1;
+        // The turn flow below is written without branches on the roll: a
+        // random die makes such branches mispredict, and they cost more
+        // than the arithmetic (docs/performance.md).
+        let base = u64::from(has_base);
+        let bring_out = base & u64::from(roll.is_six()) & !(mine >> START) & 1;
+        froms |= bring_out << BASE;
+        captures |= (others >> START) & bring_out;
+        // Bringing out comes first, then clearing the start square: the
+        // lowest of the two that is possible, when either is due.
+        let obliging = base.wrapping_neg() & !u64::from(house.optional_bring_out).wrapping_neg();
+        let obliged = froms & 0b11 & obliging;
+        let due = obliged & obliged.wrapping_neg();
+        froms = if due != 0 { due } else { froms };
+        if house.compulsory_capture && due == 0 && captures != 0 {
+            froms &= captures;
         }
-        let mut moves = Moves {
+        Moves {
             colour,
             roll: r,
             froms,
-        };
-
-        if has_base && !house.optional_bring_out {
-            // Bringing out comes first, then clearing the start square.
-            for due in [BASE, START] {
-                if moves.froms & (1 << due) != 0 {
-                    return moves.only(due);
-                }
-            }
         }
-        if house.compulsory_capture && captures != 0 {
-            moves.froms &= captures;
-        }
-        moves
     }
 
     /// Whether the colour in turn must roll for a six: nothing on the track
@@ -451,13 +453,6 @@ impl Moves {
         }
     }
 
-    fn only(&self, from: u8) -> Moves {
-        Moves {
-            froms: self.froms & (1 << from),
-            ..*self
-        }
-    }
-
     fn mv(&self, from: u8) -> Move {
         let to = if from == BASE {
             START
@@ -561,7 +556,8 @@ impl Game {
     }
 
     /// Rolls `die` for the colour in turn.
-    #[inline]
+    // Always inlined, like `legal_moves`: measured 4% faster playouts.
+    #[inline(always)]
     pub fn roll(&mut self, die: Die) -> Result<Rolled, FlowError> {
         let attempt = match self.phase {
             Phase::Roll { attempt } => attempt,
