@@ -225,10 +225,11 @@ struct PeerArgs {
 #[derive(clap::Args)]
 struct TournamentArgs {
     /// The rule set.
-    #[arg(long, default_value = "classic", value_parser = ["classic"])]
+    #[arg(long, default_value = "classic", value_parser = ["classic", "matfyz"])]
     rules: String,
-    /// House rules, comma-separated, named as in the notation
-    /// (compulsory-capture, optional-bring-out, no-jump-home).
+    /// House rules of the classic rules, comma-separated, named as in the
+    /// notation (compulsory-capture, optional-bring-out, no-jump-home);
+    /// the Croatian preset is no-jump-home.
     #[arg(long, value_delimiter = ',')]
     house: Vec<String>,
     /// One player per seat (2 to 4), comma-separated: random, easy, medium
@@ -518,11 +519,18 @@ fn one_line(message: &str) -> String {
 /// Plays a tournament and prints its table (the time taken on stderr).
 fn tournament(args: TournamentArgs) -> Result<(), String> {
     let house = clovece::notation::house_rules(&args.house).map_err(|e| e.to_string())?;
+    let rules = match args.rules.as_str() {
+        "matfyz" if !args.house.is_empty() => {
+            return Err("house rules belong to the classic rules, not to matfyz".to_owned());
+        }
+        "matfyz" => RuleSet::Matfyz,
+        _ => RuleSet::Classic(house),
+    };
     let threads = args.threads.unwrap_or_else(|| {
         std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
     });
     let tournament = Tournament {
-        rules: RuleSet::Classic(house),
+        rules,
         players: args.players,
         games: args.games,
         seed: args.seed,
