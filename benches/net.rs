@@ -3,6 +3,11 @@
 //! four), timed until all three have taken it. Criterion measures the mean;
 //! the p50 and p99 over 1,000 broadcasts are printed after it
 //! (docs/performance.md, "Networking").
+//!
+//! Then whole games between `clovece host`/`join` processes (release
+//! build, `--trace` timestamps on one clock): tap → every one of 4 peers
+//! has applied the entry, and the time from an app restart or a restored
+//! link to caught-up. These are printed, not measured by criterion.
 
 use std::time::{Duration, Instant};
 
@@ -203,5 +208,202 @@ fn restart(_: &mut Criterion) {
     );
 }
 
-criterion_group!(benches, broadcast, restart);
+#[path = "../tests/net_support/mod.rs"]
+mod net_support;
+
+use net_support::{Hand, Proc};
+
+/// What a process's `trace:` lines say.
+#[derive(Default)]
+struct Trace {
+    /// (kind, entry index, µs) of each of this player's taps.
+    acts: Vec<(String, u32, u64)>,
+    /// (log length, µs) each time the log grew (or shrank).
+    applied: Vec<(u32, u64)>,
+}
+
+impl Trace {
+    fn read(lines: &[String]) -> Trace {
+        let mut trace = Trace::default();
+        for line in lines {
+            let words: Vec<&str> = line.split(' ').collect();
+            match words.as_slice() {
+                ["trace:", "act", kind, index, at] => trace.acts.push((
+                    kind.to_string(),
+                    index.parse().unwrap(),
+                    at.parse().unwrap(),
+                )),
+                ["trace:", "applied", len, at] => trace
+                    .applied
+                    .push((len.parse().unwrap(), at.parse().unwrap())),
+                _ => {}
+            }
+        }
+        trace
+    }
+
+    /// When the log first held more than `index` entries, at or after `from`.
+    fn holds(&self, index: u32, from: u64) -> Option<u64> {
+        self.applied
+            .iter()
+            .find(|&&(len, at)| len > index && at >= from)
+            .map(|&(_, at)| at)
+    }
+
+    /// The log's length at `at`.
+    fn len_at(&self, at: u64) -> u32 {
+        self.applied
+            .iter()
+            .take_while(|&&(_, t)| t <= at)
+            .last()
+            .map_or(0, |&(len, _)| len)
+    }
+}
+
+fn now_micros() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_micros() as u64
+}
+
+/// A room of `players` bot processes with `--trace` and `pace_ms`.
+fn room(players: u8, pace_ms: u64) -> (Vec<tempfile::TempDir>, Vec<Proc>) {
+    let dirs: Vec<_> = (0..players).map(|_| tempfile::tempdir().unwrap()).collect();
+    let n = players.to_string();
+    let mut host = Proc::start(
+        dirs[0].path(),
+        &["host", "--players", &n, "--trace"],
+        Hand::Bot,
+        pace_ms,
+    );
+    let ticket = host.wait_for("ticket: ");
+    let mut procs = vec![host];
+    for dir in &dirs[1..] {
+        procs.push(Proc::start(
+            dir.path(),
+            &["join", &ticket, "--trace"],
+            Hand::Bot,
+            pace_ms,
+        ));
+    }
+    (dirs, procs)
+}
+
+fn percentile(sorted: &[Duration], p: usize) -> Duration {
+    sorted[(sorted.len() * p / 100).min(sorted.len() - 1)]
+}
+
+/// Tap → applied on all 4 peers, over whole 4-player games until at least
+/// 1,000 moves are timed.
+fn tap_to_applied(_: &mut Criterion) {
+    let (mut moves, mut rolls) = (Vec::new(), Vec::new());
+    let mut games = 0;
+    while moves.len() < 1000 {
+        games += 1;
+        let (_dirs, procs) = room(4, 0);
+        let traces: Vec<Trace> = procs
+            .into_iter()
+            .map(|p| Trace::read(&p.run_out()))
+            .collect();
+        for actor in &traces {
+            for (kind, index, at) in &actor.acts {
+                let Some(done) = traces
+                    .iter()
+                    .map(|t| t.holds(*index, *at))
+                    .collect::<Option<Vec<u64>>>()
+                else {
+                    continue;
+                };
+                let took = Duration::from_micros(done.into_iter().max().unwrap() - at);
+                match kind.as_str() {
+                    "move" => moves.push(took),
+                    _ => rolls.push(took),
+                }
+            }
+        }
+    }
+    for (name, samples) in [("move", &mut moves), ("roll", &mut rolls)] {
+        samples.sort();
+        println!(
+            "net/game/tap_{name}_to_applied_on_4_peers over {} taps in {games} games: p50 {:?}, p99 {:?}, max {:?}",
+            samples.len(),
+            percentile(samples, 50),
+            percentile(samples, 99),
+            samples[samples.len() - 1]
+        );
+    }
+}
+
+/// A 3-player game where one guest is interrupted by `cut` (which returns
+/// the moment the interruption ends and the guest as it now runs): from
+/// then until the guest holds every entry the others held (caught up), and
+/// until every peer holds an entry made after it (the game moves again).
+fn interrupted(rounds: usize, name: &str, cut: impl Fn(Proc, &std::path::Path) -> (u64, Proc)) {
+    let (mut caught_up, mut moving) = (Vec::new(), Vec::new());
+    for _ in 0..rounds {
+        let (dirs, mut procs) = room(3, 20);
+        procs[2].wait_for_entries(40);
+        let victim = procs.remove(2);
+        let (at, victim) = cut(victim, dirs[2].path());
+        procs.push(victim);
+        let traces: Vec<Trace> = procs
+            .into_iter()
+            .map(|p| Trace::read(&p.run_out()))
+            .collect();
+        let others = traces[..2].iter().map(|t| t.len_at(at)).max().unwrap();
+        let victim = &traces[2];
+        let Some(held) = victim
+            .applied
+            .iter()
+            .find(|&&(len, t)| len >= others && t >= at)
+        else {
+            continue;
+        };
+        caught_up.push(Duration::from_micros(held.1.saturating_sub(at)));
+        if let Some(all) = traces
+            .iter()
+            .map(|t| t.holds(others, at))
+            .collect::<Option<Vec<u64>>>()
+        {
+            moving.push(Duration::from_micros(all.into_iter().max().unwrap() - at));
+        }
+    }
+    for (what, samples) in [("caught_up", &mut caught_up), ("moving_again", &mut moving)] {
+        samples.sort();
+        println!(
+            "net/game/{name}_to_{what} over {} rounds: p50 {:?}, max {:?}",
+            samples.len(),
+            percentile(samples, 50),
+            samples.last().copied().unwrap_or_default()
+        );
+    }
+}
+
+/// From an app restart (SIGKILL, then `clovece join --data DIR` at once),
+/// and from a link restored after 8 s (SIGSTOP: the others close its
+/// connections after 6 s without pings; SIGCONT), to caught-up.
+fn restart_and_link(_: &mut Criterion) {
+    interrupted(5, "app_restart", |victim, dir| {
+        victim.kill();
+        let at = now_micros();
+        let back = Proc::start(dir, &["join", "--trace"], Hand::Bot, 20);
+        (at, back)
+    });
+    interrupted(5, "link_restored_after_8s", |victim, _| {
+        victim.signal("STOP");
+        std::thread::sleep(Duration::from_secs(8));
+        let at = now_micros();
+        victim.signal("CONT");
+        (at, victim)
+    });
+}
+
+criterion_group!(
+    benches,
+    broadcast,
+    restart,
+    tap_to_applied,
+    restart_and_link
+);
 criterion_main!(benches);

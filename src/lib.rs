@@ -10,8 +10,10 @@
 pub mod app;
 pub mod bench;
 pub mod bot;
+pub mod lobby;
 pub mod net;
 pub mod notation;
 pub mod platform;
 pub mod protocol;
 pub mod rules;
+pub mod stats;

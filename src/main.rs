@@ -9,8 +9,11 @@ use clap::{Parser, Subcommand};
 use clovece::bench::Budget;
 use clovece::bot::Player;
 use clovece::bot::tournament::Tournament;
-use clovece::net::game::{Peer, Role, Table};
-use clovece::rules::RuleSet;
+use clovece::lobby::host::Host;
+use clovece::lobby::{Filter, Players, RoomOptions, TurnTime};
+use clovece::net::game::{Peer, Role};
+use clovece::protocol::Theme;
+use clovece::rules::{FirstPlayer, RuleSet};
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -65,27 +68,116 @@ enum Command {
         /// Seats in all (2 to 4).
         #[arg(long, default_value_t = 4)]
         players: u8,
-        /// How many of the seats the computer plays.
+        /// How many of the seats the computer plays (the last ones).
         #[arg(long, default_value_t = 0)]
         computer: u8,
-        /// The rule set.
-        #[arg(long, default_value = "classic", value_parser = ["classic", "matfyz"])]
+        /// The level of the computer seats: easy, medium or hard.
+        #[arg(long, default_value = "medium")]
+        computer_level: clovece::bot::Level,
+        /// Organise the room from standard input, one command a line:
+        /// `order 2 1 3`, `computer SEAT easy|medium|hard|none`, `start`,
+        /// `seats`. Without it the game starts as soon as the room is full
+        /// and every guest is ready.
+        #[arg(long)]
+        console: bool,
+        /// Invite this phone when the room opens (repeatable): a peer id
+        /// from `clovece friends` or `clovece nearby`, or an address ending
+        /// in /p2p/<peer id>.
+        #[arg(long)]
+        invite: Vec<clovece::lobby::invite::Target>,
+        /// The rule set: classic, croatian or matfyz.
+        #[arg(long, default_value = "classic")]
         rules: String,
         /// House rules of the classic rules, comma-separated, named as in
         /// the notation.
         #[arg(long, value_delimiter = ',')]
         house: Vec<String>,
-        /// Leave the room out of lookups by code: only its ticket joins.
+        /// Leave the room out of the nearby rooms list and of lookups by
+        /// code: only its ticket joins.
         #[arg(long)]
         private: bool,
+        /// Seconds a turn takes: 10, 20, 30 or 60.
+        #[arg(long, default_value = "30", value_parser = clap::value_parser!(TurnTime))]
+        turn: TurnTime,
+        /// The board: classic or sea.
+        #[arg(long, default_value = "classic", value_parser = board)]
+        board: Theme,
+        /// How the first player is chosen: random, red, highest-roll or
+        /// first-six.
+        #[arg(long, default_value = "random", value_parser = first)]
+        first: FirstPlayer,
+        /// Seconds the game waits for a phone that is gone before the
+        /// computer plays for it.
+        #[arg(long, hide = true, default_value_t = clovece::protocol::header::DEFAULT_GRACE_SECS,
+              value_parser = clap::value_parser!(u16).range(1..))]
+        grace: u16,
+        #[command(flatten)]
+        peer: PeerArgs,
+    },
+    /// List the open rooms nearby with free seats, live: a line `room: …`
+    /// when one appears (or its free seats change), `gone: <code>` when it
+    /// is full, started or gone.
+    Rooms {
+        /// The data folder holding this player's identity.
+        #[arg(long)]
+        data: Option<PathBuf>,
+        /// An address to listen on (repeatable).
+        #[arg(long, default_value = "/ip4/0.0.0.0/tcp/0")]
+        listen: Vec<libp2p::Multiaddr>,
+        /// Also ask this phone (an address ending in /p2p/<peer id>;
+        /// repeatable), besides the phones found by mDNS.
+        #[arg(long)]
+        ask: Vec<libp2p::Multiaddr>,
+        /// Only rooms of exactly this many players.
+        #[arg(long, value_parser = clap::value_parser!(Players))]
+        players: Option<Players>,
+        /// Only rooms with this turn time in seconds.
+        #[arg(long, value_parser = clap::value_parser!(TurnTime))]
+        turn: Option<TurnTime>,
+        /// Only rooms with this board.
+        #[arg(long, value_parser = board)]
+        board: Option<Theme>,
+        /// Stop after this many seconds.
+        #[arg(long, default_value_t = 10)]
+        seconds: u64,
+    },
+    /// Print every player's statistics: games, wins, losses (leaving on
+    /// purpose counts two), win rate, per rule set, and dice faces.
+    Stats {
+        /// The data folder holding the statistics.
+        #[arg(long)]
+        data: Option<PathBuf>,
+    },
+    /// Print the friends list: the people this phone has played with.
+    Friends {
+        /// The data folder holding the identity and statistics.
+        #[arg(long)]
+        data: Option<PathBuf>,
+    },
+    /// Wait for an invitation to a room, print it, and accept it (join
+    /// and play) or decline it.
+    Invitations {
+        /// Join the room and play.
+        #[arg(long, conflicts_with = "decline", required_unless_present = "decline")]
+        accept: bool,
+        /// Tell the host no.
+        #[arg(long)]
+        decline: bool,
+        /// Wait at most this many seconds for an invitation.
+        #[arg(long, default_value_t = 60)]
+        seconds: u64,
         #[command(flatten)]
         peer: PeerArgs,
     },
     /// Join a room by its ticket or code and play; with no ticket, resume
-    /// the saved game.
+    /// the saved game (a host restarted on an unfinished game resumes it
+    /// too).
     Join {
         /// The room's ticket (`CLOVECE:…`) or six-character code.
         ticket: Option<String>,
+        /// Confirm "ready" this many milliseconds after joining.
+        #[arg(long, default_value_t = 0)]
+        ready_after: u64,
         #[command(flatten)]
         peer: PeerArgs,
     },
@@ -103,7 +195,8 @@ struct PeerArgs {
     /// An address to listen on (repeatable).
     #[arg(long, default_value = "/ip4/0.0.0.0/tcp/0")]
     listen: Vec<libp2p::Multiaddr>,
-    /// Play this process's seat by itself: easy, medium or hard.
+    /// Play this process's seat by itself: easy, medium or hard. Without
+    /// it, the legal moves are listed on the terminal and a move is read.
     #[arg(long)]
     bot: Option<clovece::bot::Level>,
     /// Wait this many milliseconds before each of this player's actions.
@@ -113,15 +206,30 @@ struct PeerArgs {
     /// the final entry.
     #[arg(long, default_value_t = 60)]
     linger: u64,
+    /// This player's nickname, as the others' statistics show it.
+    #[arg(long, default_value = "")]
+    name: String,
+    /// Leave the game on purpose after this many of this player's own
+    /// actions (rolls and moves).
+    #[arg(long)]
+    leave_after: Option<u32>,
+    /// For tests: vanish without a word after this many own actions.
+    #[arg(long, hide = true)]
+    drop_after: Option<u32>,
+    /// Print `trace:` lines with timestamps (hidden: for the latency
+    /// figures of docs/performance.md).
+    #[arg(long, hide = true)]
+    trace: bool,
 }
 
 #[derive(clap::Args)]
 struct TournamentArgs {
     /// The rule set.
-    #[arg(long, default_value = "classic", value_parser = ["classic"])]
+    #[arg(long, default_value = "classic", value_parser = ["classic", "matfyz"])]
     rules: String,
-    /// House rules, comma-separated, named as in the notation
-    /// (compulsory-capture, optional-bring-out, no-jump-home).
+    /// House rules of the classic rules, comma-separated, named as in the
+    /// notation (compulsory-capture, optional-bring-out, no-jump-home);
+    /// the Croatian preset is no-jump-home.
     #[arg(long, value_delimiter = ',')]
     house: Vec<String>,
     /// One player per seat (2 to 4), comma-separated: random, easy, medium
@@ -171,15 +279,132 @@ fn main() -> ExitCode {
         Some(Command::Host {
             players,
             computer,
+            computer_level,
+            console,
+            invite,
             rules,
             house,
             private,
+            turn,
+            board,
+            first,
+            grace,
             peer,
-        }) => match table(players, computer, &rules, &house, private) {
-            Ok(table) => play(Role::Host(table), peer),
-            Err(e) => Err(e.to_string()),
-        },
-        Some(Command::Join { ticket, peer }) => play(Role::Join(ticket), peer),
+        }) => {
+            let opened = Players::from_count(players)
+                .ok_or(clovece::lobby::options::OptionsError::Players(
+                    players.to_string(),
+                ))
+                .and_then(|players| {
+                    let options = RoomOptions {
+                        private,
+                        players,
+                        turn,
+                        board,
+                        rules: clovece::lobby::options::rules(&rules, &house)?,
+                        first,
+                    };
+                    let console = console.then(|| {
+                        let stdin = tokio::io::BufReader::new(tokio::io::stdin());
+                        let boxed: Box<dyn tokio::io::AsyncBufRead + Unpin + Send> =
+                            Box::new(stdin);
+                        tokio::io::AsyncBufReadExt::lines(boxed)
+                    });
+                    Host::open(&options, &peer.name, computer, computer_level, console)
+                        .map(|(table, host)| (table, host.inviting(invite)))
+                });
+            match opened {
+                Ok((table, host)) => play(
+                    Role::Host(
+                        clovece::net::game::Table {
+                            grace_secs: grace,
+                            ..table
+                        },
+                        Box::new(host),
+                    ),
+                    peer,
+                    0,
+                ),
+                Err(e) => Err(e.to_string()),
+            }
+        }
+        Some(Command::Rooms {
+            data,
+            listen,
+            ask,
+            players,
+            turn,
+            board,
+            seconds,
+        }) => network(|| async move {
+            let keypair = clovece::net::identity::load_or_create(&data_dir(data)?)?;
+            let browse = clovece::lobby::nearby::Browse {
+                listen,
+                ask,
+                filter: Filter {
+                    players,
+                    turn,
+                    board,
+                },
+                duration: Duration::from_secs(seconds),
+            };
+            clovece::lobby::nearby::run(keypair, browse, &mut std::io::stdout().lock()).await?;
+            Ok(())
+        }),
+        Some(Command::Stats { data }) => {
+            data_dir(data).map_err(|e| e.to_string()).and_then(|data| {
+                let store = clovece::stats::Store::new(&data);
+                clovece::stats::report(
+                    &store,
+                    &mut std::io::stdout().lock(),
+                    &mut std::io::stderr().lock(),
+                )
+                .map_err(|e| e.to_string())
+            })
+        }
+        Some(Command::Join {
+            ticket,
+            ready_after,
+            peer,
+        }) => play(Role::Join(ticket), peer, ready_after),
+        Some(Command::Friends { data }) => network(|| async move {
+            let data = data_dir(data)?;
+            let me = clovece::net::identity::load_or_create(&data)?
+                .public()
+                .to_peer_id();
+            let store = clovece::stats::Store::new(&data);
+            clovece::stats::friends(&store, me, &mut std::io::stdout().lock())?;
+            Ok(())
+        }),
+        Some(Command::Invitations {
+            accept,
+            decline: _,
+            seconds,
+            peer,
+        }) => network(|| async move {
+            let data = data_dir(peer.data.clone())?;
+            let keypair = clovece::net::identity::load_or_create(&data)?;
+            let answer = if accept {
+                clovece::lobby::invite::Answer::Accept
+            } else {
+                clovece::lobby::invite::Answer::Decline
+            };
+            let invitation = clovece::lobby::invite::receive(
+                keypair,
+                peer.listen.clone(),
+                Duration::from_secs(seconds),
+                answer,
+                &mut std::io::stdout().lock(),
+            )
+            .await?;
+            match invitation {
+                Some(invitation) => {
+                    let role = Role::Join(Some(invitation.ticket.to_string()));
+                    game(role, peer, 0).await
+                }
+                None => Ok(()),
+            }
+        }),
         Some(Command::Tournament(args)) => tournament(args),
     };
     match result {
@@ -197,43 +422,39 @@ fn data_dir(data: Option<PathBuf>) -> anyhow::Result<PathBuf> {
         .context("no data folder: pass --data DIR")
 }
 
-/// The host's table from its command line.
-fn table(
-    players: u8,
-    computers: u8,
-    rules: &str,
-    house: &[String],
-    private: bool,
-) -> anyhow::Result<Table> {
-    let rules = match rules {
-        "matfyz" if house.is_empty() => RuleSet::Matfyz,
-        "matfyz" => anyhow::bail!("house rules are for the classic rules only"),
-        _ => RuleSet::Classic(clovece::notation::house_rules(house)?),
-    };
-    Ok(Table {
-        players,
-        computers,
-        rules,
-        private,
-    })
+fn board(s: &str) -> Result<Theme, clovece::lobby::options::OptionsError> {
+    clovece::lobby::options::board(s)
+}
+
+fn first(s: &str) -> Result<FirstPlayer, clovece::lobby::options::OptionsError> {
+    clovece::lobby::options::first(s)
 }
 
 /// Runs `host` or `join` as `role`.
-fn play(role: Role, args: PeerArgs) -> Result<(), String> {
-    network(|| async move {
-        let data = data_dir(args.data)?;
-        let keypair = clovece::net::identity::load_or_create(&data)?;
-        let peer = Peer {
-            role,
-            data,
-            listen: args.listen,
-            bot: args.bot,
-            pace: Duration::from_millis(args.pace),
-            linger: Duration::from_secs(args.linger),
-        };
-        clovece::net::game::run(keypair, peer, &mut std::io::stdout().lock()).await?;
-        Ok(())
-    })
+fn play(role: Role, args: PeerArgs, ready_after: u64) -> Result<(), String> {
+    network(|| game(role, args, ready_after))
+}
+
+/// Plays a game as `role` and records it in the statistics.
+async fn game(role: Role, args: PeerArgs, ready_after: u64) -> anyhow::Result<()> {
+    let data = data_dir(args.data)?;
+    let keypair = clovece::net::identity::load_or_create(&data)?;
+    let peer = Peer {
+        role,
+        data: data.clone(),
+        listen: args.listen,
+        bot: args.bot,
+        pace: Duration::from_millis(args.pace),
+        linger: Duration::from_secs(args.linger),
+        name: args.name,
+        ready_after: Duration::from_millis(ready_after),
+        leave_after: args.leave_after,
+        drop_after: args.drop_after,
+        trace: args.trace,
+    };
+    let finished = clovece::net::game::run(keypair, peer, &mut std::io::stdout().lock()).await?;
+    clovece::stats::Store::new(&data).record(&finished)?;
+    Ok(())
 }
 
 /// Runs a networked command on a tokio runtime, logging to stderr
@@ -298,11 +519,18 @@ fn one_line(message: &str) -> String {
 /// Plays a tournament and prints its table (the time taken on stderr).
 fn tournament(args: TournamentArgs) -> Result<(), String> {
     let house = clovece::notation::house_rules(&args.house).map_err(|e| e.to_string())?;
+    let rules = match args.rules.as_str() {
+        "matfyz" if !args.house.is_empty() => {
+            return Err("house rules belong to the classic rules, not to matfyz".to_owned());
+        }
+        "matfyz" => RuleSet::Matfyz,
+        _ => RuleSet::Classic(house),
+    };
     let threads = args.threads.unwrap_or_else(|| {
         std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
     });
     let tournament = Tournament {
-        rules: RuleSet::Classic(house),
+        rules,
         players: args.players,
         games: args.games,
         seed: args.seed,

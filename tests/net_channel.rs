@@ -206,16 +206,15 @@ mod raw {
     }
 }
 
-/// Connects a raw peer to `target`, sends it `frames` one after the other
-/// (each once the previous is answered: libp2p itself drops streams past
-/// the concurrency limit) and returns the reason `target` gives for banning
-/// it.
-async fn banned_for(mut target: Handle, frames: Vec<Vec<u8>>) -> String {
+/// Connects a raw peer to `target` and sends it `frames` one after the
+/// other (each once the previous is answered: libp2p itself drops streams
+/// past the concurrency limit). Returns the raw peer's id and its task,
+/// which ends when its connection closes.
+fn raw_peer(target: &Handle, frames: Vec<Vec<u8>>) -> (PeerId, tokio::task::JoinHandle<()>) {
     use futures::StreamExt;
     let mut raw = raw::swarm();
     let raw_id = *raw.local_peer_id();
-    let addr = target.addrs[0].clone();
-    raw.dial(addr).unwrap();
+    raw.dial(target.addrs[0].clone()).unwrap();
     let driver = tokio::spawn(async move {
         let mut frames = Some(frames);
         loop {
@@ -232,6 +231,13 @@ async fn banned_for(mut target: Handle, frames: Vec<Vec<u8>>) -> String {
             }
         }
     });
+    (raw_id, driver)
+}
+
+/// Sends `frames` from a raw peer and returns the reason `target` gives for
+/// banning it, once the raw peer is disconnected.
+async fn banned_for(mut target: Handle, frames: Vec<Vec<u8>>) -> String {
+    let (raw_id, driver) = raw_peer(&target, frames);
     let reason = target
         .wait(20, |e| match e {
             Event::Banned { peer, reason } if peer == raw_id => Some(reason),
@@ -243,6 +249,52 @@ async fn banned_for(mut target: Handle, frames: Vec<Vec<u8>>) -> String {
         .expect("the banned peer is disconnected")
         .unwrap();
     reason
+}
+
+/// A batch frame holding one message of `len` bytes.
+fn one_message_batch(len: usize) -> Vec<u8> {
+    let batch = clovece::net::wire::Batch {
+        session: 1,
+        first: 0,
+        messages: vec![serde_bytes::ByteBuf::from(vec![7u8; len])],
+    };
+    postcard::to_stdvec(&batch).unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_message_at_the_limit_of_64_kib_and_its_envelopes_is_sent_and_delivered() {
+    let a = spawn(Keypair::generate_ed25519()).await;
+    let mut b = spawn(Keypair::generate_ed25519()).await;
+    a.keep(&b);
+    a.send(b.id, vec![7; MAX_MESSAGE]);
+    assert_eq!(b.messages(1, 20).await, vec![(a.id, vec![7; MAX_MESSAGE])]);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_received_message_at_the_limit_is_accepted() {
+    let mut target = spawn(Keypair::generate_ed25519()).await;
+    let (raw_id, _driver) = raw_peer(&target, vec![one_message_batch(MAX_MESSAGE)]);
+    let got = target
+        .wait(20, |e| match e {
+            Event::Message { from, bytes } if from == raw_id => Some(Ok(bytes)),
+            Event::Banned { reason, .. } => Some(Err(reason)),
+            _ => None,
+        })
+        .await;
+    assert_eq!(got, Ok(vec![7; MAX_MESSAGE]));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_received_message_one_byte_over_the_limit_gets_its_peer_disconnected_with_the_reason() {
+    let target = spawn(Keypair::generate_ed25519()).await;
+    let reason = banned_for(target, vec![one_message_batch(MAX_MESSAGE + 1)]).await;
+    assert!(
+        reason.contains(&format!(
+            "{} bytes, more than {MAX_MESSAGE}",
+            MAX_MESSAGE + 1
+        )),
+        "{reason}"
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -175,7 +175,12 @@ proptest! {
         let keep = bytes.len() * permille / 1000;
         fs::write(&path, &bytes[..keep]).unwrap();
         match Store::open(dir.path()) {
-            Ok(restored) => prop_assert_eq!(restored.log.hashes(), &full[..]),
+            // A cut on a record boundary leaves whole records: a shorter
+            // log, as if the later appends had never happened.
+            Ok(restored) => {
+                let len = restored.log.len() as usize;
+                prop_assert_eq!(restored.log.hashes(), &full[..len]);
+            }
             Err(StoreError::Corrupt { intact, .. }) => {
                 let len = intact.log.len() as usize;
                 prop_assert_eq!(intact.log.hashes(), &full[..len]);

@@ -34,7 +34,13 @@ pub use adapter::{App, AppError, COMPUTER_PACE, RESULT_DELAY};
 /// Opens the app window with the player's settings and OS-seeded dice, and
 /// runs until it is closed.
 pub fn run() -> Result<(), AppError> {
-    run_on(crate::platform::Platform::desktop())
+    // On iOS the app is this binary (ios/project.yml); Android enters
+    // through `android_main` instead.
+    #[cfg(target_os = "ios")]
+    let platform = crate::platform::Platform::ios();
+    #[cfg(not(target_os = "ios"))]
+    let platform = crate::platform::Platform::desktop();
+    run_on(platform)
 }
 
 /// Runs the app on `platform` (a phone's services, or a desktop's): its

@@ -37,7 +37,7 @@ pub trait Playable: Copy {
 pub struct Values([i32; 4]);
 
 /// What a win is worth: more than any position short of it.
-const WIN: i32 = 1 << 24;
+const WIN: i32 = 1 << 30;
 
 impl Values {
     /// The value of `colour`.
@@ -60,12 +60,16 @@ impl Values {
     /// beat) and half against their mean (anyone's loss is a little gain).
     pub fn from_costs(seats: Seats, cost: [i32; 4]) -> Values {
         let mut values = [0; 4];
-        let others = seats.len() as i32 - 1;
+        let others = seats.len() as i64 - 1;
         for c in seats.iter() {
-            let rest = seats.iter().filter(|&o| o != c).map(|o| cost[o.index()]);
+            let rest = seats
+                .iter()
+                .filter(|&o| o != c)
+                .map(|o| i64::from(cost[o.index()]));
             let best = rest.clone().min().unwrap_or(0);
-            let mean = rest.sum::<i32>() / others;
-            values[c.index()] = (best + mean) / 2 - cost[c.index()];
+            let mean = rest.sum::<i64>() / others;
+            let value = (best + mean) / 2 - i64::from(cost[c.index()]);
+            values[c.index()] = value.clamp(i64::from(-WIN + 1), i64::from(WIN - 1)) as i32;
         }
         Values(values)
     }

@@ -9,15 +9,18 @@
 //! - [`link`]: ordered, acknowledged delivery to one peer (no I/O).
 //! - [`guard`]: how much a peer may send before it counts as flooding.
 //! - [`backoff`]: when to dial a lost peer again.
+//! - [`book`]: the peers' addresses saved beside a game, for resuming it.
 //! - [`swarm`]: the libp2p stack and its tuning.
 //! - [`node`]: a running node: discovery, connections, the byte channel.
 //! - [`nearby`]: `clovece nearby`, the phones mDNS finds.
 //! - [`game`]: `clovece host` / `clovece join`, a headless peer playing
-//!   a whole game.
+//!   a whole game, or resuming a saved one.
+//! - [`terminal`]: playing one's seat by hand on the terminal.
 //! - [`room`]: the lobby: finding a room by code, joining open and private
 //!   rooms.
 
 pub mod backoff;
+pub mod book;
 pub mod code;
 pub mod game;
 pub mod guard;
@@ -27,6 +30,7 @@ pub mod nearby;
 pub mod node;
 pub mod room;
 pub mod swarm;
+pub mod terminal;
 pub mod ticket;
 pub mod wire;
 

@@ -17,6 +17,10 @@ use serde_bytes::ByteBuf;
 use super::code::RoomCode;
 use super::node::{Event, Node};
 use super::ticket::{RoomId, RoomSecret, Ticket};
+use crate::bot::Level;
+use crate::protocol::computer::LevelDef;
+use crate::protocol::{Theme, TurnTimer};
+use crate::rules::RuleSet;
 
 /// What travels on the byte channel: lobby messages, and the game log's
 /// messages once a game runs.
@@ -61,6 +65,94 @@ pub enum Lobby {
         room: RoomId,
         why: Refusal,
     },
+    /// Which open rooms with free seats are here, and what are they like?
+    /// (The nearby rooms list asks every phone it knows, twice a second.)
+    Browse,
+    /// This one: its ticket, options and free seats. Sent only by an open
+    /// room with a free seat; a room that stops answering is gone.
+    Listed {
+        ticket: String,
+        listing: Listing,
+        free: u8,
+    },
+    /// A guest is ready to start (or no longer is).
+    Ready {
+        room: RoomId,
+        ready: bool,
+    },
+    /// A guest leaves the room before the start (no penalty).
+    Leave {
+        room: RoomId,
+    },
+    /// The host tells its guests who sits where, after every change.
+    Seats {
+        room: RoomId,
+        seats: Vec<SeatView>,
+    },
+    /// The host invites a phone (from its friends or all players list) to
+    /// its room, open or private: the ticket joins it.
+    Invite {
+        ticket: String,
+        listing: Listing,
+        /// The host's nickname.
+        from: String,
+    },
+    /// The invited phone declines (accepting is joining).
+    Declined {
+        room: RoomId,
+    },
+}
+
+/// A seat as the host shows it to its guests.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum SeatView {
+    Host {
+        name: String,
+    },
+    Guest {
+        name: String,
+        ready: bool,
+    },
+    Computer {
+        #[serde(with = "LevelDef")]
+        level: Level,
+    },
+    Empty,
+}
+
+/// How `clovece host` and `join` print the seats: `1 host "Hana" | 2
+/// "Ivo" ready | 3 computer hard | 4 empty`. Names are printed escaped, so
+/// a hostile one stays on its line.
+pub struct SeatList<'a>(pub &'a [SeatView]);
+
+impl std::fmt::Display for SeatList<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        for (i, seat) in self.0.iter().enumerate() {
+            if i > 0 {
+                f.write_str(" | ")?;
+            }
+            write!(f, "{} ", i + 1)?;
+            match seat {
+                SeatView::Host { name } => write!(f, "host {name:?}")?,
+                SeatView::Guest { name, ready } => {
+                    write!(f, "{name:?} {}", if *ready { "ready" } else { "not-ready" })?
+                }
+                SeatView::Computer { level } => write!(f, "computer {}", level.name())?,
+                SeatView::Empty => f.write_str("empty")?,
+            }
+        }
+        Ok(())
+    }
+}
+
+/// What the nearby rooms list shows of a room and filters on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Listing {
+    /// Seats in all.
+    pub players: u8,
+    pub rules: RuleSet,
+    pub timer: TurnTimer,
+    pub theme: Theme,
 }
 
 /// Why a room refuses a phone.
@@ -82,6 +174,8 @@ pub struct Room {
     guests: Vec<PeerId>,
     /// Seats for guests' phones.
     places: usize,
+    /// What an open room tells [`Lobby::Browse`]; `None`: not browsable.
+    listing: Option<Listing>,
 }
 
 impl Room {
@@ -92,6 +186,16 @@ impl Room {
             ticket,
             guests: Vec::new(),
             places,
+            listing: None,
+        }
+    }
+
+    /// The room, shown in the nearby rooms list as `listing` while it is
+    /// open and has a free seat.
+    pub fn with_listing(self, listing: Listing) -> Room {
+        Room {
+            listing: Some(listing),
+            ..self
         }
     }
 
@@ -107,12 +211,32 @@ impl Room {
         self.guests.len() >= self.places
     }
 
+    /// Sets the seats for guests' phones (the host put the computer in a
+    /// seat or took it out); guests already in stay.
+    pub fn set_places(&mut self, places: usize) {
+        self.places = places;
+    }
+
+    /// `guest` left before the start: its seat is free again.
+    pub fn leave(&mut self, guest: PeerId) {
+        self.guests.retain(|g| *g != guest);
+    }
+
     /// The answer to `message` from `from`, if any.
     pub fn answer(&mut self, from: PeerId, message: &Lobby) -> Option<Lobby> {
         match *message {
             Lobby::Lookup if self.ticket.secret().is_none() && !self.is_full() => {
                 Some(Lobby::Open {
                     ticket: self.ticket.to_string(),
+                })
+            }
+            Lobby::Browse if self.ticket.secret().is_none() && !self.is_full() => {
+                let listing = self.listing?;
+                let free = self.places - self.guests.len();
+                Some(Lobby::Listed {
+                    ticket: self.ticket.to_string(),
+                    listing,
+                    free: u8::try_from(free).unwrap_or(u8::MAX),
                 })
             }
             Lobby::Join { room, secret } => {
@@ -347,6 +471,49 @@ mod tests {
             None,
             "a full room is not listed"
         );
+    }
+
+    fn listing() -> Listing {
+        Listing {
+            players: 3,
+            rules: RuleSet::Matfyz,
+            timer: TurnTimer::Seconds20,
+            theme: Theme::Sea,
+        }
+    }
+
+    #[test]
+    fn open_room_answers_browse_with_its_listing_and_free_seats() {
+        let t = ticket(None);
+        let mut room = Room::new(t.clone(), 2).with_listing(listing());
+        let join = Lobby::Join {
+            room: t.room(),
+            secret: None,
+        };
+        room.answer(PeerId::random(), &join);
+        assert_eq!(
+            room.answer(PeerId::random(), &Lobby::Browse),
+            Some(Lobby::Listed {
+                ticket: t.to_string(),
+                listing: listing(),
+                free: 1
+            })
+        );
+        room.answer(PeerId::random(), &join);
+        assert_eq!(
+            room.answer(PeerId::random(), &Lobby::Browse),
+            None,
+            "a full room is not listed"
+        );
+    }
+
+    #[test]
+    fn private_or_unlisted_room_does_not_answer_browse() {
+        let secret = RoomSecret::from_bytes([1; 16]);
+        let mut private = Room::new(ticket(Some(secret)), 3).with_listing(listing());
+        assert_eq!(private.answer(PeerId::random(), &Lobby::Browse), None);
+        let mut unlisted = Room::new(ticket(None), 3);
+        assert_eq!(unlisted.answer(PeerId::random(), &Lobby::Browse), None);
     }
 
     #[test]

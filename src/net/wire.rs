@@ -22,8 +22,15 @@ use serde_bytes::ByteBuf;
 /// The protocol's name, negotiated on each stream.
 pub const PROTOCOL: StreamProtocol = StreamProtocol::new("/clovece/log/1");
 
-/// The largest message the channel carries (the game log's own bound).
-pub const MAX_MESSAGE: usize = 64 * 1024;
+/// What the two envelopes around a game-log message cost at most: the
+/// lobby's `Frame::Game` and the headless game's `Envelope::Log`, a
+/// one-byte tag and a length varint (3 bytes up to 2 MiB) each.
+pub const ENVELOPE: usize = 16;
+
+/// The largest message the channel carries: the game log's own bound
+/// (64 KiB, [`crate::protocol::wire::MAX_MESSAGE`]) plus its envelopes, so
+/// that every message the game log accepts fits through.
+pub const MAX_MESSAGE: usize = crate::protocol::wire::MAX_MESSAGE + ENVELOPE;
 
 /// The most messages one batch carries.
 pub const MAX_BATCH_MESSAGES: usize = 256;

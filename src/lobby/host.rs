@@ -1,0 +1,379 @@
+//! The host's side of a room: the [`Organiser`] the networking layer's
+//! host loop consults. It keeps the [`Seating`], tells the guests every
+//! change, and starts the game either by itself as soon as the room is
+//! full and everyone is ready (`clovece host`, the headless contract) or
+//! when the host says so on its console (`clovece host --console`, one
+//! command a line: see [`Command`]).
+
+use std::str::FromStr;
+
+use libp2p::PeerId;
+use tokio::io::{AsyncBufRead, Lines};
+
+use super::invite::Target;
+use super::options::{OptionsError, Players, RoomOptions};
+use super::seats::{Lineup, Seating};
+use crate::bot::Level;
+use crate::net::game::{Note, Organiser, Sitter, Table};
+use crate::net::room::{Listing, Lobby, SeatList};
+use crate::net::{RoomId, Ticket};
+
+/// A console command of the host.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Command {
+    /// `order 2 1 3`: seat i gets whoever sat in the i-th number's seat.
+    Order(Vec<usize>),
+    /// `computer 3 hard`, or `computer 3 none` to empty the seat again.
+    Computer(usize, Option<Level>),
+    /// `start`
+    Start,
+    /// `seats`: print the seats.
+    Seats,
+    /// `invite <peer id or address/p2p/peer id>`
+    Invite(Target),
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "unknown command {0:?} (order N…, computer SEAT easy|medium|hard|none, start, seats, invite PEER)"
+)]
+pub struct UnknownCommand(pub String);
+
+impl FromStr for Command {
+    type Err = UnknownCommand;
+
+    fn from_str(line: &str) -> Result<Command, UnknownCommand> {
+        let unknown = || UnknownCommand(line.to_owned());
+        let words: Vec<&str> = line.split_whitespace().collect();
+        match words.as_slice() {
+            ["start"] => Ok(Command::Start),
+            ["seats"] => Ok(Command::Seats),
+            ["invite", target] => target.parse().map(Command::Invite).map_err(|_| unknown()),
+            ["order", seats @ ..] if !seats.is_empty() => seats
+                .iter()
+                .map(|s| s.parse().map_err(|_| unknown()))
+                .collect::<Result<_, _>>()
+                .map(Command::Order),
+            ["computer", seat, level] => {
+                let seat = seat.parse().map_err(|_| unknown())?;
+                let level = match *level {
+                    "none" => None,
+                    level => Some(level.parse().map_err(|_| unknown())?),
+                };
+                Ok(Command::Computer(seat, level))
+            }
+            _ => Err(unknown()),
+        }
+    }
+}
+
+/// The host's console: lines of commands, or none.
+pub type Console = Lines<Box<dyn AsyncBufRead + Unpin + Send>>;
+
+/// The organiser of `clovece host` (see the module documentation).
+pub struct Host {
+    seating: Seating,
+    name: String,
+    /// The room's ticket and listing, once open.
+    room: Option<(Ticket, Listing)>,
+    /// Phones to invite as soon as the room is open.
+    invites: Vec<Target>,
+    /// `None`: start by itself as soon as possible.
+    console: Option<Console>,
+    notes: Vec<Note>,
+    started: Option<Lineup>,
+}
+
+impl Host {
+    /// The table and organiser of a room with `options`, the computer at
+    /// `level` in the last `computers` seats, driven by `console` if any.
+    pub fn open(
+        options: &RoomOptions,
+        name: &str,
+        computers: u8,
+        level: Level,
+        console: Option<Console>,
+    ) -> Result<(Table, Host), OptionsError> {
+        options.check_computers(computers)?;
+        let host = Host::new(options.players, name, computers, level, console);
+        Ok((options.table(), host))
+    }
+
+    /// A room of `players`, the computer at `level` in the last
+    /// `computers` seats, driven by `console` if any.
+    pub fn new(
+        players: Players,
+        name: &str,
+        computers: u8,
+        level: Level,
+        console: Option<Console>,
+    ) -> Host {
+        Host {
+            seating: Seating::new(players, name, computers, level),
+            name: name.to_owned(),
+            room: None,
+            invites: Vec::new(),
+            console,
+            notes: Vec::new(),
+            started: None,
+        }
+    }
+
+    /// Invites `targets` as soon as the room is open.
+    pub fn inviting(self, targets: Vec<Target>) -> Host {
+        Host {
+            invites: targets,
+            ..self
+        }
+    }
+
+    fn room_id(&self) -> Option<RoomId> {
+        self.room.as_ref().map(|(ticket, _)| ticket.room())
+    }
+
+    fn invite(&mut self, target: Target) {
+        let Some((ticket, listing)) = &self.room else {
+            self.invites.push(target);
+            return;
+        };
+        let invite = Lobby::Invite {
+            ticket: ticket.to_string(),
+            listing: *listing,
+            from: self.name.clone(),
+        };
+        self.notes.push(Note::Dial(target.peer, target.addrs));
+        self.notes.push(Note::Send(target.peer, invite));
+        self.notes
+            .push(Note::Say(format!("invited: {}", target.peer)));
+    }
+
+    /// Tells everyone the seats; starts by itself if there is no console.
+    fn changed(&mut self) {
+        let view = self.seating.view();
+        self.notes
+            .push(Note::Say(format!("seats: {}", SeatList(&view))));
+        if let Some(room) = self.room_id() {
+            for guest in self.seating.guest_peers() {
+                let seats = Lobby::Seats {
+                    room,
+                    seats: view.clone(),
+                };
+                self.notes.push(Note::Send(guest, seats));
+            }
+        }
+        if self.console.is_none()
+            && let Ok(lineup) = self.seating.start()
+        {
+            self.started = Some(lineup);
+        }
+    }
+
+    fn command(&mut self, command: Command) {
+        let done = match command {
+            Command::Order(order) => self.seating.reorder(&order).map_err(|e| e.to_string()),
+            Command::Computer(seat, level) => self
+                .seating
+                .computer(seat, level)
+                .map_err(|e| e.to_string()),
+            Command::Start => match self.seating.start() {
+                Ok(lineup) => {
+                    self.started = Some(lineup);
+                    return;
+                }
+                Err(e) => Err(format!("cannot start: {e}")),
+            },
+            Command::Seats => Ok(()),
+            Command::Invite(target) => {
+                self.invite(target);
+                return;
+            }
+        };
+        match done {
+            Ok(()) => self.changed(),
+            Err(why) => self.notes.push(Note::Say(format!("refused: {why}"))),
+        }
+    }
+}
+
+#[async_trait::async_trait]
+impl Organiser for Host {
+    fn opened(&mut self, ticket: &Ticket, listing: Listing) {
+        self.room = Some((ticket.clone(), listing));
+        self.changed();
+        for target in std::mem::take(&mut self.invites) {
+            self.invite(target);
+        }
+    }
+
+    fn places(&self) -> usize {
+        self.seating.guest_places()
+    }
+
+    fn arrived(&mut self, peer: PeerId, name: &str) {
+        match self.seating.arrive(peer, name) {
+            Ok(()) => self.changed(),
+            Err(e) => self.notes.push(Note::Say(format!("refused: {e}"))),
+        }
+    }
+
+    fn left(&mut self, peer: PeerId) {
+        if self.seating.leave(peer) {
+            self.changed();
+        }
+    }
+
+    fn message(&mut self, from: PeerId, message: Lobby) {
+        match message {
+            Lobby::Ready { room, ready }
+                if Some(room) == self.room_id() && self.seating.ready(from, ready).is_ok() =>
+            {
+                self.changed();
+            }
+            Lobby::Declined { room } if Some(room) == self.room_id() => {
+                self.notes.push(Note::Say(format!("declined: {from}")));
+            }
+            _ => {}
+        }
+    }
+
+    async fn input(&mut self) {
+        let line = match &mut self.console {
+            Some(console) => console.next_line().await,
+            None => Ok(None),
+        };
+        match line {
+            Ok(Some(line)) if line.trim().is_empty() => {}
+            Ok(Some(line)) => match line.parse() {
+                Ok(command) => self.command(command),
+                Err(e) => self.notes.push(Note::Say(format!("refused: {e}"))),
+            },
+            // No console, or it ended: nothing more will come from it.
+            Ok(None) | Err(_) => std::future::pending().await,
+        }
+    }
+
+    fn notes(&mut self) -> Vec<Note> {
+        std::mem::take(&mut self.notes)
+    }
+
+    fn started(&mut self) -> Option<Vec<Sitter>> {
+        self.started.take().map(Lineup::into_sitters)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tokio::io::AsyncBufReadExt;
+
+    #[test]
+    fn console_commands_parse_and_nonsense_is_refused() {
+        assert_eq!("start".parse(), Ok(Command::Start));
+        assert_eq!(" order 2 1  3 ".parse(), Ok(Command::Order(vec![2, 1, 3])));
+        assert_eq!(
+            "computer 3 hard".parse(),
+            Ok(Command::Computer(3, Some(Level::Hard)))
+        );
+        assert_eq!("computer 2 none".parse(), Ok(Command::Computer(2, None)));
+        for bad in [
+            "",
+            "order",
+            "order x",
+            "computer 3",
+            "computer 3 genius",
+            "fly",
+        ] {
+            assert!(bad.parse::<Command>().is_err(), "{bad:?}");
+        }
+    }
+
+    /// Opens `host`'s room; its id.
+    fn open(host: &mut Host) -> RoomId {
+        let addr = "/ip4/127.0.0.1/tcp/1".parse().unwrap();
+        let id = RoomId::from_bytes([1; 16]);
+        let ticket = Ticket::new(id, PeerId::random(), [addr], None).unwrap();
+        host.opened(&ticket, RoomOptions::default().table().listing());
+        host.notes();
+        id
+    }
+
+    #[test]
+    fn invitations_wait_for_the_room_and_carry_its_ticket() {
+        let friend = PeerId::random();
+        let target = Target {
+            peer: friend,
+            addrs: Vec::new(),
+        };
+        let mut host =
+            Host::new(Players::Two, "Hana", 0, Level::Medium, None).inviting(vec![target]);
+        assert!(host.notes().is_empty());
+        let addr = "/ip4/127.0.0.1/tcp/1".parse().unwrap();
+        let ticket =
+            Ticket::new(RoomId::from_bytes([1; 16]), PeerId::random(), [addr], None).unwrap();
+        host.opened(&ticket, RoomOptions::default().table().listing());
+        let sent = host.notes().into_iter().find_map(|n| match n {
+            Note::Send(to, Lobby::Invite { ticket, from, .. }) if to == friend => {
+                Some((ticket, from))
+            }
+            _ => None,
+        });
+        assert_eq!(sent, Some((ticket.to_string(), "Hana".to_owned())));
+        host.message(
+            friend,
+            Lobby::Declined {
+                room: ticket.room(),
+            },
+        );
+        assert_eq!(host.notes(), vec![Note::Say(format!("declined: {friend}"))]);
+    }
+
+    #[test]
+    fn without_a_console_the_host_starts_once_full_and_ready() {
+        let mut host = Host::new(Players::Two, "Hana", 0, Level::Medium, None);
+        let guest = PeerId::random();
+        host.arrived(guest, "Ivo");
+        assert_eq!(host.started(), None);
+        let room = open(&mut host);
+        host.message(
+            guest,
+            Lobby::Ready {
+                room: RoomId::from_bytes([2; 16]),
+                ready: true,
+            },
+        );
+        assert_eq!(host.started(), None, "ready for another room");
+        host.message(guest, Lobby::Ready { room, ready: true });
+        assert_eq!(
+            host.started(),
+            Some(vec![Sitter::Host, Sitter::Guest(guest)])
+        );
+    }
+
+    #[test]
+    fn with_a_console_the_host_starts_only_when_told_and_ready() {
+        let console: Box<dyn AsyncBufRead + Unpin + Send> = Box::new(&b""[..]);
+        let mut host = Host::new(
+            Players::Two,
+            "Hana",
+            0,
+            Level::Medium,
+            Some(console.lines()),
+        );
+        let room = open(&mut host);
+        let guest = PeerId::random();
+        host.arrived(guest, "Ivo");
+        host.command(Command::Start);
+        assert_eq!(host.started(), None);
+        let said = host.notes();
+        assert!(
+            said.contains(&Note::Say(
+                "refused: cannot start: not ready yet: \"Ivo\"".into()
+            )),
+            "{said:?}"
+        );
+        host.message(guest, Lobby::Ready { room, ready: true });
+        assert_eq!(host.started(), None, "ready is not start");
+        host.command(Command::Start);
+        assert!(host.started().is_some());
+    }
+}

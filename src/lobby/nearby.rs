@@ -1,0 +1,341 @@
+//! The nearby rooms list: open rooms with free seats, live. Every half second
+//! the list asks each phone it knows (found by mDNS, or named with `--ask`)
+//! with [`Lobby::Browse`]; an open room with a free seat answers with its
+//! listing. A room that has not answered for [`STALE`] (full, started,
+//! gone) or whose phone disconnects leaves the list.
+//!
+//! [`RoomList`] is the list itself, with no I/O; [`run`] is `clovece rooms`.
+
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::time::{Duration, Instant};
+
+use libp2p::identity::Keypair;
+use libp2p::multiaddr::Protocol;
+use libp2p::{Multiaddr, PeerId};
+
+use super::options::{Filter, Shown};
+use crate::net::game::is_loopback;
+use crate::net::room::{Frame, Listing, Lobby};
+use crate::net::{Config, Event, NetError, Node, Ticket};
+
+/// How often every known phone is asked: a few bytes each way to a
+/// handful of phones on one Wi-Fi.
+pub const ASK_EVERY: Duration = Duration::from_millis(500);
+/// A room that has not answered for this long is gone (two missed asks and
+/// some slack, so one late answer does not make it flicker).
+pub const STALE: Duration = Duration::from_millis(1500);
+
+/// A room as the list shows it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Room {
+    pub ticket: Ticket,
+    pub listing: Listing,
+    /// Free seats (at least one).
+    pub free: u8,
+}
+
+/// What changed in the list.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Change {
+    /// A room appeared, or its free seats changed.
+    Listed(Room),
+    /// A room left the list.
+    Gone(Ticket),
+}
+
+/// Why an answer from a phone was not taken into the list.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ListError {
+    #[error("a bad ticket: {0}")]
+    Ticket(#[from] crate::net::ticket::TicketError),
+    #[error("a ticket of another phone's room")]
+    NotItsRoom,
+    #[error("a room of {players} players with {free} free seats")]
+    Seats { players: u8, free: u8 },
+}
+
+/// The nearby open rooms that pass a filter, one per host phone, with when
+/// each last answered.
+#[derive(Debug, Default)]
+pub struct RoomList {
+    filter: Filter,
+    rooms: BTreeMap<PeerId, (Room, Instant)>,
+}
+
+impl RoomList {
+    pub fn new(filter: Filter) -> RoomList {
+        RoomList {
+            filter,
+            rooms: BTreeMap::new(),
+        }
+    }
+
+    /// Takes in `from`'s answer at `now`; the change it makes, if any.
+    /// A hostile or broken answer is an error and changes nothing.
+    pub fn heard(
+        &mut self,
+        from: PeerId,
+        ticket: &str,
+        listing: Listing,
+        free: u8,
+        now: Instant,
+    ) -> Result<Option<Change>, ListError> {
+        let ticket: Ticket = ticket.parse()?;
+        if ticket.host() != from {
+            return Err(ListError::NotItsRoom);
+        }
+        if !(2..=4).contains(&listing.players) || free == 0 || free >= listing.players {
+            return Err(ListError::Seats {
+                players: listing.players,
+                free,
+            });
+        }
+        if !self.filter.matches(&listing) {
+            return Ok(None);
+        }
+        let room = Room {
+            ticket,
+            listing,
+            free,
+        };
+        let same = self.rooms.get(&from).is_some_and(|(old, _)| *old == room);
+        self.rooms.insert(from, (room.clone(), now));
+        Ok((!same).then_some(Change::Listed(room)))
+    }
+
+    /// `host`'s phone is gone (disconnected or expired from mDNS).
+    pub fn lost(&mut self, host: PeerId) -> Option<Change> {
+        self.rooms
+            .remove(&host)
+            .map(|(room, _)| Change::Gone(room.ticket))
+    }
+
+    /// Drops the rooms that have not answered for [`STALE`] before `now`.
+    pub fn expire(&mut self, now: Instant) -> Vec<Change> {
+        let stale: Vec<PeerId> = self
+            .rooms
+            .iter()
+            .filter(|(_, (_, at))| now.duration_since(*at) >= STALE)
+            .map(|(&host, _)| host)
+            .collect();
+        stale.into_iter().filter_map(|h| self.lost(h)).collect()
+    }
+
+    pub fn rooms(&self) -> impl Iterator<Item = &Room> {
+        self.rooms.values().map(|(room, _)| room)
+    }
+}
+
+/// What `clovece rooms` is started with.
+#[derive(Clone, Debug)]
+pub struct Browse {
+    pub listen: Vec<Multiaddr>,
+    /// Phones to ask besides those mDNS finds, each address ending in
+    /// `/p2p/<peer id>`.
+    pub ask: Vec<Multiaddr>,
+    pub filter: Filter,
+    /// How long to keep the list.
+    pub duration: Duration,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum BrowseError {
+    #[error(transparent)]
+    Net(#[from] NetError),
+    #[error("{0} does not end in /p2p/<peer id>")]
+    NoPeerId(Multiaddr),
+    #[error("cannot write the output: {0}")]
+    Output(#[from] std::io::Error),
+}
+
+/// The phone an `--ask` address names, and the address without its
+/// `/p2p` part.
+fn phone(addr: &Multiaddr) -> Result<(PeerId, Multiaddr), BrowseError> {
+    let mut bare = addr.clone();
+    match bare.pop() {
+        Some(Protocol::P2p(peer)) => Ok((peer, bare)),
+        _ => Err(BrowseError::NoPeerId(addr.clone())),
+    }
+}
+
+/// `clovece rooms`: keeps the nearby rooms list for `browse.duration` and
+/// prints every change that passes the filter, as it happens:
+/// `room: <code> free <n> players … ticket <ticket>` when a room appears
+/// (or its free seats change), `gone: <code>` when it leaves.
+pub async fn run(
+    keypair: Keypair,
+    browse: Browse,
+    out: &mut impl Write,
+) -> Result<(), BrowseError> {
+    let asked: Vec<(PeerId, Multiaddr)> = browse.ask.iter().map(phone).collect::<Result<_, _>>()?;
+    let config = Config {
+        mdns: !browse.listen.iter().all(is_loopback),
+        listen: browse.listen.clone(),
+        ..Config::default()
+    };
+    let mut node = Node::start(keypair, config).await?;
+    let mut known: Vec<PeerId> = Vec::new();
+    for (peer, addr) in asked {
+        node.add_addrs(peer, [addr]);
+        if !known.contains(&peer) {
+            known.push(peer);
+        }
+    }
+    let mut list = RoomList::new(browse.filter);
+    let mut ask = tokio::time::interval(ASK_EVERY);
+    let end = tokio::time::sleep(browse.duration);
+    tokio::pin!(end);
+    loop {
+        let changes = tokio::select! {
+            () = &mut end => return Ok(()),
+            _ = ask.tick() => {
+                for &peer in &known {
+                    // One question in flight per phone: a phone that is
+                    // gone must not pile them up.
+                    if node.unacknowledged(peer) == 0 {
+                        node.dial(peer);
+                        let _ = node.send(peer, Frame::Lobby(Lobby::Browse).encode());
+                    }
+                }
+                list.expire(Instant::now())
+            }
+            event = node.next() => match event {
+                Event::Discovered(peer) => {
+                    if !known.contains(&peer) {
+                        known.push(peer);
+                    }
+                    Vec::new()
+                }
+                Event::Expired(peer) | Event::Disconnected(peer) => list.lost(peer).into_iter().collect(),
+                Event::Message { from, bytes } => match Frame::decode(&bytes) {
+                    Ok(Frame::Lobby(Lobby::Listed { ticket, listing, free })) => {
+                        match list.heard(from, &ticket, listing, free, Instant::now()) {
+                            Ok(change) => change.into_iter().collect(),
+                            Err(error) => {
+                                tracing::warn!(peer = %from, %error, "a phone nearby sent a bad room");
+                                Vec::new()
+                            }
+                        }
+                    }
+                    _ => Vec::new(),
+                },
+                _ => Vec::new(),
+            },
+        };
+        for change in changes {
+            print(&change, out)?;
+        }
+    }
+}
+
+fn print(change: &Change, out: &mut impl Write) -> std::io::Result<()> {
+    match change {
+        Change::Listed(room) => writeln!(
+            out,
+            "room: {} free {} {} ticket {}",
+            room.ticket.code(),
+            room.free,
+            Shown(&room.listing),
+            room.ticket
+        )?,
+        Change::Gone(ticket) => writeln!(out, "gone: {}", ticket.code())?,
+    }
+    out.flush()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::net::{RoomId, RoomSecret};
+    use crate::protocol::{Theme, TurnTimer};
+    use crate::rules::RuleSet;
+
+    fn ticket(host: PeerId, secret: Option<RoomSecret>) -> Ticket {
+        let addr = "/ip4/127.0.0.1/tcp/1".parse().unwrap();
+        Ticket::new(RoomId::from_bytes([3; 16]), host, [addr], secret).unwrap()
+    }
+
+    fn listing(players: u8) -> Listing {
+        Listing {
+            players,
+            rules: RuleSet::Classic(crate::rules::HouseRules::default()),
+            timer: TurnTimer::Seconds30,
+            theme: Theme::Classic,
+        }
+    }
+
+    #[test]
+    fn room_appears_once_changes_and_goes_stale() {
+        let host = PeerId::random();
+        let t = ticket(host, None).to_string();
+        let mut list = RoomList::default();
+        let start = Instant::now();
+        let first = list.heard(host, &t, listing(4), 3, start).unwrap();
+        assert!(matches!(first, Some(Change::Listed(Room { free: 3, .. }))));
+        assert_eq!(list.heard(host, &t, listing(4), 3, start).unwrap(), None);
+        let fewer = list.heard(host, &t, listing(4), 2, start).unwrap();
+        assert!(matches!(fewer, Some(Change::Listed(Room { free: 2, .. }))));
+        assert!(list.expire(start + STALE / 2).is_empty());
+        let gone = list.expire(start + STALE);
+        assert!(matches!(gone.as_slice(), [Change::Gone(_)]));
+        assert_eq!(list.rooms().count(), 0);
+    }
+
+    #[test]
+    fn answers_about_another_phones_room_or_impossible_seats_are_refused() {
+        let host = PeerId::random();
+        let t = ticket(host, None).to_string();
+        let mut list = RoomList::default();
+        let now = Instant::now();
+        assert_eq!(
+            list.heard(PeerId::random(), &t, listing(4), 1, now),
+            Err(ListError::NotItsRoom)
+        );
+        for (players, free) in [(5, 1), (1, 1), (4, 0), (4, 4), (2, 200)] {
+            assert!(list.heard(host, &t, listing(players), free, now).is_err());
+        }
+        assert!(
+            list.heard(host, "CLOVECE:AAAA", listing(4), 1, now)
+                .is_err()
+        );
+        assert_eq!(list.rooms().count(), 0);
+    }
+
+    #[test]
+    fn rooms_the_filter_rejects_are_never_listed() {
+        let host = PeerId::random();
+        let t = ticket(host, None).to_string();
+        let mut list = RoomList::new(Filter {
+            players: Some(super::super::options::Players::Three),
+            ..Filter::default()
+        });
+        assert_eq!(
+            list.heard(host, &t, listing(4), 1, Instant::now()),
+            Ok(None)
+        );
+        assert_eq!(list.lost(host), None);
+        let change = list.heard(host, &t, listing(3), 1, Instant::now()).unwrap();
+        assert!(matches!(change, Some(Change::Listed(_))));
+    }
+
+    #[test]
+    fn a_lost_phone_takes_its_room_with_it() {
+        let host = PeerId::random();
+        let mut list = RoomList::default();
+        let t = ticket(host, None).to_string();
+        list.heard(host, &t, listing(2), 1, Instant::now()).unwrap();
+        assert!(matches!(list.lost(host), Some(Change::Gone(_))));
+        assert_eq!(list.lost(host), None);
+    }
+
+    #[test]
+    fn ask_addresses_must_name_the_phone() {
+        let bare: Multiaddr = "/ip4/127.0.0.1/tcp/1".parse().unwrap();
+        assert!(matches!(phone(&bare), Err(BrowseError::NoPeerId(_))));
+        let peer = PeerId::random();
+        let full = bare.clone().with(Protocol::P2p(peer));
+        let (p, a) = phone(&full).unwrap();
+        assert_eq!((p, a), (peer, bare));
+    }
+}

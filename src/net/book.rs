@@ -1,0 +1,188 @@
+//! The address book saved beside a game: where this phone listened and
+//! where the other players' phones were last reached. A restarted phone
+//! reloads its game from [`crate::protocol::Store`], listens again where it
+//! did (so the others' redials find it) and dials the others at these
+//! addresses; mDNS supplies new ones if they moved.
+//!
+//! The file is written whole by write-to-temporary, sync and rename, so a
+//! crash leaves the old book or the new one. A missing or damaged book is
+//! not fatal: the game resumes and waits for mDNS or for the others to dial.
+
+use std::fs::{self, File};
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+
+use libp2p::{Multiaddr, PeerId};
+use serde::{Deserialize, Serialize};
+use serde_bytes::ByteBuf;
+
+const FILE: &str = "peers";
+/// A book lists at most 4 phones with 16 addresses each; far below this.
+const MAX_BYTES: usize = 64 * 1024;
+
+/// Where this phone and the other players' phones can be reached.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Book {
+    /// The addresses this phone listened on.
+    pub me: Vec<Multiaddr>,
+    /// Every other player's peer id and addresses.
+    pub peers: Vec<(PeerId, Vec<Multiaddr>)>,
+}
+
+/// The book as bytes on disk.
+#[derive(Serialize, Deserialize)]
+struct Saved {
+    me: Vec<ByteBuf>,
+    peers: Vec<(ByteBuf, Vec<ByteBuf>)>,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum BookError {
+    #[error("{}: {source}", .path.display())]
+    Io { path: PathBuf, source: io::Error },
+    #[error("{}: more than {MAX_BYTES} bytes", .path.display())]
+    TooLarge { path: PathBuf },
+    #[error("{}: {source}", .path.display())]
+    Malformed {
+        path: PathBuf,
+        source: postcard::Error,
+    },
+    #[error("{}: a peer id or address does not decode", .path.display())]
+    BadAddress { path: PathBuf },
+}
+
+fn addrs(list: &[Multiaddr]) -> Vec<ByteBuf> {
+    list.iter().map(|a| ByteBuf::from(a.to_vec())).collect()
+}
+
+fn parse_addrs(list: Vec<ByteBuf>) -> Option<Vec<Multiaddr>> {
+    list.into_iter()
+        .map(|a| Multiaddr::try_from(a.into_vec()).ok())
+        .collect()
+}
+
+impl Book {
+    /// Saves the book in the game folder `dir`, replacing the old one.
+    pub fn save(&self, dir: &Path) -> Result<(), BookError> {
+        let saved = Saved {
+            me: addrs(&self.me),
+            peers: self
+                .peers
+                .iter()
+                .map(|(id, a)| (ByteBuf::from(id.to_bytes()), addrs(a)))
+                .collect(),
+        };
+        let bytes = postcard::to_stdvec(&saved).expect("a book serialises to memory");
+        let temp = dir.join("peers.tmp");
+        let path = dir.join(FILE);
+        let io = |path: &Path| {
+            let path = path.to_owned();
+            move |source| BookError::Io { path, source }
+        };
+        let mut file = File::create(&temp).map_err(io(&temp))?;
+        file.write_all(&bytes)
+            .and_then(|()| file.sync_all())
+            .map_err(io(&temp))?;
+        fs::rename(&temp, &path).map_err(io(&path))?;
+        File::open(dir).and_then(|d| d.sync_all()).map_err(io(dir))
+    }
+
+    /// Loads the book of the game folder `dir`.
+    pub fn load(dir: &Path) -> Result<Book, BookError> {
+        let path = dir.join(FILE);
+        let bytes = fs::read(&path).map_err(|source| BookError::Io {
+            path: path.clone(),
+            source,
+        })?;
+        if bytes.len() > MAX_BYTES {
+            return Err(BookError::TooLarge { path });
+        }
+        let saved: Saved = match postcard::take_from_bytes(&bytes) {
+            Ok((saved, [])) => saved,
+            Ok(_) => {
+                return Err(BookError::Malformed {
+                    path,
+                    source: postcard::Error::DeserializeUnexpectedEnd,
+                });
+            }
+            Err(source) => return Err(BookError::Malformed { path, source }),
+        };
+        let bad = || BookError::BadAddress { path: path.clone() };
+        let me = parse_addrs(saved.me).ok_or_else(bad)?;
+        let peers = saved
+            .peers
+            .into_iter()
+            .map(|(id, a)| Some((PeerId::from_bytes(&id).ok()?, parse_addrs(a)?)))
+            .collect::<Option<_>>()
+            .ok_or_else(bad)?;
+        Ok(Book { me, peers })
+    }
+
+    /// The addresses saved for `peer`.
+    pub fn addrs(&self, peer: PeerId) -> &[Multiaddr] {
+        self.peers
+            .iter()
+            .find(|(id, _)| *id == peer)
+            .map_or(&[], |(_, a)| a.as_slice())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use libp2p::identity::Keypair;
+    use proptest::prelude::*;
+
+    fn book() -> Book {
+        let peer = Keypair::generate_ed25519().public().to_peer_id();
+        Book {
+            me: vec!["/ip4/127.0.0.1/tcp/4001".parse().unwrap()],
+            peers: vec![(
+                peer,
+                vec![
+                    "/ip4/127.0.0.1/tcp/4002".parse().unwrap(),
+                    "/ip4/192.0.2.7/tcp/4002".parse().unwrap(),
+                ],
+            )],
+        }
+    }
+
+    #[test]
+    fn book_round_trips_through_its_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let b = book();
+        b.save(dir.path()).unwrap();
+        assert_eq!(Book::load(dir.path()).unwrap(), b);
+        assert_eq!(b.addrs(b.peers[0].0), b.peers[0].1.as_slice());
+    }
+
+    #[test]
+    fn a_missing_book_is_an_error_naming_the_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let e = Book::load(dir.path()).unwrap_err().to_string();
+        assert!(e.contains("peers"), "{e}");
+    }
+
+    #[test]
+    fn a_book_with_trailing_bytes_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        book().save(dir.path()).unwrap();
+        let path = dir.path().join(FILE);
+        let mut bytes = fs::read(&path).unwrap();
+        bytes.push(0);
+        fs::write(&path, bytes).unwrap();
+        assert!(matches!(
+            Book::load(dir.path()),
+            Err(BookError::Malformed { .. })
+        ));
+    }
+
+    proptest! {
+        #[test]
+        fn loading_any_bytes_never_panics(bytes in proptest::collection::vec(any::<u8>(), 0..300)) {
+            let dir = tempfile::tempdir().unwrap();
+            fs::write(dir.path().join(FILE), bytes).unwrap();
+            let _ = Book::load(dir.path());
+        }
+    }
+}

@@ -1,0 +1,152 @@
+//! What one game adds to the statistics: for each player's seat, who (peer
+//! id and nickname), how it ended for them and the dice faces they rolled.
+//!
+//! A record is made only from a verified game log: the result every player
+//! signs is computed from the log, whose entries are all signed, so a phone
+//! cannot credit itself a win the log does not show.
+
+use libp2p::PeerId;
+use serde::{Deserialize, Serialize};
+
+use crate::lobby::options::rules_name;
+use crate::net::game::Finished;
+use crate::protocol::{Control, Log, Seat};
+use crate::rules::Colour;
+
+/// How a game ended for one player.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Outcome {
+    Won,
+    /// Another player won, or nobody did (the dice ran out, everyone left).
+    Lost,
+    /// Left the started game on purpose (or withheld a reveal, which the
+    /// game log counts the same): a loss and one extra loss.
+    Left,
+    /// The phone dropped and had not come back when the game ended: a loss,
+    /// with no extra penalty. (A drop that comes back is no drop at all.)
+    Dropped,
+}
+
+impl Outcome {
+    /// The losses the outcome counts.
+    pub fn losses(self) -> u32 {
+        match self {
+            Outcome::Won => 0,
+            Outcome::Lost | Outcome::Dropped => 1,
+            Outcome::Left => 2,
+        }
+    }
+}
+
+/// One player's part in a recorded game.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Played {
+    /// The player's PeerId (base58), their identity across games.
+    pub peer: String,
+    pub name: String,
+    pub outcome: Outcome,
+    /// How often each face, 1 to 6, came up in their rolls.
+    pub dice: [u32; 6],
+}
+
+/// One game as the statistics keep it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Record {
+    /// The game id (hash of the signed header) in hex: a game is recorded
+    /// once however often it is offered.
+    pub game: String,
+    /// The rule set's name (see [`rules_name`]).
+    pub rules: String,
+    /// The players' seats (computer seats are nobody's statistics).
+    pub players: Vec<Played>,
+}
+
+impl Record {
+    /// The record of `finished`: every player's outcome once the game is
+    /// over; before that, only this player's own leave (which needs no one
+    /// else's word: it only costs this player). `None` for a game that is
+    /// neither over nor left.
+    pub fn of(finished: &Finished) -> Option<Record> {
+        let log = finished.phone.log();
+        let me = finished.phone.seat();
+        let outcomes: Vec<(Colour, Outcome)> = match log.result() {
+            Some(result) => log
+                .header()
+                .header
+                .players()
+                .iter()
+                .map(|c| {
+                    let outcome = if result.left.contains(c) || result.withheld[c.index()] > 0 {
+                        Outcome::Left
+                    } else if log.state().control(c) == Some(Control::Absent) {
+                        Outcome::Dropped
+                    } else if result.placings[c.index()] == Some(1) {
+                        Outcome::Won
+                    } else {
+                        Outcome::Lost
+                    };
+                    (c, outcome)
+                })
+                .collect(),
+            None if log.state().control(me) == Some(Control::Left) => vec![(me, Outcome::Left)],
+            None => return None,
+        };
+        Some(Self::from_log(log, &outcomes, &finished.names))
+    }
+
+    fn from_log(log: &Log, outcomes: &[(Colour, Outcome)], names: &[(PeerId, String)]) -> Record {
+        let header = &log.header().header;
+        let dice = log.dice_counts();
+        let players = outcomes
+            .iter()
+            .filter_map(|&(colour, outcome)| {
+                let Some(Seat::Player { key, .. }) = header.seats[colour.index()] else {
+                    return None;
+                };
+                let peer = key.peer_id().ok()?;
+                let name = names
+                    .iter()
+                    .find(|(p, _)| *p == peer)
+                    .map(|(_, n)| n.clone())
+                    .unwrap_or_default();
+                Some(Played {
+                    peer: peer.to_base58(),
+                    name,
+                    outcome,
+                    dice: dice[colour.index()],
+                })
+            })
+            .collect();
+        Record {
+            game: log.game().0.iter().map(|b| format!("{b:02x}")).collect(),
+            rules: rules_name(header.rules),
+            players,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_leave_costs_two_losses_and_a_drop_one() {
+        assert_eq!(Outcome::Won.losses(), 0);
+        assert_eq!(Outcome::Lost.losses(), 1);
+        assert_eq!(Outcome::Dropped.losses(), 1);
+        assert_eq!(Outcome::Left.losses(), 2);
+    }
+
+    #[test]
+    fn outcomes_are_written_in_kebab_case() {
+        let played = Played {
+            peer: "x".into(),
+            name: "Ana".into(),
+            outcome: Outcome::Dropped,
+            dice: [1, 2, 3, 4, 5, 6],
+        };
+        let json = serde_json::to_string(&played).unwrap();
+        assert!(json.contains("\"dropped\""), "{json}");
+    }
+}

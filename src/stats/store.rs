@@ -1,0 +1,187 @@
+//! The statistics file: `stats.jsonl` in the data folder, one JSON
+//! [`Record`] a line. Each change rewrites the whole file by
+//! write-to-temporary, fsync, rename and fsync of the folder, so a crash
+//! leaves either the old file or the new one. A damaged line (a disk
+//! error, a hand edit) is reported by number and skipped, and every other
+//! line is kept; before the next write replaces such a file, it is kept
+//! beside it as `stats.jsonl.damaged`, so nothing is lost.
+
+use std::fs::{self, File};
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+
+use super::record::Record;
+use crate::net::game::Finished;
+
+/// The file's name in the data folder.
+pub const FILE: &str = "stats.jsonl";
+
+#[derive(Debug, thiserror::Error)]
+pub enum StatsError {
+    #[error("cannot read the statistics file {0}: {1}")]
+    Read(PathBuf, io::Error),
+    #[error("cannot write the statistics file {0}: {1}")]
+    Write(PathBuf, io::Error),
+}
+
+/// The file as read: the records that could be read, and the numbers
+/// (from 1) of the lines that could not.
+#[derive(Debug, Default)]
+pub struct Loaded {
+    pub records: Vec<Record>,
+    pub damaged: Vec<usize>,
+}
+
+/// The statistics file of one data folder.
+#[derive(Debug, Clone)]
+pub struct Store {
+    path: PathBuf,
+}
+
+impl Store {
+    pub fn new(data: &Path) -> Store {
+        Store {
+            path: data.join(FILE),
+        }
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Reads every record that can be read; no file is no records.
+    pub fn load(&self) -> Result<Loaded, StatsError> {
+        let bytes = match fs::read(&self.path) {
+            Ok(bytes) => bytes,
+            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(Loaded::default()),
+            Err(e) => return Err(StatsError::Read(self.path.clone(), e)),
+        };
+        let mut loaded = Loaded::default();
+        for (i, line) in bytes.split(|&b| b == b'\n').enumerate() {
+            if line.iter().all(u8::is_ascii_whitespace) {
+                continue;
+            }
+            match serde_json::from_slice::<Record>(line) {
+                Ok(record)
+                    if record
+                        .players
+                        .iter()
+                        .all(|p| p.peer.parse::<libp2p::PeerId>().is_ok()) =>
+                {
+                    loaded.records.push(record)
+                }
+                _ => loaded.damaged.push(i + 1),
+            }
+        }
+        Ok(loaded)
+    }
+
+    /// Adds `record` unless its game is there already; whether it was
+    /// added.
+    pub fn add(&self, record: Record) -> Result<bool, StatsError> {
+        let mut loaded = self.load()?;
+        if loaded.records.iter().any(|r| r.game == record.game) {
+            return Ok(false);
+        }
+        if !loaded.damaged.is_empty() {
+            let mut keep = self.path.clone().into_os_string();
+            keep.push(".damaged");
+            fs::copy(&self.path, &keep).map_err(|e| StatsError::Write(keep.into(), e))?;
+        }
+        loaded.records.push(record);
+        self.write(&loaded.records)?;
+        Ok(true)
+    }
+
+    /// Adds what `finished` tells about the players, if anything; whether
+    /// a record was added.
+    pub fn record(&self, finished: &Finished) -> Result<bool, StatsError> {
+        match Record::of(finished) {
+            Some(record) => self.add(record),
+            None => Ok(false),
+        }
+    }
+
+    fn write(&self, records: &[Record]) -> Result<(), StatsError> {
+        let error = |e| StatsError::Write(self.path.clone(), e);
+        let dir = self.path.parent().unwrap_or(Path::new("."));
+        fs::create_dir_all(dir).map_err(error)?;
+        let mut temp = self.path.clone().into_os_string();
+        temp.push(".tmp");
+        let temp = PathBuf::from(temp);
+        let mut file = File::create(&temp).map_err(error)?;
+        for record in records {
+            let line = serde_json::to_string(record).expect("records serialise");
+            writeln!(file, "{line}").map_err(error)?;
+        }
+        file.sync_all().map_err(error)?;
+        drop(file);
+        fs::rename(&temp, &self.path).map_err(error)?;
+        File::open(dir).and_then(|d| d.sync_all()).map_err(error)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::stats::{Outcome, Played};
+
+    fn record(game: &str) -> Record {
+        Record {
+            game: game.to_owned(),
+            rules: "classic".to_owned(),
+            players: vec![Played {
+                peer: libp2p::PeerId::random().to_base58(),
+                name: "Ana".to_owned(),
+                outcome: Outcome::Won,
+                dice: [1; 6],
+            }],
+        }
+    }
+
+    #[test]
+    fn records_survive_a_reload_and_a_game_is_recorded_once() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::new(dir.path());
+        assert!(store.load().unwrap().records.is_empty());
+        assert!(store.add(record("a")).unwrap());
+        assert!(store.add(record("b")).unwrap());
+        assert!(!store.add(record("a")).unwrap());
+        let loaded = store.load().unwrap();
+        assert_eq!(loaded.records.len(), 2);
+        assert!(loaded.damaged.is_empty());
+        assert!(!dir.path().join("stats.jsonl.tmp").exists());
+    }
+
+    #[test]
+    fn damaged_lines_are_skipped_and_the_damaged_file_kept() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::new(dir.path());
+        store.add(record("a")).unwrap();
+        store.add(record("b")).unwrap();
+        let mut text = fs::read_to_string(store.path()).unwrap();
+        let torn = serde_json::to_string(&record("c")).unwrap();
+        text.insert_str(0, "garbage\n");
+        text.push_str(&torn[..torn.len() / 2]);
+        fs::write(store.path(), &text).unwrap();
+        let loaded = store.load().unwrap();
+        assert_eq!(loaded.records.len(), 2);
+        assert_eq!(loaded.damaged, vec![1, 4]);
+        store.add(record("d")).unwrap();
+        let kept = fs::read_to_string(dir.path().join("stats.jsonl.damaged")).unwrap();
+        assert_eq!(kept, text);
+        let loaded = store.load().unwrap();
+        assert_eq!(loaded.records.len(), 3);
+        assert!(loaded.damaged.is_empty());
+    }
+
+    #[test]
+    fn a_bad_peer_id_is_damage_not_a_player() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::new(dir.path());
+        let mut bad = record("a");
+        bad.players[0].peer = "not a peer".to_owned();
+        fs::write(store.path(), serde_json::to_string(&bad).unwrap()).unwrap();
+        assert_eq!(store.load().unwrap().damaged, vec![1]);
+    }
+}

@@ -1,0 +1,171 @@
+//! Games, wins, losses and the win rate (the Croatian text's reference
+//! figure) per player, per rule set and overall, and the dice faces each
+//! player rolled, summed over the records.
+//!
+//! The win rate is wins / (wins + losses), where leaving on purpose counts
+//! two losses ([`Outcome::losses`]): a player who won one game and left
+//! another has a win rate of 1 / 3.
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+use super::record::{Outcome, Record};
+
+/// Counts over some games.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Tally {
+    pub games: u32,
+    pub wins: u32,
+    /// Losses, a leave counting two.
+    pub losses: u32,
+    pub left: u32,
+    pub dropped: u32,
+}
+
+impl Tally {
+    fn add(&mut self, outcome: Outcome) {
+        self.games += 1;
+        self.wins += u32::from(outcome == Outcome::Won);
+        self.losses += outcome.losses();
+        self.left += u32::from(outcome == Outcome::Left);
+        self.dropped += u32::from(outcome == Outcome::Dropped);
+    }
+
+    /// Wins over wins and losses; `None` before the first game.
+    pub fn win_rate(&self) -> Option<f64> {
+        let decided = self.wins + self.losses;
+        (decided > 0).then(|| f64::from(self.wins) / f64::from(decided))
+    }
+}
+
+impl fmt::Display for Tally {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "games {} wins {} losses {} left {} dropped {} win-rate ",
+            self.games, self.wins, self.losses, self.left, self.dropped
+        )?;
+        match self.win_rate() {
+            Some(rate) => write!(f, "{:.1}%", rate * 100.0),
+            None => f.write_str("-"),
+        }
+    }
+}
+
+/// One player's statistics.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct PlayerStats {
+    pub peer: String,
+    /// The nickname of their latest recorded game that had one.
+    pub name: String,
+    pub overall: Tally,
+    pub by_rules: BTreeMap<String, Tally>,
+    /// How often each face, 1 to 6, came up in their rolls.
+    pub dice: [u64; 6],
+}
+
+/// Every player's statistics over `records` (in the order recorded), most
+/// games first.
+pub fn players(records: &[Record]) -> Vec<PlayerStats> {
+    let mut by_peer: BTreeMap<&str, PlayerStats> = BTreeMap::new();
+    for record in records {
+        for played in &record.players {
+            let stats = by_peer.entry(&played.peer).or_insert_with(|| PlayerStats {
+                peer: played.peer.clone(),
+                ..PlayerStats::default()
+            });
+            if !played.name.is_empty() {
+                stats.name.clone_from(&played.name);
+            }
+            stats.overall.add(played.outcome);
+            stats
+                .by_rules
+                .entry(record.rules.clone())
+                .or_default()
+                .add(played.outcome);
+            for (total, &n) in stats.dice.iter_mut().zip(&played.dice) {
+                *total += u64::from(n);
+            }
+        }
+    }
+    let mut players: Vec<PlayerStats> = by_peer.into_values().collect();
+    players.sort_by_key(|p| std::cmp::Reverse(p.overall.games));
+    players
+}
+
+impl fmt::Display for PlayerStats {
+    /// `player <peer> name <name>: <overall>`, a line per rule set and a
+    /// line of dice faces.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let name = if self.name.is_empty() {
+            "-"
+        } else {
+            &self.name
+        };
+        writeln!(f, "player {} name {name:?} {}", self.peer, self.overall)?;
+        for (rules, tally) in &self.by_rules {
+            writeln!(f, "  rules {rules} {tally}")?;
+        }
+        write!(f, "  dice")?;
+        for (face, n) in self.dice.iter().enumerate() {
+            write!(f, " {}:{n}", face + 1)?;
+        }
+        writeln!(f)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::stats::Played;
+
+    fn game(rules: &str, outcomes: &[(&str, Outcome)]) -> Record {
+        Record {
+            game: format!("{rules}{outcomes:?}"),
+            rules: rules.to_owned(),
+            players: outcomes
+                .iter()
+                .map(|&(peer, outcome)| Played {
+                    peer: peer.to_owned(),
+                    name: format!("nick-{peer}"),
+                    outcome,
+                    dice: [1, 0, 0, 0, 0, 2],
+                })
+                .collect(),
+        }
+    }
+
+    #[test]
+    fn win_rate_counts_a_leave_as_two_losses_and_a_drop_as_one() {
+        let records = [
+            game("classic", &[("a", Outcome::Won), ("b", Outcome::Lost)]),
+            game("classic", &[("a", Outcome::Left), ("b", Outcome::Won)]),
+            game("matfyz", &[("a", Outcome::Dropped), ("b", Outcome::Won)]),
+        ];
+        let stats = players(&records);
+        let a = stats.iter().find(|p| p.peer == "a").unwrap();
+        assert_eq!(
+            a.overall,
+            Tally {
+                games: 3,
+                wins: 1,
+                losses: 3,
+                left: 1,
+                dropped: 1
+            }
+        );
+        assert_eq!(a.overall.win_rate(), Some(0.25));
+        assert_eq!(a.by_rules["classic"].win_rate(), Some(1.0 / 3.0));
+        assert_eq!(a.by_rules["matfyz"].win_rate(), Some(0.0));
+        assert_eq!(a.dice, [3, 0, 0, 0, 0, 6]);
+        assert_eq!(a.name, "nick-a");
+        let b = stats.iter().find(|p| p.peer == "b").unwrap();
+        assert_eq!(b.overall.win_rate(), Some(2.0 / 3.0));
+    }
+
+    #[test]
+    fn no_games_is_no_win_rate() {
+        assert_eq!(Tally::default().win_rate(), None);
+        assert!(Tally::default().to_string().ends_with("win-rate -"));
+    }
+}

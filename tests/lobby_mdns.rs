@@ -1,0 +1,184 @@
+//! The nearby rooms list over real mDNS discovery: two Linux network
+//! namespaces joined by a veth pair (created and deleted by the test, on
+//! documentation addresses 192.0.2.0/24 that exist only inside them, as in
+//! tests/net_mdns.rs). `clovece rooms` runs in one with no `--ask`; a host
+//! opens a room in the other; the room must appear within about 2 s and
+//! leave the list when a guest fills it (prints both times). Then the host
+//! invites the guest from its friends list, by peer id alone.
+//!
+//! Needs root and `ip netns`; elsewhere it says why it is skipped.
+
+mod lobby_support;
+
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+use lobby_support::{Proc, spawn};
+
+const BIN: &str = env!("CARGO_BIN_EXE_clovece");
+
+/// Namespaces deleted (with their veth ends) on drop.
+struct Namespaces([String; 2]);
+
+impl Drop for Namespaces {
+    fn drop(&mut self) {
+        for name in &self.0 {
+            let _ = Command::new("ip").args(["netns", "del", name]).status();
+        }
+    }
+}
+
+fn ip(args: &[&str]) -> Result<(), String> {
+    let out = Command::new("ip")
+        .args(args)
+        .output()
+        .map_err(|e| format!("cannot run ip: {e}"))?;
+    out.status.success().then_some(()).ok_or_else(|| {
+        format!(
+            "ip {}: {}",
+            args.join(" "),
+            String::from_utf8_lossy(&out.stderr).trim()
+        )
+    })
+}
+
+fn pair() -> Result<Namespaces, String> {
+    let id = std::process::id();
+    let made = Namespaces([
+        format!("clovece-lobby-{id}-a"),
+        format!("clovece-lobby-{id}-b"),
+    ]);
+    let [a, b] = &made.0;
+    ip(&["netns", "add", a])?;
+    ip(&["netns", "add", b])?;
+    ip(&[
+        "-n", a, "link", "add", "va", "type", "veth", "peer", "name", "vb", "netns", b,
+    ])?;
+    for (ns, dev, addr) in [(a, "va", "192.0.2.1/24"), (b, "vb", "192.0.2.2/24")] {
+        ip(&["-n", ns, "link", "set", "lo", "up"])?;
+        ip(&["-n", ns, "addr", "add", addr, "dev", dev])?;
+        ip(&["-n", ns, "link", "set", dev, "up"])?;
+        ip(&["-n", ns, "route", "add", "224.0.0.0/4", "dev", dev])?;
+    }
+    Ok(made)
+}
+
+/// `clovece <args>` inside namespace `ns`, listening on `addr`.
+fn inside(ns: &str, addr: &str, data: &std::path::Path, args: &[&str]) -> Proc {
+    let mut command = Command::new("ip");
+    command
+        .args(["netns", "exec", ns, BIN])
+        .args(args)
+        .arg("--data")
+        .arg(data)
+        .args(["--listen", &format!("/ip4/{addr}/tcp/0")]);
+    spawn(command)
+}
+
+#[test]
+fn open_room_appears_nearby_by_mdns_and_leaves_when_full() {
+    if !cfg!(target_os = "linux") {
+        eprintln!("skipping: network namespaces are Linux only");
+        return;
+    }
+    let namespaces = match pair() {
+        Ok(ns) => ns,
+        Err(why) => {
+            eprintln!("skipping the lobby mDNS test (needs root and `ip netns`): {why}");
+            return;
+        }
+    };
+    let [a, b] = &namespaces.0;
+    let data = tempfile::tempdir().unwrap();
+    let mut list = inside(
+        b,
+        "192.0.2.2",
+        &data.path().join("list"),
+        &["rooms", "--seconds", "60", "--players", "2"],
+    );
+    // Let the list's node come up before the room opens.
+    std::thread::sleep(Duration::from_millis(500));
+    let opened = Instant::now();
+    let bot = ["--bot", "medium", "--linger", "5"];
+    let mut host = inside(
+        a,
+        "192.0.2.1",
+        &data.path().join("host"),
+        &[&["host", "--players", "2"][..], &bot].concat(),
+    );
+    let ticket = host.line("ticket: ");
+    let code = host.line("code: ");
+    let (at, room) = list
+        .line_within("room: ", Duration::from_secs(10))
+        .expect("the open room is listed");
+    let appeared = at - opened;
+    eprintln!("room listed {appeared:?} after the host process started");
+    assert!(
+        room.starts_with(&format!("{code} free 1 players 2 ")),
+        "{room}"
+    );
+    assert!(appeared < Duration::from_secs(3), "{appeared:?}");
+    let joined = Instant::now();
+    let mut guest = inside(
+        b,
+        "192.0.2.2",
+        &data.path().join("guest"),
+        &[&["join", &ticket][..], &bot].concat(),
+    );
+    let (at, gone) = list
+        .line_within("gone: ", Duration::from_secs(10))
+        .expect("the full room leaves the list");
+    eprintln!(
+        "room gone {:?} after the guest process started",
+        at - joined
+    );
+    assert_eq!(gone, code);
+    let result = host.line("result: ");
+    assert_eq!(guest.line("result: "), result);
+    host.finish();
+    guest.finish();
+
+    // The guest is now on the host's friends list, by peer id only; the
+    // host invites it from there and mDNS finds where it is.
+    let friends = Command::new(BIN)
+        .args(["friends", "--data"])
+        .arg(data.path().join("host"))
+        .output()
+        .unwrap();
+    let friends = String::from_utf8(friends.stdout).unwrap();
+    let friend = friends
+        .strip_prefix("friend: ")
+        .and_then(|f| f.split(' ').next())
+        .unwrap_or_else(|| panic!("one friend: {friends:?}"))
+        .to_owned();
+    let mut invited = inside(
+        b,
+        "192.0.2.2",
+        &data.path().join("guest"),
+        &["invitations", "--decline", "--seconds", "20"],
+    );
+    assert_eq!(invited.line("id: "), friend);
+    let mut host = inside(
+        a,
+        "192.0.2.1",
+        &data.path().join("host"),
+        &[
+            &[
+                "host",
+                "--players",
+                "3",
+                "--name",
+                "Hana",
+                "--console",
+                "--invite",
+                &friend,
+            ][..],
+            &bot,
+        ]
+        .concat(),
+    );
+    let code = host.line("code: ");
+    assert!(invited.line("invite: ").starts_with("from \"Hana\" "));
+    assert_eq!(invited.line("declined: "), code);
+    assert_eq!(host.line("declined: "), friend);
+}

@@ -1,0 +1,203 @@
+//! The nearby rooms list between separate `clovece` processes on loopback:
+//! an open room appears in another phone's list within about 2 s and leaves
+//! it when full or gone; the filters show exactly the rooms they match; a
+//! private room is never listed and only its ticket joins it.
+
+mod lobby_support;
+
+use std::collections::BTreeSet;
+use std::time::{Duration, Instant};
+
+use lobby_support::{Proc, ask, clovece, peer, ticket};
+use tempfile::TempDir;
+
+/// How long an open room may take to show up in a list already running
+/// (two asks a second apart, with slack for a loaded machine).
+const APPEAR: Duration = Duration::from_secs(4);
+
+/// `clovece rooms` asking the hosts of `tickets`, with `filters`, for
+/// `seconds`.
+fn rooms(dir: &TempDir, tickets: &[&str], filters: &[&str], seconds: u32) -> Proc {
+    let mut args = vec![
+        "rooms".to_owned(),
+        "--seconds".to_owned(),
+        seconds.to_string(),
+    ];
+    for t in tickets {
+        args.extend(["--ask".to_owned(), ask(t)]);
+    }
+    args.extend(filters.iter().map(|f| f.to_string()));
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    clovece(dir.path(), &args)
+}
+
+fn host(dir: &TempDir, options: &[&str]) -> (Proc, String, String) {
+    let mut args = vec!["host"];
+    args.extend(options);
+    let mut host = peer(dir.path(), &args);
+    let (ticket, code) = ticket(&mut host);
+    (host, ticket, code)
+}
+
+#[test]
+fn open_room_appears_in_another_peers_list_and_disappears_when_full() {
+    let dirs: Vec<TempDir> = (0..3).map(|_| tempfile::tempdir().unwrap()).collect();
+    let (host, ticket, code) = host(
+        &dirs[0],
+        &["--players", "2", "--turn", "20", "--board", "sea"],
+    );
+    let started = Instant::now();
+    let mut list = rooms(&dirs[1], &[&ticket], &[], 60);
+    let (at, room) = list
+        .line_within("room: ", APPEAR)
+        .expect("the open room is listed");
+    eprintln!("listed after {:?} (process start included)", at - started);
+    assert!(
+        room.starts_with(&format!(
+            "{code} free 1 players 2 turn 20 board sea rules classic ticket "
+        )),
+        "{room}"
+    );
+    assert!(room.ends_with(&ticket), "{room}");
+    let join = peer(dirs[2].path(), &["join", &ticket]);
+    let joined = Instant::now();
+    let (at, gone) = list
+        .line_within("gone: ", APPEAR)
+        .expect("the full room leaves the list");
+    eprintln!("gone {:?} after the join started", at - joined);
+    assert_eq!(gone, code);
+    drop((host, join));
+}
+
+#[test]
+fn a_room_whose_host_is_gone_leaves_the_list() {
+    let dirs: Vec<TempDir> = (0..2).map(|_| tempfile::tempdir().unwrap()).collect();
+    let (mut host, ticket, code) = host(&dirs[0], &[]);
+    let mut list = rooms(&dirs[1], &[&ticket], &[], 60);
+    let (_, room) = list.line_within("room: ", APPEAR).expect("listed");
+    assert!(
+        room.starts_with(&format!("{code} free 3 players 4 turn 30 board classic")),
+        "{room}"
+    );
+    host.kill();
+    let (_, gone) = list.line_within("gone: ", APPEAR).expect("gone");
+    assert_eq!(gone, code);
+}
+
+#[test]
+fn filters_show_exactly_the_rooms_they_match() {
+    let dirs: Vec<TempDir> = (0..12).map(|_| tempfile::tempdir().unwrap()).collect();
+    let rooms_of = [
+        host(
+            &dirs[0],
+            &["--players", "2", "--turn", "10", "--board", "sea"],
+        ),
+        host(
+            &dirs[1],
+            &["--players", "3", "--turn", "30", "--board", "classic"],
+        ),
+        host(
+            &dirs[2],
+            &["--players", "4", "--turn", "60", "--board", "sea"],
+        ),
+        host(
+            &dirs[3],
+            &[
+                "--players",
+                "3",
+                "--turn",
+                "10",
+                "--board",
+                "classic",
+                "--rules",
+                "croatian",
+            ],
+        ),
+    ];
+    let tickets: Vec<&str> = rooms_of.iter().map(|(_, t, _)| t.as_str()).collect();
+    let code = |i: usize| rooms_of[i].2.clone();
+    let cases: [(&[&str], &[usize]); 8] = [
+        (&[], &[0, 1, 2, 3]),
+        (&["--players", "3"], &[1, 3]),
+        (&["--players", "2"], &[0]),
+        (&["--turn", "10"], &[0, 3]),
+        (&["--board", "sea"], &[0, 2]),
+        (&["--players", "3", "--turn", "10"], &[3]),
+        (&["--players", "4", "--turn", "60", "--board", "sea"], &[2]),
+        (&["--players", "2", "--board", "classic"], &[]),
+    ];
+    let mut lists: Vec<Proc> = cases
+        .iter()
+        .enumerate()
+        .map(|(i, (filters, _))| rooms(&dirs[4 + i % 8], &tickets, filters, 6))
+        .collect();
+    for ((filters, expected), list) in cases.iter().zip(&mut lists) {
+        let mut listed = BTreeSet::new();
+        while let Some((_, room)) = list.line_within("room: ", Duration::from_secs(8)) {
+            listed.insert(room.split(' ').next().unwrap().to_owned());
+        }
+        let expected: BTreeSet<String> = expected.iter().map(|&i| code(i)).collect();
+        assert_eq!(listed, expected, "filters {filters:?}");
+    }
+}
+
+#[test]
+fn private_room_is_not_listed_and_joins_only_by_ticket() {
+    let dirs: Vec<TempDir> = (0..3).map(|_| tempfile::tempdir().unwrap()).collect();
+    let (mut host, ticket, _) = host(&dirs[0], &["--players", "2", "--private"]);
+    let mut list = rooms(&dirs[1], &[&ticket], &[], 4);
+    assert_eq!(list.line_within("room: ", Duration::from_secs(6)), None);
+    let mut join = peer(dirs[2].path(), &["join", &ticket]);
+    let result = join.line("result: ");
+    assert_eq!(host.line("result: "), result);
+}
+
+#[test]
+fn bad_room_options_are_refused_with_a_clear_message() {
+    let dir = tempfile::tempdir().unwrap();
+    for (args, message) in [
+        (
+            &["host", "--turn", "none", "--bot", "easy"][..],
+            "offline games",
+        ),
+        (
+            &["host", "--turn", "45", "--bot", "easy"][..],
+            "10, 20, 30 or 60",
+        ),
+        (
+            &["host", "--board", "lava", "--bot", "easy"][..],
+            "classic or sea",
+        ),
+        (
+            &["host", "--players", "5", "--bot", "easy"][..],
+            "2, 3 or 4 players",
+        ),
+        (
+            &[
+                "host",
+                "--rules",
+                "croatian",
+                "--house",
+                "no-jump-home",
+                "--bot",
+                "easy",
+            ][..],
+            "classic rules only",
+        ),
+        (
+            &["host", "--players", "2", "--computer", "2", "--bot", "easy"][..],
+            "none for the host",
+        ),
+        (&["rooms", "--players", "1"][..], "2, 3 or 4 players"),
+        (&["rooms", "--ask", "/ip4/127.0.0.1/tcp/1"][..], "/p2p/"),
+    ] {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_clovece"))
+            .args(args)
+            .args(["--data", dir.path().to_str().unwrap()])
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{args:?}");
+        assert!(err.contains(message), "{args:?}: {err}");
+    }
+}

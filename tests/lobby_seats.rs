@@ -1,0 +1,179 @@
+//! Seats before the start, between `clovece` processes on loopback: the
+//! host's start is refused until every guest is ready; the host reorders a
+//! full room and the game seats players in the new order; the computer
+//! takes an empty seat; a guest leaving before the start frees its seat.
+
+mod lobby_support;
+
+use clovece::rules::Colour;
+use lobby_support::{Proc, clovece, peer, ticket};
+use tempfile::TempDir;
+
+fn dirs(n: usize) -> Vec<TempDir> {
+    (0..n).map(|_| tempfile::tempdir().unwrap()).collect()
+}
+
+/// A host of `players` organising the room from its console.
+fn console_host(dir: &TempDir, players: &str) -> (Proc, String) {
+    let mut host = peer(
+        dir.path(),
+        &["host", "--players", players, "--name", "Hana", "--console"],
+    );
+    let (ticket, _) = ticket(&mut host);
+    (host, ticket)
+}
+
+/// Waits for the host's `seats:` line equal to `expected`.
+fn seats(host: &mut Proc, expected: &str) {
+    loop {
+        let line = host.line("seats: ");
+        if line == expected {
+            return;
+        }
+    }
+}
+
+fn colour(name: &str) -> Colour {
+    Colour::ALL
+        .into_iter()
+        .find(|c| c.to_string() == name)
+        .unwrap_or_else(|| panic!("no colour {name}"))
+}
+
+#[test]
+fn start_is_refused_until_every_guest_is_ready() {
+    let dirs = dirs(2);
+    let (mut host, ticket) = console_host(&dirs[0], "2");
+    seats(&mut host, r#"1 host "Hana" | 2 empty"#);
+    let mut guest = peer(
+        dirs[1].path(),
+        &["join", &ticket, "--name", "Ivo", "--ready-after", "3000"],
+    );
+    seats(&mut host, r#"1 host "Hana" | 2 "Ivo" not-ready"#);
+    host.say("start");
+    assert_eq!(
+        host.line("refused: "),
+        r#"cannot start: not ready yet: "Ivo""#
+    );
+    assert_eq!(
+        guest.line("seats: "),
+        r#"1 host "Hana" | 2 "Ivo" not-ready"#
+    );
+    seats(&mut host, r#"1 host "Hana" | 2 "Ivo" ready"#);
+    host.say("start");
+    let result = host.line("result: ");
+    assert_eq!(guest.line("result: "), result);
+}
+
+#[test]
+fn host_reorders_a_full_room_and_the_game_follows_the_order() {
+    let dirs = dirs(3);
+    let (mut host, ticket) = console_host(&dirs[0], "3");
+    host.say("order 2 1 3");
+    assert_eq!(
+        host.line("refused: "),
+        "the players can be reordered only when the room is full"
+    );
+    let mut ana = peer(dirs[1].path(), &["join", &ticket, "--name", "Ana"]);
+    seats(&mut host, r#"1 host "Hana" | 2 "Ana" ready | 3 empty"#);
+    let mut ivo = peer(dirs[2].path(), &["join", &ticket, "--name", "Ivo"]);
+    seats(
+        &mut host,
+        r#"1 host "Hana" | 2 "Ana" ready | 3 "Ivo" ready"#,
+    );
+    host.say("order 3 1 2");
+    seats(
+        &mut host,
+        r#"1 "Ivo" ready | 2 host "Hana" | 3 "Ana" ready"#,
+    );
+    host.say("start");
+    let (ivo_seat, hana_seat, ana_seat) = (
+        colour(&ivo.line("seat: ")),
+        colour(&host.line("seat: ")),
+        colour(&ana.line("seat: ")),
+    );
+    assert!(
+        ivo_seat.index() < hana_seat.index() && hana_seat.index() < ana_seat.index(),
+        "clockwise Ivo, Hana, Ana: {ivo_seat} {hana_seat} {ana_seat}"
+    );
+    let result = host.line("result: ");
+    assert_eq!(ana.line("result: "), result);
+    assert_eq!(ivo.line("result: "), result);
+}
+
+#[test]
+fn the_computer_fills_an_empty_seat() {
+    let dirs = dirs(2);
+    let (mut host, ticket) = console_host(&dirs[0], "3");
+    host.say("computer 1 easy");
+    assert_eq!(
+        host.line("refused: "),
+        "seat 1 is a player's; the computer only takes empty seats"
+    );
+    host.say("computer 2 easy");
+    seats(&mut host, r#"1 host "Hana" | 2 computer easy | 3 empty"#);
+    let mut guest = peer(dirs[1].path(), &["join", &ticket, "--name", "Ivo"]);
+    seats(
+        &mut host,
+        r#"1 host "Hana" | 2 computer easy | 3 "Ivo" ready"#,
+    );
+    host.say("start");
+    let (hana_seat, ivo_seat) = (colour(&host.line("seat: ")), colour(&guest.line("seat: ")));
+    assert_ne!(hana_seat, ivo_seat);
+    let result = host.line("result: ");
+    assert_eq!(guest.line("result: "), result);
+}
+
+#[test]
+fn a_guest_leaving_before_the_start_frees_its_seat() {
+    let dirs = dirs(3);
+    let mut host = clovece(
+        dirs[0].path(),
+        &[
+            "host",
+            "--players",
+            "2",
+            "--name",
+            "Hana",
+            "--bot",
+            "medium",
+            "--linger",
+            "20",
+        ],
+    );
+    let (ticket, _) = ticket(&mut host);
+    let mut first = peer(
+        dirs[1].path(),
+        &["join", &ticket, "--name", "Ana", "--ready-after", "60000"],
+    );
+    seats(&mut host, r#"1 host "Hana" | 2 "Ana" not-ready"#);
+    first.kill();
+    seats(&mut host, r#"1 host "Hana" | 2 empty"#);
+    let mut second = peer(dirs[2].path(), &["join", &ticket, "--name", "Ivo"]);
+    let result = host.line("result: ");
+    assert_eq!(second.line("result: "), result);
+}
+
+#[test]
+fn the_game_survives_its_host_leaving_after_the_start() {
+    let dirs = dirs(3);
+    let mut host = peer(
+        dirs[0].path(),
+        &[
+            "host",
+            "--players",
+            "3",
+            "--name",
+            "Hana",
+            "--leave-after",
+            "2",
+        ],
+    );
+    let (ticket, _) = ticket(&mut host);
+    let mut ana = peer(dirs[1].path(), &["join", &ticket, "--name", "Ana"]);
+    let mut ivo = peer(dirs[2].path(), &["join", &ticket, "--name", "Ivo"]);
+    host.line("left: ");
+    host.finish();
+    let result = ana.line("result: ");
+    assert_eq!(ivo.line("result: "), result);
+}
