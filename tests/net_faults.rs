@@ -96,6 +96,8 @@ fn a_peer_silent_past_the_grace_period_is_played_by_the_computer_and_takes_its_s
     procs[2].signal("STOP");
     let away = format!("away: {colour}");
     let back = format!("back: {colour}");
+    let waiting = format!("waiting: {colour} 0:0");
+    let mut waited = false;
     loop {
         let line = procs[0].line();
         assert!(
@@ -103,10 +105,16 @@ fn a_peer_silent_past_the_grace_period_is_played_by_the_computer_and_takes_its_s
             "no takeover: {:?}",
             procs[0].seen
         );
+        waited |= line.starts_with(&waiting);
         if line == away {
             break;
         }
     }
+    assert!(
+        waited,
+        "no waiting line before the takeover: {:?}",
+        procs[0].seen
+    );
     // The computer plays the seat for a while.
     thread::sleep(Duration::from_secs(2));
     procs[2].signal("CONT");

@@ -924,6 +924,10 @@ async fn play(
                 let mut wire = Wire { node, peers, me };
                 phone.tick(&mut wire)?;
                 let seen = watch.observe(now(), &phone);
+                for (colour, left) in watch.silent(now(), phone.waiting()) {
+                    let secs = left.div_ceil(1000);
+                    writeln!(out, "waiting: {colour} {}:{:02}", secs / 60, secs % 60)?;
+                }
                 phone.observe(seen, &mut wire)?;
             }
             line = async {

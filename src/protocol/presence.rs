@@ -53,6 +53,29 @@ impl Watch {
         self.observe_waiting(now, phone.log().head(), phone.waiting())
     }
 
+    /// The players the game waits on whose phones have said nothing for a
+    /// while (half the grace period, at most 2 s: the phones report every
+    /// second), each with the time left before the computer plays for
+    /// them: what "waiting for Blue (0:32)" shows. Call after
+    /// [`Watch::observe`], which notes when the log last moved.
+    pub fn silent(&self, now: Millis, waiting: Waiting) -> Vec<(Colour, Millis)> {
+        let quiet = (self.grace / 2).min(2000);
+        let waited = now.saturating_sub(self.since);
+        let deadline = |action: bool| match self.timer {
+            Some(timer) if action => timer + self.grace,
+            _ => self.grace,
+        };
+        Colour::ALL
+            .into_iter()
+            .filter(|&c| now.saturating_sub(self.heard[c.index()]) >= quiet)
+            .filter_map(|c| {
+                let action = waiting.action == Some(c);
+                (action || waiting.reveals.contains(c))
+                    .then(|| (c, deadline(action).saturating_sub(waited)))
+            })
+            .collect()
+    }
+
     /// [`Watch::observe`] for a log at `head` that waits on `waiting`.
     pub fn observe_waiting(&mut self, now: Millis, head: Digest, waiting: Waiting) -> Observation {
         if self.head != Some(head) {
@@ -102,6 +125,18 @@ mod tests {
             reveals: Colours::one(BLUE),
             ..Waiting::default()
         }
+    }
+
+    #[test]
+    fn a_silent_phone_the_game_waits_on_is_shown_with_the_time_left() {
+        let mut w = watch(TurnTimer::None);
+        w.observe_waiting(0, HEAD, reveal_from_blue());
+        assert_eq!(w.silent(1_999, reveal_from_blue()), vec![]);
+        assert_eq!(w.silent(13_000, reveal_from_blue()), vec![(BLUE, 32_000)]);
+        w.heard(BLUE, 13_000);
+        assert_eq!(w.silent(14_000, reveal_from_blue()), vec![]);
+        // A silent phone the game does not wait on is not shown.
+        assert_eq!(w.silent(20_000, Waiting::default()), vec![]);
     }
 
     #[test]
