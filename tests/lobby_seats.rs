@@ -155,6 +155,23 @@ fn a_guest_leaving_before_the_start_frees_its_seat() {
 }
 
 #[test]
+fn a_guest_whose_link_drops_before_the_start_takes_its_seat_again() {
+    let dirs = dirs(2);
+    let (mut host, ticket) = console_host(&dirs[0], "2");
+    let mut guest = peer(dirs[1].path(), &["join", &ticket, "--name", "Ana"]);
+    seats(&mut host, r#"1 host "Hana" | 2 "Ana" ready"#);
+    // Silent long enough for the host to close the connection (no pings
+    // for 6 s) and free the seat.
+    guest.signal("STOP");
+    seats(&mut host, r#"1 host "Hana" | 2 empty"#);
+    guest.signal("CONT");
+    seats(&mut host, r#"1 host "Hana" | 2 "Ana" ready"#);
+    host.say("start");
+    let result = host.line("result: ");
+    assert_eq!(guest.line("result: "), result);
+}
+
+#[test]
 fn the_game_survives_its_host_leaving_after_the_start() {
     let dirs = dirs(3);
     let mut host = peer(

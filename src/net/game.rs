@@ -662,15 +662,17 @@ async fn join(
     let host = ticket.host();
     let signer = Signer::new(keypair).map_err(PhoneError::from)?;
     let commitment = DiceChain::new(secret, DEFAULT_ROLLS).commitment();
-    send(
-        node,
-        host,
-        &Envelope::Setup(Setup::Offer {
-            key: signer.public(),
-            commitment,
-            name: nickname(name),
-        }),
-    );
+    let offer = Envelope::Setup(Setup::Offer {
+        key: signer.public(),
+        commitment,
+        name: nickname(name),
+    });
+    let ready_message = Frame::Lobby(Lobby::Ready {
+        room: ticket.room(),
+        ready: true,
+    })
+    .encode();
+    send(node, host, &offer);
     let ready = tokio::time::sleep(ready_after);
     tokio::pin!(ready);
     let mut said_ready = false;
@@ -679,11 +681,21 @@ async fn join(
             event = node.next() => event,
             () = &mut ready, if !said_ready => {
                 said_ready = true;
-                let message = Lobby::Ready { room: ticket.room(), ready: true };
-                let _ = node.send(host, Frame::Lobby(message).encode());
+                let _ = node.send(host, ready_message.clone());
                 continue;
             }
         };
+        if event == Event::Disconnected(host) {
+            // The host gives a seat up with its guest's connection: ask for
+            // one again (an error if the room is gone or full by now).
+            warn!("lost the connection to the room before the start; joining again");
+            room::join(node, &ticket, JOIN_WAIT).await?;
+            send(node, host, &offer);
+            if said_ready {
+                let _ = node.send(host, ready_message.clone());
+            }
+            continue;
+        }
         let Event::Message { from, bytes } = event else {
             continue;
         };

@@ -110,6 +110,15 @@ impl Proc {
         err
     }
 
+    /// Sends the process a signal (`STOP`, `CONT`) as `kill -<sig>` does.
+    pub fn signal(&self, sig: &str) {
+        let status = Command::new("kill")
+            .args([format!("-{sig}"), self.child.id().to_string()])
+            .status()
+            .expect("kill runs");
+        assert!(status.success(), "kill -{sig} failed");
+    }
+
     /// Writes `line` to the process's standard input (its console).
     pub fn say(&mut self, line: &str) {
         let stdin = self.child.stdin.as_mut().expect("stdin is piped");
