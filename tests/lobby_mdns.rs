@@ -9,6 +9,7 @@
 //! Needs root and `ip netns`; elsewhere it says why it is skipped.
 
 mod lobby_support;
+mod netns;
 
 use std::process::Command;
 use std::time::{Duration, Instant};
@@ -16,52 +17,6 @@ use std::time::{Duration, Instant};
 use lobby_support::{Proc, spawn};
 
 const BIN: &str = env!("CARGO_BIN_EXE_clovece");
-
-/// Namespaces deleted (with their veth ends) on drop.
-struct Namespaces([String; 2]);
-
-impl Drop for Namespaces {
-    fn drop(&mut self) {
-        for name in &self.0 {
-            let _ = Command::new("ip").args(["netns", "del", name]).status();
-        }
-    }
-}
-
-fn ip(args: &[&str]) -> Result<(), String> {
-    let out = Command::new("ip")
-        .args(args)
-        .output()
-        .map_err(|e| format!("cannot run ip: {e}"))?;
-    out.status.success().then_some(()).ok_or_else(|| {
-        format!(
-            "ip {}: {}",
-            args.join(" "),
-            String::from_utf8_lossy(&out.stderr).trim()
-        )
-    })
-}
-
-fn pair() -> Result<Namespaces, String> {
-    let id = std::process::id();
-    let made = Namespaces([
-        format!("clovece-lobby-{id}-a"),
-        format!("clovece-lobby-{id}-b"),
-    ]);
-    let [a, b] = &made.0;
-    ip(&["netns", "add", a])?;
-    ip(&["netns", "add", b])?;
-    ip(&[
-        "-n", a, "link", "add", "va", "type", "veth", "peer", "name", "vb", "netns", b,
-    ])?;
-    for (ns, dev, addr) in [(a, "va", "192.0.2.1/24"), (b, "vb", "192.0.2.2/24")] {
-        ip(&["-n", ns, "link", "set", "lo", "up"])?;
-        ip(&["-n", ns, "addr", "add", addr, "dev", dev])?;
-        ip(&["-n", ns, "link", "set", dev, "up"])?;
-        ip(&["-n", ns, "route", "add", "224.0.0.0/4", "dev", dev])?;
-    }
-    Ok(made)
-}
 
 /// `clovece <args>` inside namespace `ns`, listening on `addr`.
 fn inside(ns: &str, addr: &str, data: &std::path::Path, args: &[&str]) -> Proc {
@@ -81,14 +36,14 @@ fn open_room_appears_nearby_by_mdns_and_leaves_when_full() {
         eprintln!("skipping: network namespaces are Linux only");
         return;
     }
-    let namespaces = match pair() {
+    let namespaces = match netns::pair("lobby") {
         Ok(ns) => ns,
         Err(why) => {
             eprintln!("skipping the lobby mDNS test (needs root and `ip netns`): {why}");
             return;
         }
     };
-    let [a, b] = &namespaces.0;
+    let (a, b) = namespaces.names();
     let data = tempfile::tempdir().unwrap();
     let mut list = inside(
         b,

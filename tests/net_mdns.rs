@@ -9,61 +9,12 @@
 //! is skipped and passes. It prints the time from a phone's start to its
 //! discovery (docs/performance.md).
 
+mod netns;
+
 use std::io::{BufRead, BufReader};
 use std::process::{Child, ChildStdout, Command, Stdio};
 
 const BIN: &str = env!("CARGO_BIN_EXE_clovece");
-
-/// Namespaces that are deleted (with their veth ends) when dropped.
-struct Namespaces(Vec<String>);
-
-impl Drop for Namespaces {
-    fn drop(&mut self) {
-        for name in &self.0 {
-            let _ = Command::new("ip").args(["netns", "del", name]).status();
-        }
-    }
-}
-
-fn ip(args: &[&str]) -> Result<(), String> {
-    let out = Command::new("ip")
-        .args(args)
-        .output()
-        .map_err(|e| format!("cannot run ip: {e}"))?;
-    if out.status.success() {
-        Ok(())
-    } else {
-        Err(format!(
-            "ip {}: {}",
-            args.join(" "),
-            String::from_utf8_lossy(&out.stderr).trim()
-        ))
-    }
-}
-
-/// Two namespaces, `192.0.2.1` and `192.0.2.2`, joined by a veth pair.
-fn pair() -> Result<Namespaces, String> {
-    let id = std::process::id();
-    let names = [format!("clovece-{id}-a"), format!("clovece-{id}-b")];
-    let mut made = Namespaces(Vec::new());
-    for name in &names {
-        ip(&["netns", "add", name])?;
-        made.0.push(name.clone());
-    }
-    let (a, b) = (names[0].as_str(), names[1].as_str());
-    // Both ends are made inside the namespaces: nothing appears, even for a
-    // moment, in the machine's own namespace.
-    ip(&[
-        "-n", a, "link", "add", "va", "type", "veth", "peer", "name", "vb", "netns", b,
-    ])?;
-    for (ns, dev, addr) in [(a, "va", "192.0.2.1/24"), (b, "vb", "192.0.2.2/24")] {
-        ip(&["-n", ns, "link", "set", "lo", "up"])?;
-        ip(&["-n", ns, "addr", "add", addr, "dev", dev])?;
-        ip(&["-n", ns, "link", "set", dev, "up"])?;
-        ip(&["-n", ns, "route", "add", "224.0.0.0/4", "dev", dev])?;
-    }
-    Ok(made)
-}
 
 struct Nearby {
     child: Child,
@@ -127,22 +78,22 @@ fn phones_in_two_namespaces_discover_each_other_by_mdns() {
         eprintln!("skipping: network namespaces are Linux only");
         return;
     }
-    let namespaces = match pair() {
+    let namespaces = match netns::pair("mdns") {
         Ok(ns) => ns,
         Err(why) => {
             eprintln!("skipping the mDNS namespace test (needs root and `ip netns`): {why}");
             return;
         }
     };
-    let (a_ns, b_ns) = (namespaces.0[0].clone(), namespaces.0[1].clone());
+    let (a_ns, b_ns) = namespaces.names();
     let data = tempfile::tempdir().unwrap();
     for round in 0..3 {
-        let mut a = Nearby::start(&a_ns, &data.path().join("a"), "192.0.2.1");
+        let mut a = Nearby::start(a_ns, &data.path().join("a"), "192.0.2.1");
         let a_id = a.line("id");
         a.line("started");
         // b starts once a is up: a discovers a phone that appears.
         let spawned = now_micros();
-        let mut b = Nearby::start(&b_ns, &data.path().join("b"), "192.0.2.2");
+        let mut b = Nearby::start(b_ns, &data.path().join("b"), "192.0.2.2");
         let b_id = b.line("id");
         let b_started = micros(&b.line("started"));
         let found_by_a = a.line("found");
