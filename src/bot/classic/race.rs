@@ -50,19 +50,7 @@ impl Race {
     }
 
     fn build(house: HouseRules) -> Race {
-        let mut states: Vec<[u8; 4]> = Vec::with_capacity(STATES);
-        for a in 0..=GOAL {
-            for b in a..=GOAL {
-                for c in b..=GOAL {
-                    for d in c..=GOAL {
-                        let s = [a, b, c, d];
-                        if s.windows(2).all(|w| w[0] == 0 || w[0] != w[1]) {
-                            states.push(s);
-                        }
-                    }
-                }
-            }
-        }
+        let mut states = placements();
         // Successors have a larger total progress: fill those first.
         states.sort_by_key(|s| std::cmp::Reverse(s.iter().map(|&x| u32::from(x)).sum::<u32>()));
         let mut turns = vec![0i32; STATES];
@@ -171,6 +159,25 @@ fn solo_position(spots: [u8; 4]) -> Option<Position> {
     Position::new(seats, Colour::Red, &pieces).ok()
 }
 
+/// Every placement of four pieces as sorted progresses (0 in base, which
+/// any number may share; no two on one square elsewhere).
+fn placements() -> Vec<[u8; 4]> {
+    let mut all = Vec::with_capacity(STATES);
+    for a in 0..=GOAL {
+        for b in a..=GOAL {
+            for c in b..=GOAL {
+                for d in c..=GOAL {
+                    let s = [a, b, c, d];
+                    if s.windows(2).all(|w| w[0] == 0 || w[0] != w[1]) {
+                        all.push(s);
+                    }
+                }
+            }
+        }
+    }
+    all
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -178,19 +185,10 @@ mod tests {
     #[test]
     fn index_numbers_every_placement_once() {
         let mut seen = vec![false; STATES];
-        for a in 0..=GOAL {
-            for b in a..=GOAL {
-                for c in b..=GOAL {
-                    for d in c..=GOAL {
-                        let s = [a, b, c, d];
-                        if s.windows(2).all(|w| w[0] == 0 || w[0] != w[1]) {
-                            let i = index(s);
-                            assert!(!seen[i], "{s:?}");
-                            seen[i] = true;
-                        }
-                    }
-                }
-            }
+        for s in placements() {
+            let i = index(s);
+            assert!(!seen[i], "{s:?}");
+            seen[i] = true;
         }
         assert!(seen.iter().all(|&s| s));
     }
