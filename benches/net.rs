@@ -267,29 +267,6 @@ fn now_micros() -> u64 {
         .as_micros() as u64
 }
 
-/// A room of `players` bot processes with `--trace` and `pace_ms`.
-fn room(players: u8, pace_ms: u64) -> (Vec<tempfile::TempDir>, Vec<Proc>) {
-    let dirs: Vec<_> = (0..players).map(|_| tempfile::tempdir().unwrap()).collect();
-    let n = players.to_string();
-    let mut host = Proc::start(
-        dirs[0].path(),
-        &["host", "--players", &n, "--trace"],
-        Hand::Bot,
-        pace_ms,
-    );
-    let ticket = host.wait_for("ticket: ");
-    let mut procs = vec![host];
-    for dir in &dirs[1..] {
-        procs.push(Proc::start(
-            dir.path(),
-            &["join", &ticket, "--trace"],
-            Hand::Bot,
-            pace_ms,
-        ));
-    }
-    (dirs, procs)
-}
-
 fn percentile(sorted: &[Duration], p: usize) -> Duration {
     sorted[(sorted.len() * p / 100).min(sorted.len() - 1)]
 }
@@ -301,7 +278,7 @@ fn tap_to_applied(_: &mut Criterion) {
     let mut games = 0;
     while moves.len() < 1000 {
         games += 1;
-        let (_dirs, procs) = room(4, 0);
+        let (_dirs, procs) = net_support::room(4, &[], 0);
         let traces: Vec<Trace> = procs
             .into_iter()
             .map(|p| Trace::read(&p.run_out()))
@@ -342,7 +319,7 @@ fn tap_to_applied(_: &mut Criterion) {
 fn interrupted(rounds: usize, name: &str, cut: impl Fn(Proc, &std::path::Path) -> (u64, Proc)) {
     let (mut caught_up, mut moving) = (Vec::new(), Vec::new());
     for _ in 0..rounds {
-        let (dirs, mut procs) = room(3, 20);
+        let (dirs, mut procs) = net_support::room(3, &[], 20);
         procs[2].wait_for_entries(40);
         let victim = procs.remove(2);
         let (at, victim) = cut(victim, dirs[2].path());

@@ -15,25 +15,9 @@ use tempfile::TempDir;
 /// to be interrupted.
 const PACE: u64 = 25;
 
-/// A host with `players` seats and its guests, all bots with `--trace`;
-/// `host_args` are added to the host's command line.
+/// A room of `players` bots at [`PACE`].
 fn room(players: u8, host_args: &[&str]) -> (Vec<TempDir>, Vec<Proc>) {
-    let dirs: Vec<TempDir> = (0..players).map(|_| tempfile::tempdir().unwrap()).collect();
-    let players = players.to_string();
-    let mut args = vec!["host", "--players", &players, "--trace"];
-    args.extend_from_slice(host_args);
-    let mut host = Proc::start(dirs[0].path(), &args, Hand::Bot, PACE);
-    let ticket = host.wait_for("ticket: ");
-    let mut procs = vec![host];
-    for dir in &dirs[1..] {
-        procs.push(Proc::start(
-            dir.path(),
-            &["join", &ticket, "--trace"],
-            Hand::Bot,
-            PACE,
-        ));
-    }
-    (dirs, procs)
+    net_support::room(players, host_args, PACE)
 }
 
 /// Kills the process `victim` of a 3-player game once it has applied 30

@@ -180,6 +180,28 @@ impl Drop for Proc {
     }
 }
 
+/// A room of `players` processes over loopback, every seat played by its
+/// bot with `--trace` and `pace_ms`: the host (with `host_args`) first,
+/// then its guests, each with its own data folder.
+pub fn room(players: u8, host_args: &[&str], pace_ms: u64) -> (Vec<tempfile::TempDir>, Vec<Proc>) {
+    let dirs: Vec<_> = (0..players).map(|_| tempfile::tempdir().unwrap()).collect();
+    let players = players.to_string();
+    let mut args = vec!["host", "--players", &players, "--trace"];
+    args.extend_from_slice(host_args);
+    let mut host = Proc::start(dirs[0].path(), &args, Hand::Bot, pace_ms);
+    let ticket = host.wait_for("ticket: ");
+    let mut procs = vec![host];
+    for dir in &dirs[1..] {
+        procs.push(Proc::start(
+            dir.path(),
+            &["join", &ticket, "--trace"],
+            Hand::Bot,
+            pace_ms,
+        ));
+    }
+    (dirs, procs)
+}
+
 /// Every result names a winner and the same final log entry.
 pub fn assert_one_result(results: &[String]) {
     assert!(
