@@ -13,10 +13,10 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use clovece::app::dice::Dice;
+use clovece::app::geometry::Spot;
 use clovece::app::offline::{OfflineGame, Player, Setup};
 use clovece::app::ui::{AppWindow, BoardTheme, SettingsAdapter};
 use clovece::protocol::header::TurnTimer;
-use clovece::app::geometry::Spot;
 use clovece::rules::{Colour, Die, Game, HouseRules, Place, Seats, classic, matfyz};
 use clovece::rules::{Next, RuleSet};
 use i_slint_backend_testing::mock_elapsed_time;

@@ -9,8 +9,8 @@
 //! base and home places from the mover's view; under the Matfyz rules the
 //! pieces are shared, so a spot also says *whose* base or home it is.
 
-use crate::rules::{Colour, Place};
 use crate::rules::board::{HOME_LEN, TRACK_LEN};
+use crate::rules::{Colour, Place};
 
 /// Cells per side of the board grid.
 pub const GRID: u8 = 11;

@@ -31,7 +31,9 @@ pub fn mover(position: &Position, run: Run) -> Option<Colour> {
     match run.from() {
         Origin::Base(colour) => Some(colour),
         Origin::Track(n) => position.occupant(n),
-        Origin::Home(h) => *position.home(run.seat()).get(usize::from(h).checked_sub(1)?)?,
+        Origin::Home(h) => *position
+            .home(run.seat())
+            .get(usize::from(h).checked_sub(1)?)?,
     }
 }
 
@@ -69,7 +71,10 @@ pub enum Choice {
     Plan(Vec<Plan>),
     /// The run captures: which of these seats receives the `captured`
     /// piece in its base (the mover may be one of them).
-    Recipient { captured: Colour, seats: Vec<Colour> },
+    Recipient {
+        captured: Colour,
+        seats: Vec<Colour>,
+    },
 }
 
 impl Choice {

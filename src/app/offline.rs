@@ -64,7 +64,11 @@ pub enum Note {
     Captured { piece: Colour, by: Colour },
     /// Matfyz: a `piece` of that colour was captured `by` a player and put
     /// into the base of the player `to` (whom the capturer chose).
-    Given { piece: Colour, by: Colour, to: Colour },
+    Given {
+        piece: Colour,
+        by: Colour,
+        to: Colour,
+    },
     /// The game is over.
     Won { winner: Colour },
 }
@@ -1057,7 +1061,13 @@ mod tests {
             Ok(Outcome::Moved(Note::None))
         );
         assert_eq!(spot_of(&game, yellow.id), Spot::Track(19));
-        assert_eq!(game.next(), Next::Roll { seat: Colour::Blue, attempt: 1 });
+        assert_eq!(
+            game.next(),
+            Next::Roll {
+                seat: Colour::Blue,
+                attempt: 1
+            }
+        );
     }
 
     #[test]
@@ -1065,7 +1075,8 @@ mod tests {
         let mut game = matfyz_example();
         game.roll(Die::SIX).unwrap();
         game.roll(die(3)).unwrap();
-        game.play_piece(piece_on(&game, Spot::Track(10)).id).unwrap();
+        game.play_piece(piece_on(&game, Spot::Track(10)).id)
+            .unwrap();
         assert_eq!(game.choose(7), Err(FlowError::Illegal));
         assert!(game.choice().is_some(), "a wrong answer keeps the question");
         game.cancel_choice();
@@ -1100,7 +1111,11 @@ mod tests {
             }))
         );
         assert_eq!(spot_of(&game, blue.id), Spot::Track(10));
-        let captured = game.pieces().into_iter().find(|p| p.id == yellow.id).unwrap();
+        let captured = game
+            .pieces()
+            .into_iter()
+            .find(|p| p.id == yellow.id)
+            .unwrap();
         assert_eq!(captured.spot, Spot::Base(Colour::Blue));
         assert_eq!(captured.cell, Spot::Base(Colour::Blue).cell(3));
     }
@@ -1108,7 +1123,13 @@ mod tests {
     #[test]
     fn a_whole_matfyz_game_with_both_kinds_of_choice_ends_with_a_winner() {
         let mut game = OfflineGame::new(Setup {
-            players: vec![human("Anna"), Player::Computer { level: Level::Medium }, human("Cyril")],
+            players: vec![
+                human("Anna"),
+                Player::Computer {
+                    level: Level::Medium,
+                },
+                human("Cyril"),
+            ],
             rules: RuleSet::Matfyz,
             timer: TurnTimer::None,
         })
@@ -1142,7 +1163,10 @@ mod tests {
                 }
                 Next::Won { winner } => {
                     assert_eq!(game.placings()[0], winner);
-                    assert!(plans > 0 && recipients > 0, "{plans} plans, {recipients} recipients");
+                    assert!(
+                        plans > 0 && recipients > 0,
+                        "{plans} plans, {recipients} recipients"
+                    );
                     return;
                 }
             }
