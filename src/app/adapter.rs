@@ -601,6 +601,7 @@ fn plan_data(plan: &Plan) -> Option<ui::PlanData> {
         rolls: rolls.join(" + ").into(),
         place,
         number: i32::from(number),
+        captures: plan.captures,
     })
 }
 

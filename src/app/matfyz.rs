@@ -44,6 +44,8 @@ pub fn mover(position: &Position, run: Run) -> Option<Colour> {
 pub struct Plan {
     pub rolls: Vec<Die>,
     pub path: Vec<Spot>,
+    /// It ends on another piece and captures it.
+    pub captures: bool,
 }
 
 impl Plan {
@@ -52,6 +54,7 @@ impl Plan {
         Plan {
             rolls: run.rolls().collect(),
             path: run.path().map(|place| Spot::of(seat, place)).collect(),
+            captures: run.recipient().is_some(),
         }
     }
 
@@ -124,5 +127,82 @@ impl Choice {
                     .collect()
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::matfyz::{Game, Layout, Rolls};
+    use crate::rules::{Place, Seats};
+    use Colour::{Blue, Green, Red, Yellow};
+
+    /// docs/matfyz.md's position: red to use a 3; red may move the blue
+    /// piece on T7 (onto the yellow one on T10) and the yellow ones.
+    fn example() -> Game {
+        let layout = Layout {
+            seats: Seats::for_players(3).unwrap(),
+            turn: Red,
+            bases: vec![
+                (Red, vec![Red, Green]),
+                (Blue, vec![Red, Blue, Green]),
+                (Green, vec![Red, Blue, Green, Yellow]),
+            ],
+            homes: vec![(Red, [None; 4]), (Blue, [None; 4]), (Green, [None; 4])],
+            track: vec![(7, Blue), (10, Yellow), (30, Yellow)],
+            rolls: Rolls {
+                sixes: 0,
+                last: Die::new(3),
+            },
+            done: Vec::new(),
+        };
+        Game::new(Position::new(&layout).unwrap())
+    }
+
+    #[test]
+    fn the_pieces_are_read_from_bases_homes_and_track() {
+        let game = example();
+        let spots = spots(game.position());
+        assert_eq!(spots.len(), 12);
+        assert!(spots.contains(&(Green, Spot::Base(Red))));
+        assert!(spots.contains(&(Yellow, Spot::Track(30))));
+        assert!(!spots.contains(&(Yellow, Spot::Base(Red))));
+    }
+
+    #[test]
+    fn a_plan_says_where_it_stops_and_whether_it_captures() {
+        let game = example();
+        let runs = game.legal_moves();
+        let capture = *runs.iter().find(|r| r.recipient() == Some(Blue)).unwrap();
+        assert_eq!(mover(game.position(), capture), Some(Blue));
+        let plan = Plan::of(capture);
+        assert_eq!(plan.rolls, Die::new(3).into_iter().collect::<Vec<_>>());
+        assert_eq!(plan.end(), Some(Spot::Track(10)));
+        assert!(plan.captures);
+        let quiet = *runs.iter().find(|r| r.to() == Place::Track(33)).unwrap();
+        assert!(!Plan::of(quiet).captures);
+    }
+
+    #[test]
+    fn runs_of_one_piece_that_end_alike_ask_only_who_receives_the_capture() {
+        let game = example();
+        let runs: Vec<Run> = game
+            .legal_moves()
+            .into_iter()
+            .filter(|r| r.from() == Origin::Track(7))
+            .collect();
+        let choice = Choice::between(game.position(), &runs).unwrap();
+        assert_eq!(
+            choice,
+            Choice::Recipient {
+                captured: Yellow,
+                seats: vec![Red, Blue]
+            }
+        );
+        let kept = choice.keep(&runs, 1);
+        assert_eq!(kept.len(), 1);
+        assert_eq!(kept[0].recipient(), Some(Blue));
+        assert!(choice.keep(&runs, 2).is_empty());
+        assert_eq!(Choice::between(game.position(), &kept), None);
     }
 }

@@ -331,15 +331,18 @@ impl OfflineGame {
             .collect()
     }
 
-    /// Every piece on the board, with whether it may move now.
+    /// Every piece on the board, with whether it may move now (while the
+    /// player is asked about a piece, only that one).
     pub fn pieces(&self) -> Vec<PieceView> {
         let motions = self.motions();
+        let asked = self.selection.as_ref().map(|s| s.piece);
         let mut offered: Vec<(Colour, Spot)> = Vec::new();
         self.pieces
             .iter()
             .map(|&(id, spot)| {
                 let start = (id.colour, spot);
-                let can = motions.iter().any(|(_, m)| (m.colour, m.from) == start);
+                let can = asked.is_none_or(|piece| piece == id)
+                    && motions.iter().any(|(_, m)| (m.colour, m.from) == start);
                 // Pieces in one base share the moves out of it: offer them
                 // on the first, so one tap brings exactly one piece out.
                 let movable = can && !offered.contains(&start);
@@ -1075,8 +1078,16 @@ mod tests {
         let mut game = matfyz_example();
         game.roll(Die::SIX).unwrap();
         game.roll(die(3)).unwrap();
-        game.play_piece(piece_on(&game, Spot::Track(10)).id)
-            .unwrap();
+        let yellow = piece_on(&game, Spot::Track(10));
+        game.play_piece(yellow.id).unwrap();
+        // Only the piece asked about is marked meanwhile.
+        let marked: Vec<PieceId> = game
+            .pieces()
+            .iter()
+            .filter(|p| p.movable)
+            .map(|p| p.id)
+            .collect();
+        assert_eq!(marked, [yellow.id]);
         assert_eq!(game.choose(7), Err(FlowError::Illegal));
         assert!(game.choice().is_some(), "a wrong answer keeps the question");
         game.cancel_choice();
