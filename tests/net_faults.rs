@@ -3,12 +3,12 @@
 //! silent for longer than the grace period is played by the computer and
 //! takes its seat back, and a seat played by hand on the terminal.
 
-mod net_support;
+mod process;
 
 use std::thread;
 use std::time::Duration;
 
-use net_support::{Hand, Proc, assert_one_result};
+use process::{Hand, Proc, assert_one_result};
 use tempfile::TempDir;
 
 /// Each player's own actions wait this long, so a game lasts long enough
@@ -17,7 +17,7 @@ const PACE: u64 = 25;
 
 /// A room of `players` bots at [`PACE`].
 fn room(players: u8, host_args: &[&str]) -> (Vec<TempDir>, Vec<Proc>) {
-    net_support::room(players, host_args, PACE)
+    process::room(players, host_args, PACE)
 }
 
 /// Kills the process `victim` of a 3-player game once it has applied 30
