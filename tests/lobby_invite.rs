@@ -7,11 +7,11 @@ mod process;
 
 use std::process::Command;
 
-use process::{peer, ticket};
+use process::{dirs, peer, ticket};
 
 #[test]
 fn invitation_accepted_joins_the_room_and_makes_friends() {
-    let dirs: Vec<_> = (0..2).map(|_| tempfile::tempdir().unwrap()).collect();
+    let dirs = dirs(2);
     let mut invited = peer(
         dirs[1].path(),
         &["invitations", "--accept", "--name", "Ivo"],
@@ -59,7 +59,7 @@ fn invitation_accepted_joins_the_room_and_makes_friends() {
 
 #[test]
 fn invitation_declined_is_reported_to_the_host() {
-    let dirs: Vec<_> = (0..2).map(|_| tempfile::tempdir().unwrap()).collect();
+    let dirs = dirs(2);
     let mut invited = peer(dirs[1].path(), &["invitations", "--decline"]);
     let id = invited.wait_for("id: ");
     let address = invited.wait_for("address: ");

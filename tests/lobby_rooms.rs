@@ -8,7 +8,7 @@ mod process;
 use std::collections::BTreeSet;
 use std::time::{Duration, Instant};
 
-use process::{Proc, ask, clovece, peer, ticket};
+use process::{Proc, ask, clovece, dirs, peer, ticket};
 use tempfile::TempDir;
 
 /// How long an open room may take to show up in a list already running
@@ -41,7 +41,7 @@ fn host(dir: &TempDir, options: &[&str]) -> (Proc, String, String) {
 
 #[test]
 fn open_room_appears_in_another_peers_list_and_disappears_when_full() {
-    let dirs: Vec<TempDir> = (0..3).map(|_| tempfile::tempdir().unwrap()).collect();
+    let dirs = dirs(3);
     let (host, ticket, code) = host(
         &dirs[0],
         &["--players", "2", "--turn", "20", "--board", "sea"],
@@ -71,7 +71,7 @@ fn open_room_appears_in_another_peers_list_and_disappears_when_full() {
 
 #[test]
 fn a_room_whose_host_is_gone_leaves_the_list() {
-    let dirs: Vec<TempDir> = (0..2).map(|_| tempfile::tempdir().unwrap()).collect();
+    let dirs = dirs(2);
     let (host, ticket, code) = host(&dirs[0], &[]);
     let mut list = rooms(&dirs[1], &[&ticket], &[], 60);
     let (_, room) = list.wait_for_within("room: ", APPEAR).expect("listed");
@@ -86,7 +86,7 @@ fn a_room_whose_host_is_gone_leaves_the_list() {
 
 #[test]
 fn filters_show_exactly_the_rooms_they_match() {
-    let dirs: Vec<TempDir> = (0..12).map(|_| tempfile::tempdir().unwrap()).collect();
+    let dirs = dirs(12);
     let rooms_of = [
         host(
             &dirs[0],
@@ -143,7 +143,7 @@ fn filters_show_exactly_the_rooms_they_match() {
 
 #[test]
 fn private_room_is_not_listed_and_joins_only_by_ticket() {
-    let dirs: Vec<TempDir> = (0..3).map(|_| tempfile::tempdir().unwrap()).collect();
+    let dirs = dirs(3);
     let (mut host, ticket, _) = host(&dirs[0], &["--players", "2", "--private"]);
     let mut list = rooms(&dirs[1], &[&ticket], &[], 4);
     assert_eq!(list.wait_for_within("room: ", Duration::from_secs(6)), None);

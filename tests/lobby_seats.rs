@@ -6,12 +6,8 @@
 mod process;
 
 use clovece::rules::Colour;
-use process::{Proc, clovece, peer, ticket};
+use process::{Proc, clovece, dirs, peer, ticket};
 use tempfile::TempDir;
-
-fn dirs(n: usize) -> Vec<TempDir> {
-    (0..n).map(|_| tempfile::tempdir().unwrap()).collect()
-}
 
 /// A host of `players` organising the room from its console.
 fn console_host(dir: &TempDir, players: &str) -> (Proc, String) {

@@ -8,7 +8,7 @@ mod process;
 use std::thread;
 use std::time::Duration;
 
-use process::{Hand, Proc, assert_one_result};
+use process::{Hand, Proc, assert_one_result, dirs};
 use tempfile::TempDir;
 
 /// Each player's own actions wait this long, so a game lasts long enough
@@ -118,7 +118,7 @@ fn a_peer_silent_past_the_grace_period_is_played_by_the_computer_and_takes_its_s
 
 #[test]
 fn a_seat_played_on_the_terminal_lists_the_moves_and_asks_again_after_bad_input() {
-    let dirs: Vec<TempDir> = (0..2).map(|_| tempfile::tempdir().unwrap()).collect();
+    let dirs = dirs(2);
     let mut host = Proc::start(dirs[0].path(), &["host", "--players", "2"], Hand::Bot, 0);
     let ticket = host.wait_for("ticket: ");
     let mut me = Proc::start(dirs[1].path(), &["join", &ticket], Hand::Terminal, 0);

@@ -8,8 +8,7 @@ mod process;
 use std::path::Path;
 use std::process::Command;
 
-use process::{peer, ticket};
-use tempfile::TempDir;
+use process::{dirs, peer, ticket};
 
 /// `clovece stats --data <data>`: its stdout, and its stderr.
 fn stats(data: &Path) -> (String, String) {
@@ -30,10 +29,6 @@ fn player<'a>(stats: &'a str, name: &str) -> &'a str {
         .lines()
         .find(|l| l.starts_with("player ") && l.contains(&format!("name {name:?} ")))
         .unwrap_or_else(|| panic!("no player {name}:\n{stats}"))
-}
-
-fn dirs(n: usize) -> Vec<TempDir> {
-    (0..n).map(|_| tempfile::tempdir().unwrap()).collect()
 }
 
 #[test]

@@ -251,11 +251,16 @@ pub fn ask(ticket: &str) -> String {
     ticket.dial_addrs().next().expect("an address").to_string()
 }
 
+/// `n` fresh data folders, one per phone.
+pub fn dirs(n: usize) -> Vec<tempfile::TempDir> {
+    (0..n).map(|_| tempfile::tempdir().unwrap()).collect()
+}
+
 /// A room of `players` processes over loopback, every seat played by its
 /// bot with `--trace` and `pace_ms`: the host (with `host_args`) first,
 /// then its guests, each with its own data folder.
 pub fn room(players: u8, host_args: &[&str], pace_ms: u64) -> (Vec<tempfile::TempDir>, Vec<Proc>) {
-    let dirs: Vec<_> = (0..players).map(|_| tempfile::tempdir().unwrap()).collect();
+    let dirs = dirs(usize::from(players));
     let players = players.to_string();
     let mut args = vec!["host", "--players", &players, "--trace"];
     args.extend_from_slice(host_args);
