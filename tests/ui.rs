@@ -393,7 +393,7 @@ fn the_join_screen_rejects_a_bad_code_and_joins_with_a_good_one() {
     let joined = joins(window);
 
     find(window, "Join a room").mock_single_click(PointerEventButton::Left);
-    let field = find(window, "Room code or ticket link");
+    let field = ui_support::text_field(window, "Room code or ticket link");
     let join = find(window, "Join");
     assert_eq!(join.accessible_enabled(), Some(false));
 
@@ -535,12 +535,12 @@ fn the_scan_screen_on_a_desktop_reads_a_picture_of_the_qr_code_and_joins() {
         "This device has no camera. Read a picture of the QR code instead."
     ));
     let read = find(window, "Read the picture");
-    find(window, "Picture file").set_accessible_value(dir.join("nope.png").to_str().unwrap());
+    ui_support::text_field(window, "Picture file").set_accessible_value(dir.join("nope.png").to_str().unwrap());
     read.mock_single_click(PointerEventButton::Left);
     assert!(label_containing(window, "cannot read the picture").is_some());
     assert!(joined.borrow().is_empty());
 
-    find(window, "Picture file").set_accessible_value(picture.to_str().unwrap());
+    ui_support::text_field(window, "Picture file").set_accessible_value(picture.to_str().unwrap());
     read.mock_single_click(PointerEventButton::Left);
     assert_eq!(*joined.borrow(), [ticket.to_string()]);
     let _ = std::fs::remove_dir_all(dir);

@@ -244,7 +244,7 @@ fn the_join_screen_with_a_code_looks_as_recorded() {
     let app = ui_support::app(&dir, 1);
     app.window().show().unwrap();
     ui_support::find(app.window(), "Join a room").mock_single_click(PointerEventButton::Left);
-    ui_support::find(app.window(), "Room code or ticket link").set_accessible_value("k7m2qx");
+    ui_support::text_field(app.window(), "Room code or ticket link").set_accessible_value("k7m2qx");
     check(app.window(), PHONE, "join");
 }
 
@@ -334,6 +334,6 @@ fn the_scan_screen_on_a_desktop_looks_as_recorded() {
     app.window().show().unwrap();
     ui_support::find(app.window(), "Join a room").mock_single_click(PointerEventButton::Left);
     ui_support::find(app.window(), "Scan a QR code").mock_single_click(PointerEventButton::Left);
-    ui_support::find(app.window(), "Picture file").set_accessible_value("/home/anna/room.png");
+    ui_support::text_field(app.window(), "Picture file").set_accessible_value("/home/anna/room.png");
     check(app.window(), PHONE, "scan");
 }

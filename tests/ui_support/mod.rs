@@ -67,6 +67,17 @@ pub fn find(window: &AppWindow, label: &str) -> ElementHandle {
         .unwrap_or_else(|| panic!("nothing labelled {label:?}"))
 }
 
+/// The text field labelled `label` (a section title may carry the same
+/// words).
+pub fn text_field(window: &AppWindow, label: &'static str) -> ElementHandle {
+    i_slint_backend_testing::ElementQuery::from_root(window)
+        .match_descendants()
+        .match_accessible_role(i_slint_backend_testing::AccessibleRole::TextInput)
+        .match_predicate(move |e| e.accessible_label().is_some_and(|l| l == label))
+        .find_first()
+        .unwrap_or_else(|| panic!("no text field labelled {label:?}"))
+}
+
 pub fn label_of(element: &ElementHandle) -> String {
     element.accessible_label().unwrap_or_default().to_string()
 }
