@@ -438,7 +438,11 @@ fn the_nearby_rooms_screen_opens_empty_with_its_three_filters() {
     find(window, "60 seconds per turn").mock_single_click(PointerEventButton::Left);
     find(window, "Sea board").mock_single_click(PointerEventButton::Left);
     assert_eq!(
-        (adapter.get_players(), adapter.get_turn(), adapter.get_board()),
+        (
+            adapter.get_players(),
+            adapter.get_turn(),
+            adapter.get_board()
+        ),
         (3, 60, 2)
     );
     assert_eq!(adapter.get_problem(), "");
@@ -487,7 +491,7 @@ fn the_statistics_screen_is_empty_before_a_game_and_shows_a_recorded_one() {
     // A leave counts two losses: 1 win of 3 decided.
     assert!(shows(window, "Losses: 2"));
     assert!(shows(window, "Win rate: 33 %"));
-    assert!(shows(window, "Croatian: 2 games, 1 wins, win rate 33 %"));
+    assert!(shows(window, "Croatian: games 2, wins 1, win rate 33 %"));
     assert!(shows(window, "Face 6: 18 times"));
     let _ = std::fs::remove_dir_all(dir);
 }
@@ -535,7 +539,8 @@ fn the_scan_screen_on_a_desktop_reads_a_picture_of_the_qr_code_and_joins() {
         "This device has no camera. Read a picture of the QR code instead."
     ));
     let read = find(window, "Read the picture");
-    ui_support::text_field(window, "Picture file").set_accessible_value(dir.join("nope.png").to_str().unwrap());
+    ui_support::text_field(window, "Picture file")
+        .set_accessible_value(dir.join("nope.png").to_str().unwrap());
     read.mock_single_click(PointerEventButton::Left);
     assert!(label_containing(window, "cannot read the picture").is_some());
     assert!(joined.borrow().is_empty());
@@ -552,7 +557,10 @@ fn qr_picture(text: &str, path: &std::path::Path) {
     let (modules, colors) = (code.width(), code.to_colors());
     let side = (modules + 8) * 4;
     let image = image::GrayImage::from_fn(side as u32, side as u32, |x, y| {
-        let (mx, my) = ((x as usize / 4).wrapping_sub(4), (y as usize / 4).wrapping_sub(4));
+        let (mx, my) = (
+            (x as usize / 4).wrapping_sub(4),
+            (y as usize / 4).wrapping_sub(4),
+        );
         let dark = mx < modules && my < modules && colors[my * modules + mx] == qrcode::Color::Dark;
         image::Luma([if dark { 0 } else { 255 }])
     });

@@ -276,9 +276,23 @@ fn the_nearby_rooms_screen_looks_as_recorded() {
     // Rooms as the list would show them (the list itself runs on loopback
     // and finds none).
     let rooms = vec![
-        room("K7M2QX", 4, 3, BoardTheme::Classic, RulesKind::Classic, false),
+        room(
+            "K7M2QX",
+            4,
+            3,
+            BoardTheme::Classic,
+            RulesKind::Classic,
+            false,
+        ),
         room("P3RW9A", 2, 1, BoardTheme::Sea, RulesKind::Croatian, false),
-        room("ZT84HN", 3, 1, BoardTheme::Classic, RulesKind::Classic, true),
+        room(
+            "ZT84HN",
+            3,
+            1,
+            BoardTheme::Classic,
+            RulesKind::Classic,
+            true,
+        ),
     ];
     app.window()
         .global::<NearbyAdapter>()
@@ -305,7 +319,11 @@ fn the_statistics_screen_looks_as_recorded() {
         ("classic", Outcome::Won, [4, 6, 5, 5, 6, 4]),
         ("croatian", Outcome::Left, [2, 1, 3, 2, 1, 2]),
         ("croatian", Outcome::Won, [5, 5, 4, 6, 5, 6]),
-        ("classic+no-jump-home", Outcome::Dropped, [3, 2, 2, 3, 4, 1]),
+        (
+            "classic+compulsory-capture",
+            Outcome::Dropped,
+            [3, 2, 2, 3, 4, 1],
+        ),
     ];
     for (i, (rules, outcome, dice)) in games.into_iter().enumerate() {
         store
@@ -334,6 +352,7 @@ fn the_scan_screen_on_a_desktop_looks_as_recorded() {
     app.window().show().unwrap();
     ui_support::find(app.window(), "Join a room").mock_single_click(PointerEventButton::Left);
     ui_support::find(app.window(), "Scan a QR code").mock_single_click(PointerEventButton::Left);
-    ui_support::text_field(app.window(), "Picture file").set_accessible_value("/home/anna/room.png");
+    ui_support::text_field(app.window(), "Picture file")
+        .set_accessible_value("/home/anna/room.png");
     check(app.window(), PHONE, "scan");
 }

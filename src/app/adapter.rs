@@ -13,8 +13,8 @@ use super::dice::Dice;
 use super::geometry::{self, Cell};
 use super::leave::LeaveCost;
 use super::nearby::Browsing;
-use super::scan::Scanner;
 use super::offline::{Note, OfflineGame, PieceView, Player, Setup};
+use super::scan::Scanner;
 use super::settings::{BoardTheme, Language, Settings, SettingsFile};
 use super::turn_clock::Tick;
 use super::ui::{

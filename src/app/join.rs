@@ -17,7 +17,9 @@ pub enum Entry {
     Empty,
     /// The start of a room code: every character fits, some are missing.
     /// Not an error: the player is still typing.
-    Typing { typed: usize },
+    Typing {
+        typed: usize,
+    },
     Code(RoomCode),
     Ticket(Ticket),
     /// A character that no room code has (`0`, `O`, `1`, `I`, `L`, a

@@ -98,7 +98,8 @@ impl NearbyRooms {
         std::thread::Builder::new()
             .name("nearby rooms".into())
             .spawn(move || {
-                let result = runtime.block_on(browse(keypair, browsing, &shared, &changed, stopped));
+                let result =
+                    runtime.block_on(browse(keypair, browsing, &shared, &changed, stopped));
                 if let Err(e) = result {
                     lock(&shared).failed = Some(e.to_string());
                     changed();

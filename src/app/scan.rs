@@ -72,7 +72,9 @@ pub(super) fn connect(window: &AppWindow, scanner: Scanner) {
             }
         };
         window.global::<ScanAdapter>().set_camera(state);
-        window.global::<ScanAdapter>().set_seen(ui::SeenKind::Nothing);
+        window
+            .global::<ScanAdapter>()
+            .set_seen(ui::SeenKind::Nothing);
     });
 
     let camera = scanner.clone();
@@ -147,7 +149,8 @@ mod tests {
         for (y, row) in pixels.chunks_mut(side).enumerate() {
             for (x, pixel) in row.iter_mut().enumerate() {
                 let (mx, my) = ((x / SCALE).wrapping_sub(4), (y / SCALE).wrapping_sub(4));
-                if mx < modules && my < modules && colors[my * modules + mx] == qrcode::Color::Dark {
+                if mx < modules && my < modules && colors[my * modules + mx] == qrcode::Color::Dark
+                {
                     *pixel = 0;
                 }
             }
@@ -196,9 +199,7 @@ mod tests {
         let scanner = scanner(&camera);
         let seen = Arc::new(Mutex::new(Vec::new()));
         let log = seen.clone();
-        scanner
-            .open(move |s| log.lock().unwrap().push(s))
-            .unwrap();
+        scanner.open(move |s| log.lock().unwrap().push(s)).unwrap();
         assert!(camera.running());
 
         let blank = vec![255; 64 * 64];
@@ -220,9 +221,7 @@ mod tests {
         let scanner = scanner(&camera);
         let seen = Arc::new(Mutex::new(Vec::new()));
         let log = seen.clone();
-        scanner
-            .open(move |s| log.lock().unwrap().push(s))
-            .unwrap();
+        scanner.open(move |s| log.lock().unwrap().push(s)).unwrap();
         let (pixels, side) = picture("https://example.org/");
         camera.show(&pixels, side);
         let seen = seen.lock().unwrap();
@@ -253,7 +252,10 @@ mod tests {
     fn a_missing_or_broken_picture_is_a_clear_error() {
         let dir = tempfile::tempdir().unwrap();
         let missing = read_picture(&dir.path().join("nope.png")).unwrap_err();
-        assert!(missing.to_string().contains("cannot read the picture"), "{missing}");
+        assert!(
+            missing.to_string().contains("cannot read the picture"),
+            "{missing}"
+        );
         let broken = dir.path().join("broken.png");
         std::fs::write(&broken, b"\x89PNG not really").unwrap();
         assert!(read_picture(&broken).is_err());

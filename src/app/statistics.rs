@@ -99,7 +99,10 @@ pub(super) fn connect(window: &AppWindow, data: PathBuf) {
     let weak = window.as_weak();
     window.global::<StatisticsAdapter>().on_load(move || {
         if let Some(window) = weak.upgrade() {
-            show(&window.global::<StatisticsAdapter>(), &Statistics::load(&data));
+            show(
+                &window.global::<StatisticsAdapter>(),
+                &Statistics::load(&data),
+            );
         }
     });
 }
@@ -244,7 +247,10 @@ mod tests {
         let Statistics::Unreadable(e) = Statistics::load(dir.path()) else {
             panic!("a folder read as statistics");
         };
-        assert!(e.to_string().contains("cannot read the statistics file"), "{e}");
+        assert!(
+            e.to_string().contains("cannot read the statistics file"),
+            "{e}"
+        );
 
         let dir = tempfile::tempdir().unwrap();
         std::fs::write(dir.path().join(KEY_FILE), b"not a key").unwrap();

@@ -5,11 +5,11 @@
 
 use std::path::{Path, PathBuf};
 
-use clovece::app::nearby::Browsing;
-use clovece::app::{App, Services};
 use clovece::app::dice::Dice;
+use clovece::app::nearby::Browsing;
 use clovece::app::settings::{Language, Settings, SettingsFile};
 use clovece::app::ui::AppWindow;
+use clovece::app::{App, Services};
 use i_slint_backend_testing::{ElementHandle, TestingBackend, TestingBackendOptions};
 
 /// Puts this test thread on Slint's testing backend with mocked time and the
