@@ -64,6 +64,7 @@ fn the_app_lists_a_loopback_room_filters_it_and_drops_it_when_its_host_is_gone()
         ask: vec![phone(&ticket)],
     };
     let (tx, changes) = mpsc::channel();
+    let opened = Instant::now();
     let list = NearbyRooms::open(
         Keypair::generate_ed25519(),
         browsing,
@@ -75,6 +76,7 @@ fn the_app_lists_a_loopback_room_filters_it_and_drops_it_when_its_host_is_gone()
     .unwrap();
 
     let rooms = until(&list, &changes, &Filter::default(), |r| !r.is_empty());
+    eprintln!("listed {:?} after the list opened", opened.elapsed());
     assert_eq!(rooms.len(), 1);
     let room = &rooms[0];
     assert_eq!(room.ticket.to_string(), ticket);
@@ -92,8 +94,10 @@ fn the_app_lists_a_loopback_room_filters_it_and_drops_it_when_its_host_is_gone()
         assert!(list.rooms(&other).is_empty(), "{other:?}");
     }
 
+    let killed = Instant::now();
     drop(host);
     until(&list, &changes, &Filter::default(), <[Room]>::is_empty);
+    eprintln!("gone {:?} after its host was killed", killed.elapsed());
 }
 
 #[test]
