@@ -13,7 +13,6 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 use std::sync::{Arc, Mutex, MutexGuard};
-use std::time::Instant;
 
 use libp2p::identity::Keypair;
 use libp2p::{Multiaddr, PeerId};
@@ -22,11 +21,9 @@ use tokio::sync::oneshot;
 
 use super::statistics::rules_data;
 use super::ui::{self, AppWindow, NearbyAdapter};
-use crate::lobby::nearby::{ASK_EVERY, Room, RoomList};
+use crate::lobby::nearby::{self, BrowseError, Room};
 use crate::lobby::{Filter, Players, TurnTime};
-use crate::net::game::is_loopback;
-use crate::net::room::{Frame, Lobby};
-use crate::net::{Config, Event, NetError, Node};
+use crate::net::Config;
 use crate::platform::PlatformError;
 use crate::platform::multicast::{Multicast, MulticastHold};
 use crate::protocol::Theme;
@@ -57,8 +54,6 @@ pub enum NearbyError {
     Platform(#[from] PlatformError),
     #[error("cannot start the network: {0}")]
     Runtime(std::io::Error),
-    #[error(transparent)]
-    Net(#[from] NetError),
 }
 
 /// What the browsing thread tells the UI: the rooms heard of, or why it
@@ -135,67 +130,31 @@ fn lock(heard: &Mutex<Heard>) -> MutexGuard<'_, Heard> {
     heard.lock().unwrap_or_else(|p| p.into_inner())
 }
 
-/// Keeps the list until `stop` is dropped. The same exchange as
-/// `clovece rooms` (the lobby's `run`), which prints its changes instead.
+/// Keeps the list until `stop` is dropped (every room: the screen's
+/// filters are applied when showing it).
 async fn browse(
     keypair: Keypair,
     browsing: Browsing,
     heard: &Mutex<Heard>,
     changed: &impl Fn(),
-    mut stop: oneshot::Receiver<()>,
-) -> Result<(), NearbyError> {
-    let config = Config {
-        mdns: !browsing.listen.iter().all(is_loopback),
-        listen: browsing.listen,
-        ..Config::default()
+    stop: oneshot::Receiver<()>,
+) -> Result<(), BrowseError> {
+    let stopped = async {
+        let _ = stop.await;
     };
-    let mut node = Node::start(keypair, config).await?;
-    let mut known: Vec<PeerId> = Vec::new();
-    for (peer, addr) in browsing.ask {
-        node.add_addrs(peer, [addr]);
-        known.push(peer);
-    }
-    let mut list = RoomList::default();
-    let mut ask = tokio::time::interval(ASK_EVERY);
-    loop {
-        let changes = tokio::select! {
-            _ = &mut stop => return Ok(()),
-            _ = ask.tick() => {
-                for &peer in &known {
-                    // One question in flight per phone, as `clovece rooms`.
-                    if node.unacknowledged(peer) == 0 {
-                        node.dial(peer);
-                        let _ = node.send(peer, Frame::Lobby(Lobby::Browse).encode());
-                    }
-                }
-                list.expire(Instant::now())
-            }
-            event = node.next() => match event {
-                Event::Discovered(peer) => {
-                    if !known.contains(&peer) {
-                        known.push(peer);
-                    }
-                    Vec::new()
-                }
-                Event::Expired(peer) | Event::Disconnected(peer) => list.lost(peer).into_iter().collect(),
-                Event::Message { from, bytes } => match Frame::decode(&bytes) {
-                    // A hostile or broken answer changes nothing.
-                    Ok(Frame::Lobby(Lobby::Listed { ticket, listing, free })) => list
-                        .heard(from, &ticket, listing, free, Instant::now())
-                        .ok()
-                        .flatten()
-                        .into_iter()
-                        .collect(),
-                    _ => Vec::new(),
-                },
-                _ => Vec::new(),
-            },
-        };
-        if !changes.is_empty() {
+    nearby::keep(
+        keypair,
+        browsing.listen,
+        browsing.ask,
+        Filter::default(),
+        stopped,
+        |list, _| {
             lock(heard).rooms = list.rooms().cloned().collect();
             changed();
-        }
-    }
+            Ok(())
+        },
+    )
+    .await
 }
 
 /// The filter the screen's choices make: 0 is "any" for each; players 2–4,

@@ -4,7 +4,9 @@
 //! listing. A room that has not answered for [`STALE`] (full, started,
 //! gone) or whose phone disconnects leaves the list.
 //!
-//! [`RoomList`] is the list itself, with no I/O; [`run`] is `clovece rooms`.
+//! [`RoomList`] is the list itself, with no I/O; [`keep`] keeps it over the
+//! network (for the app's nearby rooms screen and for [`run`], which is
+//! `clovece rooms`).
 
 use std::collections::BTreeMap;
 use std::io::Write;
@@ -169,27 +171,50 @@ pub async fn run(
     out: &mut impl Write,
 ) -> Result<(), BrowseError> {
     let asked: Vec<(PeerId, Multiaddr)> = browse.ask.iter().map(phone).collect::<Result<_, _>>()?;
+    keep(
+        keypair,
+        browse.listen,
+        asked,
+        browse.filter,
+        tokio::time::sleep(browse.duration),
+        |_, changes| changes.iter().try_for_each(|change| print(change, out)),
+    )
+    .await
+}
+
+/// Keeps the list of the rooms that pass `filter` until `until` is ready,
+/// as `keypair`'s phone listening on `listen` (mDNS on unless every address
+/// is a loopback one), asking the phones mDNS finds and those in `ask`.
+/// After every change, `changed` gets the list and what changed; an error
+/// from it ends the list.
+pub async fn keep(
+    keypair: Keypair,
+    listen: Vec<Multiaddr>,
+    ask: Vec<(PeerId, Multiaddr)>,
+    filter: Filter,
+    until: impl Future<Output = ()>,
+    mut changed: impl FnMut(&RoomList, &[Change]) -> std::io::Result<()>,
+) -> Result<(), BrowseError> {
     let config = Config {
-        mdns: !browse.listen.iter().all(is_loopback),
-        listen: browse.listen.clone(),
+        mdns: !listen.iter().all(is_loopback),
+        listen,
         ..Config::default()
     };
     let mut node = Node::start(keypair, config).await?;
     let mut known: Vec<PeerId> = Vec::new();
-    for (peer, addr) in asked {
+    for (peer, addr) in ask {
         node.add_addrs(peer, [addr]);
         if !known.contains(&peer) {
             known.push(peer);
         }
     }
-    let mut list = RoomList::new(browse.filter);
-    let mut ask = tokio::time::interval(ASK_EVERY);
-    let end = tokio::time::sleep(browse.duration);
-    tokio::pin!(end);
+    let mut list = RoomList::new(filter);
+    let mut tick = tokio::time::interval(ASK_EVERY);
+    tokio::pin!(until);
     loop {
         let changes = tokio::select! {
-            () = &mut end => return Ok(()),
-            _ = ask.tick() => {
+            () = &mut until => return Ok(()),
+            _ = tick.tick() => {
                 for &peer in &known {
                     // One question in flight per phone: a phone that is
                     // gone must not pile them up.
@@ -223,8 +248,8 @@ pub async fn run(
                 _ => Vec::new(),
             },
         };
-        for change in changes {
-            print(&change, out)?;
+        if !changes.is_empty() {
+            changed(&list, &changes)?;
         }
     }
 }
