@@ -11,6 +11,9 @@
 //! - [`dice`]: the die of offline games.
 //! - [`fairness`]: the roll history and dice statistics of a game.
 //! - [`leave`]: what leaving a game costs.
+//! - [`online`]: an online game's session on its network thread.
+//! - [`room`]: the room screen (host or guest) before an online game.
+//! - [`qr`]: the room's QR code as a pixel-sharp picture.
 //! - [`settings`]: the player's settings and where they are kept.
 //! - [`turn_clock`]: the turn timer of pass-and-play games.
 
@@ -20,6 +23,9 @@ pub mod fairness;
 pub mod geometry;
 pub mod leave;
 pub mod offline;
+pub mod online;
+pub mod qr;
+pub mod room;
 pub mod settings;
 pub mod turn_clock;
 
