@@ -13,6 +13,7 @@ use super::dice::Dice;
 use super::geometry::{self, Cell};
 use super::leave::LeaveCost;
 use super::offline::{Note, OfflineGame, PieceView, Player, Setup};
+use super::online_adapter::{self, Online};
 use super::settings::{BoardTheme, Language, Settings, SettingsFile};
 use super::turn_clock::Tick;
 use super::ui::{
@@ -33,6 +34,7 @@ pub const RESULT_DELAY: Duration = Duration::from_millis(1200);
 pub struct App {
     window: AppWindow,
     state: Rc<RefCell<State>>,
+    online: Rc<RefCell<Online>>,
 }
 
 struct State {
@@ -78,6 +80,13 @@ impl App {
             eprintln!("clovece: {e}; using the default settings");
             Settings::default()
         });
+        // Online games keep their identity, saved game and statistics
+        // beside the settings.
+        let data = file
+            .path()
+            .parent()
+            .map_or_else(std::path::PathBuf::new, std::path::Path::to_path_buf);
+        let online = Rc::new(RefCell::new(Online::new(data)));
         let names = Rc::new(VecModel::from(vec![SharedString::new(); 4]));
         names.set_row_data(0, settings.nickname.as_str().into());
         let state = Rc::new(RefCell::new(State {
@@ -93,7 +102,11 @@ impl App {
             history: Rc::new(VecModel::default()),
             clock: slint::Timer::default(),
         }));
-        let app = App { window, state };
+        let app = App {
+            window,
+            state,
+            online,
+        };
         app.show_settings();
         app.connect();
         Ok(app)
@@ -102,6 +115,11 @@ impl App {
     /// The window (for tests: to find elements and take snapshots).
     pub fn window(&self) -> &AppWindow {
         &self.window
+    }
+
+    /// Online games listen on `listen` (tests keep to loopback).
+    pub fn listen_on(&self, listen: Vec<libp2p::Multiaddr>) {
+        self.online.borrow_mut().set_listen(listen);
     }
 
     /// Shows the window and runs until it is closed.
@@ -178,22 +196,42 @@ impl App {
             },
         );
 
+        let state = self.state.clone();
+        online_adapter::connect(&self.window, &self.online, move || {
+            let s = state.borrow();
+            (s.settings.nickname.clone(), s.settings.house)
+        });
+
         let game = self.window.global::<GameAdapter>();
-        let (window, state) = (self.window.as_weak(), self.state.clone());
+        let (window, state, online) = (
+            self.window.as_weak(),
+            self.state.clone(),
+            self.online.clone(),
+        );
         game.on_roll(move || {
             let Some(window) = window.upgrade() else {
                 return;
             };
+            if online_adapter::roll(&online) {
+                return;
+            }
             human_acts(&window, &state, |game, dice| {
                 let die = dice.roll();
                 game.roll(die).is_ok()
             });
         });
-        let (window, state) = (self.window.as_weak(), self.state.clone());
+        let (window, state, online) = (
+            self.window.as_weak(),
+            self.state.clone(),
+            self.online.clone(),
+        );
         game.on_tap_piece(move |index| {
             let Some(window) = window.upgrade() else {
                 return;
             };
+            if online_adapter::tap_piece(&online, index) {
+                return;
+            }
             let Ok(index) = usize::try_from(index) else {
                 return;
             };
@@ -202,7 +240,11 @@ impl App {
                 piece.is_some_and(|id| game.play_piece(id).is_ok())
             });
         });
-        let (window, state) = (self.window.as_weak(), self.state.clone());
+        let (window, state, online) = (
+            self.window.as_weak(),
+            self.state.clone(),
+            self.online.clone(),
+        );
         game.on_tap_square(move |index| {
             let Some(window) = window.upgrade() else {
                 return;
@@ -213,6 +255,9 @@ impl App {
             else {
                 return;
             };
+            if online_adapter::tap_square(&online, &square) {
+                return;
+            }
             human_acts(&window, &state, |game, _| {
                 let piece = game
                     .pieces()
@@ -221,11 +266,16 @@ impl App {
                 piece.is_some_and(|p| game.play_piece(p.id).is_ok())
             });
         });
-        let (window, state) = (self.window.as_weak(), self.state.clone());
+        let (window, state, online) = (
+            self.window.as_weak(),
+            self.state.clone(),
+            self.online.clone(),
+        );
         game.on_leave(move || {
             let Some(window) = window.upgrade() else {
                 return;
             };
+            online_adapter::leave(&online);
             let mut state = state.borrow_mut();
             state.generation += 1;
             state.game = None;
@@ -280,7 +330,7 @@ fn select_language(language: Language) {
     let _ = slint::select_bundled_translation(code);
 }
 
-fn leave_cost(cost: LeaveCost) -> ui::LeaveCost {
+pub(super) fn leave_cost(cost: LeaveCost) -> ui::LeaveCost {
     match cost {
         LeaveCost::Nothing => ui::LeaveCost::Nothing,
         LeaveCost::TwoLosses => ui::LeaveCost::TwoLosses,
@@ -550,7 +600,7 @@ fn show_fairness(window: &AppWindow, state: &State, game: &OfflineGame) {
 }
 
 /// A count as the UI's integer.
-fn count(n: usize) -> i32 {
+pub(super) fn count(n: usize) -> i32 {
     i32::try_from(n).unwrap_or(i32::MAX)
 }
 
@@ -626,7 +676,7 @@ fn note(note: Note) -> ui::Note {
     }
 }
 
-fn hue(colour: Colour) -> ui::Hue {
+pub(super) fn hue(colour: Colour) -> ui::Hue {
     match colour {
         Colour::Red => ui::Hue::Red,
         Colour::Blue => ui::Hue::Blue,
@@ -653,7 +703,7 @@ fn piece_cell(piece: &PieceView) -> Cell {
     }
 }
 
-fn piece_data(piece: &PieceView) -> ui::PieceData {
+pub(super) fn piece_data(piece: &PieceView) -> ui::PieceData {
     let cell = piece_cell(piece);
     let (place, number) = match piece.place {
         Place::Base => (ui::PlaceKind::Base, 0),
@@ -709,7 +759,7 @@ fn all_squares() -> Vec<ui::SquareData> {
 }
 
 /// Whether `square` is where a piece of `mover` lands on `place`.
-fn square_is(square: &ui::SquareData, mover: Colour, place: Place) -> bool {
+pub(super) fn square_is(square: &ui::SquareData, mover: Colour, place: Place) -> bool {
     let number = u8::try_from(square.number).ok();
     match (square.kind, place) {
         (ui::SquareKind::Track | ui::SquareKind::Start, Place::Track(n)) => number == Some(n),

@@ -12,6 +12,7 @@
 //! - [`fairness`]: the roll history and dice statistics of a game.
 //! - [`leave`]: what leaving a game costs.
 //! - [`online`]: an online game's session on its network thread.
+//! - [`online_game`]: an online game's board, from the replicated log.
 //! - [`room`]: the room screen (host or guest) before an online game.
 //! - [`qr`]: the room's QR code as a pixel-sharp picture.
 //! - [`settings`]: the player's settings and where they are kept.
@@ -24,6 +25,8 @@ pub mod geometry;
 pub mod leave;
 pub mod offline;
 pub mod online;
+mod online_adapter;
+pub mod online_game;
 pub mod qr;
 pub mod room;
 pub mod settings;

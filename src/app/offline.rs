@@ -390,16 +390,17 @@ impl OfflineGame {
     }
 }
 
-/// Where `colour`'s pieces stand under the rules.
-fn places(game: &Game, colour: Colour) -> [Place; 4] {
+/// Where `colour`'s pieces stand under the rules (classic games only).
+pub(super) fn places(game: &Game, colour: Colour) -> [Place; 4] {
     match game {
         Game::Classic(g) => g.position().places(colour),
         Game::Matfyz(_) => unreachable!("OfflineGame::resume refuses Matfyz games"),
     }
 }
 
-/// The moving colour and its piece's place before and after `mv`.
-fn endpoints(mv: Move) -> (Colour, Place, Place) {
+/// The moving colour and its piece's place before and after `mv`
+/// (classic moves only).
+pub(super) fn endpoints(mv: Move) -> (Colour, Place, Place) {
     match mv {
         Move::Classic(m) => (m.colour(), m.from(), m.to()),
         Move::Matfyz(_) => unreachable!("OfflineGame::resume refuses Matfyz games"),

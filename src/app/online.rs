@@ -156,11 +156,7 @@ pub struct Session {
 impl Session {
     /// Starts taking part as `part`, telling `notify` (on the network
     /// thread) every update.
-    pub fn start(
-        part: Part,
-        place: Place,
-        notify: impl FnMut(Update) + Send + 'static,
-    ) -> Session {
+    pub fn start(part: Part, place: Place, notify: impl FnMut(Update) + Send + 'static) -> Session {
         let (actions, action_rx) = mpsc::unbounded_channel();
         let (stop, stopped) = oneshot::channel();
         let (role, commands) = match part {

@@ -143,9 +143,7 @@ mod tests {
                     name: "Ivo".into(),
                     ready,
                 },
-                SeatView::Computer {
-                    level: Level::Hard,
-                },
+                SeatView::Computer { level: Level::Hard },
             ],
             startable: Some(ready),
         }

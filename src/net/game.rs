@@ -18,7 +18,9 @@ use super::room::LookupError;
 use super::ticket::TicketError;
 use super::{play, setup};
 use crate::protocol::store::Restored;
-use crate::protocol::{DiceSecret, HeaderError, Phone, PhoneError, Seat, SignedHeader, Store, StoreError};
+use crate::protocol::{
+    DiceSecret, HeaderError, Phone, PhoneError, Seat, SignedHeader, Store, StoreError,
+};
 use crate::rules::Colour;
 
 pub use super::setup::{MAX_NAME, Note, Organiser, Sitter, Table};
@@ -280,7 +282,6 @@ fn players(phone: &Phone) -> impl Iterator<Item = PeerId> + '_ {
             _ => None,
         })
 }
-
 
 pub(crate) fn is_loopback(addr: &Multiaddr) -> bool {
     addr.iter().any(|p| match p {

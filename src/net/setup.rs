@@ -395,11 +395,13 @@ pub(super) async fn join(
         commitment,
         name: nickname(name),
     });
-    let ready_message = |ready| Frame::Lobby(Lobby::Ready {
-        room: ticket.room(),
-        ready,
-    })
-    .encode();
+    let ready_message = |ready| {
+        Frame::Lobby(Lobby::Ready {
+            room: ticket.room(),
+            ready,
+        })
+        .encode()
+    };
     send(node, host, &offer);
     let timer = tokio::time::sleep(ready_after.unwrap_or_default());
     tokio::pin!(timer);
@@ -515,4 +517,3 @@ mod tests {
         }
     }
 }
-
