@@ -236,3 +236,45 @@ fn the_pass_and_play_setup_looks_as_recorded() {
         .mock_single_click(PointerEventButton::Left);
     check(app.window(), PHONE, "setup");
 }
+
+#[test]
+fn the_host_room_screen_looks_as_recorded() {
+    use clovece::app::ui::{AppAdapter, RoomAdapter, Screen, SeatData, SeatKind};
+    use clovece::net::{RoomId, Ticket};
+    ui_support::init();
+    let dir = ui_support::settings_dir("shot-room");
+    let app = ui_support::app(&dir, 1);
+    let window = app.window();
+    // A fixed room: the host, a guest ready, one not yet, the computer.
+    let key = libp2p::identity::Keypair::ed25519_from_bytes([7; 32]).unwrap();
+    let addr = "/ip4/192.168.1.23/tcp/40123".parse().unwrap();
+    let ticket = Ticket::new(
+        RoomId::from_bytes([9; 16]),
+        key.public().to_peer_id(),
+        [addr],
+        None,
+    )
+    .unwrap();
+    let room = window.global::<RoomAdapter>();
+    room.set_hosting(true);
+    room.set_code(ticket.code().to_string().into());
+    let qr = clovece::app::qr::picture(&ticket.to_string()).unwrap();
+    room.set_qr(slint::Image::from_rgba8(qr));
+    let seat = |kind, hue, name: &str, ready| SeatData {
+        kind,
+        hue,
+        name: name.into(),
+        ready,
+        level: 2,
+    };
+    use clovece::app::ui::Hue;
+    let seats = vec![
+        seat(SeatKind::Host, Hue::Red, "Hana", true),
+        seat(SeatKind::Guest, Hue::Blue, "Ivo", true),
+        seat(SeatKind::Guest, Hue::Green, "Jana", false),
+        seat(SeatKind::Computer, Hue::Yellow, "", false),
+    ];
+    room.set_seats(slint::ModelRc::new(slint::VecModel::from(seats)));
+    window.global::<AppAdapter>().set_screen(Screen::Room);
+    check(window, PHONE, "room");
+}
