@@ -285,11 +285,22 @@ impl App {
         });
 
         let result = self.window.global::<ResultAdapter>();
-        let (window, state) = (self.window.as_weak(), self.state.clone());
+        let (window, state, online) = (
+            self.window.as_weak(),
+            self.state.clone(),
+            self.online.clone(),
+        );
         result.on_play_again(move || {
             let Some(window) = window.upgrade() else {
                 return;
             };
+            // An online game's players meet again in a new room.
+            if online_adapter::leave(&online) {
+                window
+                    .global::<ui::AppAdapter>()
+                    .set_screen(ui::Screen::Home);
+                return;
+            }
             let setup = state.borrow().setup.clone();
             if let Some(game) = setup.and_then(|s| OfflineGame::new(s).ok()) {
                 start(&window, &state, game);
@@ -659,7 +670,7 @@ fn players(game: &OfflineGame) -> Vec<ui::PlayerData> {
         .collect()
 }
 
-fn note(note: Note) -> ui::Note {
+pub(super) fn note(note: Note) -> ui::Note {
     let (kind, attempt, piece, by) = match note {
         Note::None => (ui::NoteKind::None, 0, Colour::Red, Colour::Red),
         Note::TurnLost { seat } => (ui::NoteKind::TurnLost, 0, seat, seat),

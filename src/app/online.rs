@@ -220,9 +220,16 @@ fn run(
     runtime.block_on(async {
         let keypair =
             crate::net::identity::load_or_create(&place.data).map_err(|e| e.to_string())?;
+        // Each game in a folder of its own, removed once recorded: the app
+        // cannot resume a game yet, so an old unfinished one (a game this
+        // player left) must not take the place of a new room.
+        let stamp = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos());
+        let folder = place.data.join("games").join(stamp.to_string());
         let peer = Peer {
             role,
-            data: place.data.clone(),
+            data: folder.clone(),
             listen: place.listen,
             pace: std::time::Duration::ZERO,
             linger: std::time::Duration::from_secs(5),
@@ -232,12 +239,18 @@ fn run(
             drop_after: None,
         };
         let finished = tokio::select! {
-            finished = game::run(keypair, peer, front) => finished.map_err(|e| e.to_string())?,
-            _ = stop => return Ok(()),
+            finished = game::run(keypair, peer, front) => finished.map(Some).map_err(|e| e.to_string()),
+            _ = stop => Ok(None),
         };
-        crate::stats::Store::new(&place.data)
-            .record(&finished)
-            .map_err(|e| e.to_string())?;
-        Ok(())
+        let recorded = match finished {
+            Ok(Some(finished)) => crate::stats::Store::new(&place.data)
+                .record(&finished)
+                .map(drop)
+                .map_err(|e| e.to_string()),
+            Ok(None) => Ok(()),
+            Err(e) => Err(e),
+        };
+        let _ = std::fs::remove_dir_all(&folder);
+        recorded
     })
 }

@@ -11,7 +11,7 @@ use std::rc::{Rc, Weak};
 use libp2p::Multiaddr;
 use slint::{ComponentHandle, Image, Model, ModelRc, VecModel};
 
-use super::adapter::{count, hue, leave_cost, piece_data, square_is};
+use super::adapter::{count, hue, leave_cost, note, piece_data, square_is};
 use super::leave::LeaveCost;
 use super::online::{Part, Place, Session, Update};
 use super::online_game::OnlineGame;
@@ -36,6 +36,8 @@ pub struct Online {
     game: Option<OnlineGame>,
     /// The game screen's pieces while an online game is on.
     pieces: Rc<VecModel<ui::PieceData>>,
+    /// The players the game waits on, with the seconds left, as last told.
+    silent: Vec<(Colour, u64)>,
     /// Bumped for every new session, so a finished session's late
     /// updates do nothing.
     generation: u64,
@@ -58,6 +60,7 @@ impl Online {
             room: None,
             game: None,
             pieces: Rc::new(VecModel::default()),
+            silent: Vec::new(),
             generation: 0,
         }
     }
@@ -170,6 +173,7 @@ fn begin(
     let mut s = online.borrow_mut();
     s.generation += 1;
     s.game = None;
+    s.silent.clear();
     s.room = Some(Room::new(role));
     let place = Place {
         data: s.data.clone(),
@@ -223,9 +227,12 @@ fn apply(window: &AppWindow, online: &Rc<RefCell<Online>>, generation: u64, upda
                         .set_screen(ui::Screen::Game);
                 }
             }
-            show_game(window, &s, &[]);
+            show_game(window, &s);
         }
-        Update::Silent(silent) => show_game(window, &s, &silent),
+        Update::Silent(silent) => {
+            s.silent = silent;
+            show_game(window, &s);
+        }
         Update::Over { .. } => show_result(window, &s),
         Update::Ended(Ok(())) => s.session = None,
         other => {
@@ -341,7 +348,7 @@ fn players(s: &Online, game: &OnlineGame, silent: &[(Colour, u64)]) -> Vec<ui::P
 }
 
 /// Fills the game screen from the online game.
-fn show_game(window: &AppWindow, s: &Online, silent: &[(Colour, u64)]) {
+fn show_game(window: &AppWindow, s: &Online) {
     let Some(game) = &s.game else { return };
     let adapter = window.global::<GameAdapter>();
     let pieces = game.pieces();
@@ -366,7 +373,7 @@ fn show_game(window: &AppWindow, s: &Online, silent: &[(Colour, u64)]) {
             squares.set_row_data(row, square);
         }
     }
-    adapter.set_players(ModelRc::new(VecModel::from(players(s, game, silent))));
+    adapter.set_players(ModelRc::new(VecModel::from(players(s, game, &s.silent))));
     let turn = game.turn().unwrap_or(game.me());
     adapter.set_turn(hue(turn));
     adapter.set_turn_name(names(s)[turn.index()].as_str().into());
@@ -377,6 +384,7 @@ fn show_game(window: &AppWindow, s: &Online, silent: &[(Colour, u64)]) {
     let last = fairness.history().last();
     adapter.set_die(last.map_or(0, |r| i32::from(r.die.get())));
     adapter.set_rolls(count(fairness.history().len()));
+    adapter.set_note(note(game.note()));
 }
 
 /// Shows the result screen of the finished online game.
@@ -426,14 +434,18 @@ pub fn tap_square(online: &Rc<RefCell<Online>>, square: &ui::SquareData) -> bool
     })
 }
 
-/// The player leaves the online game (two losses): whether there was one.
+/// Closes the online game's screens: whether there was an online game.
+/// Before its end that is leaving it (two losses); after its end the log
+/// is final and the leave is ignored.
 pub fn leave(online: &Rc<RefCell<Online>>) -> bool {
-    // The session plays on until the others hold the leave, then records
-    // it in the statistics; its later updates are not shown.
+    // The session goes on until the others hold the end (or the leave),
+    // then records the game in the statistics; its later updates are not
+    // shown.
     let mut s = online.borrow_mut();
     if s.game.take().is_none() {
         return false;
     }
+    s.generation += 1;
     if let Some(session) = &s.session {
         session.act(Action::Leave);
     }

@@ -8,10 +8,10 @@
 
 use crate::net::front::Action;
 use crate::protocol::{Actor, Control, Due, End};
-use crate::rules::{Colour, Game, Place};
+use crate::rules::{Colour, Game, Next, Place};
 
 use super::fairness::{Fairness, Roll};
-use super::offline::{PieceId, PieceView, endpoints, places};
+use super::offline::{Note, PieceId, PieceView, endpoints, places};
 use super::online::Snapshot;
 
 /// An online game as this phone shows it.
@@ -19,6 +19,8 @@ pub struct OnlineGame {
     snapshot: Snapshot,
     /// Each piece's place, by colour and slot.
     slots: [[Place; 4]; 4],
+    /// What the last update did, for the note below the die.
+    note: Note,
 }
 
 impl OnlineGame {
@@ -27,6 +29,7 @@ impl OnlineGame {
         let mut game = OnlineGame {
             snapshot,
             slots: [[Place::Base; 4]; 4],
+            note: Note::None,
         };
         if let Some(g) = game.classic() {
             for colour in g.seats().iter() {
@@ -39,13 +42,24 @@ impl OnlineGame {
     /// The log moved on to `snapshot`: pieces that did not move keep their
     /// slots, the ones that did take the new places.
     pub fn update(&mut self, snapshot: Snapshot) {
-        self.snapshot = snapshot;
+        let before = std::mem::replace(&mut self.snapshot, snapshot);
+        let mut captured = None;
         if let Some(g) = self.classic() {
             for colour in g.seats().iter() {
                 let slots = &mut self.slots[colour.index()];
-                *slots = reslot(*slots, places(&g, colour));
+                let new = reslot(*slots, places(&g, colour));
+                if bases(&new) > bases(slots) {
+                    captured = Some(colour);
+                }
+                *slots = new;
             }
         }
+        self.note = note(&before, &self.snapshot, captured);
+    }
+
+    /// What the last update did.
+    pub fn note(&self) -> Note {
+        self.note
     }
 
     /// The rules' game, if it is one this board draws: the Matfyz board
@@ -157,6 +171,47 @@ impl OnlineGame {
     }
 }
 
+/// How many of `places` are in the base.
+fn bases(places: &[Place; 4]) -> usize {
+    places.iter().filter(|p| **p == Place::Base).count()
+}
+
+/// What happened from `before` to `after`: `captured` is a colour that
+/// has a piece more in its base.
+fn note(before: &Snapshot, after: &Snapshot, captured: Option<Colour>) -> Note {
+    if let Due::Over(End::Won(winner)) = after.due {
+        return Note::Won { winner };
+    }
+    let mover = match before.due {
+        Due::Move { seat, .. } => Some(seat),
+        _ => None,
+    };
+    if let (Some(piece), Some(by)) = (captured, mover)
+        && piece != by
+    {
+        return Note::Captured { piece, by };
+    }
+    let next = after.game.map(|g| g.next());
+    let rolled = after.rolls.len() > before.rolls.len();
+    match (after.rolls.last(), next) {
+        (Some(last), Some(Next::Roll { seat, attempt })) if rolled && seat == last.seat => {
+            if attempt > 1 {
+                Note::TryAgain { attempt }
+            } else {
+                Note::RollAgain
+            }
+        }
+        (Some(last), Some(Next::Roll { .. })) if rolled => Note::TurnLost { seat: last.seat },
+        // A six was moved: the same colour rolls again.
+        (Some(last), Some(Next::Roll { seat, .. }))
+            if mover == Some(seat) && last.seat == seat && last.die.is_six() =>
+        {
+            Note::RollAgain
+        }
+        _ => Note::None,
+    }
+}
+
 /// `old` slots moved on to the places `new`: a slot whose place is among
 /// the new places keeps it; the others take the new places left over.
 fn reslot(old: [Place; 4], new: [Place; 4]) -> [Place; 4] {
@@ -194,6 +249,80 @@ mod tests {
     fn fresh() -> Game {
         let seats = Seats::for_players(2).unwrap();
         Game::new(RuleSet::Classic(HouseRules::default()), seats, Colour::Red).unwrap()
+    }
+
+    fn roll(seat: Colour, n: u8) -> RollRecord {
+        RollRecord {
+            roll: 1,
+            seat,
+            by_computer: false,
+            die: Die::new(n).unwrap(),
+        }
+    }
+
+    fn due_roll(seat: Colour) -> Due {
+        Due::Roll {
+            roll: 2,
+            seat: Some(seat),
+            by: Actor::Player(seat),
+        }
+    }
+
+    #[test]
+    fn a_roll_without_a_six_notes_the_second_try_and_then_the_lost_turn() {
+        let before = snapshot(fresh(), due_roll(Colour::Red));
+        let mut game = OnlineGame::new(before.clone());
+        let mut after = fresh();
+        after.roll(Die::new(2).unwrap()).unwrap();
+        let mut second = snapshot(after, due_roll(Colour::Red));
+        second.rolls.push(roll(Colour::Red, 2));
+        game.update(second.clone());
+        assert_eq!(game.note(), Note::TryAgain { attempt: 2 });
+        let mut lost = fresh();
+        for _ in 0..3 {
+            lost.roll(Die::new(2).unwrap()).unwrap();
+        }
+        let mut third = snapshot(lost, due_roll(Colour::Green));
+        third.rolls = vec![roll(Colour::Red, 2); 3];
+        game.update(third);
+        assert_eq!(game.note(), Note::TurnLost { seat: Colour::Red });
+    }
+
+    #[test]
+    fn a_capture_by_another_colour_is_noted() {
+        use crate::rules::classic;
+        let at = |red: [&str; 4], green: [&str; 4]| {
+            let pieces = [(Colour::Red, red), (Colour::Green, green)].map(|(c, ps)| {
+                (
+                    c,
+                    ps.iter()
+                        .map(|p| p.parse().unwrap())
+                        .collect::<Vec<Place>>(),
+                )
+            });
+            let seats = Seats::for_players(2).unwrap();
+            let position = classic::Position::new(seats, Colour::Red, &pieces).unwrap();
+            Game::Classic(classic::Game::new(HouseRules::default(), position))
+        };
+        let moving = Due::Move {
+            seat: Colour::Red,
+            by: Actor::Player(Colour::Red),
+        };
+        let mut game = OnlineGame::new(snapshot(
+            at(["T3", "B", "B", "B"], ["T5", "B", "B", "B"]),
+            moving,
+        ));
+        game.update(snapshot(
+            at(["T5", "B", "B", "B"], ["B", "B", "B", "B"]),
+            due_roll(Colour::Green),
+        ));
+        assert_eq!(
+            game.note(),
+            Note::Captured {
+                piece: Colour::Green,
+                by: Colour::Red
+            }
+        );
     }
 
     #[test]
