@@ -471,9 +471,15 @@ fn the_room_screen_opens_for_a_guest_and_ready_toggles() {
     pump_until("the online game starts", || {
         window.global::<AppAdapter>().get_screen() == Screen::Game
     });
+    let game = window.global::<GameAdapter>();
     assert_eq!(
-        window.global::<GameAdapter>().get_leave_cost(),
+        game.get_leave_cost(),
         clovece::app::ui::LeaveCost::TwoLosses
     );
+    // A tap on the die is this player's roll, made on every phone.
+    pump_until("this player's roll", || game.get_can_roll());
+    let rolls = game.get_rolls();
+    find(window, "Die").mock_single_click(PointerEventButton::Left);
+    pump_until("the roll is in the log", || game.get_rolls() > rolls);
     let _ = std::fs::remove_dir_all(dir);
 }

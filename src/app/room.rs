@@ -83,6 +83,8 @@ impl Room {
             Update::Seats { seats, startable } => {
                 self.seats.clone_from(seats);
                 self.startable = startable.unwrap_or(false);
+                // The seats changed as asked: an earlier refusal is old.
+                self.problem = None;
             }
             Update::Said(line) => {
                 let Some(why) = line.strip_prefix("refused: ") else {
@@ -208,6 +210,8 @@ mod tests {
         assert!(!room.apply(&Update::Said("invited: someone".into())));
         room.apply(&Update::Said("refused: every seat is taken".into()));
         assert_eq!(room.problem(), Some("every seat is taken"));
+        room.apply(&seats(false));
+        assert_eq!(room.problem(), None, "a change since clears it");
         room.apply(&Update::Ended(Err("the room is full".into())));
         assert_eq!(room.problem(), Some("the room is full"));
     }
