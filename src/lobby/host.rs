@@ -399,4 +399,50 @@ mod tests {
         host.command(Command::Start);
         assert!(host.started().is_some());
     }
+
+    #[test]
+    fn commands_from_the_apps_room_screen_drive_the_organiser() {
+        let (commands, console) = mpsc::unbounded_channel();
+        let mut host = Host::new(
+            Players::Two,
+            "Hana",
+            0,
+            Level::Medium,
+            Some(Console::Commands(console)),
+        );
+        open(&mut host);
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .build()
+            .unwrap();
+        commands.send(Command::Start).unwrap();
+        runtime.block_on(host.input());
+        assert_eq!(host.started(), None, "an empty seat");
+        let said = host.notes();
+        assert!(
+            said.contains(&Note::Say(
+                "refused: cannot start: 1 seat(s) still empty".into()
+            )),
+            "{said:?}"
+        );
+        commands
+            .send(Command::Computer(2, Some(Level::Easy)))
+            .unwrap();
+        runtime.block_on(host.input());
+        assert!(
+            host.notes().iter().any(|n| matches!(
+                n,
+                Note::Seats {
+                    startable: true,
+                    ..
+                }
+            )),
+            "the seats say the game may start"
+        );
+        commands.send(Command::Start).unwrap();
+        runtime.block_on(host.input());
+        assert_eq!(
+            host.started(),
+            Some(vec![Sitter::Host, Sitter::Computer(Level::Easy)])
+        );
+    }
 }

@@ -56,9 +56,9 @@ pub enum Progress<'a> {
     /// Once a second: the players the game waits on whose phones are
     /// silent, each with the time left before the computer plays for them.
     Silent(&'a [(Colour, Millis)]),
-    /// This player is about to roll (`move_ == false`) or move, with the
-    /// log at this length (for latency traces).
-    Acting { move_: bool, len: u32 },
+    /// This player is about to roll or move, with the log at this length
+    /// (for latency traces).
+    Acting { action: Action, len: u32 },
     /// The game is over; `None` when nobody won.
     Result {
         winner: Option<Colour>,

@@ -97,9 +97,13 @@ impl<W: Write> Front for Lines<W> {
                     writeln!(out, "waiting: {colour} {}:{:02}", secs / 60, secs % 60)?;
                 }
             }
-            Progress::Acting { move_, len } => {
+            Progress::Acting { action, len } => {
                 if self.trace {
-                    let kind = if move_ { "move" } else { "roll" };
+                    let kind = if action == Action::Roll {
+                        "roll"
+                    } else {
+                        "move"
+                    };
                     writeln!(out, "trace: act {kind} {len} {}", micros())?;
                 }
             }
@@ -174,4 +178,57 @@ fn micros() -> u128 {
 /// The whole hash in lower-case hex.
 fn hex(digest: &Digest) -> String {
     digest.0.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::Colour;
+
+    /// What `progress` prints.
+    fn printed(progress: Progress<'_>) -> String {
+        let mut out = Vec::new();
+        Lines::new(&mut out, Some(Level::Easy), false)
+            .show(progress)
+            .unwrap();
+        String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn the_result_line_names_the_winner_and_the_whole_log_hash() {
+        let head = Digest([0xab; 32]);
+        let line = printed(Progress::Result {
+            winner: Some(Colour::Blue),
+            head,
+        });
+        assert_eq!(
+            line,
+            format!("result: winner blue log {}\n", "ab".repeat(32))
+        );
+        let none = printed(Progress::Result { winner: None, head });
+        assert!(none.starts_with("result: winner none log "), "{none}");
+    }
+
+    #[test]
+    fn silent_players_are_printed_with_the_time_left_rounded_up() {
+        let lines = printed(Progress::Silent(&[
+            (Colour::Green, 31_200),
+            (Colour::Red, 60_000),
+        ]));
+        assert_eq!(lines, "waiting: green 0:32\nwaiting: red 1:00\n");
+        assert_eq!(printed(Progress::Silent(&[])), "");
+    }
+
+    #[test]
+    fn trace_lines_are_printed_only_with_trace() {
+        let acting = Progress::Acting {
+            action: Action::Roll,
+            len: 7,
+        };
+        assert_eq!(printed(acting), "");
+        let mut out = Vec::new();
+        Lines::new(&mut out, None, true).show(acting).unwrap();
+        let line = String::from_utf8(out).unwrap();
+        assert!(line.starts_with("trace: act roll 7 "), "{line}");
+    }
 }

@@ -206,11 +206,11 @@ pub(super) async fn play(
             // Before the start only.
             Action::Ready(_) => continue,
             Action::Roll => {
-                front.show(Progress::Acting { move_: false, len })?;
+                front.show(Progress::Acting { action, len })?;
                 phone.roll(&mut wire)
             }
             Action::Move(mv) => {
-                front.show(Progress::Acting { move_: true, len })?;
+                front.show(Progress::Acting { action, len })?;
                 phone.play(mv, &mut wire)
             }
             Action::Leave => Ok(()),
