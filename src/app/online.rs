@@ -16,7 +16,7 @@ use crate::lobby::host::{Command, Console, Host};
 use crate::net::front::{Action, Front, Progress};
 use crate::net::game::{self, Peer, Role};
 use crate::net::room::SeatView;
-use crate::protocol::{Control, Due, Phone, RollRecord};
+use crate::protocol::{Control, Due, Phone, RollRecord, TurnTimer};
 use crate::rules::{Colour, Game};
 
 /// The game as one log state shows it: what the game screen draws.
@@ -31,6 +31,8 @@ pub struct Snapshot {
     pub control: [Option<Control>; 4],
     /// Every roll so far, oldest first.
     pub rolls: Vec<RollRecord>,
+    /// The time each player has for a roll or move.
+    pub timer: TurnTimer,
 }
 
 impl Snapshot {
@@ -43,6 +45,7 @@ impl Snapshot {
             due: log.due(),
             control: Colour::ALL.map(|c| state.control(c)),
             rolls: log.rolls().collect(),
+            timer: log.header().header.timer,
         }
     }
 }

@@ -220,7 +220,6 @@ fn apply(window: &AppWindow, online: &Rc<RefCell<Online>>, generation: u64, upda
                     let adapter = window.global::<GameAdapter>();
                     adapter.set_pieces(ModelRc::from(s.pieces.clone()));
                     adapter.set_leave_cost(leave_cost(LeaveCost::of(true)));
-                    adapter.set_time_left(-1);
                     s.game = Some(game);
                     window
                         .global::<ui::AppAdapter>()
@@ -231,6 +230,9 @@ fn apply(window: &AppWindow, online: &Rc<RefCell<Online>>, generation: u64, upda
         }
         Update::Silent(silent) => {
             s.silent = silent;
+            if let Some(game) = s.game.as_mut() {
+                game.tick();
+            }
             show_game(window, &s);
         }
         Update::Over { .. } => show_result(window, &s),
@@ -385,6 +387,7 @@ fn show_game(window: &AppWindow, s: &Online) {
     adapter.set_die(last.map_or(0, |r| i32::from(r.die.get())));
     adapter.set_rolls(count(fairness.history().len()));
     adapter.set_note(note(game.note()));
+    adapter.set_time_left(game.time_left().map_or(-1, i32::from));
 }
 
 /// Shows the result screen of the finished online game.

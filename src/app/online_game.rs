@@ -13,6 +13,7 @@ use crate::rules::{Colour, Game, Next, Place};
 use super::fairness::{Fairness, Roll};
 use super::offline::{Note, PieceId, PieceView, endpoints, places};
 use super::online::Snapshot;
+use super::turn_clock::TurnClock;
 
 /// An online game as this phone shows it.
 pub struct OnlineGame {
@@ -21,15 +22,21 @@ pub struct OnlineGame {
     slots: [[Place; 4]; 4],
     /// What the last update did, for the note below the die.
     note: Note,
+    /// This player's time for the roll or move that is due, counted on the
+    /// network's once-a-second ticks (the phone itself plays for the
+    /// player when it runs out, as every phone agrees).
+    clock: TurnClock,
 }
 
 impl OnlineGame {
     /// The board of `snapshot`.
     pub fn new(snapshot: Snapshot) -> OnlineGame {
+        let timer = snapshot.timer;
         let mut game = OnlineGame {
             snapshot,
             slots: [[Place::Base; 4]; 4],
             note: Note::None,
+            clock: TurnClock::new(timer),
         };
         if let Some(g) = game.classic() {
             for colour in g.seats().iter() {
@@ -55,6 +62,24 @@ impl OnlineGame {
             }
         }
         self.note = note(&before, &self.snapshot, captured);
+        if before.due != self.snapshot.due {
+            self.clock.restart();
+        }
+    }
+
+    /// A second passed (the network's tick).
+    pub fn tick(&mut self) {
+        if self.time_left().is_some() {
+            self.clock.tick();
+        }
+    }
+
+    /// The seconds this player has left for their roll or move, when it is
+    /// due and the game has a turn timer.
+    pub fn time_left(&self) -> Option<u16> {
+        self.clock
+            .left()
+            .filter(|_| self.can_roll() || self.must_move())
     }
 
     /// What the last update did.
@@ -229,7 +254,7 @@ fn reslot(old: [Place; 4], new: [Place; 4]) -> [Place; 4] {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::protocol::RollRecord;
+    use crate::protocol::{RollRecord, TurnTimer};
     use crate::rules::{Die, HouseRules, RuleSet, Seats};
 
     fn snapshot(game: Game, due: Due) -> Snapshot {
@@ -243,6 +268,7 @@ mod tests {
             due,
             control,
             rolls: Vec::new(),
+            timer: TurnTimer::Seconds10,
         }
     }
 
@@ -331,6 +357,26 @@ mod tests {
         let old = [t(3), Place::Base, t(17), Place::Base];
         let new = [Place::Base, Place::Base, t(17), t(8)];
         assert_eq!(reslot(old, new), [t(8), Place::Base, t(17), Place::Base]);
+    }
+
+    #[test]
+    fn the_turn_timer_counts_down_this_players_turn_and_starts_again_at_the_next() {
+        let mine = Due::Roll {
+            roll: 1,
+            seat: Some(Colour::Red),
+            by: Actor::Player(Colour::Red),
+        };
+        let mut game = OnlineGame::new(snapshot(fresh(), mine));
+        assert_eq!(game.time_left(), Some(10));
+        game.tick();
+        game.tick();
+        assert_eq!(game.time_left(), Some(8));
+        let theirs = due_roll(Colour::Green);
+        game.update(snapshot(fresh(), theirs));
+        assert_eq!(game.time_left(), None, "not while another player is due");
+        game.tick();
+        game.update(snapshot(fresh(), mine));
+        assert_eq!(game.time_left(), Some(10));
     }
 
     #[test]
