@@ -208,10 +208,10 @@ fn restart(_: &mut Criterion) {
     );
 }
 
-#[path = "../tests/net_support/mod.rs"]
-mod net_support;
+#[path = "../tests/process/mod.rs"]
+mod process;
 
-use net_support::{Hand, Proc};
+use process::{Hand, Proc};
 
 /// What a process's `trace:` lines say.
 #[derive(Default)]
@@ -278,7 +278,7 @@ fn tap_to_applied(_: &mut Criterion) {
     let mut games = 0;
     while moves.len() < 1000 {
         games += 1;
-        let (_dirs, procs) = net_support::room(4, &[], 0);
+        let (_dirs, procs) = process::room(4, &[], 0);
         let traces: Vec<Trace> = procs
             .into_iter()
             .map(|p| Trace::read(&p.run_out()))
@@ -319,7 +319,7 @@ fn tap_to_applied(_: &mut Criterion) {
 fn interrupted(rounds: usize, name: &str, cut: impl Fn(Proc, &std::path::Path) -> (u64, Proc)) {
     let (mut caught_up, mut moving) = (Vec::new(), Vec::new());
     for _ in 0..rounds {
-        let (dirs, mut procs) = net_support::room(3, &[], 20);
+        let (dirs, mut procs) = process::room(3, &[], 20);
         procs[2].wait_for_entries(40);
         let victim = procs.remove(2);
         let (at, victim) = cut(victim, dirs[2].path());

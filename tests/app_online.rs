@@ -4,7 +4,7 @@
 //! whole game, which both phones end with the same result and record in
 //! their statistics.
 
-mod lobby_support;
+mod process;
 
 use std::sync::mpsc;
 use std::time::Duration;
@@ -16,7 +16,7 @@ use clovece::lobby::RoomOptions;
 use clovece::lobby::options::Players;
 use clovece::net::front::Action;
 
-use lobby_support::peer;
+use process::peer;
 
 /// Where an app keeps its files and listens (loopback only).
 fn place(dir: &std::path::Path, name: &str) -> Place {
@@ -100,7 +100,7 @@ fn the_apps_online_controller_hosts_and_plays_a_whole_game_against_a_bot_process
     };
     assert!(started, "the host started the game");
     let winner = winner.expect("a classic game has a winner");
-    let seen_by_bot = guest.line("result: ");
+    let seen_by_bot = guest.wait_for("result: ");
     assert!(
         seen_by_bot.starts_with(&format!("winner {winner} ")),
         "{seen_by_bot}"

@@ -3,21 +3,21 @@
 //! and accepts (joins, even a private room, and plays) or declines (the
 //! host is told). Afterwards each is on the other's friends list.
 
-mod lobby_support;
+mod process;
 
 use std::process::Command;
 
-use lobby_support::{peer, ticket};
+use process::{dirs, peer, ticket};
 
 #[test]
 fn invitation_accepted_joins_the_room_and_makes_friends() {
-    let dirs: Vec<_> = (0..2).map(|_| tempfile::tempdir().unwrap()).collect();
+    let dirs = dirs(2);
     let mut invited = peer(
         dirs[1].path(),
         &["invitations", "--accept", "--name", "Ivo"],
     );
-    let ivo = invited.line("id: ");
-    let address = invited.line("address: ");
+    let ivo = invited.wait_for("id: ");
+    let address = invited.wait_for("address: ");
     let mut host = peer(
         dirs[0].path(),
         &[
@@ -36,8 +36,8 @@ fn invitation_accepted_joins_the_room_and_makes_friends() {
         ],
     );
     let (ticket, code) = ticket(&mut host);
-    assert_eq!(host.line("invited: "), ivo);
-    let invite = invited.line("invite: ");
+    assert_eq!(host.wait_for("invited: "), ivo);
+    let invite = invited.wait_for("invite: ");
     assert!(
         invite.starts_with("from \"Hana\" ")
             && invite.contains(&format!(
@@ -45,8 +45,8 @@ fn invitation_accepted_joins_the_room_and_makes_friends() {
             )),
         "{invite}"
     );
-    let result = host.line("result: ");
-    assert_eq!(invited.line("result: "), result);
+    let result = host.wait_for("result: ");
+    assert_eq!(invited.wait_for("result: "), result);
     host.finish();
     invited.finish();
     let friends = Command::new(env!("CARGO_BIN_EXE_clovece"))
@@ -59,21 +59,21 @@ fn invitation_accepted_joins_the_room_and_makes_friends() {
 
 #[test]
 fn invitation_declined_is_reported_to_the_host() {
-    let dirs: Vec<_> = (0..2).map(|_| tempfile::tempdir().unwrap()).collect();
+    let dirs = dirs(2);
     let mut invited = peer(dirs[1].path(), &["invitations", "--decline"]);
-    let id = invited.line("id: ");
-    let address = invited.line("address: ");
+    let id = invited.wait_for("id: ");
+    let address = invited.wait_for("address: ");
     let mut host = peer(
         dirs[0].path(),
         &["host", "--players", "3", "--name", "Hana", "--console"],
     );
     let (_, code) = ticket(&mut host);
-    host.say(&format!("invite {address}"));
-    assert_eq!(host.line("invited: "), id);
-    assert!(invited.line("invite: ").starts_with("from \"Hana\" "));
-    assert_eq!(invited.line("declined: "), code);
+    host.type_line(&format!("invite {address}"));
+    assert_eq!(host.wait_for("invited: "), id);
+    assert!(invited.wait_for("invite: ").starts_with("from \"Hana\" "));
+    assert_eq!(invited.wait_for("declined: "), code);
     invited.finish();
-    assert_eq!(host.line("declined: "), id);
+    assert_eq!(host.wait_for("declined: "), id);
 }
 
 #[test]

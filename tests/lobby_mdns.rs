@@ -8,27 +8,13 @@
 //!
 //! Needs root and `ip netns`; elsewhere it says why it is skipped.
 
-mod lobby_support;
 mod netns;
+mod process;
 
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-use lobby_support::{Proc, spawn};
-
-const BIN: &str = env!("CARGO_BIN_EXE_clovece");
-
-/// `clovece <args>` inside namespace `ns`, listening on `addr`.
-fn inside(ns: &str, addr: &str, data: &std::path::Path, args: &[&str]) -> Proc {
-    let mut command = Command::new("ip");
-    command
-        .args(["netns", "exec", ns, BIN])
-        .args(args)
-        .arg("--data")
-        .arg(data)
-        .args(["--listen", &format!("/ip4/{addr}/tcp/0")]);
-    spawn(command)
-}
+use process::{BIN, in_namespace};
 
 #[test]
 fn open_room_appears_nearby_by_mdns_and_leaves_when_full() {
@@ -45,7 +31,7 @@ fn open_room_appears_nearby_by_mdns_and_leaves_when_full() {
     };
     let (a, b) = namespaces.names();
     let data = tempfile::tempdir().unwrap();
-    let mut list = inside(
+    let mut list = in_namespace(
         b,
         "192.0.2.2",
         &data.path().join("list"),
@@ -55,16 +41,16 @@ fn open_room_appears_nearby_by_mdns_and_leaves_when_full() {
     std::thread::sleep(Duration::from_millis(500));
     let opened = Instant::now();
     let bot = ["--bot", "medium", "--linger", "5"];
-    let mut host = inside(
+    let mut host = in_namespace(
         a,
         "192.0.2.1",
         &data.path().join("host"),
         &[&["host", "--players", "2"][..], &bot].concat(),
     );
-    let ticket = host.line("ticket: ");
-    let code = host.line("code: ");
+    let ticket = host.wait_for("ticket: ");
+    let code = host.wait_for("code: ");
     let (at, room) = list
-        .line_within("room: ", Duration::from_secs(10))
+        .wait_for_within("room: ", Duration::from_secs(10))
         .expect("the open room is listed");
     let appeared = at - opened;
     eprintln!("room listed {appeared:?} after the host process started");
@@ -74,22 +60,22 @@ fn open_room_appears_nearby_by_mdns_and_leaves_when_full() {
     );
     assert!(appeared < Duration::from_secs(3), "{appeared:?}");
     let joined = Instant::now();
-    let mut guest = inside(
+    let mut guest = in_namespace(
         b,
         "192.0.2.2",
         &data.path().join("guest"),
         &[&["join", &ticket][..], &bot].concat(),
     );
     let (at, gone) = list
-        .line_within("gone: ", Duration::from_secs(10))
+        .wait_for_within("gone: ", Duration::from_secs(10))
         .expect("the full room leaves the list");
     eprintln!(
         "room gone {:?} after the guest process started",
         at - joined
     );
     assert_eq!(gone, code);
-    let result = host.line("result: ");
-    assert_eq!(guest.line("result: "), result);
+    let result = host.wait_for("result: ");
+    assert_eq!(guest.wait_for("result: "), result);
     host.finish();
     guest.finish();
 
@@ -106,14 +92,14 @@ fn open_room_appears_nearby_by_mdns_and_leaves_when_full() {
         .and_then(|f| f.split(' ').next())
         .unwrap_or_else(|| panic!("one friend: {friends:?}"))
         .to_owned();
-    let mut invited = inside(
+    let mut invited = in_namespace(
         b,
         "192.0.2.2",
         &data.path().join("guest"),
         &["invitations", "--decline", "--seconds", "20"],
     );
-    assert_eq!(invited.line("id: "), friend);
-    let mut host = inside(
+    assert_eq!(invited.wait_for("id: "), friend);
+    let mut host = in_namespace(
         a,
         "192.0.2.1",
         &data.path().join("host"),
@@ -132,8 +118,8 @@ fn open_room_appears_nearby_by_mdns_and_leaves_when_full() {
         ]
         .concat(),
     );
-    let code = host.line("code: ");
-    assert!(invited.line("invite: ").starts_with("from \"Hana\" "));
-    assert_eq!(invited.line("declined: "), code);
-    assert_eq!(host.line("declined: "), friend);
+    let code = host.wait_for("code: ");
+    assert!(invited.wait_for("invite: ").starts_with("from \"Hana\" "));
+    assert_eq!(invited.wait_for("declined: "), code);
+    assert_eq!(host.wait_for("declined: "), friend);
 }

@@ -3,12 +3,12 @@
 //! it when full or gone; the filters show exactly the rooms they match; a
 //! private room is never listed and only its ticket joins it.
 
-mod lobby_support;
+mod process;
 
 use std::collections::BTreeSet;
 use std::time::{Duration, Instant};
 
-use lobby_support::{Proc, ask, clovece, peer, ticket};
+use process::{Proc, ask, clovece, dirs, peer, ticket};
 use tempfile::TempDir;
 
 /// How long an open room may take to show up in a list already running
@@ -41,7 +41,7 @@ fn host(dir: &TempDir, options: &[&str]) -> (Proc, String, String) {
 
 #[test]
 fn open_room_appears_in_another_peers_list_and_disappears_when_full() {
-    let dirs: Vec<TempDir> = (0..3).map(|_| tempfile::tempdir().unwrap()).collect();
+    let dirs = dirs(3);
     let (host, ticket, code) = host(
         &dirs[0],
         &["--players", "2", "--turn", "20", "--board", "sea"],
@@ -49,7 +49,7 @@ fn open_room_appears_in_another_peers_list_and_disappears_when_full() {
     let started = Instant::now();
     let mut list = rooms(&dirs[1], &[&ticket], &[], 60);
     let (at, room) = list
-        .line_within("room: ", APPEAR)
+        .wait_for_within("room: ", APPEAR)
         .expect("the open room is listed");
     eprintln!("listed after {:?} (process start included)", at - started);
     assert!(
@@ -62,7 +62,7 @@ fn open_room_appears_in_another_peers_list_and_disappears_when_full() {
     let join = peer(dirs[2].path(), &["join", &ticket]);
     let joined = Instant::now();
     let (at, gone) = list
-        .line_within("gone: ", APPEAR)
+        .wait_for_within("gone: ", APPEAR)
         .expect("the full room leaves the list");
     eprintln!("gone {:?} after the join started", at - joined);
     assert_eq!(gone, code);
@@ -71,22 +71,22 @@ fn open_room_appears_in_another_peers_list_and_disappears_when_full() {
 
 #[test]
 fn a_room_whose_host_is_gone_leaves_the_list() {
-    let dirs: Vec<TempDir> = (0..2).map(|_| tempfile::tempdir().unwrap()).collect();
-    let (mut host, ticket, code) = host(&dirs[0], &[]);
+    let dirs = dirs(2);
+    let (host, ticket, code) = host(&dirs[0], &[]);
     let mut list = rooms(&dirs[1], &[&ticket], &[], 60);
-    let (_, room) = list.line_within("room: ", APPEAR).expect("listed");
+    let (_, room) = list.wait_for_within("room: ", APPEAR).expect("listed");
     assert!(
         room.starts_with(&format!("{code} free 3 players 4 turn 30 board classic")),
         "{room}"
     );
     host.kill();
-    let (_, gone) = list.line_within("gone: ", APPEAR).expect("gone");
+    let (_, gone) = list.wait_for_within("gone: ", APPEAR).expect("gone");
     assert_eq!(gone, code);
 }
 
 #[test]
 fn filters_show_exactly_the_rooms_they_match() {
-    let dirs: Vec<TempDir> = (0..12).map(|_| tempfile::tempdir().unwrap()).collect();
+    let dirs = dirs(12);
     let rooms_of = [
         host(
             &dirs[0],
@@ -133,7 +133,7 @@ fn filters_show_exactly_the_rooms_they_match() {
         .collect();
     for ((filters, expected), list) in cases.iter().zip(&mut lists) {
         let mut listed = BTreeSet::new();
-        while let Some((_, room)) = list.line_within("room: ", Duration::from_secs(8)) {
+        while let Some((_, room)) = list.wait_for_within("room: ", Duration::from_secs(8)) {
             listed.insert(room.split(' ').next().unwrap().to_owned());
         }
         let expected: BTreeSet<String> = expected.iter().map(|&i| code(i)).collect();
@@ -143,13 +143,13 @@ fn filters_show_exactly_the_rooms_they_match() {
 
 #[test]
 fn private_room_is_not_listed_and_joins_only_by_ticket() {
-    let dirs: Vec<TempDir> = (0..3).map(|_| tempfile::tempdir().unwrap()).collect();
+    let dirs = dirs(3);
     let (mut host, ticket, _) = host(&dirs[0], &["--players", "2", "--private"]);
     let mut list = rooms(&dirs[1], &[&ticket], &[], 4);
-    assert_eq!(list.line_within("room: ", Duration::from_secs(6)), None);
+    assert_eq!(list.wait_for_within("room: ", Duration::from_secs(6)), None);
     let mut join = peer(dirs[2].path(), &["join", &ticket]);
-    let result = join.line("result: ");
-    assert_eq!(host.line("result: "), result);
+    let result = join.wait_for("result: ");
+    assert_eq!(host.wait_for("result: "), result);
 }
 
 #[test]

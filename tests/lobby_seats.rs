@@ -3,15 +3,11 @@
 //! full room and the game seats players in the new order; the computer
 //! takes an empty seat; a guest leaving before the start frees its seat.
 
-mod lobby_support;
+mod process;
 
 use clovece::rules::Colour;
-use lobby_support::{Proc, clovece, peer, ticket};
+use process::{Proc, clovece, dirs, peer, ticket};
 use tempfile::TempDir;
-
-fn dirs(n: usize) -> Vec<TempDir> {
-    (0..n).map(|_| tempfile::tempdir().unwrap()).collect()
-}
 
 /// A host of `players` organising the room from its console.
 fn console_host(dir: &TempDir, players: &str) -> (Proc, String) {
@@ -26,7 +22,7 @@ fn console_host(dir: &TempDir, players: &str) -> (Proc, String) {
 /// Waits for the host's `seats:` line equal to `expected`.
 fn seats(host: &mut Proc, expected: &str) {
     loop {
-        let line = host.line("seats: ");
+        let line = host.wait_for("seats: ");
         if line == expected {
             return;
         }
@@ -50,28 +46,28 @@ fn start_is_refused_until_every_guest_is_ready() {
         &["join", &ticket, "--name", "Ivo", "--ready-after", "3000"],
     );
     seats(&mut host, r#"1 host "Hana" | 2 "Ivo" not-ready"#);
-    host.say("start");
+    host.type_line("start");
     assert_eq!(
-        host.line("refused: "),
+        host.wait_for("refused: "),
         r#"cannot start: not ready yet: "Ivo""#
     );
     assert_eq!(
-        guest.line("seats: "),
+        guest.wait_for("seats: "),
         r#"1 host "Hana" | 2 "Ivo" not-ready"#
     );
     seats(&mut host, r#"1 host "Hana" | 2 "Ivo" ready"#);
-    host.say("start");
-    let result = host.line("result: ");
-    assert_eq!(guest.line("result: "), result);
+    host.type_line("start");
+    let result = host.wait_for("result: ");
+    assert_eq!(guest.wait_for("result: "), result);
 }
 
 #[test]
 fn host_reorders_a_full_room_and_the_game_follows_the_order() {
     let dirs = dirs(3);
     let (mut host, ticket) = console_host(&dirs[0], "3");
-    host.say("order 2 1 3");
+    host.type_line("order 2 1 3");
     assert_eq!(
-        host.line("refused: "),
+        host.wait_for("refused: "),
         "the players can be reordered only when the room is full"
     );
     let mut ana = peer(dirs[1].path(), &["join", &ticket, "--name", "Ana"]);
@@ -81,47 +77,50 @@ fn host_reorders_a_full_room_and_the_game_follows_the_order() {
         &mut host,
         r#"1 host "Hana" | 2 "Ana" ready | 3 "Ivo" ready"#,
     );
-    host.say("order 3 1 2");
+    host.type_line("order 3 1 2");
     seats(
         &mut host,
         r#"1 "Ivo" ready | 2 host "Hana" | 3 "Ana" ready"#,
     );
-    host.say("start");
+    host.type_line("start");
     let (ivo_seat, hana_seat, ana_seat) = (
-        colour(&ivo.line("seat: ")),
-        colour(&host.line("seat: ")),
-        colour(&ana.line("seat: ")),
+        colour(&ivo.wait_for("seat: ")),
+        colour(&host.wait_for("seat: ")),
+        colour(&ana.wait_for("seat: ")),
     );
     assert!(
         ivo_seat.index() < hana_seat.index() && hana_seat.index() < ana_seat.index(),
         "clockwise Ivo, Hana, Ana: {ivo_seat} {hana_seat} {ana_seat}"
     );
-    let result = host.line("result: ");
-    assert_eq!(ana.line("result: "), result);
-    assert_eq!(ivo.line("result: "), result);
+    let result = host.wait_for("result: ");
+    assert_eq!(ana.wait_for("result: "), result);
+    assert_eq!(ivo.wait_for("result: "), result);
 }
 
 #[test]
 fn the_computer_fills_an_empty_seat() {
     let dirs = dirs(2);
     let (mut host, ticket) = console_host(&dirs[0], "3");
-    host.say("computer 1 easy");
+    host.type_line("computer 1 easy");
     assert_eq!(
-        host.line("refused: "),
+        host.wait_for("refused: "),
         "seat 1 is a player's; the computer only takes empty seats"
     );
-    host.say("computer 2 easy");
+    host.type_line("computer 2 easy");
     seats(&mut host, r#"1 host "Hana" | 2 computer easy | 3 empty"#);
     let mut guest = peer(dirs[1].path(), &["join", &ticket, "--name", "Ivo"]);
     seats(
         &mut host,
         r#"1 host "Hana" | 2 computer easy | 3 "Ivo" ready"#,
     );
-    host.say("start");
-    let (hana_seat, ivo_seat) = (colour(&host.line("seat: ")), colour(&guest.line("seat: ")));
+    host.type_line("start");
+    let (hana_seat, ivo_seat) = (
+        colour(&host.wait_for("seat: ")),
+        colour(&guest.wait_for("seat: ")),
+    );
     assert_ne!(hana_seat, ivo_seat);
-    let result = host.line("result: ");
-    assert_eq!(guest.line("result: "), result);
+    let result = host.wait_for("result: ");
+    assert_eq!(guest.wait_for("result: "), result);
 }
 
 #[test]
@@ -142,7 +141,7 @@ fn a_guest_leaving_before_the_start_frees_its_seat() {
         ],
     );
     let (ticket, _) = ticket(&mut host);
-    let mut first = peer(
+    let first = peer(
         dirs[1].path(),
         &["join", &ticket, "--name", "Ana", "--ready-after", "60000"],
     );
@@ -150,8 +149,8 @@ fn a_guest_leaving_before_the_start_frees_its_seat() {
     first.kill();
     seats(&mut host, r#"1 host "Hana" | 2 empty"#);
     let mut second = peer(dirs[2].path(), &["join", &ticket, "--name", "Ivo"]);
-    let result = host.line("result: ");
-    assert_eq!(second.line("result: "), result);
+    let result = host.wait_for("result: ");
+    assert_eq!(second.wait_for("result: "), result);
 }
 
 #[test]
@@ -166,9 +165,9 @@ fn a_guest_whose_link_drops_before_the_start_takes_its_seat_again() {
     seats(&mut host, r#"1 host "Hana" | 2 empty"#);
     guest.signal("CONT");
     seats(&mut host, r#"1 host "Hana" | 2 "Ana" ready"#);
-    host.say("start");
-    let result = host.line("result: ");
-    assert_eq!(guest.line("result: "), result);
+    host.type_line("start");
+    let result = host.wait_for("result: ");
+    assert_eq!(guest.wait_for("result: "), result);
 }
 
 #[test]
@@ -189,8 +188,8 @@ fn the_game_survives_its_host_leaving_after_the_start() {
     let (ticket, _) = ticket(&mut host);
     let mut ana = peer(dirs[1].path(), &["join", &ticket, "--name", "Ana"]);
     let mut ivo = peer(dirs[2].path(), &["join", &ticket, "--name", "Ivo"]);
-    host.line("left: ");
+    host.wait_for("left: ");
     host.finish();
-    let result = ana.line("result: ");
-    assert_eq!(ivo.line("result: "), result);
+    let result = ana.wait_for("result: ");
+    assert_eq!(ivo.wait_for("result: "), result);
 }

@@ -1,8 +1,7 @@
 //! The Matfyz rules (docs/matfyz.md), one test per rule, stated in the
 //! notation; then the command line and property tests over random games.
 
-use std::io::Write;
-use std::process::{Command, Stdio};
+mod common;
 
 use clovece::notation;
 use clovece::rules::matfyz::{self, Position};
@@ -610,24 +609,6 @@ fn script_steps_out_of_turn_name_their_index() {
 
 // --- The command line ----------------------------------------------------------------------------
 
-/// Runs `clovece <command>` with `input` on stdin.
-fn cli(command: &str, input: &str) -> std::process::Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_clovece"))
-        .arg(command)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    child.wait_with_output().unwrap()
-}
-
 const CLI_POSITION: &str = r#"{"rules": "matfyz", "seats": ["red", "green"], "turn": "red",
  "bases": {"red": ["red", "green", "yellow"], "green": ["red", "blue", "green", "yellow"]},
  "homes": {"red": [null, null, null, null], "green": [null, null, null, null]},
@@ -635,10 +616,10 @@ const CLI_POSITION: &str = r#"{"rules": "matfyz", "seats": ["red", "green"], "tu
 
 #[test]
 fn cli_moves_prints_the_legal_runs() {
-    let out = cli("moves", &format!("{CLI_POSITION}, \"roll\": 6}}"));
-    assert!(out.status.success());
+    let out = common::run("moves", &format!("{CLI_POSITION}, \"roll\": 6}}"));
+    assert_eq!(out.code, 0, "{}", out.stderr);
     assert_eq!(
-        String::from_utf8(out.stdout).unwrap(),
+        out.stdout,
         "{\"moves\":[\"B:green>T0\",\"B:red>T0\",\"B:yellow>T0\",\"T5>T11\"]}\n"
     );
 }
@@ -646,13 +627,9 @@ fn cli_moves_prints_the_legal_runs() {
 #[test]
 fn cli_replay_prints_the_position_and_what_is_next() {
     let script = r#""script": [{"roll": 6}, {"roll": 2}, {"move": "T5>T11>T13"}]"#;
-    let out = cli("replay", &format!("{CLI_POSITION}, {script}}}"));
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let answer: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let out = common::run("replay", &format!("{CLI_POSITION}, {script}}}"));
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let answer: Value = serde_json::from_str(&out.stdout).unwrap();
     assert_eq!(answer["position"]["track"], json!({"T13": "blue"}));
     assert_eq!(
         answer["next"],
@@ -673,11 +650,7 @@ fn cli_bad_matfyz_input_exits_2_with_one_line() {
         .iter()
         .zip(["moves", "moves", "replay", "moves", "replay"])
     {
-        let out = cli(command, input);
-        assert_eq!(out.status.code(), Some(2), "{input}");
-        let stderr = String::from_utf8(out.stderr).unwrap();
-        assert_eq!(stderr.lines().count(), 1, "{stderr}");
-        assert!(out.stdout.is_empty());
+        common::refused(command, input);
     }
 }
 

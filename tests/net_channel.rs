@@ -144,18 +144,14 @@ mod raw {
             _: &StreamProtocol,
             io: &mut T,
         ) -> io::Result<Vec<u8>> {
-            let mut v = Vec::new();
-            io.take(1 << 20).read_to_end(&mut v).await?;
-            Ok(v)
+            read_all(io).await
         }
         async fn read_response<T: AsyncRead + Unpin + Send>(
             &mut self,
             _: &StreamProtocol,
             io: &mut T,
         ) -> io::Result<Vec<u8>> {
-            let mut v = Vec::new();
-            io.take(1 << 20).read_to_end(&mut v).await?;
-            Ok(v)
+            read_all(io).await
         }
         async fn write_request<T: AsyncWrite + Unpin + Send>(
             &mut self,
@@ -163,8 +159,7 @@ mod raw {
             io: &mut T,
             r: Vec<u8>,
         ) -> io::Result<()> {
-            io.write_all(&r).await?;
-            io.close().await
+            write_all(io, &r).await
         }
         async fn write_response<T: AsyncWrite + Unpin + Send>(
             &mut self,
@@ -172,9 +167,20 @@ mod raw {
             io: &mut T,
             r: Vec<u8>,
         ) -> io::Result<()> {
-            io.write_all(&r).await?;
-            io.close().await
+            write_all(io, &r).await
         }
+    }
+
+    /// Requests and responses alike are the stream's bytes, up to 1 MiB.
+    async fn read_all<T: AsyncRead + Unpin + Send>(io: &mut T) -> io::Result<Vec<u8>> {
+        let mut v = Vec::new();
+        io.take(1 << 20).read_to_end(&mut v).await?;
+        Ok(v)
+    }
+
+    async fn write_all<T: AsyncWrite + Unpin + Send>(io: &mut T, bytes: &[u8]) -> io::Result<()> {
+        io.write_all(bytes).await?;
+        io.close().await
     }
 
     #[derive(NetworkBehaviour)]

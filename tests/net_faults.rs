@@ -3,12 +3,12 @@
 //! silent for longer than the grace period is played by the computer and
 //! takes its seat back, and a seat played by hand on the terminal.
 
-mod net_support;
+mod process;
 
 use std::thread;
 use std::time::Duration;
 
-use net_support::{Hand, Proc, assert_one_result};
+use process::{Hand, Proc, assert_one_result, dirs};
 use tempfile::TempDir;
 
 /// Each player's own actions wait this long, so a game lasts long enough
@@ -17,7 +17,7 @@ const PACE: u64 = 25;
 
 /// A room of `players` bots at [`PACE`].
 fn room(players: u8, host_args: &[&str]) -> (Vec<TempDir>, Vec<Proc>) {
-    net_support::room(players, host_args, PACE)
+    process::room(players, host_args, PACE)
 }
 
 /// Kills the process `victim` of a 3-player game once it has applied 30
@@ -118,7 +118,7 @@ fn a_peer_silent_past_the_grace_period_is_played_by_the_computer_and_takes_its_s
 
 #[test]
 fn a_seat_played_on_the_terminal_lists_the_moves_and_asks_again_after_bad_input() {
-    let dirs: Vec<TempDir> = (0..2).map(|_| tempfile::tempdir().unwrap()).collect();
+    let dirs = dirs(2);
     let mut host = Proc::start(dirs[0].path(), &["host", "--players", "2"], Hand::Bot, 0);
     let ticket = host.wait_for("ticket: ");
     let mut me = Proc::start(dirs[1].path(), &["join", &ticket], Hand::Terminal, 0);

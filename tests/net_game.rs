@@ -2,9 +2,9 @@
 //! `clovece join` play a complete game with bots, and every peer ends with
 //! the same result line (the same winner and the same final log entry).
 
-mod net_support;
+mod process;
 
-use net_support::{Hand, Proc, assert_one_result};
+use process::{Hand, Proc, assert_one_result};
 
 /// The host with `players` seats, `computers` of them the computer's, and
 /// `players - computers - 1` joining processes play to the end; returns

@@ -10,55 +10,19 @@
 //! discovery (docs/performance.md).
 
 mod netns;
+mod process;
 
-use std::io::{BufRead, BufReader};
-use std::process::{Child, ChildStdout, Command, Stdio};
+use process::{Proc, in_namespace};
 
-const BIN: &str = env!("CARGO_BIN_EXE_clovece");
-
-struct Nearby {
-    child: Child,
-    lines: std::io::Lines<BufReader<ChildStdout>>,
-}
-
-impl Nearby {
-    fn start(ns: &str, data: &std::path::Path, addr: &str) -> Nearby {
-        let mut child = Command::new("ip")
-            .args([
-                "netns",
-                "exec",
-                ns,
-                BIN,
-                "nearby",
-                "--count",
-                "1",
-                "--seconds",
-                "10",
-            ])
-            .arg("--data")
-            .arg(data)
-            .args(["--listen", &format!("/ip4/{addr}/tcp/0")])
-            .stdout(Stdio::piped())
-            .spawn()
-            .expect("clovece starts");
-        let lines = BufReader::new(child.stdout.take().unwrap()).lines();
-        Nearby { child, lines }
-    }
-
-    /// The value of the next line starting with `key: `.
-    fn line(&mut self, key: &str) -> String {
-        for line in self.lines.by_ref() {
-            let line = line.expect("readable output");
-            if let Some(value) = line.strip_prefix(&format!("{key}: ")) {
-                return value.to_owned();
-            }
-        }
-        panic!("clovece nearby ended without a {key:?} line");
-    }
-
-    fn finish(mut self) {
-        assert!(self.child.wait().unwrap().success());
-    }
+/// `clovece nearby` until it finds one phone (at most 10 s), inside the
+/// namespace `ns` on `addr`.
+fn nearby(ns: &str, data: &std::path::Path, addr: &str) -> Proc {
+    in_namespace(
+        ns,
+        addr,
+        data,
+        &["nearby", "--count", "1", "--seconds", "10"],
+    )
 }
 
 fn now_micros() -> u128 {
@@ -88,16 +52,16 @@ fn phones_in_two_namespaces_discover_each_other_by_mdns() {
     let (a_ns, b_ns) = namespaces.names();
     let data = tempfile::tempdir().unwrap();
     for round in 0..3 {
-        let mut a = Nearby::start(a_ns, &data.path().join("a"), "192.0.2.1");
-        let a_id = a.line("id");
-        a.line("started");
+        let mut a = nearby(a_ns, &data.path().join("a"), "192.0.2.1");
+        let a_id = a.wait_for("id: ");
+        a.wait_for("started: ");
         // b starts once a is up: a discovers a phone that appears.
         let spawned = now_micros();
-        let mut b = Nearby::start(b_ns, &data.path().join("b"), "192.0.2.2");
-        let b_id = b.line("id");
-        let b_started = micros(&b.line("started"));
-        let found_by_a = a.line("found");
-        let found_by_b = b.line("found");
+        let mut b = nearby(b_ns, &data.path().join("b"), "192.0.2.2");
+        let b_id = b.wait_for("id: ");
+        let b_started = micros(&b.wait_for("started: "));
+        let found_by_a = a.wait_for("found: ");
+        let found_by_b = b.wait_for("found: ");
         let (peer, at) = found_by_a.split_once(' ').unwrap();
         assert_eq!(peer, b_id);
         let a_saw_b = micros(at).saturating_sub(b_started);

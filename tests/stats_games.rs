@@ -3,13 +3,12 @@
 //! phone that drops and never comes back (one loss), as `clovece stats`
 //! shows them on each phone; and a damaged statistics file.
 
-mod lobby_support;
+mod process;
 
 use std::path::Path;
 use std::process::Command;
 
-use lobby_support::{peer, ticket};
-use tempfile::TempDir;
+use process::{dirs, peer, ticket};
 
 /// `clovece stats --data <data>`: its stdout, and its stderr.
 fn stats(data: &Path) -> (String, String) {
@@ -32,10 +31,6 @@ fn player<'a>(stats: &'a str, name: &str) -> &'a str {
         .unwrap_or_else(|| panic!("no player {name}:\n{stats}"))
 }
 
-fn dirs(n: usize) -> Vec<TempDir> {
-    (0..n).map(|_| tempfile::tempdir().unwrap()).collect()
-}
-
 #[test]
 fn stats_after_a_won_and_a_lost_game() {
     let dirs = dirs(2);
@@ -45,9 +40,9 @@ fn stats_after_a_won_and_a_lost_game() {
     );
     let (ticket, _) = ticket(&mut host);
     let mut join = peer(dirs[1].path(), &["join", &ticket, "--name", "Ivo"]);
-    let host_seat = host.line("seat: ");
-    let result = host.line("result: ");
-    assert_eq!(join.line("result: "), result);
+    let host_seat = host.wait_for("seat: ");
+    let result = host.wait_for("result: ");
+    assert_eq!(join.wait_for("result: "), result);
     host.finish();
     join.finish();
     let host_won = result.starts_with(&format!("winner {host_seat} "));
@@ -103,9 +98,9 @@ fn leaving_on_purpose_counts_a_loss_and_an_extra_loss() {
         dirs[1].path(),
         &["join", &ticket, "--name", "Ivo", "--leave-after", "3"],
     );
-    leaver.line("left: ");
+    leaver.wait_for("left: ");
     leaver.finish();
-    host.line("result: ");
+    host.wait_for("result: ");
     host.finish();
     for dir in &dirs {
         let (seen, _) = stats(dir.path());
@@ -124,7 +119,7 @@ fn a_drop_that_never_comes_back_counts_one_loss() {
     // next needs its reveal for someone else's roll (a phone that dies at
     // its own roll counts as withholding it: see docs/lobby.md). The host
     // takes its time so that such a moment comes often.
-    let mut host = lobby_support::clovece(
+    let mut host = process::clovece(
         dirs[0].path(),
         &[
             "host",
@@ -150,10 +145,10 @@ fn a_drop_that_never_comes_back_counts_one_loss() {
         dirs[2].path(),
         &["join", &ticket, "--name", "Ivo", "--drop-after", "4"],
     );
-    drops.line("dropped: ");
+    drops.wait_for("dropped: ");
     drops.finish();
-    let result = host.line("result: ");
-    assert_eq!(stays.line("result: "), result);
+    let result = host.wait_for("result: ");
+    assert_eq!(stays.wait_for("result: "), result);
     host.finish();
     stays.finish();
     for dir in &dirs[..2] {

@@ -2,7 +2,7 @@
 //! the way a person would (clicks on elements found by their accessible
 //! labels), with mocked time for the computer's pace and the animations.
 
-mod lobby_support;
+mod process;
 mod ui_support;
 
 use std::time::Duration;
@@ -382,8 +382,18 @@ fn pump_until(what: &str, mut done: impl FnMut() -> bool) {
     panic!("not within 30 s: {what}");
 }
 
-/// Whether something labelled exactly `label` is on screen.
-fn shown(window: &clovece::app::ui::AppWindow, label: &str) -> bool {
+/// Records what `AppAdapter.join-room` is asked to join.
+fn joins(window: &clovece::app::ui::AppWindow) -> std::rc::Rc<std::cell::RefCell<Vec<String>>> {
+    let joined = std::rc::Rc::new(std::cell::RefCell::new(Vec::new()));
+    let log = joined.clone();
+    window
+        .global::<AppAdapter>()
+        .on_join_room(move |target| log.borrow_mut().push(target.to_string()));
+    joined
+}
+
+/// Whether something is labelled exactly `label`.
+fn shows(window: &clovece::app::ui::AppWindow, label: &str) -> bool {
     ElementHandle::find_by_accessible_label(window, label)
         .next()
         .is_some()
@@ -402,11 +412,11 @@ fn the_room_screen_opens_for_a_guest_and_ready_toggles() {
     );
     slint::platform::set_platform(Box::new(backend)).unwrap();
     let host_dir = tempfile::tempdir().unwrap();
-    let mut host = lobby_support::peer(
+    let mut host = process::peer(
         host_dir.path(),
         &["host", "--players", "2", "--name", "Hana"],
     );
-    let (ticket, _) = lobby_support::ticket(&mut host);
+    let (ticket, _) = process::ticket(&mut host);
 
     let dir = settings_dir("room");
     let app = app(&dir, 3);
@@ -422,16 +432,16 @@ fn the_room_screen_opens_for_a_guest_and_ready_toggles() {
     assert_eq!(window.global::<AppAdapter>().get_screen(), Screen::Room);
     let room = window.global::<clovece::app::ui::RoomAdapter>();
     pump_until("the room is open", || {
-        shown(window, "QR code to join the room")
+        shows(window, "QR code to join the room")
     });
     assert_eq!(room.get_code().len(), 6, "a six-character code");
-    assert!(shown(window, &format!("Room code {}", room.get_code())));
-    assert!(shown(window, "Seat 1: Player (host)"));
-    assert!(shown(window, "Seat 2: Empty seat"));
+    assert!(shows(window, &format!("Room code {}", room.get_code())));
+    assert!(shows(window, "Seat 1: Player (host)"));
+    assert!(shows(window, "Seat 2: Empty seat"));
     assert_eq!(find(window, "Start").accessible_enabled(), Some(false));
     find(window, "Put the computer in seat 2").mock_single_click(PointerEventButton::Left);
     pump_until("the computer sits down", || {
-        shown(window, "Seat 2: Computer (Easy)")
+        shows(window, "Seat 2: Computer (Easy)")
     });
     pump_until("the host may start", || {
         find(window, "Start").accessible_enabled() == Some(true)
@@ -455,17 +465,17 @@ fn the_room_screen_opens_for_a_guest_and_ready_toggles() {
         .invoke_join_room(ticket.into());
     assert_eq!(window.global::<AppAdapter>().get_screen(), Screen::Room);
     pump_until("the host's seat is shown", || {
-        shown(window, "Seat 1: Hana (host)")
+        shows(window, "Seat 1: Hana (host)")
     });
     assert!(
-        shown(window, "Seat 2: Player, not ready"),
+        shows(window, "Seat 2: Player, not ready"),
         "the guest sits in seat 2, not ready"
     );
 
     find(window, "Ready").mock_single_click(PointerEventButton::Left);
     assert!(room.get_ready());
     // The host hears it.
-    while !host.line("seats: ").ends_with(" ready") {}
+    while !host.wait_for("seats: ").ends_with(" ready") {}
     // The host starts once everyone is ready: the game screen opens, an
     // online game whose leave costs two losses.
     pump_until("the online game starts", || {
@@ -482,4 +492,197 @@ fn the_room_screen_opens_for_a_guest_and_ready_toggles() {
     find(window, "Die").mock_single_click(PointerEventButton::Left);
     pump_until("the roll is in the log", || game.get_rolls() > rolls);
     let _ = std::fs::remove_dir_all(dir);
+}
+
+/// The label of the first element whose label contains `part`.
+fn label_containing(window: &clovece::app::ui::AppWindow, part: &'static str) -> Option<String> {
+    ElementQuery::from_root(window)
+        .match_descendants()
+        .match_predicate(move |e| e.accessible_label().is_some_and(|l| l.contains(part)))
+        .find_first()
+        .map(|e| label_of(&e))
+}
+
+#[test]
+fn the_join_screen_rejects_a_bad_code_and_joins_with_a_good_one() {
+    ui_support::init();
+    let dir = settings_dir("join");
+    let app = app(&dir, 1);
+    let window = app.window();
+    window.show().unwrap();
+    let joined = joins(window);
+
+    find(window, "Join a room").mock_single_click(PointerEventButton::Left);
+    let field = ui_support::text_field(window, "Room code or ticket link");
+    let join = find(window, "Join");
+    assert_eq!(join.accessible_enabled(), Some(false));
+
+    field.set_accessible_value("K7M0");
+    mock_elapsed_time(Duration::from_millis(10));
+    let verdict = label_containing(window, "is in no room code").expect("no verdict");
+    assert!(verdict.starts_with("\"0\""), "{verdict}");
+    assert_eq!(join.accessible_enabled(), Some(false));
+    join.mock_single_click(PointerEventButton::Left);
+    assert!(joined.borrow().is_empty());
+
+    field.set_accessible_value("k7m2");
+    mock_elapsed_time(Duration::from_millis(10));
+    assert!(shows(window, "4 of 6 characters"));
+    field.set_accessible_value("k7m2qx");
+    mock_elapsed_time(Duration::from_millis(10));
+    assert!(shows(window, "Room K7M2QX"));
+    assert_eq!(join.accessible_enabled(), Some(true));
+    join.mock_single_click(PointerEventButton::Left);
+    assert_eq!(*joined.borrow(), ["K7M2QX"]);
+
+    find(window, "Back").mock_single_click(PointerEventButton::Left);
+    assert!(shows(window, "Join a room"));
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn the_nearby_rooms_screen_opens_empty_with_its_three_filters() {
+    ui_support::init();
+    let dir = settings_dir("nearby");
+    let app = ui_support::app_on_loopback(&dir, 1, Vec::new());
+    let window = app.window();
+    window.show().unwrap();
+
+    find(window, "Nearby rooms").mock_single_click(PointerEventButton::Left);
+    assert!(shows(window, "No rooms nearby yet"));
+    for filter in ["Any number of players", "Any turn time", "Any board"] {
+        assert!(shows(window, filter), "no filter {filter}");
+    }
+    let adapter = window.global::<clovece::app::ui::NearbyAdapter>();
+    find(window, "3 players").mock_single_click(PointerEventButton::Left);
+    find(window, "60 seconds per turn").mock_single_click(PointerEventButton::Left);
+    find(window, "Sea board").mock_single_click(PointerEventButton::Left);
+    assert_eq!(
+        (
+            adapter.get_players(),
+            adapter.get_turn(),
+            adapter.get_board()
+        ),
+        (3, 60, 2)
+    );
+    assert_eq!(adapter.get_problem(), "");
+    find(window, "Back").mock_single_click(PointerEventButton::Left);
+    assert_eq!(window.global::<AppAdapter>().get_screen(), Screen::Home);
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn the_statistics_screen_is_empty_before_a_game_and_shows_a_recorded_one() {
+    use clovece::stats::{Outcome, Played, Record, Store};
+
+    ui_support::init();
+    let dir = settings_dir("statistics");
+    let app = app(&dir, 1);
+    let window = app.window();
+    window.show().unwrap();
+
+    find(window, "Statistics").mock_single_click(PointerEventButton::Left);
+    assert!(shows(window, "No games played yet"));
+    find(window, "Back").mock_single_click(PointerEventButton::Left);
+
+    // The data folder is the settings' folder, as for `clovece stats`.
+    let me = clovece::net::identity::load_or_create(&dir).unwrap();
+    let played = |peer: String, outcome| Played {
+        peer,
+        name: "Ana".to_owned(),
+        outcome,
+        dice: [3, 1, 4, 1, 5, 9],
+    };
+    let record = |game: &str, outcome| Record {
+        game: game.to_owned(),
+        rules: "croatian".to_owned(),
+        players: vec![
+            played(me.public().to_peer_id().to_base58(), outcome),
+            played(libp2p::PeerId::random().to_base58(), Outcome::Lost),
+        ],
+    };
+    let store = Store::new(&dir);
+    store.add(record("won", Outcome::Won)).unwrap();
+    store.add(record("left", Outcome::Left)).unwrap();
+
+    find(window, "Statistics").mock_single_click(PointerEventButton::Left);
+    assert!(shows(window, "Games: 2"));
+    assert!(shows(window, "Wins: 1"));
+    // A leave counts two losses: 1 win of 3 decided.
+    assert!(shows(window, "Losses: 2"));
+    assert!(shows(window, "Win rate: 33 %"));
+    assert!(shows(window, "Croatian: games 2, wins 1, win rate 33 %"));
+    assert!(shows(window, "Face 6: 18 times"));
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn a_damaged_statistics_file_is_a_message_not_a_crash() {
+    ui_support::init();
+    let dir = settings_dir("statistics-damaged");
+    let app = app(&dir, 1);
+    let window = app.window();
+    window.show().unwrap();
+    clovece::net::identity::load_or_create(&dir).unwrap();
+    // A folder where the file should be cannot be read at all.
+    std::fs::create_dir(dir.join("stats.jsonl")).unwrap();
+
+    find(window, "Statistics").mock_single_click(PointerEventButton::Left);
+    assert!(shows(window, "The statistics cannot be read"));
+    assert!(label_containing(window, "stats.jsonl").is_some());
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn the_scan_screen_on_a_desktop_reads_a_picture_of_the_qr_code_and_joins() {
+    ui_support::init();
+    let dir = settings_dir("scan");
+    let app = app(&dir, 1);
+    let window = app.window();
+    window.show().unwrap();
+    let joined = joins(window);
+
+    let ticket = clovece::net::Ticket::new(
+        clovece::net::RoomId::from_bytes([9; 16]),
+        libp2p::PeerId::random(),
+        ["/ip4/127.0.0.1/tcp/4001".parse().unwrap()],
+        None,
+    )
+    .unwrap();
+    let picture = dir.join("room.png");
+    qr_picture(&ticket.to_string(), &picture);
+
+    find(window, "Join a room").mock_single_click(PointerEventButton::Left);
+    find(window, "Scan a QR code").mock_single_click(PointerEventButton::Left);
+    assert!(shows(
+        window,
+        "This device has no camera. Read a picture of the QR code instead."
+    ));
+    let read = find(window, "Read the picture");
+    ui_support::text_field(window, "Picture file")
+        .set_accessible_value(dir.join("nope.png").to_str().unwrap());
+    read.mock_single_click(PointerEventButton::Left);
+    assert!(label_containing(window, "cannot read the picture").is_some());
+    assert!(joined.borrow().is_empty());
+
+    ui_support::text_field(window, "Picture file").set_accessible_value(picture.to_str().unwrap());
+    read.mock_single_click(PointerEventButton::Left);
+    assert_eq!(*joined.borrow(), [ticket.to_string()]);
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// Writes the QR code of `text` as a PNG picture, 4 pixels a module.
+fn qr_picture(text: &str, path: &std::path::Path) {
+    let code = qrcode::QrCode::new(text.as_bytes()).unwrap();
+    let (modules, colors) = (code.width(), code.to_colors());
+    let side = (modules + 8) * 4;
+    let image = image::GrayImage::from_fn(side as u32, side as u32, |x, y| {
+        let (mx, my) = (
+            (x as usize / 4).wrapping_sub(4),
+            (y as usize / 4).wrapping_sub(4),
+        );
+        let dark = mx < modules && my < modules && colors[my * modules + mx] == qrcode::Color::Dark;
+        image::Luma([if dark { 0 } else { 255 }])
+    });
+    image.save(path).unwrap();
 }

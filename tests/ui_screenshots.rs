@@ -278,3 +278,123 @@ fn the_host_room_screen_looks_as_recorded() {
     window.global::<AppAdapter>().set_screen(Screen::Room);
     check(window, PHONE, "room");
 }
+
+#[test]
+fn the_join_screen_with_a_code_looks_as_recorded() {
+    ui_support::init();
+    let dir = ui_support::settings_dir("shot-join");
+    let app = ui_support::app(&dir, 1);
+    app.window().show().unwrap();
+    ui_support::find(app.window(), "Join a room").mock_single_click(PointerEventButton::Left);
+    ui_support::text_field(app.window(), "Room code or ticket link").set_accessible_value("k7m2qx");
+    check(app.window(), PHONE, "join");
+}
+
+#[test]
+fn the_nearby_rooms_screen_looks_as_recorded() {
+    use clovece::app::ui::{NearbyAdapter, RoomData, RulesData, RulesKind};
+
+    ui_support::init();
+    let dir = ui_support::settings_dir("shot-nearby");
+    let app = ui_support::app_on_loopback(&dir, 1, Vec::new());
+    app.window().show().unwrap();
+    ui_support::find(app.window(), "Nearby rooms").mock_single_click(PointerEventButton::Left);
+    ui_support::find(app.window(), "30 seconds per turn")
+        .mock_single_click(PointerEventButton::Left);
+    let room = |code: &str, players, free, board, kind, no_jump_home| RoomData {
+        code: code.into(),
+        ticket: format!("CLOVECE:{code}").into(),
+        players,
+        free,
+        turn: 30,
+        board,
+        rules: RulesData {
+            kind,
+            compulsory_capture: false,
+            optional_bring_out: false,
+            no_jump_home,
+        },
+    };
+    // Rooms as the list would show them (the list itself runs on loopback
+    // and finds none).
+    let rooms = vec![
+        room(
+            "K7M2QX",
+            4,
+            3,
+            BoardTheme::Classic,
+            RulesKind::Classic,
+            false,
+        ),
+        room("P3RW9A", 2, 1, BoardTheme::Sea, RulesKind::Croatian, false),
+        room(
+            "ZT84HN",
+            3,
+            1,
+            BoardTheme::Classic,
+            RulesKind::Classic,
+            true,
+        ),
+    ];
+    app.window()
+        .global::<NearbyAdapter>()
+        .set_rooms(slint::ModelRc::new(slint::VecModel::from(rooms)));
+    check(app.window(), PHONE, "nearby");
+}
+
+#[test]
+fn the_statistics_screen_looks_as_recorded() {
+    use clovece::stats::{Outcome, Played, Record, Store};
+
+    ui_support::init();
+    let dir = ui_support::settings_dir("shot-statistics");
+    let app = ui_support::app(&dir, 1);
+    let me = clovece::net::identity::load_or_create(&dir)
+        .unwrap()
+        .public()
+        .to_peer_id()
+        .to_base58();
+    let store = Store::new(&dir);
+    let games = [
+        ("classic", Outcome::Won, [5, 4, 6, 3, 5, 7]),
+        ("classic", Outcome::Lost, [6, 5, 4, 6, 4, 5]),
+        ("classic", Outcome::Won, [4, 6, 5, 5, 6, 4]),
+        ("croatian", Outcome::Left, [2, 1, 3, 2, 1, 2]),
+        ("croatian", Outcome::Won, [5, 5, 4, 6, 5, 6]),
+        (
+            "classic+compulsory-capture",
+            Outcome::Dropped,
+            [3, 2, 2, 3, 4, 1],
+        ),
+    ];
+    for (i, (rules, outcome, dice)) in games.into_iter().enumerate() {
+        store
+            .add(Record {
+                game: format!("game-{i}"),
+                rules: rules.to_owned(),
+                players: vec![Played {
+                    peer: me.clone(),
+                    name: "Anna".to_owned(),
+                    outcome,
+                    dice,
+                }],
+            })
+            .unwrap();
+    }
+    app.window().show().unwrap();
+    ui_support::find(app.window(), "Statistics").mock_single_click(PointerEventButton::Left);
+    check(app.window(), PHONE, "statistics");
+}
+
+#[test]
+fn the_scan_screen_on_a_desktop_looks_as_recorded() {
+    ui_support::init();
+    let dir = ui_support::settings_dir("shot-scan");
+    let app = ui_support::app(&dir, 1);
+    app.window().show().unwrap();
+    ui_support::find(app.window(), "Join a room").mock_single_click(PointerEventButton::Left);
+    ui_support::find(app.window(), "Scan a QR code").mock_single_click(PointerEventButton::Left);
+    ui_support::text_field(app.window(), "Picture file")
+        .set_accessible_value("/home/anna/room.png");
+    check(app.window(), PHONE, "scan");
+}

@@ -12,14 +12,18 @@ use slint::{ComponentHandle, Model, ModelRc, SharedString, VecModel};
 use super::dice::Dice;
 use super::geometry::{self, Cell};
 use super::leave::LeaveCost;
+use super::nearby::Browsing;
 use super::offline::{Note, OfflineGame, PieceView, Player, Setup};
 use super::online_adapter::{self, Online};
+use super::scan::Scanner;
 use super::settings::{BoardTheme, Language, Settings, SettingsFile};
 use super::turn_clock::Tick;
 use super::ui::{
     self, AppWindow, FairnessAdapter, GameAdapter, ResultAdapter, SettingsAdapter, SetupAdapter,
 };
 use crate::bot::Level;
+use crate::platform::Platform;
+use crate::platform::lifecycle::Lifecycle;
 use crate::protocol::header::TurnTimer;
 use crate::rules::board::{HOME_LEN, TRACK_LEN};
 use crate::rules::{Colour, HouseRules, Next, Place, RuleSet};
@@ -69,11 +73,52 @@ pub enum AppError {
     Settings(#[from] super::settings::SettingsError),
 }
 
+/// What the app takes from the platform besides its settings and dice.
+pub struct Services {
+    /// The camera and the multicast lock, which follow the app's life.
+    pub lifecycle: Lifecycle,
+    /// Where the nearby rooms list listens and whom it asks.
+    pub browsing: Browsing,
+}
+
+impl Services {
+    /// A desktop's: no camera, no lock, the nearby list on every interface.
+    pub fn desktop() -> Services {
+        Services {
+            lifecycle: Platform::desktop().lifecycle,
+            browsing: Browsing::default(),
+        }
+    }
+}
+
 impl App {
     /// The app with its settings in `file` and offline dice from `dice`,
-    /// on the home screen (not yet shown).
+    /// on the home screen (not yet shown), with a desktop's services.
     pub fn new(file: SettingsFile, dice: Dice) -> Result<App, AppError> {
+        App::with_services(file, dice, Services::desktop())
+    }
+
+    /// The app as [`new`](Self::new), on `services`. The folder of the
+    /// settings file is the app's data folder: the player's identity and
+    /// statistics are kept beside the settings.
+    pub fn with_services(
+        file: SettingsFile,
+        dice: Dice,
+        services: Services,
+    ) -> Result<App, AppError> {
         let window = AppWindow::new()?;
+        let data = file
+            .path()
+            .parent()
+            .map_or_else(|| ".".into(), |folder| folder.to_owned());
+        super::join::connect(&window);
+        super::statistics::connect(&window, data.clone());
+        let identity = Box::new(move || {
+            crate::net::identity::load_or_create(&data).map_err(|e| e.to_string())
+        });
+        let multicast = services.lifecycle.multicast();
+        super::nearby::connect(&window, identity, services.browsing, multicast);
+        super::scan::connect(&window, Scanner::new(services.lifecycle));
         // A damaged settings file must not keep the app from starting: it
         // is replaced by the defaults on the next save.
         let settings = file.load().unwrap_or_else(|e| {

@@ -17,19 +17,27 @@
 //! - [`qr`]: the room's QR code as a pixel-sharp picture.
 //! - [`settings`]: the player's settings and where they are kept.
 //! - [`turn_clock`]: the turn timer of pass-and-play games.
+//! - [`join`]: joining a room by its code or ticket link.
+//! - [`nearby`]: the nearby rooms list, live, with its filters.
+//! - [`scan`]: the host's QR code, by camera or picture file.
+//! - [`statistics`]: this player's games, wins and dice.
 
 mod adapter;
 pub mod dice;
 pub mod fairness;
 pub mod geometry;
+pub mod join;
 pub mod leave;
+pub mod nearby;
 pub mod offline;
 pub mod online;
 mod online_adapter;
 pub mod online_game;
 pub mod qr;
 pub mod room;
+pub mod scan;
 pub mod settings;
+pub mod statistics;
 pub mod turn_clock;
 
 /// The code generated from `ui/app.slint`.
@@ -38,7 +46,7 @@ pub mod ui {
     slint::include_modules!();
 }
 
-pub use adapter::{App, AppError, COMPUTER_PACE, RESULT_DELAY};
+pub use adapter::{App, AppError, COMPUTER_PACE, RESULT_DELAY, Services};
 
 /// Opens the app window with the player's settings and OS-seeded dice, and
 /// runs until it is closed.
@@ -60,5 +68,9 @@ pub fn run_on(platform: crate::platform::Platform) -> Result<(), AppError> {
         None => settings::SettingsFile::platform()?,
     };
     let dice = dice::Dice::from_os().map_err(AppError::Randomness)?;
-    App::new(file, dice)?.run()
+    let services = Services {
+        lifecycle: platform.lifecycle,
+        browsing: nearby::Browsing::default(),
+    };
+    App::with_services(file, dice, services)?.run()
 }

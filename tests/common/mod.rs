@@ -1,5 +1,7 @@
 //! Running the real `clovece` binary from integration tests.
 
+#![allow(dead_code, reason = "each test file uses a part")]
+
 use std::io::Write;
 use std::process::{Command, Stdio};
 

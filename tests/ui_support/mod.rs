@@ -5,10 +5,11 @@
 
 use std::path::{Path, PathBuf};
 
-use clovece::app::App;
 use clovece::app::dice::Dice;
+use clovece::app::nearby::Browsing;
 use clovece::app::settings::{Language, Settings, SettingsFile};
 use clovece::app::ui::AppWindow;
+use clovece::app::{App, Services};
 use i_slint_backend_testing::{ElementHandle, TestingBackend, TestingBackendOptions};
 
 /// Puts this test thread on Slint's testing backend with mocked time and the
@@ -33,13 +34,30 @@ pub fn settings_dir(name: &str) -> PathBuf {
 /// The app with its settings in `dir` and a die seeded with `seed`, in
 /// English whatever the machine's locale (the tests read English labels).
 pub fn app(dir: &Path, seed: u8) -> App {
+    app_on(dir, seed, Services::desktop())
+}
+
+/// The app as [`app`], with the nearby rooms list on loopback only (no
+/// mDNS on the machine's network), asking the phones at `ask`.
+pub fn app_on_loopback(dir: &Path, seed: u8, ask: Vec<(libp2p::PeerId, libp2p::Multiaddr)>) -> App {
+    let services = Services {
+        browsing: Browsing {
+            listen: vec!["/ip4/127.0.0.1/tcp/0".parse().unwrap()],
+            ask,
+        },
+        ..Services::desktop()
+    };
+    app_on(dir, seed, services)
+}
+
+fn app_on(dir: &Path, seed: u8, services: Services) -> App {
     let file = SettingsFile::in_folder(dir);
     let settings = Settings {
         language: Language::English,
         ..Settings::default()
     };
     file.save(&settings).unwrap();
-    App::new(file, Dice::from_seed([seed; 32])).unwrap()
+    App::with_services(file, Dice::from_seed([seed; 32]), services).unwrap()
 }
 
 /// The one element labelled `label`.
@@ -47,6 +65,17 @@ pub fn find(window: &AppWindow, label: &str) -> ElementHandle {
     ElementHandle::find_by_accessible_label(window, label)
         .next()
         .unwrap_or_else(|| panic!("nothing labelled {label:?}"))
+}
+
+/// The text field labelled `label` (a section title may carry the same
+/// words).
+pub fn text_field(window: &AppWindow, label: &'static str) -> ElementHandle {
+    i_slint_backend_testing::ElementQuery::from_root(window)
+        .match_descendants()
+        .match_accessible_role(i_slint_backend_testing::AccessibleRole::TextInput)
+        .match_predicate(move |e| e.accessible_label().is_some_and(|l| l == label))
+        .find_first()
+        .unwrap_or_else(|| panic!("no text field labelled {label:?}"))
 }
 
 pub fn label_of(element: &ElementHandle) -> String {

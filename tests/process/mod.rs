@@ -1,5 +1,7 @@
-//! Running `clovece host` / `clovece join` as processes over loopback and
-//! reading their output lines as they come.
+//! `clovece` processes for the tests that run the binary (host, join,
+//! rooms, nearby …): started on loopback or inside a network namespace,
+//! their output lines read on a thread as they come (with the moment each
+//! came, for the timing figures), killed when the test drops them.
 
 #![allow(dead_code, reason = "each test file uses a part")]
 
@@ -8,55 +10,93 @@ use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::sync::{Arc, Mutex, mpsc};
 use std::thread;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
-/// The longest a game may take in the debug profile.
-pub const GAME: Duration = Duration::from_secs(90);
+use clovece::net::Ticket;
+
+/// The longest a whole game may take in the debug profile.
+pub const GAME: Duration = Duration::from_secs(120);
+
+pub const BIN: &str = env!("CARGO_BIN_EXE_clovece");
 
 /// One running `clovece` process.
 pub struct Proc {
     child: Child,
-    lines: mpsc::Receiver<String>,
+    lines: mpsc::Receiver<(Instant, String)>,
     /// Standard error so far, read on a thread so that the pipe never fills.
     errors: Arc<Mutex<String>>,
     /// Every line read so far.
     pub seen: Vec<String>,
 }
 
-/// How a process plays its own seat.
+/// How a `host` or `join` process plays its own seat.
 #[derive(Clone, Copy)]
 pub enum Hand {
+    /// The computer plays it at once (`--bot medium`).
     Bot,
-    /// Asked on the terminal: stdin is piped to the test.
+    /// Asked on the terminal, which the test types on.
     Terminal,
 }
 
+/// `clovece <args> --data <data>`, listening on loopback only.
+pub fn clovece(data: &Path, args: &[&str]) -> Proc {
+    Proc::spawn(command(data, args, "127.0.0.1"))
+}
+
+/// `clovece <args> --data <data>` inside the network namespace `ns`,
+/// listening on `addr` (see `tests/netns`).
+pub fn in_namespace(ns: &str, addr: &str, data: &Path, args: &[&str]) -> Proc {
+    let inner = command(data, args, addr);
+    let mut outer = Command::new("ip");
+    outer
+        .args(["netns", "exec", ns])
+        .arg(inner.get_program())
+        .args(inner.get_args());
+    Proc::spawn(outer)
+}
+
+fn command(data: &Path, args: &[&str], addr: &str) -> Command {
+    let mut command = Command::new(BIN);
+    command
+        .args(args)
+        .arg("--data")
+        .arg(data)
+        .args(["--listen", &format!("/ip4/{addr}/tcp/0")]);
+    command
+}
+
+/// `clovece host` or `join` (with `args`) whose computer plays its seat at
+/// once and stays 20 s at the end for the others to catch up.
+pub fn peer(data: &Path, args: &[&str]) -> Proc {
+    Proc::start(data, args, Hand::Bot, 0)
+}
+
 impl Proc {
-    /// Starts `clovece <args>` with `--data data` on loopback, pausing
-    /// `pace_ms` before each of its own actions.
+    /// `clovece host` or `join` with `args` on loopback, its seat played by
+    /// `hand`, pausing `pace_ms` before each of its own actions.
     pub fn start(data: &Path, args: &[&str], hand: Hand, pace_ms: u64) -> Proc {
-        let mut command = Command::new(env!("CARGO_BIN_EXE_clovece"));
-        command
-            .args(args)
-            .args(["--data", data.to_str().expect("a UTF-8 path")])
-            .args(["--listen", "/ip4/127.0.0.1/tcp/0"])
-            .args(["--pace", &pace_ms.to_string(), "--linger", "20"])
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped());
-        match hand {
-            Hand::Bot => {
-                command.args(["--bot", "medium"]).stdin(Stdio::null());
-            }
-            Hand::Terminal => {
-                command.stdin(Stdio::piped());
-            }
+        let pace = pace_ms.to_string();
+        let mut all = args.to_vec();
+        all.extend(["--pace", &pace, "--linger", "20"]);
+        if let Hand::Bot = hand {
+            all.extend(["--bot", "medium"]);
         }
-        let mut child = command.spawn().expect("clovece starts");
+        clovece(data, &all)
+    }
+
+    /// Runs `command` with every standard stream piped to the test.
+    pub fn spawn(mut command: Command) -> Proc {
+        let mut child = command
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("clovece starts");
         let out = child.stdout.take().expect("piped stdout");
         let (tx, lines) = mpsc::channel();
         thread::spawn(move || {
             for line in BufReader::new(out).lines().map_while(Result::ok) {
-                if tx.send(line).is_err() {
+                if tx.send((Instant::now(), line)).is_err() {
                     break;
                 }
             }
@@ -81,15 +121,20 @@ impl Proc {
 
     /// The next line, waiting at most [`GAME`].
     pub fn line(&mut self) -> String {
-        let line = self.lines.recv_timeout(GAME).unwrap_or_else(|e| {
-            panic!(
+        match self.next_within(GAME) {
+            Ok((_, line)) => line,
+            Err(e) => panic!(
                 "no more output ({e}) after {:?}\n{}",
                 self.seen.last(),
                 self.stderr()
-            )
-        });
+            ),
+        }
+    }
+
+    fn next_within(&mut self, wait: Duration) -> Result<(Instant, String), mpsc::RecvTimeoutError> {
+        let (at, line) = self.lines.recv_timeout(wait)?;
         self.seen.push(line.clone());
-        line
+        Ok((at, line))
     }
 
     /// The rest of the first line starting with `prefix`.
@@ -97,6 +142,19 @@ impl Proc {
         loop {
             if let Some(rest) = self.line().strip_prefix(prefix) {
                 return rest.to_owned();
+            }
+        }
+    }
+
+    /// The rest of the first line starting with `prefix` and when it came,
+    /// if it comes within `wait`.
+    pub fn wait_for_within(&mut self, prefix: &str, wait: Duration) -> Option<(Instant, String)> {
+        let deadline = Instant::now() + wait;
+        loop {
+            let left = deadline.checked_duration_since(Instant::now())?;
+            let (at, line) = self.next_within(left).ok()?;
+            if let Some(rest) = line.strip_prefix(prefix) {
+                return Some((at, rest.to_owned()));
             }
         }
     }
@@ -113,10 +171,11 @@ impl Proc {
         }
     }
 
-    /// Types `line` on the process's terminal.
+    /// Types `line` on the process's terminal (its console or its moves).
     pub fn type_line(&mut self, line: &str) {
         let stdin = self.child.stdin.as_mut().expect("piped stdin");
         writeln!(stdin, "{line}").expect("the process reads its terminal");
+        stdin.flush().expect("the process reads its terminal");
     }
 
     pub fn pid(&self) -> u32 {
@@ -132,7 +191,7 @@ impl Proc {
         assert!(status.success(), "kill -{signal} failed");
     }
 
-    /// SIGKILLs the process and reaps it.
+    /// SIGKILLs the process and reaps it; every line it printed.
     pub fn kill(mut self) -> Vec<String> {
         self.child.kill().expect("the process is killed");
         self.child.wait().expect("the process is reaped");
@@ -148,9 +207,7 @@ impl Proc {
 
     /// Every line up to the process's exit, which must be clean.
     pub fn run_out(mut self) -> Vec<String> {
-        while let Ok(line) = self.lines.recv_timeout(GAME) {
-            self.seen.push(line);
-        }
+        while self.next_within(GAME).is_ok() {}
         let seen = std::mem::take(&mut self.seen);
         self.finish();
         seen
@@ -180,11 +237,30 @@ impl Drop for Proc {
     }
 }
 
+/// A host's ticket and code, read from its first lines.
+pub fn ticket(host: &mut Proc) -> (String, String) {
+    let ticket = host.wait_for("ticket: ");
+    let code = host.wait_for("code: ");
+    (ticket, code)
+}
+
+/// The address `clovece rooms --ask` takes for the host of `ticket`, as
+/// mDNS would have found it.
+pub fn ask(ticket: &str) -> String {
+    let ticket: Ticket = ticket.parse().expect("a ticket");
+    ticket.dial_addrs().next().expect("an address").to_string()
+}
+
+/// `n` fresh data folders, one per phone.
+pub fn dirs(n: usize) -> Vec<tempfile::TempDir> {
+    (0..n).map(|_| tempfile::tempdir().unwrap()).collect()
+}
+
 /// A room of `players` processes over loopback, every seat played by its
 /// bot with `--trace` and `pace_ms`: the host (with `host_args`) first,
 /// then its guests, each with its own data folder.
 pub fn room(players: u8, host_args: &[&str], pace_ms: u64) -> (Vec<tempfile::TempDir>, Vec<Proc>) {
-    let dirs: Vec<_> = (0..players).map(|_| tempfile::tempdir().unwrap()).collect();
+    let dirs = dirs(usize::from(players));
     let players = players.to_string();
     let mut args = vec!["host", "--players", &players, "--trace"];
     args.extend_from_slice(host_args);

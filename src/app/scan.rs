@@ -1,0 +1,263 @@
+//! The scan screen: the host's QR code, read by the phone's camera (or, on a
+//! desktop, from a picture file), joins its room.
+//!
+//! The camera's frames go through the platform's [`TicketScanner`] on the
+//! camera's thread; what it sees reaches the UI thread through
+//! `upgrade_in_event_loop`. A ticket found closes the camera and is handed
+//! to `AppAdapter.join-room`, which the room screen answers.
+
+use std::path::Path;
+
+use slint::ComponentHandle;
+
+use super::ui::{self, AppAdapter, AppWindow, ScanAdapter};
+use crate::net::Ticket;
+use crate::platform::camera::{CameraError, TicketScanner};
+use crate::platform::lifecycle::Lifecycle;
+use crate::platform::qr::{self, Scan};
+
+/// What the camera or a picture showed.
+pub type Seen = Scan<Ticket>;
+
+/// The camera side of the scan screen.
+#[derive(Clone)]
+pub struct Scanner {
+    lifecycle: Lifecycle,
+}
+
+impl Scanner {
+    pub fn new(lifecycle: Lifecycle) -> Scanner {
+        Scanner { lifecycle }
+    }
+
+    /// Opens the camera; `seen` hears (on the camera's thread) each time
+    /// what is in view changes. An error says why no frames will come
+    /// (no camera, the permission asked for or refused).
+    pub fn open(&self, seen: impl Fn(Seen) + Send + Sync + 'static) -> Result<(), CameraError> {
+        let sink = TicketScanner::new(seen).into_sink();
+        self.lifecycle.with_camera(|camera| camera.open(sink))
+    }
+
+    /// Closes the camera (the screen closed, or a ticket was found).
+    pub fn close(&self) {
+        self.lifecycle.with_camera(|camera| camera.close());
+    }
+}
+
+/// Reads the QR code of a picture file (a desktop's screenshot or photo).
+pub fn read_picture(path: &Path) -> Result<Seen, qr::FrameError> {
+    qr::scan_file(path)
+}
+
+/// Wires the scan screen.
+pub(super) fn connect(window: &AppWindow, scanner: Scanner) {
+    let adapter = window.global::<ScanAdapter>();
+
+    let (weak, camera) = (window.as_weak(), scanner.clone());
+    adapter.on_open(move || {
+        let Some(window) = weak.upgrade() else { return };
+        let ui = weak.clone();
+        let seen = move |seen: Seen| {
+            // Fails only once the window is gone; then nobody is looking.
+            let _ = ui.upgrade_in_event_loop(move |w| show_seen(&w, seen));
+        };
+        let state = match camera.open(seen) {
+            Ok(()) => ui::ScanState::Looking,
+            Err(CameraError::AskingPermission) => ui::ScanState::AskingPermission,
+            Err(CameraError::Denied) => ui::ScanState::Denied,
+            Err(CameraError::NoCamera) => ui::ScanState::NoCamera,
+            Err(CameraError::Failed(why)) => {
+                window.global::<ScanAdapter>().set_detail(why.into());
+                ui::ScanState::Failed
+            }
+        };
+        window.global::<ScanAdapter>().set_camera(state);
+        window
+            .global::<ScanAdapter>()
+            .set_seen(ui::SeenKind::Nothing);
+    });
+
+    let camera = scanner.clone();
+    adapter.on_close(move || camera.close());
+
+    let (weak, camera) = (window.as_weak(), scanner);
+    adapter.on_read_picture(move |path| {
+        let Some(window) = weak.upgrade() else { return };
+        match read_picture(Path::new(path.trim())) {
+            Ok(seen) => {
+                camera.close();
+                show_seen(&window, seen);
+            }
+            Err(e) => {
+                let adapter = window.global::<ScanAdapter>();
+                adapter.set_seen(ui::SeenKind::Unreadable);
+                adapter.set_detail(e.to_string().into());
+            }
+        }
+    });
+}
+
+/// Shows what was seen; a ticket closes the scan and joins its room.
+fn show_seen(window: &AppWindow, seen: Seen) {
+    let adapter = window.global::<ScanAdapter>();
+    match seen {
+        Scan::Nothing => adapter.set_seen(ui::SeenKind::Nothing),
+        Scan::Other { reason, .. } => {
+            adapter.set_seen(ui::SeenKind::NotATicket);
+            adapter.set_detail(reason.into());
+        }
+        Scan::Found(ticket) => {
+            adapter.set_seen(ui::SeenKind::Ticket);
+            adapter.invoke_close();
+            window
+                .global::<AppAdapter>()
+                .invoke_join_room(ticket.to_string().into());
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::net::RoomId;
+    use crate::platform::camera::{Camera, CameraSession, FrameSink, NoPermissionNeeded};
+    use crate::platform::lifecycle::Bookmark;
+    use crate::platform::multicast::{Multicast, NoLock};
+    use crate::platform::qr::GreyFrame;
+    use std::sync::{Arc, Mutex};
+
+    fn ticket() -> Ticket {
+        let addr = "/ip4/127.0.0.1/tcp/4001".parse().unwrap();
+        Ticket::new(
+            RoomId::from_bytes([5; 16]),
+            libp2p::PeerId::random(),
+            [addr],
+            None,
+        )
+        .unwrap()
+    }
+
+    /// The QR code of `text` as a grey picture: 4 pixels a module and a
+    /// quiet zone of 4 modules, as a phone's camera sees a screen up close.
+    fn picture(text: &str) -> (Vec<u8>, usize) {
+        const SCALE: usize = 4;
+        let code = qrcode::QrCode::new(text.as_bytes()).unwrap();
+        let modules = code.width();
+        let colors = code.to_colors();
+        let side = (modules + 8) * SCALE;
+        let mut pixels = vec![255; side * side];
+        for (y, row) in pixels.chunks_mut(side).enumerate() {
+            for (x, pixel) in row.iter_mut().enumerate() {
+                let (mx, my) = ((x / SCALE).wrapping_sub(4), (y / SCALE).wrapping_sub(4));
+                if mx < modules && my < modules && colors[my * modules + mx] == qrcode::Color::Dark
+                {
+                    *pixel = 0;
+                }
+            }
+        }
+        (pixels, side)
+    }
+
+    /// A camera that hands the frames it is given to its sink.
+    #[derive(Clone, Default)]
+    struct FakeCamera(Arc<Mutex<Option<FrameSink>>>);
+
+    impl FakeCamera {
+        fn show(&self, pixels: &[u8], side: usize) {
+            let sink = self.0.lock().unwrap().clone().expect("the camera runs");
+            sink(GreyFrame::new(pixels, side, side, side).unwrap());
+        }
+
+        fn running(&self) -> bool {
+            self.0.lock().unwrap().is_some()
+        }
+    }
+
+    impl Camera for FakeCamera {
+        fn start(&mut self, sink: FrameSink) -> Result<(), CameraError> {
+            *self.0.lock().unwrap() = Some(sink);
+            Ok(())
+        }
+
+        fn stop(&mut self) {
+            *self.0.lock().unwrap() = None;
+        }
+    }
+
+    fn scanner(camera: &FakeCamera) -> Scanner {
+        let session = CameraSession::new(camera.clone(), NoPermissionNeeded);
+        Scanner::new(Lifecycle::new(
+            Multicast::new(NoLock),
+            session,
+            Bookmark::Home,
+        ))
+    }
+
+    #[test]
+    fn a_camera_frame_with_the_hosts_qr_code_gives_its_ticket() {
+        let camera = FakeCamera::default();
+        let scanner = scanner(&camera);
+        let seen = Arc::new(Mutex::new(Vec::new()));
+        let log = seen.clone();
+        scanner.open(move |s| log.lock().unwrap().push(s)).unwrap();
+        assert!(camera.running());
+
+        let blank = vec![255; 64 * 64];
+        camera.show(&blank, 64);
+        let ticket = ticket();
+        let (pixels, side) = picture(&ticket.to_string());
+        camera.show(&pixels, side);
+        // A code held still is reported once.
+        camera.show(&pixels, side);
+        assert_eq!(*seen.lock().unwrap(), vec![Scan::Found(ticket)]);
+
+        scanner.close();
+        assert!(!camera.running());
+    }
+
+    #[test]
+    fn a_qr_code_that_is_no_ticket_is_said_so() {
+        let camera = FakeCamera::default();
+        let scanner = scanner(&camera);
+        let seen = Arc::new(Mutex::new(Vec::new()));
+        let log = seen.clone();
+        scanner.open(move |s| log.lock().unwrap().push(s)).unwrap();
+        let (pixels, side) = picture("https://example.org/");
+        camera.show(&pixels, side);
+        let seen = seen.lock().unwrap();
+        assert!(
+            matches!(seen.as_slice(), [Scan::Other { text, .. }] if text == "https://example.org/"),
+            "{seen:?}"
+        );
+    }
+
+    #[test]
+    fn a_desktop_has_no_camera_and_reads_a_picture_file_instead() {
+        let desktop = crate::platform::Platform::desktop();
+        let scanner = Scanner::new(desktop.lifecycle);
+        assert_eq!(scanner.open(|_| {}), Err(CameraError::NoCamera));
+
+        let dir = tempfile::tempdir().unwrap();
+        let ticket = ticket();
+        let (pixels, side) = picture(&ticket.to_string());
+        let path = dir.path().join("code.png");
+        image::GrayImage::from_raw(side as u32, side as u32, pixels)
+            .unwrap()
+            .save(&path)
+            .unwrap();
+        assert_eq!(read_picture(&path).unwrap(), Scan::Found(ticket));
+    }
+
+    #[test]
+    fn a_missing_or_broken_picture_is_a_clear_error() {
+        let dir = tempfile::tempdir().unwrap();
+        let missing = read_picture(&dir.path().join("nope.png")).unwrap_err();
+        assert!(
+            missing.to_string().contains("cannot read the picture"),
+            "{missing}"
+        );
+        let broken = dir.path().join("broken.png");
+        std::fs::write(&broken, b"\x89PNG not really").unwrap();
+        assert!(read_picture(&broken).is_err());
+    }
+}
