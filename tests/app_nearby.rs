@@ -3,7 +3,7 @@
 //! show exactly the rooms they match, and the room leaves the list when
 //! its host is gone.
 
-mod lobby_support;
+mod process;
 
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
@@ -14,7 +14,7 @@ use clovece::lobby::nearby::Room;
 use clovece::platform::multicast::{Multicast, NoLock};
 use libp2p::identity::Keypair;
 use libp2p::multiaddr::Protocol;
-use lobby_support::{ask, peer, ticket};
+use process::{ask, peer, ticket};
 
 /// Long enough for a room to appear, or to go stale, on a loaded machine.
 const WAIT: Duration = Duration::from_secs(10);

@@ -41,7 +41,7 @@ fn play(game: &mut Option<OnlineGame>, update: &Update, session: &Session) {
     if game.can_roll() {
         session.act(Action::Roll);
     } else if game.must_move() {
-        let piece = game.pieces().into_iter().find(|p| p.target.is_some());
+        let piece = game.pieces().into_iter().find(|p| p.movable);
         let action = piece.and_then(|p| game.tap(p.id));
         session.act(action.expect("a move is due, so a piece may move"));
     }

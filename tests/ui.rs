@@ -7,7 +7,7 @@ mod ui_support;
 
 use std::time::Duration;
 
-use clovece::app::ui::{AppAdapter, GameAdapter, Screen};
+use clovece::app::ui::{AppAdapter, ChoiceKind, GameAdapter, MatfyzAdapter, Screen};
 use clovece::app::{COMPUTER_PACE, RESULT_DELAY};
 use i_slint_backend_testing::{AccessibleRole, ElementHandle, ElementQuery, mock_elapsed_time};
 use slint::platform::PointerEventButton;
@@ -339,7 +339,7 @@ fn a_dropped_player_is_marked_with_the_time_waited_and_the_computer_with_its_mar
 }
 
 #[test]
-fn setup_offers_classic_and_croatian_rules_and_matfyz_not_yet() {
+fn setup_offers_classic_croatian_and_matfyz_rules() {
     ui_support::init();
     let dir = settings_dir("rules");
     let app = app(&dir, 4);
@@ -347,14 +347,13 @@ fn setup_offers_classic_and_croatian_rules_and_matfyz_not_yet() {
     window.show().unwrap();
 
     find(window, "Pass and play").mock_single_click(PointerEventButton::Left);
-    assert_eq!(
-        find(window, "Matfyz rules").accessible_enabled(),
-        Some(false)
-    );
+    find(window, "Matfyz rules").mock_single_click(PointerEventButton::Left);
+    assert!(find(window, "Shared pieces: move any colour you have neither in your base nor at home, and bring one of each colour home.").is_valid());
     find(window, "Croatian rules").mock_single_click(PointerEventButton::Left);
     assert!(find(window, "No jumping over pieces in the home row.").is_valid());
     find(window, "Start").mock_single_click(PointerEventButton::Left);
     assert_eq!(window.global::<AppAdapter>().get_screen(), Screen::Game);
+    assert!(!window.global::<MatfyzAdapter>().get_active());
     let _ = std::fs::remove_dir_all(dir);
 }
 
@@ -685,4 +684,122 @@ fn qr_picture(text: &str, path: &std::path::Path) {
         image::Luma([if dark { 0 } else { 255 }])
     });
     image.save(path).unwrap();
+}
+
+/// The enabled elements whose label starts with `start`, one per label
+/// (a look-up can meet an element more than once).
+fn starting(window: &clovece::app::ui::AppWindow, start: &'static str) -> Vec<ElementHandle> {
+    let mut seen = std::collections::BTreeSet::new();
+    ElementQuery::from_root(window)
+        .match_descendants()
+        .match_predicate(move |e| {
+            e.accessible_enabled() != Some(false)
+                && e.accessible_label().is_some_and(|l| l.starts_with(start))
+        })
+        .find_all()
+        .into_iter()
+        .filter(|e| seen.insert(label_of(e)))
+        .collect()
+}
+
+#[test]
+fn a_matfyz_game_against_the_computer_asks_both_choices_and_reaches_the_result() {
+    ui_support::init();
+    let dir = settings_dir("matfyz");
+    // A die whose game asks both kinds of choice (not every game does).
+    let app = app(&dir, 3);
+    let window = app.window();
+    window.show().unwrap();
+
+    find(window, "Play against the computer").mock_single_click(PointerEventButton::Left);
+    find(window, "4 players").mock_single_click(PointerEventButton::Left);
+    find(window, "Matfyz rules").mock_single_click(PointerEventButton::Left);
+    find(window, "Start").mock_single_click(PointerEventButton::Left);
+    let matfyz = window.global::<MatfyzAdapter>();
+    assert!(matfyz.get_active());
+    // Every base starts with one piece of each colour, shown on the board
+    // and on each player's chip.
+    assert!(find(window, "Yellow piece in Red's base").is_valid());
+    assert!(find(window, "Red piece in Blue's base").is_valid());
+
+    let game = window.global::<GameAdapter>();
+    let (mut plans, mut by_square, mut recipients, mut notes) = (0, 0, 0, Vec::new());
+    for _ in 0..30_000 {
+        if window.global::<AppAdapter>().get_screen() == Screen::Result {
+            assert!(find(window, "Play again").is_valid());
+            assert!(
+                plans > 0 && by_square > 0,
+                "{plans} plans, {by_square} by square"
+            );
+            assert!(recipients > 0, "no recipient asked");
+            assert!(
+                notes.iter().any(|n: &String| n.contains("'s base")),
+                "{notes:?}"
+            );
+            let _ = std::fs::remove_dir_all(dir);
+            return;
+        }
+        if game.get_can_roll() {
+            find(window, "Die").mock_single_click(PointerEventButton::Left);
+            mock_elapsed_time(Duration::from_millis(500));
+            if matfyz.get_rolls() != "" {
+                // The sixes kept so far are shown below the die.
+                let shown = label_of(&starting(window, "Rolls to use: ")[0]);
+                assert_eq!(shown, format!("Rolls to use: {}", matfyz.get_rolls()));
+            }
+        } else if game.get_must_move() && !game.get_turn_computer() {
+            match matfyz.get_choice() {
+                ChoiceKind::Plan if by_square == 0 => {
+                    // The plans' ends are marked: tapping one chooses it.
+                    let square = ElementQuery::from_root(window)
+                        .match_descendants()
+                        .match_predicate(|e| {
+                            e.accessible_enabled() == Some(true)
+                                && e.accessible_label()
+                                    .is_some_and(|l| l.contains("quare") && !l.contains("piece"))
+                        })
+                        .find_first()
+                        .expect("a marked square");
+                    square.mock_single_click(PointerEventButton::Left);
+                    by_square += 1;
+                }
+                ChoiceKind::Plan => {
+                    let options = starting(window, "Move with ");
+                    assert_eq!(options.len(), matfyz.get_plans().row_count());
+                    options[plans % options.len()].mock_single_click(PointerEventButton::Left);
+                    plans += 1;
+                }
+                ChoiceKind::Recipient => {
+                    assert!(!starting(window, "Who gets the captured ").is_empty());
+                    let options = starting(window, "Give it to ");
+                    assert!(options.len() >= 2);
+                    options[recipients % options.len()].mock_single_click(PointerEventButton::Left);
+                    recipients += 1;
+                }
+                ChoiceKind::None => {
+                    // The pieces on the board, not the tokens on the chips.
+                    ElementQuery::from_root(window)
+                        .match_descendants()
+                        .match_accessible_role(AccessibleRole::Button)
+                        .match_predicate(|e| {
+                            e.accessible_enabled() == Some(true)
+                                && e.accessible_label().is_some_and(|l| l.contains(" piece "))
+                        })
+                        .find_first()
+                        .expect("a movable piece")
+                        .mock_single_click(PointerEventButton::Left);
+                }
+            }
+            mock_elapsed_time(Duration::from_millis(400));
+            if let Some(note) = ui_support::note(window) {
+                notes.push(note);
+            }
+        } else {
+            mock_elapsed_time(COMPUTER_PACE.max(RESULT_DELAY));
+            if let Some(note) = ui_support::note(window) {
+                notes.push(note);
+            }
+        }
+    }
+    panic!("no result after 30 000 steps: {plans} plans, {recipients} recipients");
 }

@@ -13,10 +13,11 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use clovece::app::dice::Dice;
+use clovece::app::geometry::Spot;
 use clovece::app::offline::{OfflineGame, Player, Setup};
 use clovece::app::ui::{AppWindow, BoardTheme, SettingsAdapter};
 use clovece::protocol::header::TurnTimer;
-use clovece::rules::{Colour, Die, Game, HouseRules, Place, Seats, classic};
+use clovece::rules::{Colour, Die, Game, HouseRules, Place, Seats, classic, matfyz};
 use clovece::rules::{Next, RuleSet};
 use i_slint_backend_testing::mock_elapsed_time;
 use slint::ComponentHandle;
@@ -130,9 +131,62 @@ fn mid_game() -> OfflineGame {
     let red = game
         .pieces()
         .into_iter()
-        .find(|p| p.place == Place::Track(17))
+        .find(|p| p.spot == Spot::Track(17))
         .unwrap();
     game.play_piece(red.id).unwrap();
+    game
+}
+
+/// Four players of the Matfyz rules in mid-game: each base and home holds
+/// pieces of other colours; red has rolled 6, 6, 4.
+fn matfyz_mid_game() -> OfflineGame {
+    use Colour::{Blue, Green, Red, Yellow};
+    let layout = matfyz::Layout {
+        seats: Seats::for_players(4).unwrap(),
+        turn: Red,
+        bases: vec![
+            (Red, vec![Yellow]),
+            (Blue, vec![Red]),
+            (Green, vec![Red, Yellow]),
+            (Yellow, vec![Blue, Green]),
+        ],
+        homes: vec![
+            (Red, [None, Some(Green), None, Some(Blue)]),
+            (Blue, [None, None, Some(Yellow), None]),
+            (Green, [Some(Blue), None, None, None]),
+            (Yellow, [None; 4]),
+        ],
+        track: vec![
+            (5, Red),
+            (12, Green),
+            (14, Blue),
+            (21, Yellow),
+            (27, Red),
+            (33, Green),
+        ],
+        rolls: matfyz::Rolls::default(),
+        done: Vec::new(),
+    };
+    let position = matfyz::Position::new(&layout).unwrap();
+    let game = Game::Matfyz(matfyz::Game::new(position));
+    let players = vec![
+        Player::Human {
+            name: "Anna".into(),
+        },
+        Player::Computer {
+            level: clovece::bot::Level::Medium,
+        },
+        Player::Human {
+            name: "Cyril".into(),
+        },
+        Player::Computer {
+            level: clovece::bot::Level::Hard,
+        },
+    ];
+    let mut game = OfflineGame::resume(game, players).unwrap();
+    for n in [6, 6, 4] {
+        game.roll(Die::new(n).unwrap()).unwrap();
+    }
     game
 }
 
@@ -193,13 +247,34 @@ fn played() -> OfflineGame {
                 game.roll(dice.roll()).unwrap();
             }
             Next::Move { .. } => {
-                let piece = game.pieces().into_iter().find(|p| p.target.is_some());
+                let piece = game.pieces().into_iter().find(|p| p.movable);
                 game.play_piece(piece.unwrap().id).unwrap();
             }
             Next::Won { .. } => break,
         }
     }
     game
+}
+
+#[test]
+fn the_matfyz_board_in_mid_game_looks_as_recorded() {
+    ui_support::init();
+    let dir = ui_support::settings_dir("shot-matfyz");
+    let app = ui_support::app(&dir, 1);
+    app.resume(matfyz_mid_game());
+    check(app.window(), PHONE, "board-matfyz");
+}
+
+#[test]
+fn the_matfyz_plan_choice_looks_as_recorded() {
+    ui_support::init();
+    let dir = ui_support::settings_dir("shot-matfyz-plan");
+    let app = ui_support::app(&dir, 1);
+    app.resume(matfyz_mid_game());
+    app.window().show().unwrap();
+    ui_support::find(app.window(), "Red piece on square 27")
+        .mock_single_click(PointerEventButton::Left);
+    check(app.window(), PHONE, "board-matfyz-plan");
 }
 
 #[test]

@@ -10,8 +10,9 @@ use std::time::Duration;
 use slint::{ComponentHandle, Model, ModelRc, SharedString, VecModel};
 
 use super::dice::Dice;
-use super::geometry::{self, Cell};
+use super::geometry::{self, Cell, Spot};
 use super::leave::LeaveCost;
+use super::matfyz::{Choice, Plan};
 use super::nearby::Browsing;
 use super::offline::{Note, OfflineGame, PieceView, Player, Setup};
 use super::online_adapter::{self, Online};
@@ -19,14 +20,15 @@ use super::scan::Scanner;
 use super::settings::{BoardTheme, Language, Settings, SettingsFile};
 use super::turn_clock::Tick;
 use super::ui::{
-    self, AppWindow, FairnessAdapter, GameAdapter, ResultAdapter, SettingsAdapter, SetupAdapter,
+    self, AppWindow, FairnessAdapter, GameAdapter, MatfyzAdapter, ResultAdapter, SettingsAdapter,
+    SetupAdapter,
 };
 use crate::bot::Level;
 use crate::platform::Platform;
 use crate::platform::lifecycle::Lifecycle;
 use crate::protocol::header::TurnTimer;
 use crate::rules::board::{HOME_LEN, TRACK_LEN};
-use crate::rules::{Colour, HouseRules, Next, Place, RuleSet};
+use crate::rules::{Colour, HouseRules, Next, RuleSet};
 
 /// How long the computer waits before each roll or move, so people can
 /// follow it.
@@ -304,11 +306,7 @@ impl App {
                 return;
             }
             human_acts(&window, &state, |game, _| {
-                let piece = game
-                    .pieces()
-                    .into_iter()
-                    .find(|p| p.target.is_some_and(|t| square_is(&square, p.id.colour, t)));
-                piece.is_some_and(|p| game.play_piece(p.id).is_ok())
+                square_spot(&square).is_some_and(|spot| game.play_to(spot).is_ok())
             });
         });
         let (window, state, online) = (
@@ -327,6 +325,28 @@ impl App {
             window
                 .global::<ui::AppAdapter>()
                 .set_screen(ui::Screen::Home);
+        });
+
+        let matfyz = self.window.global::<MatfyzAdapter>();
+        let (window, state) = (self.window.as_weak(), self.state.clone());
+        matfyz.on_choose(move |index| {
+            let Some(window) = window.upgrade() else {
+                return;
+            };
+            let Ok(index) = usize::try_from(index) else {
+                return;
+            };
+            human_acts(&window, &state, |game, _| game.choose(index).is_ok());
+        });
+        let (window, state) = (self.window.as_weak(), self.state.clone());
+        matfyz.on_cancel(move || {
+            let Some(window) = window.upgrade() else {
+                return;
+            };
+            human_acts(&window, &state, |game, _| {
+                game.cancel_choice();
+                true
+            });
         });
 
         let result = self.window.global::<ResultAdapter>();
@@ -577,8 +597,10 @@ fn show_game(window: &AppWindow, state: &State, game: &OfflineGame) {
     // Only a person's choices are marked: the computer's would only blink.
     let human = game.computer_to_act().is_none();
     let mut pieces = game.pieces();
+    let mut targets = game.targets();
     if !human {
-        pieces.iter_mut().for_each(|p| p.target = None);
+        pieces.iter_mut().for_each(|p| p.movable = false);
+        targets.clear();
     }
     for (row, piece) in pieces.iter().enumerate() {
         let data = piece_data(piece);
@@ -590,9 +612,7 @@ fn show_game(window: &AppWindow, state: &State, game: &OfflineGame) {
         let Some(mut square) = state.squares.row_data(row) else {
             continue;
         };
-        let target = pieces
-            .iter()
-            .any(|p| p.target.is_some_and(|t| square_is(&square, p.id.colour, t)));
+        let target = square_spot(&square).is_some_and(|spot| targets.contains(&spot));
         if square.target != target {
             square.target = target;
             state.squares.set_row_data(row, square);
@@ -613,7 +633,82 @@ fn show_game(window: &AppWindow, state: &State, game: &OfflineGame) {
     adapter.set_rolls(count(game.fairness().history().len()));
     adapter.set_note(note(game.note()));
     adapter.set_time_left(game.time_left().map_or(-1, i32::from));
+    show_matfyz(window, game);
     show_fairness(window, state, game);
+}
+
+/// Fills the Matfyz parts of the game screen: the rolls still to use, what
+/// each player holds, and the question about the tapped piece.
+fn show_matfyz(window: &AppWindow, game: &OfflineGame) {
+    let adapter = window.global::<MatfyzAdapter>();
+    adapter.set_active(game.game().rules() == RuleSet::Matfyz);
+    let rolls: Vec<String> = game
+        .unused_rolls()
+        .iter()
+        .map(|d| d.get().to_string())
+        .collect();
+    adapter.set_rolls(rolls.join(" ").into());
+    let pieces = game.pieces();
+    let holdings: Vec<ui::HoldingData> = game
+        .players()
+        .iter()
+        .map(|&(seat, _)| {
+            let mut base: Vec<_> = pieces
+                .iter()
+                .filter(|p| p.spot == Spot::Base(seat))
+                .map(|p| p.id.colour)
+                .collect();
+            base.sort();
+            let mut home: Vec<_> = pieces
+                .iter()
+                .filter_map(|p| match p.spot {
+                    Spot::Home(s, h) if s == seat => Some((h, p.id.colour)),
+                    _ => None,
+                })
+                .collect();
+            home.sort();
+            ui::HoldingData {
+                base: ModelRc::new(VecModel::from_iter(base.into_iter().map(hue))),
+                home: ModelRc::new(VecModel::from_iter(home.into_iter().map(|(_, c)| hue(c)))),
+            }
+        })
+        .collect();
+    adapter.set_holdings(ModelRc::new(VecModel::from(holdings)));
+    let choice = game.choice().filter(|_| game.computer_to_act().is_none());
+    match choice.map(|(_, c)| c) {
+        None => adapter.set_choice(ui::ChoiceKind::None),
+        Some(Choice::Plan(plans)) => {
+            let plans: Vec<ui::PlanData> = plans.iter().filter_map(plan_data).collect();
+            adapter.set_plans(ModelRc::new(VecModel::from(plans)));
+            adapter.set_choice(ui::ChoiceKind::Plan);
+        }
+        Some(Choice::Recipient { captured, seats }) => {
+            let all = players(game);
+            let recipients: Vec<ui::PlayerData> = seats
+                .into_iter()
+                .filter_map(|s| all.iter().find(|p| p.hue == hue(s)).cloned())
+                .collect();
+            adapter.set_captured(hue(captured));
+            adapter.set_recipients(ModelRc::new(VecModel::from(recipients)));
+            adapter.set_choice(ui::ChoiceKind::Recipient);
+        }
+    }
+}
+
+/// A plan as the sheet shows it: its rolls and where it ends.
+fn plan_data(plan: &Plan) -> Option<ui::PlanData> {
+    let rolls: Vec<String> = plan.rolls.iter().map(|d| d.get().to_string()).collect();
+    let (place, number) = match plan.end()? {
+        Spot::Track(n) => (ui::PlaceKind::Track, n),
+        Spot::Home(_, h) => (ui::PlaceKind::Home, h),
+        Spot::Base(_) => return None,
+    };
+    Some(ui::PlanData {
+        rolls: rolls.join(" + ").into(),
+        place,
+        number: i32::from(number),
+        captures: plan.captures,
+    })
 }
 
 /// Fills the fairness view: each player's faces, and the rolls that are
@@ -707,7 +802,7 @@ fn players(game: &OfflineGame) -> Vec<ui::PlayerData> {
             active: turn == Some(*colour),
             home: pieces
                 .iter()
-                .filter(|p| p.id.colour == *colour && matches!(p.place, Place::Home(_)))
+                .filter(|p| matches!(p.spot, Spot::Home(seat, _) if seat == *colour))
                 .count() as i32,
             // Nobody drops out of a game on this device.
             waiting: -1,
@@ -716,19 +811,22 @@ fn players(game: &OfflineGame) -> Vec<ui::PlayerData> {
 }
 
 pub(super) fn note(note: Note) -> ui::Note {
-    let (kind, attempt, piece, by) = match note {
-        Note::None => (ui::NoteKind::None, 0, Colour::Red, Colour::Red),
-        Note::TurnLost { seat } => (ui::NoteKind::TurnLost, 0, seat, seat),
-        Note::TryAgain { attempt } => (ui::NoteKind::TryAgain, attempt, Colour::Red, Colour::Red),
-        Note::RollAgain => (ui::NoteKind::RollAgain, 0, Colour::Red, Colour::Red),
-        Note::Captured { piece, by } => (ui::NoteKind::Captured, 0, piece, by),
-        Note::Won { winner } => (ui::NoteKind::Won, 0, winner, winner),
+    let red = Colour::Red;
+    let (kind, attempt, piece, by, to) = match note {
+        Note::None => (ui::NoteKind::None, 0, red, red, red),
+        Note::TurnLost { seat } => (ui::NoteKind::TurnLost, 0, seat, seat, seat),
+        Note::TryAgain { attempt } => (ui::NoteKind::TryAgain, attempt, red, red, red),
+        Note::RollAgain => (ui::NoteKind::RollAgain, 0, red, red, red),
+        Note::Captured { piece, by } => (ui::NoteKind::Captured, 0, piece, by, piece),
+        Note::Given { piece, by, to } => (ui::NoteKind::Given, 0, piece, by, to),
+        Note::Won { winner } => (ui::NoteKind::Won, 0, winner, winner, winner),
     };
     ui::Note {
         kind,
         attempt: i32::from(attempt),
         piece: hue(piece),
         by: hue(by),
+        to: hue(to),
     }
 }
 
@@ -750,29 +848,20 @@ fn colour(hue: ui::Hue) -> Colour {
     }
 }
 
-/// Where a piece is drawn: its own place, or its base slot.
-fn piece_cell(piece: &PieceView) -> Cell {
-    match piece.place {
-        Place::Base => geometry::base(piece.id.colour, piece.id.slot),
-        Place::Track(n) => geometry::track(n),
-        Place::Home(h) => geometry::home(piece.id.colour, h),
-    }
-}
-
 pub(super) fn piece_data(piece: &PieceView) -> ui::PieceData {
-    let cell = piece_cell(piece);
-    let (place, number) = match piece.place {
-        Place::Base => (ui::PlaceKind::Base, 0),
-        Place::Track(n) => (ui::PlaceKind::Track, n),
-        Place::Home(h) => (ui::PlaceKind::Home, h),
+    let (place, number, seat) = match piece.spot {
+        Spot::Base(seat) => (ui::PlaceKind::Base, 0, seat),
+        Spot::Track(n) => (ui::PlaceKind::Track, n, piece.id.colour),
+        Spot::Home(seat, h) => (ui::PlaceKind::Home, h, seat),
     };
     ui::PieceData {
         hue: hue(piece.id.colour),
-        col: i32::from(cell.col),
-        row: i32::from(cell.row),
+        col: i32::from(piece.cell.col),
+        row: i32::from(piece.cell.row),
         place,
         number: i32::from(number),
-        movable: piece.target.is_some(),
+        movable: piece.movable,
+        seat: hue(seat),
     }
 }
 
@@ -814,12 +903,12 @@ fn all_squares() -> Vec<ui::SquareData> {
     squares
 }
 
-/// Whether `square` is where a piece of `mover` lands on `place`.
-pub(super) fn square_is(square: &ui::SquareData, mover: Colour, place: Place) -> bool {
-    let number = u8::try_from(square.number).ok();
-    match (square.kind, place) {
-        (ui::SquareKind::Track | ui::SquareKind::Start, Place::Track(n)) => number == Some(n),
-        (ui::SquareKind::Home, Place::Home(h)) => colour(square.hue) == mover && number == Some(h),
-        _ => false,
+/// The spot of `square`, where a piece can end a move (not a base).
+pub(super) fn square_spot(square: &ui::SquareData) -> Option<Spot> {
+    let number = u8::try_from(square.number).ok()?;
+    match square.kind {
+        ui::SquareKind::Track | ui::SquareKind::Start => Some(Spot::Track(number)),
+        ui::SquareKind::Home => Some(Spot::Home(colour(square.hue), number)),
+        ui::SquareKind::Base => None,
     }
 }

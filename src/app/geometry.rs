@@ -4,9 +4,13 @@
 //! corner. Red's quarter is written out once; the other colours' quarters
 //! are it turned clockwise about the centre, a quarter turn per colour, so
 //! the board is symmetric by construction.
+//!
+//! A [`Spot`] is where a piece stands as the board draws it. The rules name
+//! base and home places from the mover's view; under the Matfyz rules the
+//! pieces are shared, so a spot also says *whose* base or home it is.
 
-use crate::rules::Colour;
 use crate::rules::board::{HOME_LEN, TRACK_LEN};
+use crate::rules::{Colour, Place};
 
 /// Cells per side of the board grid.
 pub const GRID: u8 = 11;
@@ -80,6 +84,52 @@ pub fn base(colour: Colour, slot: usize) -> Cell {
     turn(RED_BASE[slot], colour.index())
 }
 
+/// Where a piece stands on the drawn board.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Spot {
+    /// In the base of the player of this colour.
+    Base(Colour),
+    /// On track square 0..40.
+    Track(u8),
+    /// On home square 1..=4 of the player of this colour.
+    Home(Colour, u8),
+}
+
+impl Spot {
+    /// The spot of the rules' `place` as `seat` sees it (its base and
+    /// home are its own).
+    pub fn of(seat: Colour, place: Place) -> Spot {
+        match place {
+            Place::Base => Spot::Base(seat),
+            Place::Track(n) => Spot::Track(n),
+            Place::Home(h) => Spot::Home(seat, h),
+        }
+    }
+
+    /// The rules' place of this spot as `seat` sees it: `None` for
+    /// another player's base or home.
+    pub fn place_for(self, seat: Colour) -> Option<Place> {
+        match self {
+            Spot::Base(s) => (s == seat).then_some(Place::Base),
+            Spot::Track(n) => Some(Place::Track(n)),
+            Spot::Home(s, h) => (s == seat).then_some(Place::Home(h)),
+        }
+    }
+
+    /// The cell of this spot; `base_slot` (0..4) is which of a base's four
+    /// cells a piece in a base takes.
+    ///
+    /// # Panics
+    /// As [`track`], [`home`] and [`base`] for places that do not exist.
+    pub fn cell(self, base_slot: usize) -> Cell {
+        match self {
+            Spot::Base(seat) => base(seat, base_slot),
+            Spot::Track(n) => track(n),
+            Spot::Home(seat, h) => home(seat, h),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -140,5 +190,18 @@ mod tests {
                 1
             );
         }
+    }
+
+    #[test]
+    fn a_spot_is_the_place_as_its_own_seat_sees_it_and_nobody_elses() {
+        let home = Spot::of(Colour::Blue, Place::Home(2));
+        assert_eq!(home, Spot::Home(Colour::Blue, 2));
+        assert_eq!(home.place_for(Colour::Blue), Some(Place::Home(2)));
+        assert_eq!(home.place_for(Colour::Red), None);
+        assert_eq!(Spot::Base(Colour::Red).place_for(Colour::Green), None);
+        let square = Spot::of(Colour::Green, Place::Track(7));
+        assert_eq!(square.place_for(Colour::Yellow), Some(Place::Track(7)));
+        assert_eq!(home.cell(0), super::home(Colour::Blue, 2));
+        assert_eq!(Spot::Base(Colour::Green).cell(3), base(Colour::Green, 3));
     }
 }

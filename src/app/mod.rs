@@ -8,6 +8,8 @@
 //! - [`geometry`]: where each place of the rules is drawn.
 //! - [`offline`]: a game on this device (against the computer or pass and
 //!   play).
+//! - [`matfyz`]: what the board needs to know about the Matfyz rules
+//!   (shared pieces, and the choices a move can leave to the player).
 //! - [`dice`]: the die of offline games.
 //! - [`fairness`]: the roll history and dice statistics of a game.
 //! - [`leave`]: what leaving a game costs.
@@ -28,6 +30,7 @@ pub mod fairness;
 pub mod geometry;
 pub mod join;
 pub mod leave;
+pub mod matfyz;
 pub mod nearby;
 pub mod offline;
 pub mod online;

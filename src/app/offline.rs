@@ -1,15 +1,19 @@
 //! The controller of a game on one device (against the computer, or passed
 //! from hand to hand): plain Rust over [`crate::rules::Game`], with no
-//! window, so every behaviour the board shows is tested here.
+//! window, so every behaviour the board shows is tested here. One controller
+//! serves every rule set: what differs (where the pieces stand, which piece
+//! a move takes) is read through [`Motion`] and [`spots`].
 //!
 //! Besides the rules' position it keeps each piece's identity (which of a
-//! colour's four pieces stands where), because the rules only know *where*
-//! a colour has pieces, while the board animates one piece moving.
+//! colour's pieces stands where), because the rules only know *where* a
+//! colour has pieces, while the board animates one piece moving.
 
 use crate::rules::board::TRACK_LEN;
-use crate::rules::{Colour, Die, FlowError, Game, Move, Next, Place, Rolled, RuleSet, Seats};
+use crate::rules::{Colour, Die, FlowError, Game, Move, Next, Rolled, RuleSet, Seats};
 
 use super::fairness::{Fairness, Roll};
+use super::geometry::{Cell, Spot};
+use super::matfyz::{self, Choice};
 use super::turn_clock::{Tick, TurnClock};
 use crate::bot::{self, Level};
 use crate::protocol::header::TurnTimer;
@@ -43,10 +47,6 @@ pub struct Setup {
 pub enum BadSetup {
     #[error("a game has 2 to 4 players, not {0}")]
     Players(usize),
-    /// The board of the Matfyz rules (shared pieces, base and home
-    /// contents per player) is not drawn yet.
-    #[error("only classic games can be played on this board so far")]
-    Rules,
 }
 
 /// What happened last, for the note below the die.
@@ -58,53 +58,95 @@ pub enum Note {
     TurnLost { seat: Colour },
     /// No six yet: `attempt` (2 or 3) of three tries is next.
     TryAgain { attempt: u8 },
-    /// A six was moved: the same colour rolls again.
+    /// A six: the same colour rolls again.
     RollAgain,
-    /// A `piece` of that colour was sent back to base `by` a colour.
+    /// A `piece` of that colour was sent back to its base `by` a colour.
     Captured { piece: Colour, by: Colour },
+    /// Matfyz: a `piece` of that colour was captured `by` a player and put
+    /// into the base of the player `to` (whom the capturer chose).
+    Given {
+        piece: Colour,
+        by: Colour,
+        to: Colour,
+    },
     /// The game is over.
     Won { winner: Colour },
 }
 
-/// One of the sixteen pieces: colour and which of its four.
+/// What tapping a piece (or a square, or a choice) did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// The piece moved; the note says what happened.
+    Moved(Note),
+    /// The piece can move in several ways: the player is asked
+    /// ([`OfflineGame::choice`]) before it moves.
+    Asked,
+}
+
+/// One piece: its colour and which of that colour's pieces it is (0..4
+/// under the classic rules, one per player under the Matfyz rules).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct PieceId {
     pub colour: Colour,
     pub slot: usize,
 }
 
-impl PieceId {
-    /// 0..16: red's four pieces, then blue's, green's, yellow's.
-    pub fn index(self) -> usize {
-        self.colour.index() * 4 + self.slot
-    }
-
-    /// The piece with `index`, if there is one.
-    pub fn from_index(index: usize) -> Option<PieceId> {
-        (index < 16).then(|| PieceId {
-            colour: Colour::from_index(index / 4),
-            slot: index % 4,
-        })
-    }
-}
-
 /// A piece as the board draws it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct PieceView {
     pub id: PieceId,
-    /// Where it stands (home and base squares are its own colour's).
-    pub place: Place,
-    /// Where it goes if tapped now, when it may move.
-    pub target: Option<Place>,
+    /// Where it stands.
+    pub spot: Spot,
+    /// The board cell it is drawn on.
+    pub cell: Cell,
+    /// Whether tapping it now moves it (or asks how).
+    pub movable: bool,
+}
+
+/// A move as the board sees it: which piece goes from where to where.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Motion {
+    colour: Colour,
+    from: Spot,
+    to: Spot,
+}
+
+impl Motion {
+    /// The motion of `mv`, a legal move in `game`.
+    fn of(game: &Game, mv: Move) -> Option<Motion> {
+        match (game, mv) {
+            (Game::Classic(_), Move::Classic(m)) => Some(Motion {
+                colour: m.colour(),
+                from: Spot::of(m.colour(), m.from()),
+                to: Spot::of(m.colour(), m.to()),
+            }),
+            (Game::Matfyz(g), Move::Matfyz(run)) => Some(Motion {
+                colour: matfyz::mover(g.position(), run)?,
+                from: Spot::of(run.seat(), run.from().place()),
+                to: Spot::of(run.seat(), run.to()),
+            }),
+            _ => None,
+        }
+    }
+}
+
+/// The piece the player tapped, while they choose how it moves.
+#[derive(Clone, Debug)]
+struct Selection {
+    piece: PieceId,
+    /// Its legal runs still open (two or more).
+    runs: Vec<crate::rules::matfyz::Run>,
 }
 
 /// A game on this device.
 pub struct OfflineGame {
     game: Game,
     players: Vec<(Colour, Player)>,
-    /// Each piece's place, by colour and slot; base pieces keep their slot
-    /// in the base.
-    slots: [[Place; 4]; 4],
+    /// Every piece with its spot, in a fixed order, so the board can
+    /// follow each one.
+    pieces: Vec<(PieceId, Spot)>,
+    /// The piece being asked about, if any.
+    selection: Option<Selection>,
     last_roll: Option<Die>,
     /// Every roll so far, for the fairness view.
     fairness: Fairness,
@@ -123,12 +165,9 @@ impl OfflineGame {
             .ok()
             .and_then(Seats::for_players)
             .ok_or(BadSetup::Players(count))?;
-        if setup.rules == RuleSet::Matfyz {
-            return Err(BadSetup::Rules);
-        }
         let game =
             Game::new(setup.rules, seats, Colour::Red).expect("red is seated in every seating");
-        let mut game = OfflineGame::resume(game, setup.players).expect("the players fit the seats");
+        let mut game = OfflineGame::resume(game, setup.players)?;
         game.clock = TurnClock::new(setup.timer);
         Ok(game)
     }
@@ -136,21 +175,21 @@ impl OfflineGame {
     /// Goes on with `game` (for example a position loaded for a test or a
     /// screenshot), `players` for its seated colours clockwise.
     pub fn resume(game: Game, players: Vec<Player>) -> Result<OfflineGame, BadSetup> {
-        if !matches!(game, Game::Classic(_)) {
-            return Err(BadSetup::Rules);
-        }
         let seats = game.seats();
         if players.len() != seats.len() {
             return Err(BadSetup::Players(players.len()));
         }
-        let mut slots = [[Place::Base; 4]; 4];
-        for colour in seats.iter() {
-            slots[colour.index()] = places(&game, colour);
+        let found = spots(&game);
+        let mut pieces: Vec<(PieceId, Spot)> = Vec::with_capacity(found.len());
+        for (colour, spot) in found {
+            let slot = pieces.iter().filter(|(id, _)| id.colour == colour).count();
+            pieces.push((PieceId { colour, slot }, spot));
         }
         Ok(OfflineGame {
             game,
             players: seats.iter().zip(players).collect(),
-            slots,
+            pieces,
+            selection: None,
             last_roll: None,
             fairness: Fairness::default(),
             note: Note::None,
@@ -185,6 +224,23 @@ impl OfflineGame {
     /// The last roll, shown on the die.
     pub fn last_roll(&self) -> Option<Die> {
         self.last_roll
+    }
+
+    /// The rolls of the turn not used yet, in the order they are used
+    /// (Matfyz: the sixes rolled so far, then the number that ended the
+    /// rolling). Empty under the classic rules, where each roll is used
+    /// at once.
+    pub fn unused_rolls(&self) -> Vec<Die> {
+        match &self.game {
+            Game::Classic(_) => Vec::new(),
+            Game::Matfyz(g) => {
+                let rolls = g.position().rolls();
+                let sixes = usize::try_from(rolls.sixes).unwrap_or(usize::MAX);
+                std::iter::repeat_n(Die::SIX, sixes)
+                    .chain(rolls.last)
+                    .collect()
+            }
+        }
     }
 
     /// The rolls of this game, for the fairness view (and for the die,
@@ -233,7 +289,8 @@ impl OfflineGame {
     }
 
     /// The computer acts for the person whose time ran out: rolls the die
-    /// `roll` gives, or plays the move the [`STAND_IN`] level chooses.
+    /// `roll` gives, or plays the move the [`STAND_IN`] level chooses (a
+    /// choice the person had begun is dropped).
     pub fn stand_in(&mut self, roll: impl FnOnce() -> Die) -> Result<Note, FlowError> {
         match self.game.next() {
             Next::Roll { .. } => self.roll_as(roll(), true),
@@ -265,54 +322,179 @@ impl OfflineGame {
         Ok(self.note)
     }
 
-    /// Every piece on the board, with where it may go now.
-    pub fn pieces(&self) -> Vec<PieceView> {
-        let moves = self.game.legal_moves();
-        let mut pieces = Vec::with_capacity(16);
-        for colour in self.game.seats().iter() {
-            let mut base_target_given = false;
-            for (slot, &place) in self.slots[colour.index()].iter().enumerate() {
-                let mut target = moves
-                    .iter()
-                    .map(|&mv| endpoints(mv))
-                    .find(|&(c, from, _)| c == colour && from == place)
-                    .map(|(_, _, to)| to);
-                // Several pieces in base share one move: offer it on the
-                // first of them, so one tap brings exactly one piece out.
-                if place == Place::Base && target.is_some() {
-                    if base_target_given {
-                        target = None;
-                    }
-                    base_target_given = true;
-                }
-                pieces.push(PieceView {
-                    id: PieceId { colour, slot },
-                    place,
-                    target,
-                });
-            }
-        }
-        pieces
-    }
-
-    /// Moves `piece`, which must be able to move.
-    pub fn play_piece(&mut self, piece: PieceId) -> Result<Note, FlowError> {
-        match self.game.next() {
-            Next::Move { .. } => {}
-            Next::Roll { .. } => return Err(FlowError::RollDue),
-            Next::Won { .. } => return Err(FlowError::GameOver),
-        }
-        let place = self.slots[piece.colour.index()][piece.slot];
-        let mv = self
-            .game
+    /// The legal moves with their motions.
+    fn motions(&self) -> Vec<(Move, Motion)> {
+        self.game
             .legal_moves()
             .into_iter()
-            .find(|&mv| {
-                let (colour, from, _) = endpoints(mv);
-                colour == piece.colour && from == place
+            .filter_map(|mv| Some((mv, Motion::of(&self.game, mv)?)))
+            .collect()
+    }
+
+    /// Every piece on the board, with whether it may move now (while the
+    /// player is asked about a piece, only that one).
+    pub fn pieces(&self) -> Vec<PieceView> {
+        let motions = self.motions();
+        let asked = self.selection.as_ref().map(|s| s.piece);
+        let mut offered: Vec<(Colour, Spot)> = Vec::new();
+        self.pieces
+            .iter()
+            .map(|&(id, spot)| {
+                let start = (id.colour, spot);
+                let can = asked.is_none_or(|piece| piece == id)
+                    && motions.iter().any(|(_, m)| (m.colour, m.from) == start);
+                // Pieces in one base share the moves out of it: offer them
+                // on the first, so one tap brings exactly one piece out.
+                let movable = can && !offered.contains(&start);
+                if movable {
+                    offered.push(start);
+                }
+                PieceView {
+                    id,
+                    spot,
+                    cell: spot.cell(self.base_slot(id)),
+                    movable,
+                }
             })
+            .collect()
+    }
+
+    /// Which of a base's four cells `piece` takes there: its own under the
+    /// classic rules; under the Matfyz rules, where a base holds one piece
+    /// of each colour at most, its colour's, so a base reads alike
+    /// whoever's it is.
+    fn base_slot(&self, piece: PieceId) -> usize {
+        match self.game {
+            Game::Classic(_) => piece.slot,
+            Game::Matfyz(_) => piece.colour.index(),
+        }
+    }
+
+    /// Where the tapped piece (or any piece, if none is tapped) may end
+    /// its move now: the squares the board marks.
+    pub fn targets(&self) -> Vec<Spot> {
+        let mut targets: Vec<Spot> = match &self.selection {
+            Some(selection) => selection
+                .runs
+                .iter()
+                .filter_map(|&run| Motion::of(&self.game, Move::Matfyz(run)))
+                .map(|m| m.to)
+                .collect(),
+            None => self.motions().into_iter().map(|(_, m)| m.to).collect(),
+        };
+        targets.sort();
+        targets.dedup();
+        targets
+    }
+
+    /// What the player is asked about the piece they tapped, if anything.
+    pub fn choice(&self) -> Option<(PieceId, Choice)> {
+        let selection = self.selection.as_ref()?;
+        let Game::Matfyz(g) = &self.game else {
+            return None;
+        };
+        Some((
+            selection.piece,
+            Choice::between(g.position(), &selection.runs)?,
+        ))
+    }
+
+    /// Drops the question about the tapped piece; another can be tapped.
+    pub fn cancel_choice(&mut self) {
+        self.selection = None;
+    }
+
+    /// Answers the question with its option `index`: moves the piece, or
+    /// asks the next question (who receives the piece a plan captures).
+    pub fn choose(&mut self, index: usize) -> Result<Outcome, FlowError> {
+        let (piece, choice) = self.choice().ok_or(FlowError::Illegal)?;
+        let runs = &self.selection.as_ref().ok_or(FlowError::Illegal)?.runs;
+        let kept = choice.keep(runs, index);
+        if kept.is_empty() {
+            return Err(FlowError::Illegal);
+        }
+        self.offer(piece, kept.into_iter().map(Move::Matfyz).collect())
+    }
+
+    /// Moves `piece`, which must be able to move, or asks how when it can
+    /// move in several ways.
+    pub fn play_piece(&mut self, piece: PieceId) -> Result<Outcome, FlowError> {
+        self.move_due()?;
+        let &(_, spot) = self
+            .pieces
+            .iter()
+            .find(|(id, _)| *id == piece)
             .ok_or(FlowError::Illegal)?;
-        self.play(mv, piece.slot)
+        let moves = self
+            .motions()
+            .into_iter()
+            .filter(|(_, m)| (m.colour, m.from) == (piece.colour, spot))
+            .map(|(mv, _)| mv)
+            .collect();
+        self.offer(piece, moves)
+    }
+
+    /// Moves the piece that may end its move on `spot` (the tapped piece's,
+    /// while one is asked about), or asks how. Refused when no piece, or
+    /// more than one, may end there: then the piece is to be tapped.
+    pub fn play_to(&mut self, spot: Spot) -> Result<Outcome, FlowError> {
+        self.move_due()?;
+        let ending: Vec<(Move, Motion)> = self
+            .motions()
+            .into_iter()
+            .filter(|(_, m)| m.to == spot)
+            .collect();
+        let (piece, moves) = match &self.selection {
+            Some(selection) => {
+                let moves = ending
+                    .into_iter()
+                    .map(|(mv, _)| mv)
+                    .filter(|mv| matches!(mv, Move::Matfyz(r) if selection.runs.contains(r)))
+                    .collect();
+                (selection.piece, moves)
+            }
+            None => {
+                let (_, first) = *ending.first().ok_or(FlowError::Illegal)?;
+                let start = (first.colour, first.from);
+                if ending.iter().any(|(_, m)| (m.colour, m.from) != start) {
+                    return Err(FlowError::Illegal);
+                }
+                let piece = self
+                    .pieces()
+                    .into_iter()
+                    .find(|p| p.movable && (p.id.colour, p.spot) == start)
+                    .ok_or(FlowError::Illegal)?;
+                (piece.id, ending.into_iter().map(|(mv, _)| mv).collect())
+            }
+        };
+        self.offer(piece, moves)
+    }
+
+    fn move_due(&self) -> Result<(), FlowError> {
+        match self.game.next() {
+            Next::Move { .. } => Ok(()),
+            Next::Roll { .. } => Err(FlowError::RollDue),
+            Next::Won { .. } => Err(FlowError::GameOver),
+        }
+    }
+
+    /// Plays the one move of `moves`, or asks which when there are more.
+    fn offer(&mut self, piece: PieceId, moves: Vec<Move>) -> Result<Outcome, FlowError> {
+        match moves.as_slice() {
+            [] => Err(FlowError::Illegal),
+            [mv] => self.play(*mv, piece).map(Outcome::Moved),
+            _ => {
+                let runs = moves
+                    .iter()
+                    .filter_map(|mv| match mv {
+                        Move::Matfyz(run) => Some(*run),
+                        Move::Classic(_) => None,
+                    })
+                    .collect();
+                self.selection = Some(Selection { piece, runs });
+                Ok(Outcome::Asked)
+            }
+        }
     }
 
     /// Lets the computer move, when it is the computer's move.
@@ -325,48 +507,66 @@ impl OfflineGame {
     fn play_bot(&mut self, level: Level) -> Result<Note, FlowError> {
         self.decisions += 1;
         let mv = bot::choose(&self.game, level, self.decisions).ok_or(FlowError::RollDue)?;
-        let (colour, from, _) = endpoints(mv);
-        let slot = self.slots[colour.index()]
+        let motion = Motion::of(&self.game, mv).ok_or(FlowError::Illegal)?;
+        let &(piece, _) = self
+            .pieces
             .iter()
-            .position(|&p| p == from)
+            .find(|(id, spot)| (id.colour, *spot) == (motion.colour, motion.from))
             .ok_or(FlowError::Illegal)?;
-        self.play(mv, slot)
+        self.play(mv, piece)
     }
 
-    /// Plays `mv`, whose piece is in `slot` of its colour.
-    fn play(&mut self, mv: Move, slot: usize) -> Result<Note, FlowError> {
+    /// Plays `mv`, which moves `piece`.
+    fn play(&mut self, mv: Move, piece: PieceId) -> Result<Note, FlowError> {
+        let motion = Motion::of(&self.game, mv).ok_or(FlowError::Illegal)?;
         let played = self.game.play(mv)?;
+        self.selection = None;
         self.clock.restart();
-        let (colour, _, to) = endpoints(mv);
-        self.slots[colour.index()][slot] = to;
         if let Some(capture) = played.captured {
-            let victim = &mut self.slots[capture.piece.index()];
-            if let Some(slot) = victim.iter_mut().find(|p| **p == to) {
-                *slot = Place::Base;
+            // Found before the mover lands, which may be of its colour.
+            let victim = self
+                .pieces
+                .iter_mut()
+                .find(|(id, spot)| *spot == motion.to && id.colour == capture.piece);
+            if let Some((_, spot)) = victim {
+                *spot = Spot::Base(capture.to_base_of);
             }
         }
-        debug_assert!(self.slots_match_the_rules());
+        if let Some((_, spot)) = self.pieces.iter_mut().find(|(id, _)| *id == piece) {
+            *spot = motion.to;
+        }
+        debug_assert!(self.pieces_match_the_rules());
         let rolled_six = self.last_roll.is_some_and(Die::is_six);
-        self.note = match (played.won, played.captured) {
-            (true, _) => Note::Won { winner: colour },
-            (false, Some(capture)) => Note::Captured {
+        // The player who moved: the piece's colour under the classic
+        // rules, the seat in turn under the Matfyz rules.
+        let by = match mv {
+            Move::Classic(_) => motion.colour,
+            Move::Matfyz(run) => run.seat(),
+        };
+        self.note = match (played.won, played.captured, mv) {
+            (true, _, _) => Note::Won { winner: by },
+            (false, Some(capture), Move::Matfyz(_)) => Note::Given {
                 piece: capture.piece,
-                by: colour,
+                by,
+                to: capture.to_base_of,
             },
-            (false, None) if rolled_six => Note::RollAgain,
-            (false, None) => Note::None,
+            (false, Some(capture), Move::Classic(_)) => Note::Captured {
+                piece: capture.piece,
+                by,
+            },
+            (false, None, _) if rolled_six => Note::RollAgain,
+            (false, None, _) => Note::None,
         };
         Ok(self.note)
     }
 
-    fn slots_match_the_rules(&self) -> bool {
-        self.game.seats().iter().all(|colour| {
-            let mut mine = self.slots[colour.index()];
-            mine.sort();
-            let mut rules = places(&self.game, colour);
-            rules.sort();
-            mine == rules
-        })
+    fn pieces_match_the_rules(&self) -> bool {
+        let mut mine: Vec<(Colour, Spot)> =
+            self.pieces.iter().map(|&(id, s)| (id.colour, s)).collect();
+        mine.sort();
+        let mut rules = spots(&self.game);
+        rules.sort();
+        mine == rules
     }
 
     /// The seated colours from first to last place: the winner first, then
@@ -377,50 +577,54 @@ impl OfflineGame {
             Next::Won { winner } => Some(winner),
             _ => None,
         };
-        colours.sort_by_key(|&c| {
-            let places = self.slots[c.index()];
-            let home = places
-                .iter()
-                .filter(|p| matches!(p, Place::Home(_)))
-                .count();
-            let progress: u32 = places.iter().map(|&p| u32::from(progress(c, p))).sum();
-            std::cmp::Reverse((Some(c) == winner, home, progress))
+        colours.sort_by_key(|&seat| {
+            let (mut home, mut progress) = (0, 0);
+            for &(id, spot) in &self.pieces {
+                if matches!(spot, Spot::Home(s, _) if s == seat) {
+                    home += 1;
+                }
+                // Matfyz pieces are nobody's until they are home.
+                let counts = match self.game {
+                    Game::Classic(_) => id.colour == seat,
+                    Game::Matfyz(_) => matches!(spot, Spot::Home(..)),
+                };
+                if counts {
+                    progress += u32::from(self::progress(seat, spot));
+                }
+            }
+            std::cmp::Reverse((Some(seat) == winner, home, progress))
         });
         colours
     }
 }
 
-/// Where `colour`'s pieces stand under the rules (classic games only).
-pub(super) fn places(game: &Game, colour: Colour) -> [Place; 4] {
+/// Every piece of `game` as its colour and spot.
+fn spots(game: &Game) -> Vec<(Colour, Spot)> {
     match game {
-        Game::Classic(g) => g.position().places(colour),
-        Game::Matfyz(_) => unreachable!("OfflineGame::resume refuses Matfyz games"),
+        Game::Classic(g) => g
+            .position()
+            .seats()
+            .iter()
+            .flat_map(|c| g.position().places(c).map(|place| (c, Spot::of(c, place))))
+            .collect(),
+        Game::Matfyz(g) => matfyz::spots(g.position()),
     }
 }
 
-/// The moving colour and its piece's place before and after `mv`
-/// (classic moves only).
-pub(super) fn endpoints(mv: Move) -> (Colour, Place, Place) {
-    match mv {
-        Move::Classic(m) => (m.colour(), m.from(), m.to()),
-        Move::Matfyz(_) => unreachable!("OfflineGame::resume refuses Matfyz games"),
-    }
-}
-
-/// How far a piece of `colour` on `place` has come: 0 in base, 1..=40 on
-/// the track from its start square, 41..=44 home.
-fn progress(colour: Colour, place: Place) -> u8 {
-    match place {
-        Place::Base => 0,
-        Place::Track(n) => (n + TRACK_LEN - colour.start()) % TRACK_LEN + 1,
-        Place::Home(h) => TRACK_LEN + h,
+/// How far a piece on `spot` has come for `seat`: 0 in a base, 1..=40 on
+/// the track from the seat's start square, 41..=44 home.
+fn progress(seat: Colour, spot: Spot) -> u8 {
+    match spot {
+        Spot::Base(_) => 0,
+        Spot::Track(n) => (n + TRACK_LEN - seat.start()) % TRACK_LEN + 1,
+        Spot::Home(_, h) => TRACK_LEN + h,
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::{HouseRules, classic};
+    use crate::rules::{HouseRules, Place, classic};
 
     fn die(n: u8) -> Die {
         Die::new(n).unwrap()
@@ -428,6 +632,14 @@ mod tests {
 
     fn human(name: &str) -> Player {
         Player::Human { name: name.into() }
+    }
+
+    fn piece_on(game: &OfflineGame, spot: Spot) -> PieceView {
+        game.pieces().into_iter().find(|p| p.spot == spot).unwrap()
+    }
+
+    fn spot_of(game: &OfflineGame, id: PieceId) -> Spot {
+        game.pieces().into_iter().find(|p| p.id == id).unwrap().spot
     }
 
     fn two_humans() -> OfflineGame {
@@ -479,27 +691,6 @@ mod tests {
     }
 
     #[test]
-    fn a_matfyz_setup_is_refused_until_its_board_is_drawn() {
-        let setup = Setup {
-            players: vec![human("Anna"), human("Boris")],
-            rules: RuleSet::Matfyz,
-            timer: TurnTimer::None,
-        };
-        assert_eq!(OfflineGame::new(setup).err(), Some(BadSetup::Rules));
-    }
-
-    #[test]
-    fn matfyz_games_are_refused_until_their_board_is_drawn() {
-        let seats = Seats::for_players(2).unwrap();
-        let game = Game::new(RuleSet::Matfyz, seats, Colour::Red).unwrap();
-        let players = vec![human("Anna"), human("Boris")];
-        assert_eq!(
-            OfflineGame::resume(game, players).err(),
-            Some(BadSetup::Rules)
-        );
-    }
-
-    #[test]
     fn red_rolls_first_and_the_die_shows_the_roll() {
         let mut game = two_humans();
         assert_eq!(
@@ -548,16 +739,14 @@ mod tests {
     fn a_six_offers_one_base_piece_and_it_comes_out() {
         let mut game = two_humans();
         game.roll(Die::SIX).unwrap();
-        let movable: Vec<PieceView> = game
-            .pieces()
-            .into_iter()
-            .filter(|p| p.target.is_some())
-            .collect();
+        let movable: Vec<PieceView> = game.pieces().into_iter().filter(|p| p.movable).collect();
         assert_eq!(movable.len(), 1);
-        assert_eq!(movable[0].target, Some(Place::Track(0)));
-        assert_eq!(game.play_piece(movable[0].id), Ok(Note::RollAgain));
-        let red = game.pieces()[movable[0].id.index()];
-        assert_eq!(red.place, Place::Track(0));
+        assert_eq!(game.targets(), [Spot::Track(0)]);
+        assert_eq!(
+            game.play_piece(movable[0].id),
+            Ok(Outcome::Moved(Note::RollAgain))
+        );
+        assert_eq!(spot_of(&game, movable[0].id), Spot::Track(0));
     }
 
     #[test]
@@ -588,30 +777,28 @@ mod tests {
             ],
         );
         game.roll(die(2)).unwrap();
-        let red = game
-            .pieces()
-            .into_iter()
-            .find(|p| p.place == Place::Track(3))
-            .unwrap();
-        assert_eq!(red.target, Some(Place::Track(5)));
+        let red = piece_on(&game, Spot::Track(3));
+        assert!(red.movable);
+        assert_eq!(game.targets(), [Spot::Track(5)]);
         assert_eq!(
             game.play_piece(red.id),
-            Ok(Note::Captured {
+            Ok(Outcome::Moved(Note::Captured {
                 piece: Colour::Green,
                 by: Colour::Red
-            })
+            }))
         );
-        let green: Vec<Place> = game
+        let green: Vec<PieceView> = game
             .pieces()
             .into_iter()
             .filter(|p| p.id.colour == Colour::Green)
-            .map(|p| p.place)
             .collect();
-        // The captured piece keeps its identity (its slot) and is in base.
+        // The captured piece keeps its identity (its slot) and its base cell.
+        let base = Spot::Base(Colour::Green);
         assert_eq!(
-            green,
-            [Place::Base, Place::Base, Place::Track(22), Place::Base]
+            green.iter().map(|p| p.spot).collect::<Vec<_>>(),
+            [base, base, Spot::Track(22), base]
         );
+        assert_eq!(green[0].cell, base.cell(0));
         assert_eq!(
             game.next(),
             Next::Roll {
@@ -633,17 +820,13 @@ mod tests {
             ],
         );
         game.roll(die(5)).unwrap();
-        let blue = game
-            .pieces()
-            .into_iter()
-            .find(|p| p.place == Place::Track(8))
-            .unwrap();
-        assert_eq!(blue.target, Some(Place::Home(4)));
+        let blue = piece_on(&game, Spot::Track(8));
+        assert_eq!(game.targets(), [Spot::Home(Colour::Blue, 4)]);
         assert_eq!(
             game.play_piece(blue.id),
-            Ok(Note::Won {
+            Ok(Outcome::Moved(Note::Won {
                 winner: Colour::Blue
-            })
+            }))
         );
         assert_eq!(
             game.next(),
@@ -652,7 +835,7 @@ mod tests {
             }
         );
         assert_eq!(game.placings(), [Colour::Blue, Colour::Red, Colour::Green]);
-        assert!(game.pieces().iter().all(|p| p.target.is_none()));
+        assert!(game.pieces().iter().all(|p| !p.movable));
     }
 
     #[test]
@@ -704,7 +887,7 @@ mod tests {
         assert_eq!(game.next(), Next::Move { seat: Colour::Red });
         game.stand_in(|| unreachable!("no roll is due")).unwrap();
         let red = game.pieces()[0];
-        assert_eq!(red.place, Place::Track(0));
+        assert_eq!(red.spot, Spot::Track(0));
     }
 
     #[test]
@@ -772,5 +955,233 @@ mod tests {
             }
         }
         panic!("no winner after 20 000 steps");
+    }
+
+    /// The Matfyz position of docs/matfyz.md: red, blue and green people,
+    /// red to roll; red holds red and green, so it may move the blue piece
+    /// on T7 and the yellow ones on T10 and T30.
+    fn matfyz_example() -> OfflineGame {
+        use crate::rules::matfyz::{self as rules_matfyz, Layout, Rolls};
+        use Colour::{Blue, Green, Red, Yellow};
+        let layout = Layout {
+            seats: Seats::for_players(3).unwrap(),
+            turn: Red,
+            bases: vec![
+                (Red, vec![Red, Green]),
+                (Blue, vec![Red, Blue, Green]),
+                (Green, vec![Red, Blue, Green, Yellow]),
+            ],
+            homes: vec![(Red, [None; 4]), (Blue, [None; 4]), (Green, [None; 4])],
+            track: vec![(7, Blue), (10, Yellow), (30, Yellow)],
+            rolls: Rolls::default(),
+            done: Vec::new(),
+        };
+        let position = rules_matfyz::Position::new(&layout).unwrap();
+        let game = Game::Matfyz(rules_matfyz::Game::new(position));
+        let players = vec![human("Anna"), human("Boris"), human("Cyril")];
+        OfflineGame::resume(game, players).unwrap()
+    }
+
+    #[test]
+    fn a_matfyz_game_starts_with_one_piece_of_each_colour_in_every_base() {
+        let game = OfflineGame::new(Setup {
+            players: vec![human("Anna"), human("Boris")],
+            rules: RuleSet::Matfyz,
+            timer: TurnTimer::None,
+        })
+        .unwrap();
+        let pieces = game.pieces();
+        assert_eq!(pieces.len(), 8, "a piece of each colour per player");
+        for seat in [Colour::Red, Colour::Green] {
+            let mut held: Vec<Colour> = pieces
+                .iter()
+                .filter(|p| p.spot == Spot::Base(seat))
+                .map(|p| p.id.colour)
+                .collect();
+            held.sort();
+            assert_eq!(held, Colour::ALL, "{seat}");
+        }
+        // Each colour takes its own cell of a base, whoever's base it is.
+        let yellow = pieces
+            .iter()
+            .find(|p| p.id.colour == Colour::Yellow && p.spot == Spot::Base(Colour::Green))
+            .unwrap();
+        assert_eq!(yellow.cell, Spot::Base(Colour::Green).cell(3));
+    }
+
+    #[test]
+    fn sixes_are_kept_and_shown_until_the_rolling_ends() {
+        let mut game = matfyz_example();
+        assert_eq!(game.roll(Die::SIX), Ok(Note::RollAgain));
+        assert_eq!(game.roll(Die::SIX), Ok(Note::RollAgain));
+        assert_eq!(game.unused_rolls(), [Die::SIX, Die::SIX]);
+        assert_eq!(game.roll(die(3)), Ok(Note::None));
+        assert_eq!(game.unused_rolls(), [Die::SIX, Die::SIX, die(3)]);
+        assert!(two_humans().unused_rolls().is_empty());
+    }
+
+    #[test]
+    fn a_piece_with_several_plans_asks_how_far_it_goes() {
+        let mut game = matfyz_example();
+        game.roll(Die::SIX).unwrap();
+        game.roll(die(3)).unwrap();
+        let yellow = piece_on(&game, Spot::Track(10));
+        assert_eq!(game.play_piece(yellow.id), Ok(Outcome::Asked));
+        let Some((piece, Choice::Plan(plans))) = game.choice() else {
+            panic!("no plan asked: {:?}", game.choice());
+        };
+        assert_eq!(piece, yellow.id);
+        let paths: Vec<Vec<Spot>> = plans.iter().map(|p| p.path.clone()).collect();
+        assert_eq!(
+            paths,
+            [
+                vec![Spot::Track(16)],
+                vec![Spot::Track(16), Spot::Track(19)]
+            ]
+        );
+        assert_eq!(plans[1].rolls, [Die::SIX, die(3)]);
+        // Only the tapped piece's ends are marked meanwhile.
+        assert_eq!(game.targets(), [Spot::Track(16), Spot::Track(19)]);
+        // Stopping after the six leaves the 3 for another piece.
+        assert_eq!(game.choose(0), Ok(Outcome::Moved(Note::None)));
+        assert_eq!(spot_of(&game, yellow.id), Spot::Track(16));
+        assert_eq!(game.unused_rolls(), [die(3)]);
+        assert_eq!(game.next(), Next::Move { seat: Colour::Red });
+        assert_eq!(game.choice(), None);
+    }
+
+    #[test]
+    fn tapping_a_marked_square_chooses_the_plan_that_ends_there() {
+        let mut game = matfyz_example();
+        game.roll(Die::SIX).unwrap();
+        game.roll(die(3)).unwrap();
+        // T16 is reached by the blue piece (6 + 3) and the yellow one (6).
+        assert_eq!(game.play_to(Spot::Track(16)), Err(FlowError::Illegal));
+        let yellow = piece_on(&game, Spot::Track(10));
+        game.play_piece(yellow.id).unwrap();
+        assert_eq!(
+            game.play_to(Spot::Track(19)),
+            Ok(Outcome::Moved(Note::None))
+        );
+        assert_eq!(spot_of(&game, yellow.id), Spot::Track(19));
+        assert_eq!(
+            game.next(),
+            Next::Roll {
+                seat: Colour::Blue,
+                attempt: 1
+            }
+        );
+    }
+
+    #[test]
+    fn a_choice_can_be_dropped_and_another_piece_tapped() {
+        let mut game = matfyz_example();
+        game.roll(Die::SIX).unwrap();
+        game.roll(die(3)).unwrap();
+        let yellow = piece_on(&game, Spot::Track(10));
+        game.play_piece(yellow.id).unwrap();
+        // Only the piece asked about is marked meanwhile.
+        let marked: Vec<PieceId> = game
+            .pieces()
+            .iter()
+            .filter(|p| p.movable)
+            .map(|p| p.id)
+            .collect();
+        assert_eq!(marked, [yellow.id]);
+        assert_eq!(game.choose(7), Err(FlowError::Illegal));
+        assert!(game.choice().is_some(), "a wrong answer keeps the question");
+        game.cancel_choice();
+        assert_eq!(game.choice(), None);
+        assert!(game.targets().contains(&Spot::Track(36)));
+        let other = piece_on(&game, Spot::Track(30));
+        assert_eq!(game.play_piece(other.id), Ok(Outcome::Asked));
+        assert_eq!(game.choice().map(|(piece, _)| piece), Some(other.id));
+    }
+
+    #[test]
+    fn a_capture_asks_who_receives_the_piece_and_puts_it_into_that_base() {
+        let mut game = matfyz_example();
+        game.roll(die(3)).unwrap();
+        let blue = piece_on(&game, Spot::Track(7));
+        let yellow = piece_on(&game, Spot::Track(10));
+        assert_eq!(game.play_piece(blue.id), Ok(Outcome::Asked));
+        // Green holds yellow, so only red or blue may receive it.
+        assert_eq!(
+            game.choice().map(|(_, c)| c),
+            Some(Choice::Recipient {
+                captured: Colour::Yellow,
+                seats: vec![Colour::Red, Colour::Blue]
+            })
+        );
+        assert_eq!(
+            game.choose(1),
+            Ok(Outcome::Moved(Note::Given {
+                piece: Colour::Yellow,
+                by: Colour::Red,
+                to: Colour::Blue
+            }))
+        );
+        assert_eq!(spot_of(&game, blue.id), Spot::Track(10));
+        let captured = game
+            .pieces()
+            .into_iter()
+            .find(|p| p.id == yellow.id)
+            .unwrap();
+        assert_eq!(captured.spot, Spot::Base(Colour::Blue));
+        assert_eq!(captured.cell, Spot::Base(Colour::Blue).cell(3));
+    }
+
+    #[test]
+    fn a_whole_matfyz_game_with_both_kinds_of_choice_ends_with_a_winner() {
+        let mut game = OfflineGame::new(Setup {
+            players: vec![
+                human("Anna"),
+                Player::Computer {
+                    level: Level::Medium,
+                },
+                human("Cyril"),
+            ],
+            rules: RuleSet::Matfyz,
+            timer: TurnTimer::None,
+        })
+        .unwrap();
+        let mut dice = super::super::dice::Dice::from_seed([7; 32]);
+        let (mut plans, mut recipients) = (0, 0);
+        for step in 0..50_000 {
+            match game.next() {
+                Next::Roll { .. } => {
+                    game.roll(dice.roll()).unwrap();
+                }
+                Next::Move { .. } if game.computer_to_act().is_some() => {
+                    game.play_computer().unwrap();
+                }
+                Next::Move { .. } => {
+                    let piece = game.pieces().into_iter().find(|p| p.movable).unwrap();
+                    let mut outcome = game.play_piece(piece.id).unwrap();
+                    while outcome == Outcome::Asked {
+                        let (_, choice) = game.choice().unwrap();
+                        let last = match &choice {
+                            Choice::Plan(plans) => plans.len() - 1,
+                            Choice::Recipient { seats, .. } => seats.len() - 1,
+                        };
+                        match choice {
+                            Choice::Plan(_) => plans += 1,
+                            Choice::Recipient { .. } => recipients += 1,
+                        }
+                        // Vary the answers: the longest plan, the last seat.
+                        outcome = game.choose(step % 2 * last).unwrap();
+                    }
+                }
+                Next::Won { winner } => {
+                    assert_eq!(game.placings()[0], winner);
+                    assert!(
+                        plans > 0 && recipients > 0,
+                        "{plans} plans, {recipients} recipients"
+                    );
+                    return;
+                }
+            }
+        }
+        panic!("no winner after 50 000 steps");
     }
 }

@@ -11,7 +11,8 @@ use std::rc::{Rc, Weak};
 use libp2p::Multiaddr;
 use slint::{ComponentHandle, Image, Model, ModelRc, VecModel};
 
-use super::adapter::{count, hue, leave_cost, note, piece_data, square_is};
+use super::adapter::{count, hue, leave_cost, note, piece_data, square_spot};
+use super::geometry::Spot;
 use super::leave::LeaveCost;
 use super::online::{Part, Place, Session, Update};
 use super::online_game::OnlineGame;
@@ -336,9 +337,7 @@ fn players(s: &Online, game: &OnlineGame, silent: &[(Colour, u64)]) -> Vec<ui::P
             home: count(
                 pieces
                     .iter()
-                    .filter(|p| {
-                        p.id.colour == colour && matches!(p.place, crate::rules::Place::Home(_))
-                    })
+                    .filter(|p| p.id.colour == colour && matches!(p.spot, Spot::Home(..)))
                     .count(),
             ),
             waiting: silent
@@ -362,14 +361,13 @@ fn show_game(window: &AppWindow, s: &Online) {
             s.pieces.set_row_data(row, data);
         }
     }
+    let targets = game.targets();
     let squares = adapter.get_squares();
     for row in 0..squares.row_count() {
         let Some(mut square) = squares.row_data(row) else {
             continue;
         };
-        let target = pieces
-            .iter()
-            .any(|p| p.target.is_some_and(|t| square_is(&square, p.id.colour, t)));
+        let target = square_spot(&square).is_some_and(|spot| targets.contains(&spot));
         if square.target != target {
             square.target = target;
             squares.set_row_data(row, square);
@@ -429,11 +427,8 @@ pub fn tap_piece(online: &Rc<RefCell<Online>>, index: i32) -> bool {
 /// lands there moves).
 pub fn tap_square(online: &Rc<RefCell<Online>>, square: &ui::SquareData) -> bool {
     act(online, |game| {
-        let piece = game
-            .pieces()
-            .into_iter()
-            .find(|p| p.target.is_some_and(|t| square_is(square, p.id.colour, t)))?;
-        game.tap(piece.id)
+        let spot = square_spot(square)?;
+        game.tap_to(spot)
     })
 }
 

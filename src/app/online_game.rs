@@ -8,10 +8,11 @@
 
 use crate::net::front::Action;
 use crate::protocol::{Actor, Control, Due, End};
-use crate::rules::{Colour, Game, Next, Place};
+use crate::rules::{Colour, Game, Move, Next, Place};
 
 use super::fairness::{Fairness, Roll};
-use super::offline::{Note, PieceId, PieceView, endpoints, places};
+use super::geometry::Spot;
+use super::offline::{Note, PieceId, PieceView};
 use super::online::Snapshot;
 use super::turn_clock::TurnClock;
 
@@ -145,38 +146,72 @@ impl OnlineGame {
         Fairness::from_rolls(self.snapshot.rolls.iter().copied().map(Roll::from))
     }
 
-    /// Every piece with where it may go if this player taps it now.
+    /// Every piece, with whether this player may tap it now.
     pub fn pieces(&self) -> Vec<PieceView> {
+        self.offers()
+            .into_iter()
+            .map(|(id, place, to)| {
+                let spot = Spot::of(id.colour, place);
+                PieceView {
+                    id,
+                    spot,
+                    cell: spot.cell(id.slot),
+                    movable: to.is_some(),
+                }
+            })
+            .collect()
+    }
+
+    /// Where this player's pieces may end their move now: the squares the
+    /// board marks.
+    pub fn targets(&self) -> Vec<Spot> {
+        self.offers()
+            .into_iter()
+            .filter_map(|(id, _, to)| Some(Spot::of(id.colour, to?)))
+            .collect()
+    }
+
+    /// Every piece with its place and, if tapping it now moves it, where
+    /// to. Pieces in a base share the moves out of it: the first of them
+    /// takes the move, so one tap brings exactly one piece out.
+    fn offers(&self) -> Vec<(PieceId, Place, Option<Place>)> {
         let Some(game) = self.classic() else {
             return Vec::new();
         };
-        let moves = if self.must_move() {
+        let moves: Vec<(Colour, Place, Place)> = if self.must_move() {
             game.legal_moves()
+                .into_iter()
+                .filter_map(endpoints)
+                .collect()
         } else {
             Vec::new()
         };
-        let mut pieces = Vec::with_capacity(16);
+        let mut offers = Vec::with_capacity(16);
         for colour in game.seats().iter() {
             let mut base_offered = false;
             for (slot, &place) in self.slots[colour.index()].iter().enumerate() {
-                let mut target = moves
+                let mut to = moves
                     .iter()
-                    .map(|&mv| endpoints(mv))
-                    .find(|&(c, from, _)| c == colour && from == place)
-                    .map(|(_, _, to)| to);
-                // One tap brings exactly one base piece out.
-                if place == Place::Base && target.is_some() {
-                    target = target.filter(|_| !base_offered);
+                    .find(|&&(c, from, _)| c == colour && from == place)
+                    .map(|&(_, _, to)| to);
+                if place == Place::Base && to.is_some() {
+                    to = to.filter(|_| !base_offered);
                     base_offered = true;
                 }
-                pieces.push(PieceView {
-                    id: PieceId { colour, slot },
-                    place,
-                    target,
-                });
+                offers.push((PieceId { colour, slot }, place, to));
             }
         }
-        pieces
+        offers
+    }
+
+    /// This player taps a marked square: the move of the piece that lands
+    /// there.
+    pub fn tap_to(&self, spot: Spot) -> Option<Action> {
+        let (piece, _, _) = self
+            .offers()
+            .into_iter()
+            .find(|(id, _, to)| to.is_some_and(|to| Spot::of(id.colour, to) == spot))?;
+        self.tap(piece)
     }
 
     /// This player taps `piece`: the move, if it may move now.
@@ -185,14 +220,32 @@ impl OnlineGame {
         if !self.must_move() {
             return None;
         }
-        let place = self.slots[piece.colour.index()][piece.slot];
+        let place = *self.slots.get(piece.colour.index())?.get(piece.slot)?;
         game.legal_moves()
             .into_iter()
             .find(|&mv| {
-                let (colour, from, _) = endpoints(mv);
-                colour == piece.colour && from == place
+                endpoints(mv)
+                    .is_some_and(|(colour, from, _)| colour == piece.colour && from == place)
             })
             .map(Action::Move)
+    }
+}
+
+/// Where `colour`'s pieces stand in a classic game.
+fn places(game: &Game, colour: Colour) -> [Place; 4] {
+    match game {
+        Game::Classic(g) => g.position().places(colour),
+        // `OnlineGame::classic` lets only classic games through.
+        Game::Matfyz(_) => [Place::Base; 4],
+    }
+}
+
+/// The moving colour and its piece's place before and after a classic
+/// move.
+fn endpoints(mv: Move) -> Option<(Colour, Place, Place)> {
+    match mv {
+        Move::Classic(m) => Some((m.colour(), m.from(), m.to())),
+        Move::Matfyz(_) => None,
     }
 }
 
@@ -406,11 +459,10 @@ mod tests {
             by: Actor::Player(Colour::Red),
         };
         let online = OnlineGame::new(snapshot(game, due));
-        let movable: Vec<PieceView> = online
-            .pieces()
-            .into_iter()
-            .filter(|p| p.target.is_some())
-            .collect();
+        let movable: Vec<PieceView> = online.pieces().into_iter().filter(|p| p.movable).collect();
+        let start = Spot::Track(Colour::Red.start());
+        assert_eq!(online.targets(), [start]);
+        assert_eq!(online.tap_to(start), online.tap(movable[0].id));
         assert_eq!(movable.len(), 1, "one base piece is offered");
         let action = online.tap(movable[0].id);
         assert_eq!(action, Some(Action::Move(game.legal_moves()[0])));
