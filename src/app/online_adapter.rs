@@ -88,19 +88,13 @@ pub fn connect(
         let Some(window) = weak.upgrade() else { return };
         let (name, house) = settings();
         let options = options_from_ui(&window.global::<RoomAdapter>(), house);
-        begin(&window, &state, Part::Host(options), room::Part::Host, name);
+        begin(&window, &state, Part::Host(options), name);
     });
     let (weak, state) = (window.as_weak(), online.clone());
     window.global::<ui::AppAdapter>().on_join_room(move |link| {
         let Some(window) = weak.upgrade() else { return };
         let link = link.trim().to_owned();
-        begin(
-            &window,
-            &state,
-            Part::Join(link),
-            room::Part::Guest,
-            profile().0,
-        );
+        begin(&window, &state, Part::Join(link), profile().0);
     });
 
     let (weak, state) = (window.as_weak(), online.clone());
@@ -164,13 +158,11 @@ pub fn connect(
 }
 
 /// Starts a session as `part` and opens the room screen.
-fn begin(
-    window: &AppWindow,
-    online: &Rc<RefCell<Online>>,
-    part: Part,
-    role: room::Part,
-    name: String,
-) {
+fn begin(window: &AppWindow, online: &Rc<RefCell<Online>>, part: Part, name: String) {
+    let role = match part {
+        Part::Host(_) => room::Part::Host,
+        Part::Join(_) => room::Part::Guest,
+    };
     let mut s = online.borrow_mut();
     s.generation += 1;
     s.game = None;
