@@ -473,3 +473,13 @@ fn the_scan_screen_on_a_desktop_looks_as_recorded() {
         .set_accessible_value("/home/anna/room.png");
     check(app.window(), PHONE, "scan");
 }
+
+#[test]
+fn the_host_options_look_as_recorded() {
+    ui_support::init();
+    let dir = ui_support::settings_dir("shot-host");
+    let app = ui_support::app(&dir, 1);
+    app.window().show().unwrap();
+    ui_support::find(app.window(), "Host a room").mock_single_click(PointerEventButton::Left);
+    check(app.window(), PHONE, "host");
+}
