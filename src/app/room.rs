@@ -48,10 +48,6 @@ impl Room {
         }
     }
 
-    pub fn part(&self) -> Part {
-        self.part
-    }
-
     /// The ticket link and the short code, once the room is open.
     pub fn ticket(&self) -> Option<(&str, &str)> {
         self.ticket.as_ref().map(|(t, c)| (t.as_str(), c.as_str()))
