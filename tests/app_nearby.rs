@@ -1,9 +1,10 @@
 //! The app's nearby rooms list against a real `clovece host` process on
 //! loopback: the room appears with its options and free seats, the filters
 //! show exactly the rooms they match, and the room leaves the list when
-//! its host is gone.
+//! its host is gone; on the screen, tapping the room joins it.
 
 mod process;
+mod ui_support;
 
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
@@ -41,6 +42,15 @@ fn until(
     }
 }
 
+/// The phone of `ticket`'s host and its address, as mDNS would find it.
+fn phone(ticket: &str) -> (libp2p::PeerId, libp2p::Multiaddr) {
+    let mut addr: libp2p::Multiaddr = ask(ticket).parse().unwrap();
+    let Some(Protocol::P2p(peer)) = addr.pop() else {
+        panic!("no peer id in {addr}");
+    };
+    (peer, addr)
+}
+
 #[test]
 fn the_app_lists_a_loopback_room_filters_it_and_drops_it_when_its_host_is_gone() {
     let dir = tempfile::tempdir().unwrap();
@@ -49,15 +59,12 @@ fn the_app_lists_a_loopback_room_filters_it_and_drops_it_when_its_host_is_gone()
         &["host", "--players", "3", "--turn", "20", "--board", "sea"],
     );
     let (ticket, code) = ticket(&mut host);
-    let mut addr: libp2p::Multiaddr = ask(&ticket).parse().unwrap();
-    let Some(Protocol::P2p(peer_id)) = addr.pop() else {
-        panic!("no peer id in {addr}");
-    };
     let browsing = Browsing {
         listen: vec!["/ip4/127.0.0.1/tcp/0".parse().unwrap()],
-        ask: vec![(peer_id, addr)],
+        ask: vec![phone(&ticket)],
     };
     let (tx, changes) = mpsc::channel();
+    let opened = Instant::now();
     let list = NearbyRooms::open(
         Keypair::generate_ed25519(),
         browsing,
@@ -69,6 +76,7 @@ fn the_app_lists_a_loopback_room_filters_it_and_drops_it_when_its_host_is_gone()
     .unwrap();
 
     let rooms = until(&list, &changes, &Filter::default(), |r| !r.is_empty());
+    eprintln!("listed {:?} after the list opened", opened.elapsed());
     assert_eq!(rooms.len(), 1);
     let room = &rooms[0];
     assert_eq!(room.ticket.to_string(), ticket);
@@ -86,6 +94,52 @@ fn the_app_lists_a_loopback_room_filters_it_and_drops_it_when_its_host_is_gone()
         assert!(list.rooms(&other).is_empty(), "{other:?}");
     }
 
+    let killed = Instant::now();
     drop(host);
     until(&list, &changes, &Filter::default(), <[Room]>::is_empty);
+    eprintln!("gone {:?} after its host was killed", killed.elapsed());
+}
+
+#[test]
+fn tapping_a_room_on_the_nearby_screen_joins_it_by_its_ticket() {
+    use clovece::app::ui::NearbyAdapter;
+    use i_slint_backend_testing::ElementQuery;
+    use slint::ComponentHandle;
+    use slint::platform::PointerEventButton;
+
+    ui_support::init();
+    let (host_dir, app_dir) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let mut host = peer(host_dir.path(), &["host", "--players", "2"]);
+    let (ticket, code) = ticket(&mut host);
+    let app = ui_support::app_on_loopback(app_dir.path(), 1, vec![phone(&ticket)]);
+    let window = app.window();
+    window.show().unwrap();
+    let joined = ui_support::joins(window);
+    ui_support::find(window, "Nearby rooms").mock_single_click(PointerEventButton::Left);
+
+    // The test backend runs no event loop for the list's thread to wake:
+    // the test asks the screen to show the list again, as the wake-up does.
+    let label = format!("Room {code}: 1 of 2 seats free");
+    let end = Instant::now() + WAIT;
+    let room = loop {
+        window.global::<NearbyAdapter>().invoke_refresh();
+        let wanted = label.clone();
+        let found = ElementQuery::from_root(window)
+            .match_descendants()
+            .match_predicate(move |e| e.accessible_label().is_some_and(|l| l.starts_with(&wanted)))
+            .find_first();
+        if let Some(room) = found {
+            break room;
+        }
+        assert!(Instant::now() < end, "{label} not listed within {WAIT:?}");
+        std::thread::sleep(Duration::from_millis(100));
+    };
+    room.mock_single_click(PointerEventButton::Left);
+    assert_eq!(*joined.borrow(), [ticket]);
+    // Joining closed the list.
+    window.global::<NearbyAdapter>().invoke_refresh();
+    assert_eq!(
+        slint::Model::row_count(&window.global::<NearbyAdapter>().get_rooms()),
+        0
+    );
 }

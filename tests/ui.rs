@@ -381,16 +381,6 @@ fn pump_until(what: &str, mut done: impl FnMut() -> bool) {
     panic!("not within 30 s: {what}");
 }
 
-/// Records what `AppAdapter.join-room` is asked to join.
-fn joins(window: &clovece::app::ui::AppWindow) -> std::rc::Rc<std::cell::RefCell<Vec<String>>> {
-    let joined = std::rc::Rc::new(std::cell::RefCell::new(Vec::new()));
-    let log = joined.clone();
-    window
-        .global::<AppAdapter>()
-        .on_join_room(move |target| log.borrow_mut().push(target.to_string()));
-    joined
-}
-
 /// Whether something is labelled exactly `label`.
 fn shows(window: &clovece::app::ui::AppWindow, label: &str) -> bool {
     ElementHandle::find_by_accessible_label(window, label)
@@ -509,7 +499,7 @@ fn the_join_screen_rejects_a_bad_code_and_joins_with_a_good_one() {
     let app = app(&dir, 1);
     let window = app.window();
     window.show().unwrap();
-    let joined = joins(window);
+    let joined = ui_support::joins(window);
 
     find(window, "Join a room").mock_single_click(PointerEventButton::Left);
     let field = ui_support::text_field(window, "Room code or ticket link");
@@ -639,7 +629,7 @@ fn the_scan_screen_on_a_desktop_reads_a_picture_of_the_qr_code_and_joins() {
     let app = app(&dir, 1);
     let window = app.window();
     window.show().unwrap();
-    let joined = joins(window);
+    let joined = ui_support::joins(window);
 
     let ticket = clovece::net::Ticket::new(
         clovece::net::RoomId::from_bytes([9; 16]),

@@ -653,23 +653,19 @@ fn show_matfyz(window: &AppWindow, game: &OfflineGame) {
         .players()
         .iter()
         .map(|&(seat, _)| {
-            let mut base: Vec<_> = pieces
-                .iter()
-                .filter(|p| p.spot == Spot::Base(seat))
-                .map(|p| p.id.colour)
-                .collect();
-            base.sort();
-            let mut home: Vec<_> = pieces
-                .iter()
-                .filter_map(|p| match p.spot {
-                    Spot::Home(s, h) if s == seat => Some((h, p.id.colour)),
-                    _ => None,
+            let on = |spot: Spot| pieces.iter().find(|p| p.spot == spot).map(|p| p.id.colour);
+            let base = Colour::ALL
+                .into_iter()
+                .filter(|&c| {
+                    pieces
+                        .iter()
+                        .any(|p| p.spot == Spot::Base(seat) && p.id.colour == c)
                 })
-                .collect();
-            home.sort();
+                .map(Some);
+            let home = (1..=HOME_LEN).map(|h| on(Spot::Home(seat, h)));
             ui::HoldingData {
-                base: ModelRc::new(VecModel::from_iter(base.into_iter().map(hue))),
-                home: ModelRc::new(VecModel::from_iter(home.into_iter().map(|(_, c)| hue(c)))),
+                base: ModelRc::new(VecModel::from_iter(base.map(slot_data))),
+                home: ModelRc::new(VecModel::from_iter(home.map(slot_data))),
             }
         })
         .collect();
@@ -692,6 +688,14 @@ fn show_matfyz(window: &AppWindow, game: &OfflineGame) {
             adapter.set_recipients(ModelRc::new(VecModel::from(recipients)));
             adapter.set_choice(ui::ChoiceKind::Recipient);
         }
+    }
+}
+
+/// A place in a base or home: empty, or the colour of its piece.
+fn slot_data(piece: Option<Colour>) -> ui::SlotData {
+    ui::SlotData {
+        filled: piece.is_some(),
+        hue: hue(piece.unwrap_or(Colour::Red)),
     }
 }
 

@@ -38,17 +38,16 @@ pub enum Entry {
 const SCHEME: &str = "CLOVECE:";
 
 impl Entry {
-    /// Reads `text` as the player typed or pasted it.
+    /// Reads `text` as the player typed or pasted it. A ticket link pasted
+    /// from a message may come with words around it ("Join me:
+    /// CLOVECE:…"): the link is what counts.
     pub fn read(text: &str) -> Entry {
         let text = text.trim();
         if text.is_empty() {
             return Entry::Empty;
         }
-        let looks_like_ticket = text
-            .get(..SCHEME.len())
-            .is_some_and(|start| start.eq_ignore_ascii_case(SCHEME));
-        if looks_like_ticket {
-            return match text.parse::<Ticket>() {
+        if let Some(link) = link_in(text) {
+            return match link.parse::<Ticket>() {
                 Ok(ticket) => Entry::Ticket(ticket),
                 Err(TicketError::Version(_)) => Entry::NewerTicket,
                 Err(_) => Entry::DamagedTicket,
@@ -79,6 +78,14 @@ impl Entry {
             _ => None,
         }
     }
+}
+
+/// The word of `text` that starts like a ticket link, if one does.
+fn link_in(text: &str) -> Option<&str> {
+    text.split_whitespace().find(|word| {
+        word.get(..SCHEME.len())
+            .is_some_and(|start| start.eq_ignore_ascii_case(SCHEME))
+    })
 }
 
 /// Wires the join screen: every edit is checked at once.
@@ -161,6 +168,14 @@ mod tests {
         assert_eq!(Entry::read(&link), Entry::Ticket(ticket.clone()));
         let lower = format!("  {}\n", link.to_lowercase());
         assert_eq!(Entry::read(&lower).target(), Some(link));
+    }
+
+    #[test]
+    fn a_ticket_link_among_the_words_of_a_message_is_found() {
+        let ticket = ticket();
+        let message = format!("Join my room:\n{ticket}\nsee you");
+        assert_eq!(Entry::read(&message), Entry::Ticket(ticket));
+        assert_eq!(Entry::read("Join my room"), Entry::TooLong);
     }
 
     #[test]

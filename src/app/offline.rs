@@ -17,6 +17,7 @@ use super::matfyz::{self, Choice};
 use super::turn_clock::{Tick, TurnClock};
 use crate::bot::{self, Level};
 use crate::protocol::header::TurnTimer;
+use crate::rules::matfyz::Run;
 
 /// The level at which the computer acts for a person whose turn timer ran
 /// out (as the stand-in of online games).
@@ -135,7 +136,7 @@ impl Motion {
 struct Selection {
     piece: PieceId,
     /// Its legal runs still open (two or more).
-    runs: Vec<crate::rules::matfyz::Run>,
+    runs: Vec<Run>,
 }
 
 /// A game on this device.

@@ -7,17 +7,29 @@
 //! to `AppAdapter.join-room`, which the room screen answers.
 
 use std::path::Path;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use slint::ComponentHandle;
 
 use super::ui::{self, AppAdapter, AppWindow, ScanAdapter};
 use crate::net::Ticket;
-use crate::platform::camera::{CameraError, TicketScanner};
+use crate::platform::camera::{CameraError, FrameSink, TicketScanner};
 use crate::platform::lifecycle::Lifecycle;
 use crate::platform::qr::{self, Scan};
 
 /// What the camera or a picture showed.
 pub type Seen = Scan<Ticket>;
+
+/// What the camera tells the scan screen.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Report {
+    /// The first frame arrived: the camera runs. (After the permission
+    /// dialog it starts on the app's return, with no call from the screen.)
+    Looking,
+    /// What is in view changed.
+    Seen(Seen),
+}
 
 /// The camera side of the scan screen.
 #[derive(Clone)]
@@ -30,11 +42,21 @@ impl Scanner {
         Scanner { lifecycle }
     }
 
-    /// Opens the camera; `seen` hears (on the camera's thread) each time
-    /// what is in view changes. An error says why no frames will come
-    /// (no camera, the permission asked for or refused).
-    pub fn open(&self, seen: impl Fn(Seen) + Send + Sync + 'static) -> Result<(), CameraError> {
-        let sink = TicketScanner::new(seen).into_sink();
+    /// Opens the camera; `report` hears (on the camera's thread) when the
+    /// first frame arrives and each time what is in view changes. An error
+    /// says why no frames come yet (no camera, the permission asked for or
+    /// refused).
+    pub fn open(&self, report: impl Fn(Report) + Send + Sync + 'static) -> Result<(), CameraError> {
+        let report = Arc::new(report);
+        let seen = report.clone();
+        let scanner = TicketScanner::new(move |s| seen(Report::Seen(s)));
+        let started = AtomicBool::new(false);
+        let sink: FrameSink = Arc::new(move |frame| {
+            if !started.swap(true, Ordering::Relaxed) {
+                report(Report::Looking);
+            }
+            scanner.frame(frame);
+        });
         self.lifecycle.with_camera(|camera| camera.open(sink))
     }
 
@@ -57,11 +79,14 @@ pub(super) fn connect(window: &AppWindow, scanner: Scanner) {
     adapter.on_open(move || {
         let Some(window) = weak.upgrade() else { return };
         let ui = weak.clone();
-        let seen = move |seen: Seen| {
+        let report = move |report: Report| {
             // Fails only once the window is gone; then nobody is looking.
-            let _ = ui.upgrade_in_event_loop(move |w| show_seen(&w, seen));
+            let _ = ui.upgrade_in_event_loop(move |w| match report {
+                Report::Looking => w.global::<ScanAdapter>().set_camera(ui::ScanState::Looking),
+                Report::Seen(seen) => show_seen(&w, seen),
+            });
         };
-        let state = match camera.open(seen) {
+        let state = match camera.open(report) {
             Ok(()) => ui::ScanState::Looking,
             Err(CameraError::AskingPermission) => ui::ScanState::AskingPermission,
             Err(CameraError::Denied) => ui::ScanState::Denied,
@@ -120,11 +145,11 @@ fn show_seen(window: &AppWindow, seen: Seen) {
 mod tests {
     use super::*;
     use crate::net::RoomId;
-    use crate::platform::camera::{Camera, CameraSession, FrameSink, NoPermissionNeeded};
+    use crate::platform::camera::{Camera, CameraSession, NoPermissionNeeded};
     use crate::platform::lifecycle::Bookmark;
     use crate::platform::multicast::{Multicast, NoLock};
     use crate::platform::qr::GreyFrame;
-    use std::sync::{Arc, Mutex};
+    use std::sync::Mutex;
 
     fn ticket() -> Ticket {
         let addr = "/ip4/127.0.0.1/tcp/4001".parse().unwrap();
@@ -209,10 +234,51 @@ mod tests {
         camera.show(&pixels, side);
         // A code held still is reported once.
         camera.show(&pixels, side);
-        assert_eq!(*seen.lock().unwrap(), vec![Scan::Found(ticket)]);
+        assert_eq!(
+            *seen.lock().unwrap(),
+            vec![Report::Looking, Report::Seen(Scan::Found(ticket))]
+        );
 
         scanner.close();
         assert!(!camera.running());
+    }
+
+    /// A permission the player grants in the system's dialog.
+    #[derive(Clone, Default)]
+    struct Dialog(Arc<std::sync::atomic::AtomicBool>);
+
+    impl crate::platform::camera::CameraPermission for Dialog {
+        fn granted(&self) -> bool {
+            self.0.load(Ordering::SeqCst)
+        }
+
+        fn request(&mut self) -> Result<(), CameraError> {
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn a_camera_started_on_return_from_the_permission_dialog_says_it_looks() {
+        let camera = FakeCamera::default();
+        let dialog = Dialog::default();
+        let lifecycle = Lifecycle::new(
+            Multicast::new(NoLock),
+            CameraSession::new(camera.clone(), dialog.clone()),
+            Bookmark::Home,
+        );
+        let scanner = Scanner::new(lifecycle.clone());
+        let reports = Arc::new(Mutex::new(Vec::new()));
+        let log = reports.clone();
+        assert_eq!(
+            scanner.open(move |r| log.lock().unwrap().push(r)),
+            Err(CameraError::AskingPermission)
+        );
+        lifecycle.pause().unwrap();
+        dialog.0.store(true, Ordering::SeqCst);
+        lifecycle.resume().unwrap();
+        assert!(camera.running());
+        camera.show(&vec![255; 32 * 32], 32);
+        assert_eq!(*reports.lock().unwrap(), vec![Report::Looking]);
     }
 
     #[test]
@@ -226,7 +292,11 @@ mod tests {
         camera.show(&pixels, side);
         let seen = seen.lock().unwrap();
         assert!(
-            matches!(seen.as_slice(), [Scan::Other { text, .. }] if text == "https://example.org/"),
+            matches!(
+                seen.as_slice(),
+                [Report::Looking, Report::Seen(Scan::Other { text, .. })]
+                    if text == "https://example.org/"
+            ),
             "{seen:?}"
         );
     }

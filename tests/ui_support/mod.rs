@@ -67,6 +67,18 @@ pub fn find(window: &AppWindow, label: &str) -> ElementHandle {
         .unwrap_or_else(|| panic!("nothing labelled {label:?}"))
 }
 
+/// Records what `AppAdapter.join-room` is asked to join (the room screen's
+/// handler, which these tests stand in for).
+pub fn joins(window: &AppWindow) -> std::rc::Rc<std::cell::RefCell<Vec<String>>> {
+    use slint::ComponentHandle;
+    let joined = std::rc::Rc::new(std::cell::RefCell::new(Vec::new()));
+    let log = joined.clone();
+    window
+        .global::<clovece::app::ui::AppAdapter>()
+        .on_join_room(move |target| log.borrow_mut().push(target.to_string()));
+    joined
+}
+
 /// The text field labelled `label` (a section title may carry the same
 /// words).
 pub fn text_field(window: &AppWindow, label: &'static str) -> ElementHandle {
