@@ -308,7 +308,9 @@ fn main() -> ExitCode {
                         let stdin = tokio::io::BufReader::new(tokio::io::stdin());
                         let boxed: Box<dyn tokio::io::AsyncBufRead + Unpin + Send> =
                             Box::new(stdin);
-                        tokio::io::AsyncBufReadExt::lines(boxed)
+                        clovece::lobby::host::Console::Lines(tokio::io::AsyncBufReadExt::lines(
+                            boxed,
+                        ))
                     });
                     Host::open(&options, &peer.name, computer, computer_level, console)
                         .map(|(table, host)| (table, host.inviting(invite)))
@@ -443,16 +445,15 @@ async fn game(role: Role, args: PeerArgs, ready_after: u64) -> anyhow::Result<()
         role,
         data: data.clone(),
         listen: args.listen,
-        bot: args.bot,
         pace: Duration::from_millis(args.pace),
         linger: Duration::from_secs(args.linger),
         name: args.name,
-        ready_after: Duration::from_millis(ready_after),
+        ready_after: Some(Duration::from_millis(ready_after)),
         leave_after: args.leave_after,
         drop_after: args.drop_after,
-        trace: args.trace,
     };
-    let finished = clovece::net::game::run(keypair, peer, &mut std::io::stdout().lock()).await?;
+    let mut front = clovece::net::lines::Lines::new(std::io::stdout().lock(), args.bot, args.trace);
+    let finished = clovece::net::game::run(keypair, peer, &mut front).await?;
     clovece::stats::Store::new(&data).record(&finished)?;
     Ok(())
 }

@@ -2,6 +2,7 @@
 //! the way a person would (clicks on elements found by their accessible
 //! labels), with mocked time for the computer's pace and the animations.
 
+mod process;
 mod ui_support;
 
 use std::time::Duration;
@@ -356,11 +357,130 @@ fn setup_offers_classic_croatian_and_matfyz_rules() {
     let _ = std::fs::remove_dir_all(dir);
 }
 
+/// Runs the event loop for `wait`, so that what other threads sent with
+/// `upgrade_in_event_loop` reaches the window (a test on the threaded
+/// testing backend only).
+fn pump(wait: Duration) {
+    std::thread::spawn(move || {
+        std::thread::sleep(wait);
+        let _ = slint::invoke_from_event_loop(|| {
+            let _ = slint::quit_event_loop();
+        });
+    });
+    slint::run_event_loop().unwrap();
+}
+
+/// Pumps the event loop until `done`, for at most half a minute.
+fn pump_until(what: &str, mut done: impl FnMut() -> bool) {
+    for _ in 0..300 {
+        if done() {
+            return;
+        }
+        pump(Duration::from_millis(100));
+    }
+    panic!("not within 30 s: {what}");
+}
+
 /// Whether something is labelled exactly `label`.
 fn shows(window: &clovece::app::ui::AppWindow, label: &str) -> bool {
     ElementHandle::find_by_accessible_label(window, label)
         .next()
         .is_some()
+}
+
+#[test]
+fn the_room_screen_opens_for_a_guest_and_ready_toggles() {
+    // The network thread reaches the window through the event loop, which
+    // only the threaded testing backend runs.
+    let backend = i_slint_backend_testing::TestingBackend::new(
+        i_slint_backend_testing::TestingBackendOptions {
+            mock_time: true,
+            threading: true,
+            renderer_name: Some("software".into()),
+        },
+    );
+    slint::platform::set_platform(Box::new(backend)).unwrap();
+    let host_dir = tempfile::tempdir().unwrap();
+    let mut host = process::peer(
+        host_dir.path(),
+        &["host", "--players", "2", "--name", "Hana"],
+    );
+    let (ticket, _) = process::ticket(&mut host);
+
+    let dir = settings_dir("room");
+    let app = app(&dir, 3);
+    app.listen_on(vec!["/ip4/127.0.0.1/tcp/0".parse().unwrap()]);
+    let window = app.window();
+    window.show().unwrap();
+
+    // Hosting: the options, then the room with its code and QR code; Start
+    // waits for a full room.
+    find(window, "Host a room").mock_single_click(PointerEventButton::Left);
+    find(window, "2 players").mock_single_click(PointerEventButton::Left);
+    find(window, "Open the room").mock_single_click(PointerEventButton::Left);
+    assert_eq!(window.global::<AppAdapter>().get_screen(), Screen::Room);
+    let room = window.global::<clovece::app::ui::RoomAdapter>();
+    pump_until("the room is open", || {
+        shows(window, "QR code to join the room")
+    });
+    assert_eq!(room.get_code().len(), 6, "a six-character code");
+    assert!(shows(window, &format!("Room code {}", room.get_code())));
+    assert!(shows(window, "Seat 1: Player (host)"));
+    assert!(shows(window, "Seat 2: Empty seat"));
+    assert_eq!(find(window, "Start").accessible_enabled(), Some(false));
+    find(window, "Put the computer in seat 2").mock_single_click(PointerEventButton::Left);
+    pump_until("the computer sits down", || {
+        shows(window, "Seat 2: Computer (Easy)")
+    });
+    pump_until("the host may start", || {
+        find(window, "Start").accessible_enabled() == Some(true)
+    });
+    find(window, "Leave the room").mock_single_click(PointerEventButton::Left);
+    assert_eq!(window.global::<AppAdapter>().get_screen(), Screen::Home);
+
+    // A code that names no room nearby says so on the room screen.
+    window
+        .global::<AppAdapter>()
+        .invoke_join_room("not a room".into());
+    assert_eq!(window.global::<AppAdapter>().get_screen(), Screen::Room);
+    pump_until("the bad code is explained", || {
+        room.get_problem().contains("not a room")
+    });
+    find(window, "Leave the room").mock_single_click(PointerEventButton::Left);
+    assert_eq!(window.global::<AppAdapter>().get_screen(), Screen::Home);
+
+    window
+        .global::<AppAdapter>()
+        .invoke_join_room(ticket.into());
+    assert_eq!(window.global::<AppAdapter>().get_screen(), Screen::Room);
+    pump_until("the host's seat is shown", || {
+        shows(window, "Seat 1: Hana (host)")
+    });
+    assert!(
+        shows(window, "Seat 2: Player, not ready"),
+        "the guest sits in seat 2, not ready"
+    );
+
+    find(window, "Ready").mock_single_click(PointerEventButton::Left);
+    assert!(room.get_ready());
+    // The host hears it.
+    while !host.wait_for("seats: ").ends_with(" ready") {}
+    // The host starts once everyone is ready: the game screen opens, an
+    // online game whose leave costs two losses.
+    pump_until("the online game starts", || {
+        window.global::<AppAdapter>().get_screen() == Screen::Game
+    });
+    let game = window.global::<GameAdapter>();
+    assert_eq!(
+        game.get_leave_cost(),
+        clovece::app::ui::LeaveCost::TwoLosses
+    );
+    // A tap on the die is this player's roll, made on every phone.
+    pump_until("this player's roll", || game.get_can_roll());
+    let rolls = game.get_rolls();
+    find(window, "Die").mock_single_click(PointerEventButton::Left);
+    pump_until("the roll is in the log", || game.get_rolls() > rolls);
+    let _ = std::fs::remove_dir_all(dir);
 }
 
 /// The label of the first element whose label contains `part`.

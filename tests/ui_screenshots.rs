@@ -313,6 +313,48 @@ fn the_pass_and_play_setup_looks_as_recorded() {
 }
 
 #[test]
+fn the_host_room_screen_looks_as_recorded() {
+    use clovece::app::ui::{AppAdapter, RoomAdapter, Screen, SeatData, SeatKind};
+    use clovece::net::{RoomId, Ticket};
+    ui_support::init();
+    let dir = ui_support::settings_dir("shot-room");
+    let app = ui_support::app(&dir, 1);
+    let window = app.window();
+    // A fixed room: the host, a guest ready, one not yet, the computer.
+    let key = libp2p::identity::Keypair::ed25519_from_bytes([7; 32]).unwrap();
+    let addr = "/ip4/192.168.1.23/tcp/40123".parse().unwrap();
+    let ticket = Ticket::new(
+        RoomId::from_bytes([9; 16]),
+        key.public().to_peer_id(),
+        [addr],
+        None,
+    )
+    .unwrap();
+    let room = window.global::<RoomAdapter>();
+    room.set_hosting(true);
+    room.set_code(ticket.code().to_string().into());
+    let qr = clovece::app::qr::picture(&ticket.to_string()).unwrap();
+    room.set_qr(slint::Image::from_rgba8(qr));
+    let seat = |kind, hue, name: &str, ready| SeatData {
+        kind,
+        hue,
+        name: name.into(),
+        ready,
+        level: 2,
+    };
+    use clovece::app::ui::Hue;
+    let seats = vec![
+        seat(SeatKind::Host, Hue::Red, "Hana", true),
+        seat(SeatKind::Guest, Hue::Blue, "Ivo", true),
+        seat(SeatKind::Guest, Hue::Green, "Jana", false),
+        seat(SeatKind::Computer, Hue::Yellow, "", false),
+    ];
+    room.set_seats(slint::ModelRc::new(slint::VecModel::from(seats)));
+    window.global::<AppAdapter>().set_screen(Screen::Room);
+    check(window, PHONE, "room");
+}
+
+#[test]
 fn the_join_screen_with_a_code_looks_as_recorded() {
     ui_support::init();
     let dir = ui_support::settings_dir("shot-join");
@@ -430,4 +472,14 @@ fn the_scan_screen_on_a_desktop_looks_as_recorded() {
     ui_support::text_field(app.window(), "Picture file")
         .set_accessible_value("/home/anna/room.png");
     check(app.window(), PHONE, "scan");
+}
+
+#[test]
+fn the_host_options_look_as_recorded() {
+    ui_support::init();
+    let dir = ui_support::settings_dir("shot-host");
+    let app = ui_support::app(&dir, 1);
+    app.window().show().unwrap();
+    ui_support::find(app.window(), "Host a room").mock_single_click(PointerEventButton::Left);
+    check(app.window(), PHONE, "host");
 }

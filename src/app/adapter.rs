@@ -15,6 +15,7 @@ use super::leave::LeaveCost;
 use super::matfyz::{Choice, Plan};
 use super::nearby::Browsing;
 use super::offline::{Note, OfflineGame, PieceView, Player, Setup};
+use super::online_adapter::{self, Online};
 use super::scan::Scanner;
 use super::settings::{BoardTheme, Language, Settings, SettingsFile};
 use super::turn_clock::Tick;
@@ -39,6 +40,7 @@ pub const RESULT_DELAY: Duration = Duration::from_millis(1200);
 pub struct App {
     window: AppWindow,
     state: Rc<RefCell<State>>,
+    online: Rc<RefCell<Online>>,
 }
 
 struct State {
@@ -125,6 +127,13 @@ impl App {
             eprintln!("clovece: {e}; using the default settings");
             Settings::default()
         });
+        // Online games keep their identity, saved game and statistics
+        // beside the settings.
+        let data = file
+            .path()
+            .parent()
+            .map_or_else(std::path::PathBuf::new, std::path::Path::to_path_buf);
+        let online = Rc::new(RefCell::new(Online::new(data)));
         let names = Rc::new(VecModel::from(vec![SharedString::new(); 4]));
         names.set_row_data(0, settings.nickname.as_str().into());
         let state = Rc::new(RefCell::new(State {
@@ -140,7 +149,11 @@ impl App {
             history: Rc::new(VecModel::default()),
             clock: slint::Timer::default(),
         }));
-        let app = App { window, state };
+        let app = App {
+            window,
+            state,
+            online,
+        };
         app.show_settings();
         app.connect();
         Ok(app)
@@ -149,6 +162,11 @@ impl App {
     /// The window (for tests: to find elements and take snapshots).
     pub fn window(&self) -> &AppWindow {
         &self.window
+    }
+
+    /// Online games listen on `listen` (tests keep to loopback).
+    pub fn listen_on(&self, listen: Vec<libp2p::Multiaddr>) {
+        self.online.borrow_mut().set_listen(listen);
     }
 
     /// Shows the window and runs until it is closed.
@@ -225,22 +243,42 @@ impl App {
             },
         );
 
+        let state = self.state.clone();
+        online_adapter::connect(&self.window, &self.online, move || {
+            let s = state.borrow();
+            (s.settings.nickname.clone(), s.settings.house)
+        });
+
         let game = self.window.global::<GameAdapter>();
-        let (window, state) = (self.window.as_weak(), self.state.clone());
+        let (window, state, online) = (
+            self.window.as_weak(),
+            self.state.clone(),
+            self.online.clone(),
+        );
         game.on_roll(move || {
             let Some(window) = window.upgrade() else {
                 return;
             };
+            if online_adapter::roll(&online) {
+                return;
+            }
             human_acts(&window, &state, |game, dice| {
                 let die = dice.roll();
                 game.roll(die).is_ok()
             });
         });
-        let (window, state) = (self.window.as_weak(), self.state.clone());
+        let (window, state, online) = (
+            self.window.as_weak(),
+            self.state.clone(),
+            self.online.clone(),
+        );
         game.on_tap_piece(move |index| {
             let Some(window) = window.upgrade() else {
                 return;
             };
+            if online_adapter::tap_piece(&online, index) {
+                return;
+            }
             let Ok(index) = usize::try_from(index) else {
                 return;
             };
@@ -249,7 +287,11 @@ impl App {
                 piece.is_some_and(|id| game.play_piece(id).is_ok())
             });
         });
-        let (window, state) = (self.window.as_weak(), self.state.clone());
+        let (window, state, online) = (
+            self.window.as_weak(),
+            self.state.clone(),
+            self.online.clone(),
+        );
         game.on_tap_square(move |index| {
             let Some(window) = window.upgrade() else {
                 return;
@@ -260,15 +302,23 @@ impl App {
             else {
                 return;
             };
+            if online_adapter::tap_square(&online, &square) {
+                return;
+            }
             human_acts(&window, &state, |game, _| {
                 square_spot(&square).is_some_and(|spot| game.play_to(spot).is_ok())
             });
         });
-        let (window, state) = (self.window.as_weak(), self.state.clone());
+        let (window, state, online) = (
+            self.window.as_weak(),
+            self.state.clone(),
+            self.online.clone(),
+        );
         game.on_leave(move || {
             let Some(window) = window.upgrade() else {
                 return;
             };
+            online_adapter::leave(&online);
             let mut state = state.borrow_mut();
             state.generation += 1;
             state.game = None;
@@ -300,11 +350,22 @@ impl App {
         });
 
         let result = self.window.global::<ResultAdapter>();
-        let (window, state) = (self.window.as_weak(), self.state.clone());
+        let (window, state, online) = (
+            self.window.as_weak(),
+            self.state.clone(),
+            self.online.clone(),
+        );
         result.on_play_again(move || {
             let Some(window) = window.upgrade() else {
                 return;
             };
+            // An online game's players meet again in a new room.
+            if online_adapter::leave(&online) {
+                window
+                    .global::<ui::AppAdapter>()
+                    .set_screen(ui::Screen::Home);
+                return;
+            }
             let setup = state.borrow().setup.clone();
             if let Some(game) = setup.and_then(|s| OfflineGame::new(s).ok()) {
                 start(&window, &state, game);
@@ -345,7 +406,7 @@ fn select_language(language: Language) {
     let _ = slint::select_bundled_translation(code);
 }
 
-fn leave_cost(cost: LeaveCost) -> ui::LeaveCost {
+pub(super) fn leave_cost(cost: LeaveCost) -> ui::LeaveCost {
     match cost {
         LeaveCost::Nothing => ui::LeaveCost::Nothing,
         LeaveCost::TwoLosses => ui::LeaveCost::TwoLosses,
@@ -694,7 +755,7 @@ fn show_fairness(window: &AppWindow, state: &State, game: &OfflineGame) {
 }
 
 /// A count as the UI's integer.
-fn count(n: usize) -> i32 {
+pub(super) fn count(n: usize) -> i32 {
     i32::try_from(n).unwrap_or(i32::MAX)
 }
 
@@ -753,7 +814,7 @@ fn players(game: &OfflineGame) -> Vec<ui::PlayerData> {
         .collect()
 }
 
-fn note(note: Note) -> ui::Note {
+pub(super) fn note(note: Note) -> ui::Note {
     let red = Colour::Red;
     let (kind, attempt, piece, by, to) = match note {
         Note::None => (ui::NoteKind::None, 0, red, red, red),
@@ -773,7 +834,7 @@ fn note(note: Note) -> ui::Note {
     }
 }
 
-fn hue(colour: Colour) -> ui::Hue {
+pub(super) fn hue(colour: Colour) -> ui::Hue {
     match colour {
         Colour::Red => ui::Hue::Red,
         Colour::Blue => ui::Hue::Blue,
@@ -791,7 +852,7 @@ fn colour(hue: ui::Hue) -> Colour {
     }
 }
 
-fn piece_data(piece: &PieceView) -> ui::PieceData {
+pub(super) fn piece_data(piece: &PieceView) -> ui::PieceData {
     let (place, number, seat) = match piece.spot {
         Spot::Base(seat) => (ui::PlaceKind::Base, 0, seat),
         Spot::Track(n) => (ui::PlaceKind::Track, n, piece.id.colour),
@@ -847,7 +908,7 @@ fn all_squares() -> Vec<ui::SquareData> {
 }
 
 /// The spot of `square`, where a piece can end a move (not a base).
-fn square_spot(square: &ui::SquareData) -> Option<Spot> {
+pub(super) fn square_spot(square: &ui::SquareData) -> Option<Spot> {
     let number = u8::try_from(square.number).ok()?;
     match square.kind {
         ui::SquareKind::Track | ui::SquareKind::Start => Some(Spot::Track(number)),

@@ -13,6 +13,10 @@
 //! - [`dice`]: the die of offline games.
 //! - [`fairness`]: the roll history and dice statistics of a game.
 //! - [`leave`]: what leaving a game costs.
+//! - [`online`]: an online game's session on its network thread.
+//! - [`online_game`]: an online game's board, from the replicated log.
+//! - [`room`]: the room screen (host or guest) before an online game.
+//! - [`qr`]: the room's QR code as a pixel-sharp picture.
 //! - [`settings`]: the player's settings and where they are kept.
 //! - [`turn_clock`]: the turn timer of pass-and-play games.
 //! - [`join`]: joining a room by its code or ticket link.
@@ -29,6 +33,11 @@ pub mod leave;
 pub mod matfyz;
 pub mod nearby;
 pub mod offline;
+pub mod online;
+mod online_adapter;
+pub mod online_game;
+pub mod qr;
+pub mod room;
 pub mod scan;
 pub mod settings;
 pub mod statistics;

@@ -2,20 +2,22 @@
 //! host loop consults. It keeps the [`Seating`], tells the guests every
 //! change, and starts the game either by itself as soon as the room is
 //! full and everyone is ready (`clovece host`, the headless contract) or
-//! when the host says so on its console (`clovece host --console`, one
-//! command a line: see [`Command`]).
+//! when the host says so on its [`Console`]: lines typed (`clovece host
+//! --console`, one command a line: see [`Command`]) or the app's room
+//! screen.
 
 use std::str::FromStr;
 
 use libp2p::PeerId;
 use tokio::io::{AsyncBufRead, Lines};
+use tokio::sync::mpsc;
 
 use super::invite::Target;
 use super::options::{OptionsError, Players, RoomOptions};
 use super::seats::{Lineup, Seating};
 use crate::bot::Level;
 use crate::net::game::{Note, Organiser, Sitter, Table};
-use crate::net::room::{Listing, Lobby, SeatList};
+use crate::net::room::{Listing, Lobby};
 use crate::net::{RoomId, Ticket};
 
 /// A console command of the host.
@@ -67,8 +69,30 @@ impl FromStr for Command {
     }
 }
 
-/// The host's console: lines of commands, or none.
-pub type Console = Lines<Box<dyn AsyncBufRead + Unpin + Send>>;
+/// Where the host's commands come from.
+pub enum Console {
+    /// Lines typed, one command a line (`clovece host --console`).
+    Lines(Lines<Box<dyn AsyncBufRead + Unpin + Send>>),
+    /// Commands given one by one (the app's room screen).
+    Commands(mpsc::UnboundedReceiver<Command>),
+}
+
+impl Console {
+    /// The next command, a line that is not one, or `None` once the
+    /// console is closed.
+    async fn next(&mut self) -> Option<Result<Command, UnknownCommand>> {
+        match self {
+            Console::Lines(lines) => loop {
+                match lines.next_line().await {
+                    Ok(Some(line)) if line.trim().is_empty() => {}
+                    Ok(Some(line)) => return Some(line.parse()),
+                    Ok(None) | Err(_) => return None,
+                }
+            },
+            Console::Commands(commands) => commands.recv().await.map(Ok),
+        }
+    }
+}
 
 /// The organiser of `clovece host` (see the module documentation).
 pub struct Host {
@@ -150,8 +174,10 @@ impl Host {
     /// Tells everyone the seats; starts by itself if there is no console.
     fn changed(&mut self) {
         let view = self.seating.view();
-        self.notes
-            .push(Note::Say(format!("seats: {}", SeatList(&view))));
+        self.notes.push(Note::Seats {
+            seats: view.clone(),
+            startable: self.seating.start().is_ok(),
+        });
         if let Some(room) = self.room_id() {
             for guest in self.seating.guest_peers() {
                 let seats = Lobby::Seats {
@@ -237,18 +263,15 @@ impl Organiser for Host {
     }
 
     async fn input(&mut self) {
-        let line = match &mut self.console {
-            Some(console) => console.next_line().await,
-            None => Ok(None),
+        let command = match &mut self.console {
+            Some(console) => console.next().await,
+            None => None,
         };
-        match line {
-            Ok(Some(line)) if line.trim().is_empty() => {}
-            Ok(Some(line)) => match line.parse() {
-                Ok(command) => self.command(command),
-                Err(e) => self.notes.push(Note::Say(format!("refused: {e}"))),
-            },
+        match command {
+            Some(Ok(command)) => self.command(command),
+            Some(Err(e)) => self.notes.push(Note::Say(format!("refused: {e}"))),
             // No console, or it ended: nothing more will come from it.
-            Ok(None) | Err(_) => std::future::pending().await,
+            None => std::future::pending().await,
         }
     }
 
@@ -357,7 +380,7 @@ mod tests {
             "Hana",
             0,
             Level::Medium,
-            Some(console.lines()),
+            Some(Console::Lines(console.lines())),
         );
         let room = open(&mut host);
         let guest = PeerId::random();
@@ -375,5 +398,51 @@ mod tests {
         assert_eq!(host.started(), None, "ready is not start");
         host.command(Command::Start);
         assert!(host.started().is_some());
+    }
+
+    #[test]
+    fn commands_from_the_apps_room_screen_drive_the_organiser() {
+        let (commands, console) = mpsc::unbounded_channel();
+        let mut host = Host::new(
+            Players::Two,
+            "Hana",
+            0,
+            Level::Medium,
+            Some(Console::Commands(console)),
+        );
+        open(&mut host);
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .build()
+            .unwrap();
+        commands.send(Command::Start).unwrap();
+        runtime.block_on(host.input());
+        assert_eq!(host.started(), None, "an empty seat");
+        let said = host.notes();
+        assert!(
+            said.contains(&Note::Say(
+                "refused: cannot start: 1 seat(s) still empty".into()
+            )),
+            "{said:?}"
+        );
+        commands
+            .send(Command::Computer(2, Some(Level::Easy)))
+            .unwrap();
+        runtime.block_on(host.input());
+        assert!(
+            host.notes().iter().any(|n| matches!(
+                n,
+                Note::Seats {
+                    startable: true,
+                    ..
+                }
+            )),
+            "the seats say the game may start"
+        );
+        commands.send(Command::Start).unwrap();
+        runtime.block_on(host.input());
+        assert_eq!(
+            host.started(),
+            Some(vec![Sitter::Host, Sitter::Computer(Level::Easy)])
+        );
     }
 }

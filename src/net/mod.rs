@@ -13,8 +13,14 @@
 //! - [`swarm`]: the libp2p stack and its tuning.
 //! - [`node`]: a running node: discovery, connections, the byte channel.
 //! - [`nearby`]: `clovece nearby`, the phones mDNS finds.
-//! - [`game`]: `clovece host` / `clovece join`, a headless peer playing
-//!   a whole game, or resuming a saved one.
+//! - [`game`]: a networked game from start to end (`clovece host` /
+//!   `clovece join`, the app's online game), or a saved one resumed.
+//! - [`setup`]: seating everyone and signing the game's header.
+//! - [`play`]: playing a started game over the node.
+//! - [`front`]: where this player's actions come from and where the
+//!   game's progress goes.
+//! - [`lines`]: the headless front: output lines, the computer or the
+//!   terminal.
 //! - [`terminal`]: playing one's seat by hand on the terminal.
 //! - [`room`]: the lobby: finding a room by code, joining open and private
 //!   rooms.
@@ -22,13 +28,17 @@
 pub mod backoff;
 pub mod book;
 pub mod code;
+pub mod front;
 pub mod game;
 pub mod guard;
 pub mod identity;
+pub mod lines;
 pub mod link;
 pub mod nearby;
 pub mod node;
+mod play;
 pub mod room;
+mod setup;
 pub mod swarm;
 pub mod terminal;
 pub mod ticket;

@@ -1,0 +1,259 @@
+//! An online game of the app: the networked game ([`crate::net::game`])
+//! on a tokio runtime of its own thread, its progress handed to the UI as
+//! owned [`Update`]s and the player's taps sent to it as [`Action`]s (the
+//! host's room commands as [`Command`]s). Plain Rust: the adapter decides
+//! how updates reach the window (`upgrade_in_event_loop`), tests take them
+//! from a channel.
+
+use std::path::PathBuf;
+
+use libp2p::Multiaddr;
+use tokio::sync::{mpsc, oneshot};
+
+use crate::bot::Level;
+use crate::lobby::RoomOptions;
+use crate::lobby::host::{Command, Console, Host};
+use crate::net::front::{Action, Front, Progress};
+use crate::net::game::{self, Peer, Role};
+use crate::net::room::SeatView;
+use crate::protocol::{Control, Due, Phone, RollRecord, TurnTimer};
+use crate::rules::{Colour, Game};
+
+/// The game as one log state shows it: what the game screen draws.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Snapshot {
+    /// This player's colour.
+    pub me: Colour,
+    /// The rules' game (`None` while the first player is drawn).
+    pub game: Option<Game>,
+    pub due: Due,
+    /// Who plays each colour now (`None`: not in play).
+    pub control: [Option<Control>; 4],
+    /// Every roll so far, oldest first.
+    pub rolls: Vec<RollRecord>,
+    /// The time each player has for a roll or move.
+    pub timer: TurnTimer,
+}
+
+impl Snapshot {
+    fn of(phone: &Phone) -> Snapshot {
+        let log = phone.log();
+        let state = log.state();
+        Snapshot {
+            me: phone.seat(),
+            game: state.game().copied(),
+            due: log.due(),
+            control: Colour::ALL.map(|c| state.control(c)),
+            rolls: log.rolls().collect(),
+            timer: log.header().header.timer,
+        }
+    }
+}
+
+/// What the network thread tells the UI, in order.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Update {
+    /// The host's room is open: its ticket (the link and QR code) and its
+    /// short code.
+    Opened { ticket: String, code: String },
+    /// The room's seats; with the host, whether the game may start.
+    Seats {
+        seats: Vec<SeatView>,
+        startable: Option<bool>,
+    },
+    /// A line of the host's organiser (a refusal).
+    Said(String),
+    /// The game started with this player in a colour's seat.
+    Started(Colour),
+    /// The log changed.
+    Log(Snapshot),
+    /// The players the game waits on, each with the seconds left before
+    /// the computer plays for them (empty: nobody).
+    Silent(Vec<(Colour, u64)>),
+    /// The game is over (`None`: nobody won), or this player left it.
+    Over { winner: Option<Colour> },
+    /// The network side ended: the game was recorded in the statistics,
+    /// or the error that ended it.
+    Ended(Result<(), String>),
+}
+
+/// How this phone takes part.
+#[derive(Clone, Debug)]
+pub enum Part {
+    /// Host a room with these options.
+    Host(RoomOptions),
+    /// Join by ticket link or room code.
+    Join(String),
+}
+
+/// Where the session keeps its identity, saved game and statistics, and
+/// where it listens.
+#[derive(Clone, Debug)]
+pub struct Place {
+    pub data: PathBuf,
+    pub listen: Vec<Multiaddr>,
+    pub name: String,
+}
+
+/// The app's [`Front`]: progress out as [`Update`]s, taps in as actions.
+struct AppFront<F> {
+    notify: F,
+    actions: mpsc::UnboundedReceiver<Action>,
+}
+
+#[async_trait::async_trait(?Send)]
+impl<F: FnMut(Update)> Front for AppFront<F> {
+    fn show(&mut self, progress: Progress<'_>) -> std::io::Result<()> {
+        let update = match progress {
+            Progress::Opened(ticket) => Update::Opened {
+                ticket: ticket.to_string(),
+                code: ticket.code().to_string(),
+            },
+            Progress::Seats { seats, startable } => Update::Seats {
+                seats: seats.to_vec(),
+                startable,
+            },
+            Progress::Said(line) => Update::Said(line.to_owned()),
+            Progress::Seat(colour) => Update::Started(colour),
+            Progress::Log(phone) => Update::Log(Snapshot::of(phone)),
+            Progress::Silent(silent) => Update::Silent(
+                silent
+                    .iter()
+                    .map(|&(c, left)| (c, left.div_ceil(1000)))
+                    .collect(),
+            ),
+            Progress::Result { winner, .. } => Update::Over { winner },
+            Progress::Left(_) => Update::Over { winner: None },
+            Progress::Resumed(_)
+            | Progress::Away(_)
+            | Progress::Back(_)
+            | Progress::Acting { .. }
+            | Progress::Dropped(_) => return Ok(()),
+        };
+        (self.notify)(update);
+        Ok(())
+    }
+
+    fn due(&mut self, _: &Phone) -> std::io::Result<Option<Action>> {
+        // A person taps the die or a piece.
+        Ok(None)
+    }
+
+    async fn input(&mut self, _asked: bool) -> std::io::Result<Option<Action>> {
+        match self.actions.recv().await {
+            Some(action) => Ok(Some(action)),
+            // The app is gone; its process ends with this thread.
+            None => std::future::pending().await,
+        }
+    }
+}
+
+/// A running online session; dropping it stops the network thread (before
+/// the start that is leaving the room, which costs nothing).
+pub struct Session {
+    actions: mpsc::UnboundedSender<Action>,
+    commands: Option<mpsc::UnboundedSender<Command>>,
+    stop: Option<oneshot::Sender<()>>,
+}
+
+impl Session {
+    /// Starts taking part as `part`, telling `notify` (on the network
+    /// thread) every update.
+    pub fn start(part: Part, place: Place, notify: impl FnMut(Update) + Send + 'static) -> Session {
+        let (actions, action_rx) = mpsc::unbounded_channel();
+        let (stop, stopped) = oneshot::channel();
+        let (role, commands) = match part {
+            Part::Host(options) => {
+                let (tx, rx) = mpsc::unbounded_channel();
+                let console = Some(Console::Commands(rx));
+                let host = Host::new(options.players, &place.name, 0, Level::Medium, console);
+                (Role::Host(options.table(), Box::new(host)), Some(tx))
+            }
+            Part::Join(link) => (Role::Join(Some(link)), None),
+        };
+        std::thread::spawn(move || {
+            let mut front = AppFront {
+                notify,
+                actions: action_rx,
+            };
+            let ended = run(role, place, &mut front, stopped);
+            (front.notify)(Update::Ended(ended));
+        });
+        Session {
+            actions,
+            commands,
+            stop: Some(stop),
+        }
+    }
+
+    /// Sends the player's action (ignored once the game is over).
+    pub fn act(&self, action: Action) {
+        let _ = self.actions.send(action);
+    }
+
+    /// Sends a host's room command (a guest has none).
+    pub fn command(&self, command: Command) {
+        if let Some(commands) = &self.commands {
+            let _ = commands.send(command);
+        }
+    }
+}
+
+impl Drop for Session {
+    fn drop(&mut self) {
+        // The thread ends at its next await; the UI does not wait for it.
+        if let Some(stop) = self.stop.take() {
+            let _ = stop.send(());
+        }
+    }
+}
+
+/// Plays as `role` until the game ends (recording it in the statistics)
+/// or `stop` fires.
+fn run(
+    role: Role,
+    place: Place,
+    front: &mut dyn Front,
+    stop: oneshot::Receiver<()>,
+) -> Result<(), String> {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| e.to_string())?;
+    runtime.block_on(async {
+        let keypair =
+            crate::net::identity::load_or_create(&place.data).map_err(|e| e.to_string())?;
+        // Each game in a folder of its own, removed once recorded: the app
+        // cannot resume a game yet, so an old unfinished one (a game this
+        // player left) must not take the place of a new room.
+        let stamp = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos());
+        let folder = place.data.join("games").join(stamp.to_string());
+        let peer = Peer {
+            role,
+            data: folder.clone(),
+            listen: place.listen,
+            pace: std::time::Duration::ZERO,
+            linger: std::time::Duration::from_secs(5),
+            name: place.name,
+            ready_after: None,
+            leave_after: None,
+            drop_after: None,
+        };
+        let finished = tokio::select! {
+            finished = game::run(keypair, peer, front) => finished.map(Some).map_err(|e| e.to_string()),
+            _ = stop => Ok(None),
+        };
+        let recorded = match finished {
+            Ok(Some(finished)) => crate::stats::Store::new(&place.data)
+                .record(&finished)
+                .map(drop)
+                .map_err(|e| e.to_string()),
+            Ok(None) => Ok(()),
+            Err(e) => Err(e),
+        };
+        let _ = std::fs::remove_dir_all(&folder);
+        recorded
+    })
+}

@@ -1,0 +1,487 @@
+//! Wires the online screens to their controllers: the host's options and
+//! the room screen ([`super::room`]), `AppAdapter.join-room`, and the game
+//! screen during an online game ([`super::online_game`]). The network
+//! thread's updates reach the window with `upgrade_in_event_loop`; the
+//! game screen's taps go back as actions.
+
+use std::cell::RefCell;
+use std::path::PathBuf;
+use std::rc::{Rc, Weak};
+
+use libp2p::Multiaddr;
+use slint::{ComponentHandle, Image, Model, ModelRc, VecModel};
+
+use super::adapter::{count, hue, leave_cost, note, piece_data, square_spot};
+use super::geometry::Spot;
+use super::leave::LeaveCost;
+use super::online::{Part, Place, Session, Update};
+use super::online_game::OnlineGame;
+use super::qr;
+use super::room::{self, Room};
+use super::ui::{self, AppWindow, GameAdapter, ResultAdapter, RoomAdapter};
+use crate::bot::Level;
+use crate::lobby::RoomOptions;
+use crate::lobby::options::{Players, TurnTime};
+use crate::net::front::Action;
+use crate::net::room::SeatView;
+use crate::protocol::Theme;
+use crate::rules::{Colour, FirstPlayer, HouseRules, RuleSet, Seats};
+
+/// The online side of the app on the UI thread.
+pub struct Online {
+    /// The data folder: identity, saved game, statistics.
+    data: PathBuf,
+    listen: Vec<Multiaddr>,
+    session: Option<Session>,
+    room: Option<Room>,
+    game: Option<OnlineGame>,
+    /// The game screen's pieces while an online game is on.
+    pieces: Rc<VecModel<ui::PieceData>>,
+    /// The players the game waits on, with the seconds left, as last told.
+    silent: Vec<(Colour, u64)>,
+    /// Bumped for every new session, so a finished session's late
+    /// updates do nothing.
+    generation: u64,
+}
+
+thread_local! {
+    /// The UI thread's online state, for the updates the network thread
+    /// sends into the event loop (they can carry only `Send` values).
+    static ONLINE: RefCell<Weak<RefCell<Online>>> = const { RefCell::new(Weak::new()) };
+}
+
+impl Online {
+    /// Online play keeping its files in `data`, listening on every
+    /// interface.
+    pub fn new(data: PathBuf) -> Online {
+        Online {
+            data,
+            listen: vec!["/ip4/0.0.0.0/tcp/0".parse().expect("a valid address")],
+            session: None,
+            room: None,
+            game: None,
+            pieces: Rc::new(VecModel::default()),
+            silent: Vec::new(),
+            generation: 0,
+        }
+    }
+
+    /// Listens on `listen` instead (tests keep to loopback).
+    pub fn set_listen(&mut self, listen: Vec<Multiaddr>) {
+        self.listen = listen;
+    }
+}
+
+/// Connects the room screen and `AppAdapter.join-room`.
+/// `profile` gives the player's nickname and house rules (the settings').
+pub fn connect(
+    window: &AppWindow,
+    online: &Rc<RefCell<Online>>,
+    profile: impl Fn() -> (String, HouseRules) + 'static,
+) {
+    ONLINE.with(|o| *o.borrow_mut() = Rc::downgrade(online));
+    let profile = Rc::new(profile);
+    let room = window.global::<RoomAdapter>();
+
+    let (weak, state, settings) = (window.as_weak(), online.clone(), profile.clone());
+    room.on_open(move || {
+        let Some(window) = weak.upgrade() else { return };
+        let (name, house) = settings();
+        let options = options_from_ui(&window.global::<RoomAdapter>(), house);
+        begin(&window, &state, Part::Host(options), name);
+    });
+    let (weak, state) = (window.as_weak(), online.clone());
+    window.global::<ui::AppAdapter>().on_join_room(move |link| {
+        let Some(window) = weak.upgrade() else { return };
+        let link = link.trim().to_owned();
+        begin(&window, &state, Part::Join(link), profile().0);
+    });
+
+    let (weak, state) = (window.as_weak(), online.clone());
+    room.on_toggle_ready(move || {
+        let mut s = state.borrow_mut();
+        let Some(action) = s.room.as_mut().and_then(Room::toggle_ready) else {
+            return;
+        };
+        if let Some(session) = &s.session {
+            session.act(action);
+        }
+        drop(s);
+        if let Some(window) = weak.upgrade() {
+            show_room(&window, &state.borrow());
+        }
+    });
+    let state = online.clone();
+    room.on_computer(move |seat, level| {
+        let s = state.borrow();
+        let level = usize::try_from(level)
+            .ok()
+            .and_then(|i| Level::ALL.get(i).copied());
+        let command = usize::try_from(seat)
+            .ok()
+            .and_then(|seat| s.room.as_ref()?.computer(seat, level));
+        if let (Some(command), Some(session)) = (command, &s.session) {
+            session.command(command);
+        }
+    });
+    let state = online.clone();
+    room.on_move_up(move |seat| {
+        let s = state.borrow();
+        let command = usize::try_from(seat)
+            .ok()
+            .and_then(|seat| s.room.as_ref()?.move_up(seat));
+        if let (Some(command), Some(session)) = (command, &s.session) {
+            session.command(command);
+        }
+    });
+    let state = online.clone();
+    room.on_start(move || {
+        let s = state.borrow();
+        if let (Some(command), Some(session)) = (s.room.as_ref().and_then(Room::start), &s.session)
+        {
+            session.command(command);
+        }
+    });
+    let (weak, state) = (window.as_weak(), online.clone());
+    room.on_leave(move || {
+        // Before the start leaving costs nothing: the session just stops.
+        let mut s = state.borrow_mut();
+        s.generation += 1;
+        s.session = None;
+        s.room = None;
+        if let Some(window) = weak.upgrade() {
+            window
+                .global::<ui::AppAdapter>()
+                .set_screen(ui::Screen::Home);
+        }
+    });
+}
+
+/// Starts a session as `part` and opens the room screen.
+fn begin(window: &AppWindow, online: &Rc<RefCell<Online>>, part: Part, name: String) {
+    let role = match part {
+        Part::Host(_) => room::Part::Host,
+        Part::Join(_) => room::Part::Guest,
+    };
+    let mut s = online.borrow_mut();
+    s.generation += 1;
+    s.game = None;
+    s.silent.clear();
+    s.room = Some(Room::new(role));
+    let place = Place {
+        data: s.data.clone(),
+        listen: s.listen.clone(),
+        name,
+    };
+    let (weak, generation) = (window.as_weak(), s.generation);
+    // A new session replaces (and so stops) any earlier one.
+    s.session = Some(Session::start(part, place, move |update| {
+        // Fails only when the window's event loop is gone.
+        let _ = weak.upgrade_in_event_loop(move |window| {
+            ONLINE.with(|o| {
+                if let Some(online) = o.borrow().upgrade() {
+                    apply(&window, &online, generation, update);
+                }
+            });
+        });
+    }));
+    let adapter = window.global::<RoomAdapter>();
+    adapter.set_hosting(role == room::Part::Host);
+    adapter.set_code("".into());
+    adapter.set_qr(Image::default());
+    show_room(window, &s);
+    window
+        .global::<ui::AppAdapter>()
+        .set_screen(ui::Screen::Room);
+}
+
+/// Takes in an update of session `generation`.
+fn apply(window: &AppWindow, online: &Rc<RefCell<Online>>, generation: u64, update: Update) {
+    let mut s = online.borrow_mut();
+    if s.generation != generation {
+        return;
+    }
+    match update {
+        Update::Started(_) => {}
+        Update::Log(snapshot) => {
+            match s.game.as_mut() {
+                Some(game) => game.update(snapshot),
+                None => {
+                    let game = OnlineGame::new(snapshot);
+                    let pieces: Vec<ui::PieceData> = game.pieces().iter().map(piece_data).collect();
+                    s.pieces = Rc::new(VecModel::from(pieces));
+                    let adapter = window.global::<GameAdapter>();
+                    adapter.set_pieces(ModelRc::from(s.pieces.clone()));
+                    adapter.set_leave_cost(leave_cost(LeaveCost::of(true)));
+                    s.game = Some(game);
+                    window
+                        .global::<ui::AppAdapter>()
+                        .set_screen(ui::Screen::Game);
+                }
+            }
+            show_game(window, &s);
+        }
+        Update::Silent(silent) => {
+            s.silent = silent;
+            if let Some(game) = s.game.as_mut() {
+                game.tick();
+            }
+            show_game(window, &s);
+        }
+        Update::Over { .. } => show_result(window, &s),
+        Update::Ended(Ok(())) => s.session = None,
+        other => {
+            let changed = s.room.as_mut().is_some_and(|room| room.apply(&other));
+            if let Update::Ended(Err(_)) = other {
+                s.session = None;
+                if s.game.take().is_some() {
+                    // The game broke off: back to the room screen, which
+                    // says why.
+                    window
+                        .global::<ui::AppAdapter>()
+                        .set_screen(ui::Screen::Room);
+                }
+            }
+            if changed {
+                show_room(window, &s);
+            }
+        }
+    }
+}
+
+/// Fills the room screen.
+fn show_room(window: &AppWindow, s: &Online) {
+    let Some(room) = &s.room else { return };
+    let adapter = window.global::<RoomAdapter>();
+    if let Some((ticket, code)) = room.ticket()
+        && adapter.get_code() != code
+    {
+        adapter.set_code(code.into());
+        match qr::picture(ticket) {
+            Ok(picture) => adapter.set_qr(Image::from_rgba8(picture)),
+            Err(e) => adapter.set_problem(e.to_string().into()),
+        }
+    }
+    let colours = u8::try_from(room.seats().len())
+        .ok()
+        .and_then(Seats::for_players);
+    let seats: Vec<ui::SeatData> = room
+        .seats()
+        .iter()
+        .zip(colours.into_iter().flat_map(Seats::iter))
+        .map(|(seat, colour)| seat_data(seat, colour))
+        .collect();
+    adapter.set_seats(ModelRc::new(VecModel::from(seats)));
+    adapter.set_startable(room.startable());
+    adapter.set_ready(room.ready());
+    adapter.set_problem(room.problem().unwrap_or_default().into());
+}
+
+fn seat_data(seat: &SeatView, colour: Colour) -> ui::SeatData {
+    let (kind, name, ready, level) = match seat {
+        SeatView::Host { name } => (ui::SeatKind::Host, name.as_str(), true, 0),
+        SeatView::Guest { name, ready } => (ui::SeatKind::Guest, name.as_str(), *ready, 0),
+        SeatView::Computer { level } => {
+            let index = Level::ALL.iter().position(|l| l == level).unwrap_or(0);
+            (ui::SeatKind::Computer, "", false, count(index))
+        }
+        SeatView::Empty => (ui::SeatKind::Empty, "", false, 0),
+    };
+    ui::SeatData {
+        kind,
+        hue: hue(colour),
+        name: name.into(),
+        ready,
+        level,
+    }
+}
+
+/// The players' names by colour, from the room's seats.
+fn names(s: &Online) -> [String; 4] {
+    let mut names: [String; 4] = Default::default();
+    let Some(room) = &s.room else { return names };
+    let Some(seats) = u8::try_from(room.seats().len())
+        .ok()
+        .and_then(Seats::for_players)
+    else {
+        return names;
+    };
+    for (seat, colour) in room.seats().iter().zip(seats.iter()) {
+        if let SeatView::Host { name } | SeatView::Guest { name, .. } = seat {
+            names[colour.index()].clone_from(name);
+        }
+    }
+    names
+}
+
+fn players(s: &Online, game: &OnlineGame, silent: &[(Colour, u64)]) -> Vec<ui::PlayerData> {
+    let names = names(s);
+    let pieces = game.pieces();
+    let seated = game.snapshot().game.map(|g| g.seats());
+    seated
+        .into_iter()
+        .flat_map(Seats::iter)
+        .map(|colour| ui::PlayerData {
+            hue: hue(colour),
+            name: names[colour.index()].as_str().into(),
+            computer: game.computer(colour),
+            active: game.turn() == Some(colour),
+            home: count(
+                pieces
+                    .iter()
+                    .filter(|p| p.id.colour == colour && matches!(p.spot, Spot::Home(..)))
+                    .count(),
+            ),
+            waiting: silent
+                .iter()
+                .find(|(c, _)| *c == colour)
+                .map_or(-1, |(_, secs)| i32::try_from(*secs).unwrap_or(i32::MAX)),
+        })
+        .collect()
+}
+
+/// Fills the game screen from the online game.
+fn show_game(window: &AppWindow, s: &Online) {
+    let Some(game) = &s.game else { return };
+    let adapter = window.global::<GameAdapter>();
+    let pieces = game.pieces();
+    for (row, piece) in pieces.iter().enumerate() {
+        let data = piece_data(piece);
+        if row >= s.pieces.row_count() {
+            s.pieces.push(data);
+        } else if s.pieces.row_data(row).as_ref() != Some(&data) {
+            s.pieces.set_row_data(row, data);
+        }
+    }
+    let targets = game.targets();
+    let squares = adapter.get_squares();
+    for row in 0..squares.row_count() {
+        let Some(mut square) = squares.row_data(row) else {
+            continue;
+        };
+        let target = square_spot(&square).is_some_and(|spot| targets.contains(&spot));
+        if square.target != target {
+            square.target = target;
+            squares.set_row_data(row, square);
+        }
+    }
+    adapter.set_players(ModelRc::new(VecModel::from(players(s, game, &s.silent))));
+    let turn = game.turn().unwrap_or(game.me());
+    adapter.set_turn(hue(turn));
+    adapter.set_turn_name(names(s)[turn.index()].as_str().into());
+    adapter.set_turn_computer(game.computer(turn));
+    adapter.set_can_roll(game.can_roll());
+    adapter.set_must_move(game.must_move());
+    let fairness = game.fairness();
+    let last = fairness.history().last();
+    adapter.set_die(last.map_or(0, |r| i32::from(r.die.get())));
+    adapter.set_rolls(count(fairness.history().len()));
+    adapter.set_note(note(game.note()));
+    adapter.set_time_left(game.time_left().map_or(-1, i32::from));
+}
+
+/// Shows the result screen of the finished online game.
+fn show_result(window: &AppWindow, s: &Online) {
+    let Some(game) = &s.game else { return };
+    let adapter = window.global::<ResultAdapter>();
+    let names = names(s);
+    if let Some(Some(winner)) = game.over() {
+        adapter.set_winner(hue(winner));
+        adapter.set_winner_name(names[winner.index()].as_str().into());
+    }
+    let mut placings = players(s, game, &[]);
+    placings.sort_by_key(|p| {
+        std::cmp::Reverse((Some(p.hue) == game.over().flatten().map(hue), p.home))
+    });
+    adapter.set_placings(ModelRc::new(VecModel::from(placings)));
+    window
+        .global::<ui::AppAdapter>()
+        .set_screen(ui::Screen::Result);
+}
+
+/// The die was tapped: whether an online game took it.
+pub fn roll(online: &Rc<RefCell<Online>>) -> bool {
+    act(online, |game| game.can_roll().then_some(Action::Roll))
+}
+
+/// Piece `index` (of the game screen's pieces) was tapped: whether an
+/// online game took it.
+pub fn tap_piece(online: &Rc<RefCell<Online>>, index: i32) -> bool {
+    act(online, |game| {
+        let piece = usize::try_from(index)
+            .ok()
+            .and_then(|i| game.pieces().get(i).map(|p| p.id))?;
+        game.tap(piece)
+    })
+}
+
+/// `square` was tapped: whether an online game took it (the piece that
+/// lands there moves).
+pub fn tap_square(online: &Rc<RefCell<Online>>, square: &ui::SquareData) -> bool {
+    act(online, |game| {
+        let spot = square_spot(square)?;
+        game.tap_to(spot)
+    })
+}
+
+/// Closes the online game's screens: whether there was an online game.
+/// Before its end that is leaving it (two losses); after its end the log
+/// is final and the leave is ignored.
+pub fn leave(online: &Rc<RefCell<Online>>) -> bool {
+    // The session goes on until the others hold the end (or the leave),
+    // then records the game in the statistics; its later updates are not
+    // shown.
+    let mut s = online.borrow_mut();
+    if s.game.take().is_none() {
+        return false;
+    }
+    s.generation += 1;
+    if let Some(session) = &s.session {
+        session.act(Action::Leave);
+    }
+    s.room = None;
+    true
+}
+
+fn act(online: &Rc<RefCell<Online>>, choose: impl FnOnce(&OnlineGame) -> Option<Action>) -> bool {
+    let s = online.borrow();
+    let Some(game) = &s.game else { return false };
+    if let (Some(action), Some(session)) = (choose(game), &s.session) {
+        session.act(action);
+    }
+    true
+}
+
+/// The host's options as the host screen shows them; classic rules with
+/// the host's `house` rules (the header carries them to every phone).
+fn options_from_ui(adapter: &RoomAdapter, house: HouseRules) -> RoomOptions {
+    let turn = match adapter.get_turn_time() {
+        10 => TurnTime::Ten,
+        20 => TurnTime::Twenty,
+        60 => TurnTime::Sixty,
+        _ => TurnTime::Thirty,
+    };
+    let first = match adapter.get_first() {
+        1 => FirstPlayer::Red,
+        2 => FirstPlayer::HighestRoll,
+        3 => FirstPlayer::FirstSix,
+        _ => FirstPlayer::Random,
+    };
+    RoomOptions {
+        private: adapter.get_private(),
+        players: u8::try_from(adapter.get_players())
+            .ok()
+            .and_then(Players::from_count)
+            .unwrap_or_default(),
+        turn,
+        board: match adapter.get_board() {
+            ui::BoardTheme::Sea => Theme::Sea,
+            ui::BoardTheme::Classic => Theme::Classic,
+        },
+        rules: match adapter.get_rules() {
+            ui::RuleChoice::Croatian => RuleSet::Classic(HouseRules::CROATIAN),
+            _ => RuleSet::Classic(house),
+        },
+        first,
+    }
+}

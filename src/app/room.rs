@@ -1,0 +1,214 @@
+//! The room screen's controller: what the room shows (code, seats, who is
+//! ready) from the network's [`Update`]s, and the host's and guests'
+//! intents turned into the lobby's [`Command`]s and the game's
+//! [`Action`]s. The decisions (who may sit where, when the game may start)
+//! stay the lobby's: this only asks.
+
+use crate::bot::Level;
+use crate::lobby::host::Command;
+use crate::net::front::Action;
+use crate::net::room::SeatView;
+
+use super::online::Update;
+
+/// Who this phone is in the room.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Part {
+    /// Organises the room: seats, computer players, the start.
+    Host,
+    /// Takes a seat and says when it is ready.
+    Guest,
+}
+
+/// The room as its screen shows it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Room {
+    part: Part,
+    /// The ticket link (for the QR code) and short code; known to the host.
+    ticket: Option<(String, String)>,
+    seats: Vec<SeatView>,
+    startable: bool,
+    /// What this guest last said.
+    ready: bool,
+    /// The last thing that went wrong, for the player to read.
+    problem: Option<String>,
+}
+
+impl Room {
+    /// The room screen of a phone taking part as `part`, before the
+    /// network said anything.
+    pub fn new(part: Part) -> Room {
+        Room {
+            part,
+            ticket: None,
+            seats: Vec::new(),
+            startable: false,
+            ready: false,
+            problem: None,
+        }
+    }
+
+    /// The ticket link and the short code, once the room is open.
+    pub fn ticket(&self) -> Option<(&str, &str)> {
+        self.ticket.as_ref().map(|(t, c)| (t.as_str(), c.as_str()))
+    }
+
+    pub fn seats(&self) -> &[SeatView] {
+        &self.seats
+    }
+
+    /// Whether the host may start now: every seat taken, every guest ready.
+    pub fn startable(&self) -> bool {
+        self.part == Part::Host && self.startable
+    }
+
+    pub fn ready(&self) -> bool {
+        self.ready
+    }
+
+    pub fn problem(&self) -> Option<&str> {
+        self.problem.as_deref()
+    }
+
+    /// Takes in what the network said; whether the room screen changed.
+    pub fn apply(&mut self, update: &Update) -> bool {
+        match update {
+            Update::Opened { ticket, code } => {
+                self.ticket = Some((ticket.clone(), code.clone()));
+            }
+            Update::Seats { seats, startable } => {
+                self.seats.clone_from(seats);
+                self.startable = startable.unwrap_or(false);
+                // The seats changed as asked: an earlier refusal is old.
+                self.problem = None;
+            }
+            Update::Said(line) => {
+                let Some(why) = line.strip_prefix("refused: ") else {
+                    return false;
+                };
+                self.problem = Some(why.to_owned());
+            }
+            Update::Ended(Err(e)) => self.problem = Some(e.clone()),
+            _ => return false,
+        }
+        true
+    }
+
+    /// A guest says it is ready, or takes it back.
+    pub fn toggle_ready(&mut self) -> Option<Action> {
+        (self.part == Part::Guest).then(|| {
+            self.ready = !self.ready;
+            Action::Ready(self.ready)
+        })
+    }
+
+    /// The host puts the computer at `level` in seat `seat` (from 0), or
+    /// takes it out with `None`.
+    pub fn computer(&self, seat: usize, level: Option<Level>) -> Option<Command> {
+        (self.part == Part::Host).then_some(Command::Computer(seat + 1, level))
+    }
+
+    /// The host moves the player in seat `seat` (from 0) one seat up,
+    /// swapping with the one before; the first seat swaps with the last.
+    pub fn move_up(&self, seat: usize) -> Option<Command> {
+        let n = self.seats.len();
+        if self.part != Part::Host || seat >= n || n < 2 {
+            return None;
+        }
+        let other = (seat + n - 1) % n;
+        let mut order: Vec<usize> = (1..=n).collect();
+        order.swap(seat, other);
+        Some(Command::Order(order))
+    }
+
+    /// The host starts the game, when it may.
+    pub fn start(&self) -> Option<Command> {
+        self.startable().then_some(Command::Start)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn seats(ready: bool) -> Update {
+        Update::Seats {
+            seats: vec![
+                SeatView::Host {
+                    name: "Hana".into(),
+                },
+                SeatView::Guest {
+                    name: "Ivo".into(),
+                    ready,
+                },
+                SeatView::Computer { level: Level::Hard },
+            ],
+            startable: Some(ready),
+        }
+    }
+
+    #[test]
+    fn a_guest_toggles_ready_and_back() {
+        let mut room = Room::new(Part::Guest);
+        assert_eq!(room.toggle_ready(), Some(Action::Ready(true)));
+        assert!(room.ready());
+        assert_eq!(room.toggle_ready(), Some(Action::Ready(false)));
+        assert!(!room.ready());
+    }
+
+    #[test]
+    fn a_guest_has_no_host_commands() {
+        let mut room = Room::new(Part::Guest);
+        room.apply(&seats(true));
+        assert_eq!(room.start(), None);
+        assert_eq!(room.computer(1, Some(Level::Easy)), None);
+        assert_eq!(room.move_up(1), None);
+        assert!(!room.startable());
+    }
+
+    #[test]
+    fn the_host_may_start_only_when_the_lobby_says_all_are_ready() {
+        let mut room = Room::new(Part::Host);
+        assert_eq!(room.toggle_ready(), None, "the host has no ready toggle");
+        assert!(room.apply(&seats(false)));
+        assert_eq!(room.start(), None);
+        room.apply(&seats(true));
+        assert_eq!(room.start(), Some(Command::Start));
+    }
+
+    #[test]
+    fn the_host_moves_a_player_up_by_swapping_seats() {
+        let mut room = Room::new(Part::Host);
+        room.apply(&seats(true));
+        assert_eq!(room.move_up(1), Some(Command::Order(vec![2, 1, 3])));
+        assert_eq!(room.move_up(0), Some(Command::Order(vec![3, 2, 1])));
+        assert_eq!(room.move_up(3), None);
+    }
+
+    #[test]
+    fn computer_seats_are_numbered_from_one_for_the_lobby() {
+        let room = Room::new(Part::Host);
+        assert_eq!(
+            room.computer(2, Some(Level::Easy)),
+            Some(Command::Computer(3, Some(Level::Easy)))
+        );
+        assert_eq!(room.computer(2, None), Some(Command::Computer(3, None)));
+    }
+
+    #[test]
+    fn the_rooms_code_and_a_refusal_are_shown() {
+        let mut room = Room::new(Part::Host);
+        room.apply(&Update::Opened {
+            ticket: "clovece:x".into(),
+            code: "ABC123".into(),
+        });
+        assert_eq!(room.ticket(), Some(("clovece:x", "ABC123")));
+        assert!(!room.apply(&Update::Said("invited: someone".into())));
+        room.apply(&Update::Said("refused: every seat is taken".into()));
+        assert_eq!(room.problem(), Some("every seat is taken"));
+        room.apply(&seats(false));
+        assert_eq!(room.problem(), None, "a change since clears it");
+        room.apply(&Update::Ended(Err("the room is full".into())));
+        assert_eq!(room.problem(), Some("the room is full"));
+    }
+}

@@ -1,0 +1,90 @@
+//! The seam between a networked game and whoever sits at this phone: where
+//! this player's actions come from and where the game's progress is shown.
+//!
+//! The game loops ([`super::setup`], [`super::play`]) do the networking and
+//! keep the log; a [`Front`] only answers "what now?" and is told what
+//! happened. The headless `clovece host` / `join` front
+//! ([`super::lines::Lines`]) prints the notation's output lines and lets the
+//! computer or the terminal choose; the app's front turns taps into
+//! [`Action`]s and progress into what its screens show.
+
+use std::io;
+
+use crate::net::Ticket;
+use crate::net::room::SeatView;
+use crate::protocol::presence::Millis;
+use crate::protocol::{Digest, Phone};
+use crate::rules::{Colour, Move};
+
+/// Something this player does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Action {
+    /// Say ready (or not) in the room, before the start (guests only).
+    Ready(bool),
+    /// Roll the die, when this player's roll is due.
+    Roll,
+    /// Play a move, when this player's move is due.
+    Move(Move),
+    /// Leave the game on purpose: it counts as two losses.
+    Leave,
+}
+
+/// What happened, in the order it happened.
+#[derive(Clone, Copy, Debug)]
+pub enum Progress<'a> {
+    /// The host's room is open with this ticket.
+    Opened(&'a Ticket),
+    /// The room's seats as the guests are shown them; with the host, also
+    /// whether the game may start now (every seat taken, every guest
+    /// ready).
+    Seats {
+        seats: &'a [SeatView],
+        startable: Option<bool>,
+    },
+    /// A line the host's organiser says (a refusal, an invitation sent).
+    Said(&'a str),
+    /// A saved game was taken up again, at this many entries.
+    Resumed(u32),
+    /// The game started (or resumed) with this player in `Colour`'s seat.
+    Seat(Colour),
+    /// The log changed (or is shown for the first time).
+    Log(&'a Phone),
+    /// The computer took a player's seat because their phone was gone.
+    Away(Colour),
+    /// A player took their seat back from the computer.
+    Back(Colour),
+    /// Once a second: the players the game waits on whose phones are
+    /// silent, each with the time left before the computer plays for them.
+    Silent(&'a [(Colour, Millis)]),
+    /// This player is about to roll or move, with the log at this length
+    /// (for latency traces).
+    Acting { action: Action, len: u32 },
+    /// The game is over; `None` when nobody won.
+    Result {
+        winner: Option<Colour>,
+        head: Digest,
+    },
+    /// This player left the game on purpose.
+    Left(Digest),
+    /// This player's phone vanished (a test's simulated crash).
+    Dropped(Digest),
+}
+
+/// Whoever sits at this phone (see the module documentation).
+#[async_trait::async_trait(?Send)]
+pub trait Front {
+    /// Shows `progress`.
+    fn show(&mut self, progress: Progress<'_>) -> io::Result<()>;
+
+    /// This player's roll or move is due in `phone`'s game (after the
+    /// pace): the action to take at once, if this front has one without
+    /// waiting for a person (the computer's move, the terminal's roll).
+    /// `None` means the loop waits on [`Front::input`].
+    fn due(&mut self, phone: &Phone) -> io::Result<Option<Action>>;
+
+    /// The next action a person chooses; pending for ever when none will
+    /// come. `asked` says whether the loop is waiting on this front for the
+    /// roll or move due now (after [`Front::due`] gave `None`).
+    /// Cancel-safe: the loop drops it whenever anything else happens.
+    async fn input(&mut self, asked: bool) -> io::Result<Option<Action>>;
+}

@@ -1,0 +1,229 @@
+//! Playing a started game over the node: the game log's messages travel
+//! in [`Envelope::Log`], the phone ticks once a second, the presence watch
+//! notices silent phones, and this player's actions come from the
+//! [`Front`].
+
+use std::time::Duration;
+
+use libp2p::PeerId;
+use serde_bytes::ByteBuf;
+use tokio::time::{Instant, sleep_until};
+use tracing::warn;
+
+use super::front::{Action, Front, Progress};
+use super::game::{GameError, Peer};
+use super::node::{Event, Node};
+use super::setup::{Envelope, send};
+use crate::protocol::presence::Millis;
+use crate::protocol::state::Control;
+use crate::protocol::{Digest, Due, End, Message, Phone, Seat, Transport, Watch};
+use crate::rules::Colour;
+
+/// How often the phone tells the others where its log stands.
+const TICK: Duration = Duration::from_secs(1);
+
+/// The game log's [`Transport`] over the node: colours are the peers the
+/// header's keys name.
+struct Wire<'a> {
+    node: &'a mut Node,
+    peers: [Option<PeerId>; 4],
+    me: Colour,
+}
+
+impl Transport for Wire<'_> {
+    fn send(&mut self, to: Colour, message: &[u8]) {
+        if let Some(peer) = self.peers[to.index()] {
+            send(
+                self.node,
+                peer,
+                &Envelope::Log(ByteBuf::from(message.to_vec())),
+            );
+        }
+    }
+
+    fn broadcast(&mut self, message: &[u8]) {
+        for colour in Colour::ALL {
+            if colour != self.me {
+                self.send(colour, message);
+            }
+        }
+    }
+}
+
+/// Tells the front `away: <colour>` when the computer takes a player's
+/// seat because their phone was gone, and `back: <colour>` when they take
+/// it back.
+fn report_seats(
+    phone: &Phone,
+    controls: &mut [Option<Control>; 4],
+    front: &mut dyn Front,
+) -> std::io::Result<()> {
+    let state = phone.log().state();
+    for colour in Colour::ALL {
+        let now = state.control(colour);
+        match (controls[colour.index()], now) {
+            (Some(Control::Player), Some(Control::Absent)) => front.show(Progress::Away(colour))?,
+            (Some(Control::Absent), Some(Control::Player)) => front.show(Progress::Back(colour))?,
+            _ => {}
+        }
+        controls[colour.index()] = now;
+    }
+    Ok(())
+}
+
+/// Plays the game to its end (or this player's leave), shows the result
+/// and lingers until every peer holds the final entry. Shows this player's
+/// seat first.
+pub(super) async fn play(
+    node: &mut Node,
+    mut phone: Phone,
+    peer: &Peer,
+    front: &mut dyn Front,
+) -> Result<Phone, GameError> {
+    let header = phone.log().header().header.clone();
+    let mut peers = [None; 4];
+    for colour in Colour::ALL {
+        if let Some(Seat::Player { key, .. }) = header.seats[colour.index()]
+            && colour != phone.seat()
+        {
+            peers[colour.index()] = key.peer_id().ok();
+        }
+    }
+    let colour_of = |id: PeerId| {
+        Colour::ALL
+            .into_iter()
+            .find(|c| peers[c.index()] == Some(id))
+    };
+    let started = Instant::now();
+    let now = || Millis::try_from(started.elapsed().as_millis()).unwrap_or(Millis::MAX);
+    let mut watch = Watch::new(&header, now());
+    let mut heads: [Option<Digest>; 4] = [None; 4];
+    let mut tick = tokio::time::interval(TICK);
+    // When to act next, for which head, and the last head acted on.
+    let mut act: Option<(Instant, Digest)> = None;
+    let mut acted: Option<Digest> = None;
+    // The head whose roll or move the front was asked for.
+    let mut asked: Option<Digest> = None;
+    let mut finished: Option<Instant> = None;
+    // This player's own actions so far, and whether they left on purpose.
+    let mut actions: u32 = 0;
+    let mut left = false;
+    let mut controls = [None; 4];
+    // The head the front was last shown.
+    let mut shown: Option<Digest> = None;
+    let me = phone.seat();
+    front.show(Progress::Seat(me))?;
+    report_seats(&phone, &mut controls, front)?;
+    phone.start(&mut Wire { node, peers, me })?;
+    loop {
+        let head = phone.log().head();
+        report_seats(&phone, &mut controls, front)?;
+        if shown != Some(head) {
+            shown = Some(head);
+            front.show(Progress::Log(&phone))?;
+        }
+        if finished.is_none()
+            && peer.drop_after.is_some_and(|n| actions >= n)
+            && let Due::Move { seat, .. } = phone.log().due()
+            && seat != me
+            && phone
+                .log()
+                .state()
+                .game()
+                .is_some_and(|g| g.seats().after(seat) != me)
+        {
+            front.show(Progress::Dropped(head))?;
+            return Ok(phone);
+        }
+        if finished.is_none()
+            && let Some(result) = phone.log().result()
+        {
+            let winner = match result.end {
+                End::Won(colour) => Some(colour),
+                End::Abandoned | End::OutOfDice => None,
+            };
+            front.show(Progress::Result { winner, head })?;
+            // Tell the others at once that this phone holds the end.
+            phone.tick(&mut Wire { node, peers, me })?;
+            finished = Some(Instant::now());
+        }
+        if let Some(at) = finished {
+            let all = left
+                || Colour::ALL
+                    .into_iter()
+                    .filter(|c| peers[c.index()].is_some())
+                    .all(|c| heads[c.index()] == Some(head));
+            let sent = peers.iter().flatten().all(|&p| node.unacknowledged(p) == 0);
+            if (all && sent) || at.elapsed() >= peer.linger {
+                node.disconnect_all();
+                return Ok(phone);
+            }
+        }
+        if finished.is_none() && phone.waiting().mine && act.is_none_or(|(_, h)| h != head) {
+            act = Some((Instant::now() + peer.pace, head));
+        }
+        let due = act.filter(|&(_, h)| h == head && acted != Some(head) && finished.is_none());
+        // What this player does now, if anything.
+        let action = tokio::select! {
+            event = node.next() => {
+                if let Event::Message { from, bytes } = event
+                    && let Some(colour) = colour_of(from)
+                {
+                    watch.heard(colour, now());
+                    if let Some(Envelope::Log(message)) = Envelope::unframe(&bytes) {
+                            if let Ok(Message::Status { head, .. }) = Message::decode(&message) {
+                                heads[colour.index()] = Some(head);
+                            }
+                            if let Err(e) = phone.receive(colour, &message, &mut Wire { node, peers, me }) {
+                                warn!(%colour, "refused a message: {e}");
+                            }
+                    }
+                }
+                None
+            }
+            _ = tick.tick() => {
+                let mut wire = Wire { node, peers, me };
+                phone.tick(&mut wire)?;
+                let seen = watch.observe(now(), &phone);
+                front.show(Progress::Silent(&watch.silent(now(), phone.waiting())))?;
+                phone.observe(seen, &mut wire)?;
+                None
+            }
+            action = front.input(asked == Some(head)), if finished.is_none() => action?,
+            () = sleep_until(due.map_or(Instant::now(), |(at, _)| at)), if due.is_some() => {
+                acted = Some(head);
+                let action = front.due(&phone)?;
+                if action.is_none() {
+                    asked = Some(head);
+                }
+                action
+            }
+        };
+        let Some(action) = action else { continue };
+        let mut wire = Wire { node, peers, me };
+        let len = phone.log().len();
+        let done = match action {
+            // Before the start only.
+            Action::Ready(_) => continue,
+            Action::Roll => {
+                front.show(Progress::Acting { action, len })?;
+                phone.roll(&mut wire)
+            }
+            Action::Move(mv) => {
+                front.show(Progress::Acting { action, len })?;
+                phone.play(mv, &mut wire)
+            }
+            Action::Leave => Ok(()),
+        };
+        match done {
+            Ok(()) => actions += 1,
+            Err(e) => warn!("cannot act: {e}"),
+        }
+        if action == Action::Leave || peer.leave_after.is_some_and(|n| actions >= n) {
+            phone.leave(&mut wire)?;
+            front.show(Progress::Left(phone.log().head()))?;
+            left = true;
+            finished = Some(Instant::now());
+        }
+    }
+}

@@ -1,0 +1,519 @@
+//! A networked game's setup, once the room is full: the host seats
+//! everyone and every player signs the game's header. Inside the lobby's
+//! [`Frame::Game`] travels an [`Envelope`]: either the setup's messages or
+//! one of the game log's.
+//!
+//! 1. every guest sends the host its key and dice commitment ([`Setup::Offer`]);
+//! 2. the host seats everyone (itself first, guests in the order they were
+//!    admitted, computer seats last) and sends the header to sign
+//!    ([`Setup::Sign`]);
+//! 3. every guest checks its own seat and signs ([`Setup::Signed`]);
+//! 4. the host sends the signed header with every player's addresses
+//!    ([`Setup::Start`]), so guests can reach each other directly.
+
+use std::collections::BTreeMap;
+use std::time::Duration;
+
+use libp2p::identity::Keypair;
+use libp2p::{Multiaddr, PeerId};
+use serde::{Deserialize, Serialize};
+use serde_bytes::ByteBuf;
+use tracing::warn;
+
+use super::code::RoomCode;
+use super::front::{Action, Front, Progress};
+use super::game::GameError;
+use super::node::{Event, Node};
+use super::room::{self, Frame, Listing, Lobby, Room, SeatView};
+use super::ticket::{RoomId, RoomSecret, Ticket};
+use crate::bot::Level;
+use crate::protocol::header::DEFAULT_ROLLS;
+use crate::protocol::{
+    DiceChain, DiceSecret, Digest, Header, PhoneError, PublicKey, Seat, Signature, SignedHeader,
+    Signer, Theme, TurnTimer,
+};
+use crate::rules::{Colour, FirstPlayer, RuleSet, Seats};
+
+/// How long a joiner waits for the host to answer.
+const JOIN_WAIT: Duration = Duration::from_secs(10);
+/// How long a joiner looks for a room by its code.
+const FIND_WAIT: Duration = Duration::from_secs(3);
+/// The longest nickname a phone passes on (in characters); longer ones are
+/// cut, so a hostile peer cannot fill the others' statistics.
+pub const MAX_NAME: usize = 32;
+
+/// What travels inside [`Frame::Game`].
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[allow(
+    clippy::large_enum_variant,
+    reason = "a handful of setup messages per game; boxing buys nothing"
+)]
+pub(super) enum Envelope {
+    Setup(Setup),
+    Log(ByteBuf),
+}
+
+impl Envelope {
+    pub(super) fn frame(&self) -> Vec<u8> {
+        let inner = postcard::to_stdvec(self).expect("envelopes serialise to memory");
+        Frame::Game(ByteBuf::from(inner)).encode()
+    }
+
+    pub(super) fn unframe(bytes: &[u8]) -> Option<Envelope> {
+        match Frame::decode(bytes).ok()? {
+            Frame::Game(inner) => match postcard::take_from_bytes::<Envelope>(&inner).ok()? {
+                (envelope, []) => Some(envelope),
+                _ => None,
+            },
+            Frame::Lobby(_) => None,
+        }
+    }
+}
+
+/// The setup messages (see the module documentation).
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub(super) enum Setup {
+    Offer {
+        key: PublicKey,
+        commitment: Digest,
+        /// The player's nickname (for the others' statistics).
+        name: String,
+    },
+    Sign(Header),
+    Signed(Signature),
+    Start {
+        header: SignedHeader,
+        /// Every player's peer id and addresses, as bytes.
+        peers: Vec<(ByteBuf, Vec<ByteBuf>)>,
+        /// Every player's nickname, in the order of `peers`.
+        names: Vec<String>,
+    },
+}
+
+/// What the room is like (the host's choices).
+#[derive(Clone, Copy, Debug)]
+pub struct Table {
+    /// Seats in all, 2–4.
+    pub players: u8,
+    pub rules: RuleSet,
+    /// Whether the room is left out of lookups by code.
+    pub private: bool,
+    pub first: FirstPlayer,
+    pub timer: TurnTimer,
+    pub theme: Theme,
+    /// How long the game waits for a phone that is gone.
+    pub grace_secs: u16,
+}
+
+impl Table {
+    /// What the nearby rooms list shows of the room.
+    pub fn listing(&self) -> Listing {
+        Listing {
+            players: self.players,
+            rules: self.rules,
+            timer: self.timer,
+            theme: self.theme,
+        }
+    }
+}
+
+/// Who sits in a seat when the host starts the game, seat by seat in
+/// clockwise order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Sitter {
+    Host,
+    Guest(PeerId),
+    Computer(Level),
+}
+
+/// What the organiser asks the host's loop to do.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Note {
+    /// Send a lobby message.
+    Send(PeerId, Lobby),
+    /// Make sure a phone can be reached (before sending it a message).
+    Dial(PeerId, Vec<Multiaddr>),
+    /// Show the seats (as the guests are shown them), and whether the game
+    /// may start now.
+    Seats {
+        seats: Vec<SeatView>,
+        startable: bool,
+    },
+    /// Say a line to the host (a refusal, an invitation sent).
+    Say(String),
+}
+
+/// The host's side of a room before the game: who sits where, who is
+/// ready, when the game starts. The host's loop here does the networking
+/// (admission, the game's setup); the decisions are the organiser's, which
+/// `crate::lobby` implements (net does not depend on it).
+#[async_trait::async_trait]
+pub trait Organiser: Send {
+    /// The room is open with this ticket.
+    fn opened(&mut self, ticket: &Ticket, listing: Listing);
+    /// Seats for guests' phones now.
+    fn places(&self) -> usize;
+    /// A guest's phone was admitted and offered to play as `name`.
+    fn arrived(&mut self, peer: PeerId, name: &str);
+    /// A guest left before the start (said so, or disconnected).
+    fn left(&mut self, peer: PeerId);
+    /// Any other lobby message (a guest's `Ready`, an invitee's answer).
+    fn message(&mut self, from: PeerId, message: Lobby);
+    /// Waits for the host's own input (a command) and takes it in; pending
+    /// for ever when there is none.
+    async fn input(&mut self);
+    /// What to do now, drained.
+    fn notes(&mut self) -> Vec<Note>;
+    /// The seats to start the game with, once the host has started it:
+    /// one per seat, every guest among them having arrived.
+    fn started(&mut self) -> Option<Vec<Sitter>>;
+}
+
+impl std::fmt::Debug for dyn Organiser {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Organiser")
+    }
+}
+
+/// `name` cut to [`MAX_NAME`] characters, without control characters.
+fn nickname(name: &str) -> String {
+    name.chars()
+        .filter(|c| !c.is_control())
+        .take(MAX_NAME)
+        .collect()
+}
+
+/// Every player's peer id, addresses and nickname, as the host sends them.
+pub(super) type Peers = Vec<(PeerId, Vec<Multiaddr>, String)>;
+
+/// Opens the room, waits until it is full and makes the signed header.
+pub(super) async fn host(
+    node: &mut Node,
+    keypair: &Keypair,
+    secret: &DiceSecret,
+    table: Table,
+    organiser: &mut dyn Organiser,
+    name: &str,
+    front: &mut dyn Front,
+) -> Result<(SignedHeader, Peers), GameError> {
+    let seats = Seats::for_players(table.players).ok_or(GameError::Seats(table.players))?;
+    let secret_room = table.private.then(RoomSecret::generate).transpose()?;
+    let ticket = Ticket::new(
+        RoomId::generate()?,
+        node.peer_id(),
+        node.listen_addrs(),
+        secret_room,
+    )?;
+    front.show(Progress::Opened(&ticket))?;
+    organiser.opened(&ticket, table.listing());
+    let mut room = Room::new(ticket, organiser.places()).with_listing(table.listing());
+    let signer = Signer::new(keypair).map_err(PhoneError::from)?;
+    let mut offers: BTreeMap<PeerId, (PublicKey, Digest)> = BTreeMap::new();
+    let mut names: BTreeMap<PeerId, String> = BTreeMap::new();
+    // The guests in the order the host started the game with.
+    let mut order: Vec<PeerId> = Vec::new();
+    let mut header: Option<Header> = None;
+    let mut signatures: BTreeMap<Colour, Signature> = BTreeMap::new();
+    loop {
+        for note in organiser.notes() {
+            match note {
+                Note::Send(to, message) => {
+                    if let Err(e) = node.send(to, Frame::Lobby(message).encode()) {
+                        warn!(%to, "cannot send: {e}");
+                    }
+                }
+                Note::Dial(to, addrs) => {
+                    node.add_addrs(to, addrs);
+                    node.dial(to);
+                }
+                Note::Seats { seats, startable } => front.show(Progress::Seats {
+                    seats: &seats,
+                    startable: Some(startable),
+                })?,
+                Note::Say(line) => front.show(Progress::Said(&line))?,
+            }
+        }
+        room.set_places(organiser.places());
+        if header.is_none()
+            && let Some(lineup) = organiser.started()
+        {
+            let mut chosen = [None; 4];
+            let mine = (
+                signer.public(),
+                DiceChain::new(secret, DEFAULT_ROLLS).commitment(),
+            );
+            for (colour, sitter) in seats.iter().zip(lineup) {
+                chosen[colour.index()] = Some(match sitter {
+                    Sitter::Host => Seat::Player {
+                        key: mine.0,
+                        commitment: mine.1,
+                    },
+                    Sitter::Guest(peer) => {
+                        let (key, commitment) =
+                            *offers.get(&peer).ok_or(GameError::NoOffer(peer))?;
+                        order.push(peer);
+                        Seat::Player { key, commitment }
+                    }
+                    Sitter::Computer(level) => Seat::Computer { level },
+                });
+            }
+            let mut nonce = [0u8; 32];
+            getrandom::fill(&mut nonce)?;
+            let mut h = Header::new(nonce, table.rules, chosen);
+            h.first = table.first;
+            h.timer = table.timer;
+            h.theme = table.theme;
+            h.grace_secs = table.grace_secs;
+            let me = h.seat_of(mine.0).ok_or(GameError::BadSeat)?;
+            signatures.insert(me, h.sign(&signer));
+            for &guest in &order {
+                send(node, guest, &Envelope::Setup(Setup::Sign(h.clone())));
+            }
+            header = Some(h);
+        }
+        if let Some(h) = &header
+            && signatures.len() == order.len() + 1
+        {
+            let signed = SignedHeader {
+                header: h.clone(),
+                signatures: signatures.into_iter().collect(),
+            };
+            let mut peers: Peers = vec![(node.peer_id(), node.listen_addrs(), nickname(name))];
+            peers.extend(
+                order
+                    .iter()
+                    .map(|&p| (p, node.addrs(p), names.remove(&p).unwrap_or_default())),
+            );
+            let start = Setup::Start {
+                header: signed.clone(),
+                peers: peers
+                    .iter()
+                    .map(|(id, addrs, _)| {
+                        (
+                            ByteBuf::from(id.to_bytes()),
+                            addrs.iter().map(|a| ByteBuf::from(a.to_vec())).collect(),
+                        )
+                    })
+                    .collect(),
+                names: peers.iter().map(|(_, _, name)| name.clone()).collect(),
+            };
+            for &guest in &order {
+                send(node, guest, &Envelope::Setup(start.clone()));
+            }
+            return Ok((signed, peers));
+        }
+        let event = tokio::select! {
+            event = node.next() => event,
+            () = organiser.input(), if header.is_none() => continue,
+        };
+        let (from, bytes) = match event {
+            // An invitation to a phone known only by its peer id waits
+            // until mDNS finds where to dial it.
+            Event::Discovered(peer) if node.unacknowledged(peer) > 0 => {
+                node.dial(peer);
+                continue;
+            }
+            Event::Disconnected(peer) if header.is_none() && room.guests().contains(&peer) => {
+                room.leave(peer);
+                offers.remove(&peer);
+                organiser.left(peer);
+                continue;
+            }
+            Event::Message { from, bytes } => (from, bytes),
+            _ => continue,
+        };
+        if let Ok(Frame::Lobby(lobby)) = Frame::decode(&bytes) {
+            if let Some(answer) = room.answer(from, &lobby) {
+                let _ = node.send(from, Frame::Lobby(answer).encode());
+            } else if header.is_none()
+                && matches!(lobby, Lobby::Leave { room: r } if r == room.ticket().room())
+            {
+                room.leave(from);
+                offers.remove(&from);
+                organiser.left(from);
+            } else if header.is_none() {
+                organiser.message(from, lobby);
+            }
+            continue;
+        }
+        if !room.guests().contains(&from) {
+            continue;
+        }
+        match Envelope::unframe(&bytes) {
+            Some(Envelope::Setup(Setup::Offer {
+                key,
+                commitment,
+                name,
+            })) if header.is_none()
+                && key.peer_id().ok() == Some(from)
+                && !offers.contains_key(&from) =>
+            {
+                offers.insert(from, (key, commitment));
+                let name = nickname(&name);
+                organiser.arrived(from, &name);
+                names.insert(from, name);
+            }
+            Some(Envelope::Setup(Setup::Signed(signature))) => {
+                if let Some(h) = &header
+                    && let Some(colour) = offers.get(&from).and_then(|(key, _)| h.seat_of(*key))
+                {
+                    signatures.insert(colour, signature);
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// Joins the room of `link` (a ticket or a code) and signs its header.
+/// The guest says it is ready `ready_after` joining, if given, and
+/// whenever the front says so.
+pub(super) async fn join(
+    node: &mut Node,
+    keypair: &Keypair,
+    secret: &DiceSecret,
+    link: &str,
+    name: &str,
+    ready_after: Option<Duration>,
+    front: &mut dyn Front,
+) -> Result<(SignedHeader, Peers), GameError> {
+    let ticket = match link.parse::<Ticket>() {
+        Ok(ticket) => ticket,
+        Err(_) => {
+            let code: RoomCode = link
+                .parse()
+                .map_err(|_| GameError::NotATicket(link.to_owned()))?;
+            room::find(node, code, &[], FIND_WAIT).await?
+        }
+    };
+    room::join(node, &ticket, JOIN_WAIT).await?;
+    let host = ticket.host();
+    let signer = Signer::new(keypair).map_err(PhoneError::from)?;
+    let commitment = DiceChain::new(secret, DEFAULT_ROLLS).commitment();
+    let offer = Envelope::Setup(Setup::Offer {
+        key: signer.public(),
+        commitment,
+        name: nickname(name),
+    });
+    let ready_message = |ready| {
+        Frame::Lobby(Lobby::Ready {
+            room: ticket.room(),
+            ready,
+        })
+        .encode()
+    };
+    send(node, host, &offer);
+    let timer = tokio::time::sleep(ready_after.unwrap_or_default());
+    tokio::pin!(timer);
+    let mut timed = ready_after.is_some();
+    let mut ready = false;
+    loop {
+        let event = tokio::select! {
+            event = node.next() => event,
+            () = &mut timer, if timed => {
+                timed = false;
+                ready = true;
+                let _ = node.send(host, ready_message(ready));
+                continue;
+            }
+            action = front.input(false) => {
+                if let Some(Action::Ready(now)) = action? {
+                    ready = now;
+                    let _ = node.send(host, ready_message(ready));
+                }
+                continue;
+            }
+        };
+        if event == Event::Disconnected(host) {
+            // The host gives a seat up with its guest's connection: ask for
+            // one again (an error if the room is gone or full by now).
+            warn!("lost the connection to the room before the start; joining again");
+            room::join(node, &ticket, JOIN_WAIT).await?;
+            send(node, host, &offer);
+            if ready {
+                let _ = node.send(host, ready_message(ready));
+            }
+            continue;
+        }
+        let Event::Message { from, bytes } = event else {
+            continue;
+        };
+        if from != host {
+            continue;
+        }
+        if let Ok(Frame::Lobby(Lobby::Seats { room, seats })) = Frame::decode(&bytes)
+            && room == ticket.room()
+        {
+            front.show(Progress::Seats {
+                seats: &seats[..seats.len().min(4)],
+                startable: None,
+            })?;
+            continue;
+        }
+        match Envelope::unframe(&bytes) {
+            Some(Envelope::Setup(Setup::Sign(header))) => {
+                let seat = header.seat_of(signer.public()).ok_or(GameError::BadSeat)?;
+                let agreed = matches!(
+                    header.seats[seat.index()],
+                    Some(Seat::Player { commitment: c, .. }) if c == commitment
+                ) && header.rolls == DEFAULT_ROLLS;
+                if !agreed {
+                    return Err(GameError::BadSeat);
+                }
+                send(
+                    node,
+                    host,
+                    &Envelope::Setup(Setup::Signed(header.sign(&signer))),
+                );
+            }
+            Some(Envelope::Setup(Setup::Start {
+                header,
+                peers,
+                names,
+            })) => {
+                let names = names
+                    .iter()
+                    .map(|n| nickname(n))
+                    .chain(std::iter::repeat(String::new()));
+                let peers = peers
+                    .into_iter()
+                    .zip(names)
+                    .filter_map(|((id, addrs), name)| {
+                        let id = PeerId::from_bytes(&id).ok()?;
+                        let addrs = addrs
+                            .into_iter()
+                            .filter_map(|a| Multiaddr::try_from(a.into_vec()).ok())
+                            .collect();
+                        Some((id, addrs, name))
+                    })
+                    .collect();
+                return Ok((header, peers));
+            }
+            _ => {}
+        }
+    }
+}
+
+pub(super) fn send(node: &mut Node, to: PeerId, envelope: &Envelope) {
+    if let Err(e) = node.send(to, envelope.frame()) {
+        warn!(%to, "cannot send: {e}");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::net::wire::MAX_MESSAGE as MAX_CHANNEL;
+    use crate::protocol::wire::MAX_MESSAGE as MAX_LOG;
+
+    #[test]
+    fn a_game_log_message_at_its_64_kib_limit_fits_the_channel_in_its_envelopes() {
+        let message = vec![7u8; MAX_LOG];
+        let framed = Envelope::Log(ByteBuf::from(message.clone())).frame();
+        assert!(framed.len() <= MAX_CHANNEL, "{} bytes", framed.len());
+        match Envelope::unframe(&framed) {
+            Some(Envelope::Log(back)) => assert_eq!(back.into_vec(), message),
+            other => panic!("{other:?}"),
+        }
+    }
+}

@@ -1,0 +1,183 @@
+//! The app's online controllers without a window, over real sockets on
+//! loopback: the app hosts a room and a `clovece join --bot` process or a
+//! second app joins it; the apps' taps (through [`OnlineGame`]) play a
+//! whole game, which both phones end with the same result and record in
+//! their statistics.
+
+mod process;
+
+use std::sync::mpsc;
+use std::time::Duration;
+
+use clovece::app::online::{Part, Place, Session, Update};
+use clovece::app::online_game::OnlineGame;
+use clovece::app::room::{self, Room};
+use clovece::lobby::RoomOptions;
+use clovece::lobby::options::Players;
+use clovece::net::front::Action;
+
+use process::peer;
+
+/// Where an app keeps its files and listens (loopback only).
+fn place(dir: &std::path::Path, name: &str) -> Place {
+    Place {
+        data: dir.to_owned(),
+        listen: vec!["/ip4/127.0.0.1/tcp/0".parse().unwrap()],
+        name: name.into(),
+    }
+}
+
+/// The board after `update` (if it is the log's), and this player's tap
+/// when one is due: the roll, or the first piece that may move.
+fn play(game: &mut Option<OnlineGame>, update: &Update, session: &Session) {
+    let Update::Log(snapshot) = update else {
+        return;
+    };
+    match game.as_mut() {
+        Some(game) => game.update(snapshot.clone()),
+        None => *game = Some(OnlineGame::new(snapshot.clone())),
+    }
+    let game = game.as_ref().unwrap();
+    if game.can_roll() {
+        session.act(Action::Roll);
+    } else if game.must_move() {
+        let piece = game.pieces().into_iter().find(|p| p.movable);
+        let action = piece.and_then(|p| game.tap(p.id));
+        session.act(action.expect("a move is due, so a piece may move"));
+    }
+}
+
+/// The next update within a minute.
+fn next(updates: &mpsc::Receiver<Update>) -> Update {
+    updates
+        .recv_timeout(Duration::from_secs(60))
+        .expect("an update within a minute")
+}
+
+#[test]
+fn the_apps_online_controller_hosts_and_plays_a_whole_game_against_a_bot_process() {
+    let (app_dir, bot_dir) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let (tx, updates) = mpsc::channel();
+    let options = RoomOptions {
+        players: Players::Two,
+        ..RoomOptions::default()
+    };
+    let session = Session::start(
+        Part::Host(options),
+        place(app_dir.path(), "Hana"),
+        move |u| {
+            let _ = tx.send(u);
+        },
+    );
+    let mut room = Room::new(room::Part::Host);
+    let ticket = loop {
+        let update = next(&updates);
+        room.apply(&update);
+        if let Update::Opened { ticket, .. } = update {
+            break ticket;
+        }
+    };
+    let mut guest = peer(bot_dir.path(), &["join", &ticket, "--name", "Ivo"]);
+
+    // Start only once the lobby says the guest is ready.
+    let mut game: Option<OnlineGame> = None;
+    let mut started = false;
+    let winner = loop {
+        let update = next(&updates);
+        room.apply(&update);
+        match &update {
+            Update::Seats { .. } if !started => {
+                if let Some(start) = room.start() {
+                    session.command(start);
+                    started = true;
+                }
+            }
+            Update::Log(_) => play(&mut game, &update, &session),
+            Update::Over { winner } => break *winner,
+            Update::Ended(ended) => panic!("ended before the result: {ended:?}"),
+            _ => {}
+        }
+    };
+    assert!(started, "the host started the game");
+    let winner = winner.expect("a classic game has a winner");
+    let seen_by_bot = guest.wait_for("result: ");
+    assert!(
+        seen_by_bot.starts_with(&format!("winner {winner} ")),
+        "{seen_by_bot}"
+    );
+    // The session lingers until the bot holds the end, then records it.
+    loop {
+        if let Update::Ended(ended) = next(&updates) {
+            assert_eq!(ended, Ok(()));
+            break;
+        }
+    }
+    let stats = std::fs::read_to_string(app_dir.path().join("stats.jsonl")).unwrap();
+    assert_eq!(stats.lines().count(), 1, "{stats}");
+    guest.finish();
+}
+
+#[test]
+fn two_apps_play_a_whole_game_the_guest_saying_ready_on_its_room_screen() {
+    let dirs = [tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap()];
+    let (tx, updates) = mpsc::channel();
+    let options = RoomOptions {
+        players: Players::Two,
+        ..RoomOptions::default()
+    };
+    let to_host = tx.clone();
+    let host = Session::start(
+        Part::Host(options),
+        place(dirs[0].path(), "Hana"),
+        move |u| {
+            let _ = to_host.send((0, u));
+        },
+    );
+    let mut rooms = [Room::new(room::Part::Host), Room::new(room::Part::Guest)];
+    let mut sessions = vec![host];
+    let mut games: [Option<OnlineGame>; 2] = [None, None];
+    let mut winners = [None, None];
+    let mut ended = 0;
+    while ended < 2 {
+        let (who, update) = updates
+            .recv_timeout(Duration::from_secs(60))
+            .expect("an update within a minute");
+        rooms[who].apply(&update);
+        match &update {
+            Update::Opened { ticket, .. } => {
+                let to_guest = tx.clone();
+                let link = Part::Join(ticket.clone());
+                sessions.push(Session::start(
+                    link,
+                    place(dirs[1].path(), "Ivo"),
+                    move |u| {
+                        let _ = to_guest.send((1, u));
+                    },
+                ));
+            }
+            // The guest is seated, not ready: it taps Ready.
+            Update::Seats { .. } if who == 1 && !rooms[1].ready() => {
+                let ready = rooms[1].toggle_ready().unwrap();
+                sessions[1].act(ready);
+            }
+            Update::Seats { .. } if who == 0 => {
+                if let Some(start) = rooms[0].start() {
+                    sessions[0].command(start);
+                }
+            }
+            Update::Log(_) => play(&mut games[who], &update, &sessions[who]),
+            Update::Over { winner } => winners[who] = Some(*winner),
+            Update::Ended(result) => {
+                assert_eq!(result, &Ok(()), "app {who}");
+                ended += 1;
+            }
+            _ => {}
+        }
+    }
+    assert!(winners[0].is_some_and(|w| w.is_some()), "{winners:?}");
+    assert_eq!(winners[0], winners[1], "both phones see the same end");
+    for dir in &dirs {
+        let stats = std::fs::read_to_string(dir.path().join("stats.jsonl")).unwrap();
+        assert_eq!(stats.lines().count(), 1, "{stats}");
+    }
+}
