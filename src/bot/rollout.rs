@@ -152,7 +152,7 @@ fn score<G: Playable>(
 /// `rounds` more turns of `seat`; `seat`'s chance of winning where it
 /// stopped ([`chance`], times six) less the luck of each roll.
 pub fn rollout<G: Playable>(mut game: G, seat: Colour, faces: Faces, rounds: usize) -> i64 {
-    let score = |values: Values| i64::from(chance(values.of(seat)));
+    let score = |values: Values| i64::from(chance(values.of(seat), G::LOGIT));
     let mut luck = 0;
     let mut values = None;
     let (mut turn, mut roll, mut round) = (0, 0, 0);
@@ -230,11 +230,11 @@ fn greedy<G: Playable>(game: &G, seat: Colour) -> Option<(G, Values)> {
 /// Chances are counted in ten-thousandths.
 pub const CERTAIN: i32 = 10_000;
 
-/// A colour's value (logits of winning times 65,536, as
-/// [`Playable::evaluate`] gives them) as a chance of winning: averaging
-/// chances over rollouts counts a won game as one win, where averaging
-/// values would let its huge value swamp every other rollout.
-pub fn chance(value: i32) -> i32 {
+/// A colour's value (`logit` of it to a logit of winning, as
+/// [`Playable::LOGIT`] says) as a chance of winning: averaging chances over
+/// rollouts counts a won game as one win, where averaging values would let
+/// its huge value swamp every other rollout.
+pub fn chance(value: i32, logit: i64) -> i32 {
     /// `CERTAIN / (1 + e^(-v / 1000))` at `v` = -8000, -7750, ..., 8000
     /// thousandths of a logit.
     const LOGISTIC: [i32; 65] = [
@@ -245,8 +245,8 @@ pub fn chance(value: i32) -> i32 {
     ];
     const STEP: i32 = 250;
     const LOW: i32 = -8000;
-    let milli = (i64::from(value) * 1000 / 65_536) as i32;
-    let x = milli.clamp(LOW, -LOW - 1) - LOW;
+    let milli = i64::from(value) * 1000 / logit.max(1);
+    let x = milli.clamp(i64::from(LOW), i64::from(-LOW - 1)) as i32 - LOW;
     let (i, within) = ((x / STEP) as usize, x % STEP);
     let (a, b) = (LOGISTIC[i], LOGISTIC[i + 1]);
     a + (b - a) * within / STEP
@@ -349,7 +349,7 @@ mod tests {
         ));
         let dice = Dice::draw(1, BUDGET);
         for faces in dice.rollouts() {
-            let expected = 6 * i64::from(chance(after.evaluate().of(Colour::Red)));
+            let expected = 6 * i64::from(chance(after.evaluate().of(Colour::Red), Game::LOGIT));
             assert_eq!(rollout(after, Colour::Red, faces, 0), expected);
         }
     }
@@ -360,7 +360,7 @@ mod tests {
         let mv = moves(&after)[0];
         assert!(Playable::play(&mut after, mv));
         let dice = Dice::draw(1, BUDGET);
-        let standing = 6 * i64::from(chance(after.evaluate().of(Colour::Red)));
+        let standing = 6 * i64::from(chance(after.evaluate().of(Colour::Red), Game::LOGIT));
         let moved: Vec<i64> = dice
             .rollouts()
             .map(|faces| rollout(after, Colour::Red, faces, 1))
@@ -402,13 +402,14 @@ mod tests {
 
     #[test]
     fn chance_is_the_logistic_of_the_value_in_logits() {
-        assert_eq!(chance(0), CERTAIN / 2);
-        assert_eq!(chance(65_536), 7311);
-        assert_eq!(chance(-65_536), 2689);
-        assert_eq!(chance(i32::MAX), 9996);
-        assert_eq!(chance(i32::MIN), 3);
+        assert_eq!(chance(0, 65_536), CERTAIN / 2);
+        assert_eq!(chance(65_536, 65_536), 7311);
+        assert_eq!(chance(-65_536, 65_536), 2689);
+        assert_eq!(chance(-16, 16), 2689);
+        assert_eq!(chance(i32::MAX, 65_536), 9996);
+        assert_eq!(chance(i32::MIN, 1), 3);
         let values = (-600_000..600_000).step_by(977);
-        let chances: Vec<i32> = values.map(chance).collect();
+        let chances: Vec<i32> = values.map(|v| chance(v, 65_536)).collect();
         assert!(chances.windows(2).all(|w| w[0] <= w[1]));
     }
 }
