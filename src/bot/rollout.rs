@@ -40,9 +40,9 @@ pub struct Budget {
     pub rounds: usize,
 }
 
-/// The budget of the tournament player `rollout`: one round with four
-/// rollouts, about 13 ms of CPU per decision in classic 4-player games
-/// (16 rollouts or two rounds were no stronger: docs/bots.md).
+/// The budget of the tournament player `rollout`: four rollouts of one
+/// round. Sixteen or 32 rollouts, or two rounds, were no stronger
+/// (docs/bots.md); the time per move is in docs/performance.md.
 pub const BUDGET: Budget = Budget {
     rollouts: 4,
     rounds: 1,
