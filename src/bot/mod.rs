@@ -8,8 +8,8 @@
 //! - [`classic`]: that, for the classic rules.
 //! - [`levels`]: random, easy, medium and hard, written once.
 //! - [`search`]: the hard player's expectimax with a node budget.
-//! - [`rollout`]: Monte-Carlo rollouts, a tournament player that the hard
-//!   player's search has not yet been beaten by.
+//! - [`rollout`]: Monte-Carlo rollouts, a tournament player (so far
+//!   weaker than hard).
 //! - [`tournament`]: seat-rotated games between players, to measure them.
 
 mod classic;

@@ -41,8 +41,7 @@ pub struct Budget {
 }
 
 /// The budget of the tournament player `rollout`: four rollouts of one
-/// round. Sixteen or 32 rollouts, or two rounds, were no stronger
-/// (docs/bots.md); the time per move is in docs/performance.md.
+/// round. Sixteen rollouts, or two rounds, were no stronger (docs/bots.md).
 pub const BUDGET: Budget = Budget {
     rollouts: 4,
     rounds: 1,
