@@ -74,6 +74,25 @@ mod tests {
     }
 
     #[test]
+    fn a_stream_draws_apart_from_the_decisions_own_numbers() {
+        let draws = |mut rng: ChaCha8Rng| (0..8).map(|_| rng.next_u32()).collect::<Vec<_>>();
+        let own = draws(rng(42));
+        let dice = draws(stream(42, Stream::RolloutDice));
+        assert_ne!(own, dice);
+        assert_eq!(dice, draws(stream(42, Stream::RolloutDice)));
+    }
+
+    #[test]
+    fn die_rolls_every_face_and_only_faces() {
+        let mut rng = rng(1);
+        let mut seen = [false; 6];
+        for _ in 0..200 {
+            seen[usize::from(die(&mut rng).get()) - 1] = true;
+        }
+        assert!(seen.iter().all(|&s| s));
+    }
+
+    #[test]
     fn below_is_a_pure_function_of_the_seed() {
         let draws = |seed| {
             let mut rng = rng(seed);
