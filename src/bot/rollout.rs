@@ -226,15 +226,12 @@ fn greedy<G: Playable>(game: &G, seat: Colour) -> Option<(G, Values)> {
     best
 }
 
-/// Chances are counted in ten-thousandths.
-pub const CERTAIN: i32 = 10_000;
-
 /// A colour's value (`logit` of it to a logit of winning, as
-/// [`Playable::LOGIT`] says) as a chance of winning: averaging chances over
+/// [`Playable::LOGIT`] says) as a chance of winning, in ten-thousandths: averaging chances over
 /// rollouts counts a won game as one win, where averaging values would let
 /// its huge value swamp every other rollout.
 pub fn chance(value: i32, logit: i64) -> i32 {
-    /// `CERTAIN / (1 + e^(-v / 1000))` at `v` = -8000, -7750, ..., 8000
+    /// `10000 / (1 + e^(-v / 1000))` at `v` = -8000, -7750, ..., 8000
     /// thousandths of a logit.
     const LOGISTIC: [i32; 65] = [
         3, 4, 6, 7, 9, 12, 15, 19, 25, 32, 41, 52, 67, 86, 110, 141, 180, 230, 293, 373, 474, 601,
@@ -401,7 +398,7 @@ mod tests {
 
     #[test]
     fn chance_is_the_logistic_of_the_value_in_logits() {
-        assert_eq!(chance(0, 65_536), CERTAIN / 2);
+        assert_eq!(chance(0, 65_536), 5000);
         assert_eq!(chance(65_536, 65_536), 7311);
         assert_eq!(chance(-65_536, 65_536), 2689);
         assert_eq!(chance(-16, 16), 2689);
