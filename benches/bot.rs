@@ -2,16 +2,16 @@
 //! (figures in docs/performance.md, "Computer players").
 //!
 //! `cargo bench --bench bot` first prints the median, 99th percentile and
-//! worst time of a hard move over real decisions (positions from games
-//! between medium players where more than one move is legal), then lets
-//! criterion measure the mean time per move of each level over the same
-//! positions.
+//! worst time of a move of the hard player and of the tournament's rollout
+//! player over real decisions (positions from games between medium players
+//! where more than one move is legal), then lets criterion measure the mean
+//! time per move of each level over the same positions.
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
 use clovece::bench::roll;
-use clovece::bot::{Level, choose};
+use clovece::bot::{Level, Player, choose};
 use clovece::rules::{Colour, Game, HouseRules, Next, RuleSet, Seats};
 use criterion::{Criterion, criterion_group};
 use rand_chacha::ChaCha8Rng;
@@ -44,11 +44,11 @@ fn decisions(rules: RuleSet, players: u8, count: usize) -> Vec<Game> {
     out
 }
 
-/// Prints the median, 99th percentile and worst time of one `level` move
+/// Prints the median, 99th percentile and worst time of one `player` move
 /// over `games` (each timed alone, the best of three runs).
-fn percentiles(name: &str, games: &[Game], level: Level) {
+fn percentiles(name: &str, games: &[Game], player: Player) {
     // The first move builds the race table; it is not a move's cost.
-    black_box(choose(&games[0], level, 0));
+    black_box(player.choose(&games[0], 0));
     let mut times: Vec<Duration> = games
         .iter()
         .enumerate()
@@ -56,7 +56,7 @@ fn percentiles(name: &str, games: &[Game], level: Level) {
             (0..3)
                 .map(|_| {
                     let start = Instant::now();
-                    black_box(choose(black_box(game), level, i as u64));
+                    black_box(player.choose(black_box(game), i as u64));
                     start.elapsed()
                 })
                 .min()
@@ -66,8 +66,7 @@ fn percentiles(name: &str, games: &[Game], level: Level) {
     times.sort_unstable();
     let at = |q: usize| times[(times.len() - 1) * q / 100];
     println!(
-        "{name} {}: {} decisions, median {:.2?}, p99 {:.2?}, max {:.2?}",
-        level.name(),
+        "{name} {player}: {} decisions, median {:.2?}, p99 {:.2?}, max {:.2?}",
         times.len(),
         at(50),
         at(99),
@@ -105,7 +104,10 @@ fn main() {
     // Only under `cargo bench`, not when `cargo test` runs the bench once.
     if std::env::args().any(|a| a == "--bench") {
         for (name, rules, players) in rule_sets() {
-            percentiles(name, &decisions(rules, players, 1000), Level::Hard);
+            let games = decisions(rules, players, 1000);
+            for player in [Player::Bot(Level::Hard), Player::Rollout] {
+                percentiles(name, &games, player);
+            }
         }
     }
     benches();

@@ -345,6 +345,21 @@ fn a_tournament_gives_the_same_standings_on_one_thread_and_on_three() {
 }
 
 #[test]
+fn the_rollout_player_plays_whole_games_of_every_rule_set_alike_on_one_thread_and_on_two() {
+    let rule_sets = [
+        RuleSet::Classic(HouseRules::default()),
+        RuleSet::Classic(HouseRules::CROATIAN),
+        RuleSet::Matfyz,
+    ];
+    for rules in rule_sets {
+        let one = tournament(rules, "rollout,medium", 2, 1).run().unwrap();
+        let two = tournament(rules, "rollout,medium", 2, 2).run().unwrap();
+        assert_eq!(one, two);
+        assert_eq!(one.unfinished, 0);
+    }
+}
+
+#[test]
 fn the_medium_player_wins_more_than_its_share_against_random_players() {
     let standings = tournament(
         RuleSet::Classic(HouseRules::default()),

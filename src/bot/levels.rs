@@ -1,7 +1,9 @@
-//! The players, written once over [`Playable`]: random, easy, medium, hard.
-//! Each is a pure function of the game and a seed.
+//! The players, written once over [`Playable`]: random, easy, medium, hard
+//! and the tournament-only rollout player. Each is a pure function of the
+//! game and a seed.
 
 use super::playable::Playable;
+use super::rollout;
 use super::search;
 use super::seeded;
 
@@ -37,6 +39,17 @@ pub fn hard<G: Playable>(game: &G, moves: &[G::Move], seed: u64) -> usize {
     match search::best_moves(game, moves, search::NODE_BUDGET) {
         Some(best) if !best.is_empty() => tie_break(&best, seed),
         _ => medium(game, moves, seed),
+    }
+}
+
+/// The rollout player (tournaments only): the move whose rollouts score
+/// best, ties drawn from the seed.
+pub fn rollout<G: Playable>(game: &G, moves: &[G::Move], seed: u64) -> usize {
+    let best = rollout::best_moves(game, moves, seed, rollout::BUDGET);
+    if best.is_empty() {
+        medium(game, moves, seed)
+    } else {
+        tie_break(&best, seed)
     }
 }
 

@@ -20,6 +20,11 @@ const OUT_OF_REACH: i32 = 2 * TRACK_LEN as i32;
 impl Playable for matfyz::Game {
     type Move = Run;
 
+    /// Pips of remaining work per logit of winning, for the rollout player
+    /// alone: 16 and 48 played alike in tournaments, 6 worse
+    /// (docs/bots.md).
+    const LOGIT: i64 = 16;
+
     fn next(&self) -> Next {
         let seat = self.position().turn();
         match self.phase() {

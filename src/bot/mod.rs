@@ -8,12 +8,15 @@
 //! - [`classic`]: that, for the classic rules.
 //! - [`levels`]: random, easy, medium and hard, written once.
 //! - [`search`]: the hard player's expectimax with a node budget.
+//! - [`rollout`]: Monte-Carlo rollouts, a tournament player (so far
+//!   weaker than hard).
 //! - [`tournament`]: seat-rotated games between players, to measure them.
 
 mod classic;
 mod levels;
 mod matfyz;
 mod playable;
+mod rollout;
 mod search;
 mod seeded;
 pub mod tournament;
@@ -36,11 +39,13 @@ pub enum Level {
     Hard,
 }
 
-/// A player in a [`tournament`]: a level, or uniformly random moves (the
-/// yardstick of published Ludo results).
+/// A player in a [`tournament`]: a level, uniformly random moves (the
+/// yardstick of published Ludo results), or Monte-Carlo rollouts (an
+/// experiment measured against the hard level, docs/bots.md).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Player {
     Random,
+    Rollout,
     Bot(Level),
 }
 
@@ -66,6 +71,7 @@ impl Player {
             (0, _) => return None,
             (1, _) => 0,
             (_, Player::Random) => levels::random::<G>(&moves, seed),
+            (_, Player::Rollout) => levels::rollout(game, &moves, seed),
             (_, Player::Bot(Level::Easy)) => levels::easy(game, &moves, seed),
             (_, Player::Bot(Level::Medium)) => levels::medium(game, &moves, seed),
             (_, Player::Bot(Level::Hard)) => levels::hard(game, &moves, seed),
@@ -93,6 +99,7 @@ impl Player {
     pub const fn name(self) -> &'static str {
         match self {
             Player::Random => "random",
+            Player::Rollout => "rollout",
             Player::Bot(level) => level.name(),
         }
     }
@@ -105,7 +112,7 @@ pub struct UnknownLevel(pub String);
 
 /// A word that names no tournament player.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("unknown player {0:?} (expected random, easy, medium or hard)")]
+#[error("unknown player {0:?} (expected random, rollout, easy, medium or hard)")]
 pub struct UnknownPlayer(pub String);
 
 impl FromStr for Level {
@@ -123,6 +130,7 @@ impl FromStr for Player {
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         match s {
             "random" => Ok(Player::Random),
+            "rollout" => Ok(Player::Rollout),
             _ => s
                 .parse()
                 .map(Player::Bot)

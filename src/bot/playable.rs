@@ -29,6 +29,10 @@ pub trait Playable: Copy {
     /// How good the game looks for each colour: the hard player's leaf
     /// evaluation. Comparable across positions of one game.
     fn evaluate(&self) -> Values;
+
+    /// How much of [`Playable::evaluate`]'s value is worth one logit of
+    /// winning: what turns a value into a chance of winning.
+    const LOGIT: i64;
 }
 
 /// A value for each colour (indexed by [`Colour::index`]; unseated colours

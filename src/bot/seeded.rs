@@ -5,9 +5,34 @@
 use rand_chacha::ChaCha8Rng;
 use rand_chacha::rand_core::{Rng, SeedableRng};
 
+use crate::rules::Die;
+
 /// The generator for one decision.
 pub fn rng(seed: u64) -> ChaCha8Rng {
     ChaCha8Rng::seed_from_u64(seed)
+}
+
+/// The independent uses of one decision's seed beside [`rng`]'s.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stream {
+    /// The dice of the rollout player's continuations.
+    RolloutDice = 1,
+}
+
+/// The generator of one `stream` of a decision's seed: unrelated to
+/// [`rng`]'s draws from the same seed, so that adding a use of the seed
+/// changes no other.
+pub fn stream(seed: u64, stream: Stream) -> ChaCha8Rng {
+    let mut rng = rng(seed);
+    rng.set_stream(stream as u64);
+    rng
+}
+
+/// A fair roll of the die.
+pub fn die(rng: &mut impl Rng) -> Die {
+    let face = below(rng, 6) as u8 + 1;
+    // `below(_, 6)` is under 6, so every face is a die's.
+    Die::new(face).unwrap_or(Die::SIX)
 }
 
 /// A uniform index below `n` (Lemire's multiply-and-reject), 0 when `n` is 0.
@@ -46,6 +71,25 @@ mod tests {
         assert!(seen.iter().all(|&s| s));
         assert_eq!(below(&mut rng, 0), 0);
         assert_eq!(below(&mut rng, 1), 0);
+    }
+
+    #[test]
+    fn a_stream_draws_apart_from_the_decisions_own_numbers() {
+        let draws = |mut rng: ChaCha8Rng| (0..8).map(|_| rng.next_u32()).collect::<Vec<_>>();
+        let own = draws(rng(42));
+        let dice = draws(stream(42, Stream::RolloutDice));
+        assert_ne!(own, dice);
+        assert_eq!(dice, draws(stream(42, Stream::RolloutDice)));
+    }
+
+    #[test]
+    fn die_rolls_every_face_and_only_faces() {
+        let mut rng = rng(1);
+        let mut seen = [false; 6];
+        for _ in 0..200 {
+            seen[usize::from(die(&mut rng).get()) - 1] = true;
+        }
+        assert!(seen.iter().all(|&s| s));
     }
 
     #[test]

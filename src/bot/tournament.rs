@@ -14,7 +14,7 @@ use rand_chacha::ChaCha8Rng;
 use rand_chacha::rand_core::{Rng, SeedableRng};
 
 use super::{Player, seeded};
-use crate::rules::{Colour, Die, Game, Next, RuleSet, Seats};
+use crate::rules::{Colour, Game, Next, RuleSet, Seats};
 
 /// Rolls after which a game counts as unfinished (no real game comes near:
 /// this only guarantees that a tournament ends).
@@ -120,8 +120,7 @@ impl Tournament {
                     }
                 }
             }
-            let face = seeded::below(&mut dice, 6) as u8 + 1;
-            game.roll(Die::new(face)?).ok()?;
+            game.roll(seeded::die(&mut dice)).ok()?;
         }
         None
     }

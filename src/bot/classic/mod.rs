@@ -44,6 +44,10 @@ mod weight {
 impl Playable for classic::Game {
     type Move = Move;
 
+    /// The weights are in thousandths of a logit per turn, and a cost is
+    /// their sum times [`TURN`] over 1000.
+    const LOGIT: i64 = TURN;
+
     fn next(&self) -> Next {
         let seat = self.position().turn();
         match self.phase() {
