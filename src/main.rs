@@ -232,8 +232,8 @@ struct TournamentArgs {
     /// the Croatian preset is no-jump-home.
     #[arg(long, value_delimiter = ',')]
     house: Vec<String>,
-    /// One player per seat (2 to 4), comma-separated: random, easy, medium
-    /// or hard.
+    /// One player per seat (2 to 4), comma-separated: random, easy, medium,
+    /// hard, or rollout (the experimental Monte-Carlo player of docs/bots.md).
     #[arg(long, value_delimiter = ',', required = true)]
     players: Vec<Player>,
     /// Number of games.
