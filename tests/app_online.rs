@@ -15,6 +15,7 @@ use clovece::app::room::{self, Room};
 use clovece::lobby::RoomOptions;
 use clovece::lobby::options::Players;
 use clovece::net::front::Action;
+use clovece::rules::{Game, RuleSet};
 
 use process::peer;
 
@@ -41,6 +42,10 @@ fn play(game: &mut Option<OnlineGame>, update: &Update, session: &Session) {
     if game.can_roll() {
         session.act(Action::Roll);
     } else if game.must_move() {
+        if matches!(snapshot.game, Some(Game::Matfyz(_))) {
+            // Online, the computer chooses this player's Matfyz runs.
+            return;
+        }
         let piece = game.pieces().into_iter().find(|p| p.movable);
         let action = piece.and_then(|p| game.tap(p.id));
         session.act(action.expect("a move is due, so a piece may move"));
@@ -56,12 +61,27 @@ fn next(updates: &mpsc::Receiver<Update>) -> Update {
 
 #[test]
 fn the_apps_online_controller_hosts_and_plays_a_whole_game_against_a_bot_process() {
-    let (app_dir, bot_dir) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
-    let (tx, updates) = mpsc::channel();
-    let options = RoomOptions {
+    hosts_and_plays_against_a_bot_process(RoomOptions {
         players: Players::Two,
         ..RoomOptions::default()
-    };
+    });
+}
+
+#[test]
+fn a_matfyz_room_hosted_by_the_app_is_played_to_the_end_its_runs_chosen_by_the_computer() {
+    hosts_and_plays_against_a_bot_process(RoomOptions {
+        players: Players::Two,
+        rules: RuleSet::Matfyz,
+        ..RoomOptions::default()
+    });
+}
+
+/// The app hosts a room with `options`, a `clovece join --bot` process
+/// joins, the app's taps play the game to its end, both see the same
+/// winner and the app records the game.
+fn hosts_and_plays_against_a_bot_process(options: RoomOptions) {
+    let (app_dir, bot_dir) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let (tx, updates) = mpsc::channel();
     let session = Session::start(
         Part::Host(options),
         place(app_dir.path(), "Hana"),
@@ -99,7 +119,7 @@ fn the_apps_online_controller_hosts_and_plays_a_whole_game_against_a_bot_process
         }
     };
     assert!(started, "the host started the game");
-    let winner = winner.expect("a classic game has a winner");
+    let winner = winner.expect("a game has a winner");
     let seen_by_bot = guest.wait_for("result: ");
     assert!(
         seen_by_bot.starts_with(&format!("winner {winner} ")),

@@ -134,9 +134,19 @@ impl<F: FnMut(Update)> Front for AppFront<F> {
         Ok(())
     }
 
-    fn due(&mut self, _: &Phone) -> std::io::Result<Option<Action>> {
-        // A person taps the die or a piece.
-        Ok(None)
+    fn due(&mut self, phone: &Phone) -> std::io::Result<Option<Action>> {
+        // A person taps the die or a piece; but the online board does not
+        // offer Matfyz runs yet (plans and recipients are offline only), so
+        // there the computer chooses this player's runs, as every phone
+        // would for a player whose time ran out.
+        let log = phone.log();
+        Ok(match (log.due(), log.state().game()) {
+            (Due::Move { .. }, Some(game @ Game::Matfyz(_))) => {
+                crate::bot::choose(game, Level::Medium, crate::net::lines::seed(&log.head()))
+                    .map(Action::Move)
+            }
+            _ => None,
+        })
     }
 
     async fn input(&mut self, _asked: bool) -> std::io::Result<Option<Action>> {

@@ -88,9 +88,8 @@ impl OnlineGame {
         self.note
     }
 
-    /// The rules' game, if it is one this board draws: the Matfyz board
-    /// (shared pieces, base and home contents) is not drawn yet, so a
-    /// Matfyz game shows no pieces and takes no taps rather than failing.
+    /// The rules' game, if it is a classic one: a Matfyz game's pieces are
+    /// shared and have no slots to keep (see [`OnlineGame::pieces`]).
     fn classic(&self) -> Option<Game> {
         self.snapshot.game.filter(|g| matches!(g, Game::Classic(_)))
     }
@@ -146,8 +145,13 @@ impl OnlineGame {
         Fairness::from_rolls(self.snapshot.rolls.iter().copied().map(Roll::from))
     }
 
-    /// Every piece, with whether this player may tap it now.
+    /// Every piece, with whether this player may tap it now. A Matfyz
+    /// game is shown but not tapped: online, the computer chooses this
+    /// player's Matfyz runs (see [`super::online`]).
     pub fn pieces(&self) -> Vec<PieceView> {
+        if let Some(Game::Matfyz(game)) = &self.snapshot.game {
+            return matfyz_pieces(game.position());
+        }
         self.offers()
             .into_iter()
             .map(|(id, place, to)| {
@@ -229,6 +233,25 @@ impl OnlineGame {
             })
             .map(Action::Move)
     }
+}
+
+/// The pieces of a Matfyz position where the offline board draws them (a
+/// piece in a base in its colour's cell), none of them movable.
+fn matfyz_pieces(position: &crate::rules::matfyz::Position) -> Vec<PieceView> {
+    let mut count = [0; 4];
+    super::matfyz::spots(position)
+        .into_iter()
+        .map(|(colour, spot)| {
+            let slot = count[colour.index()];
+            count[colour.index()] += 1;
+            PieceView {
+                id: PieceId { colour, slot },
+                spot,
+                cell: spot.cell(colour.index()),
+                movable: false,
+            }
+        })
+        .collect()
 }
 
 /// Where `colour`'s pieces stand in a classic game.
@@ -488,5 +511,21 @@ mod tests {
         assert!(!game.computer(Colour::Red));
         assert_eq!(game.over(), Some(Some(Colour::Green)));
         assert_eq!(game.fairness().faces(Colour::Red), [0, 0, 0, 0, 0, 1]);
+    }
+
+    #[test]
+    fn a_matfyz_game_shows_every_piece_and_offers_none_to_tap() {
+        let seats = Seats::for_players(2).unwrap();
+        let game = Game::new(RuleSet::Matfyz, seats, Colour::Red).unwrap();
+        let board = OnlineGame::new(snapshot(game, due_roll(Colour::Red)));
+        let pieces = board.pieces();
+        assert_eq!(pieces.len(), 8, "{pieces:?}");
+        assert!(pieces.iter().all(|p| !p.movable));
+        // A base holds one piece of each colour, each in its colour's cell.
+        let mut cells: Vec<_> = pieces.iter().map(|p| p.cell).collect();
+        cells.sort();
+        cells.dedup();
+        assert_eq!(cells.len(), 8);
+        assert_eq!(board.tap(pieces[0].id), None);
     }
 }

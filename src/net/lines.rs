@@ -65,7 +65,7 @@ fn computer(game: &Game, level: Level, seed: u64) -> Option<Action> {
 }
 
 /// The seed of the computer's choice at the log's `head`.
-fn seed(head: &Digest) -> u64 {
+pub(crate) fn seed(head: &Digest) -> u64 {
     u64::from_le_bytes(head.0[..8].try_into().expect("8 bytes"))
 }
 
