@@ -119,7 +119,7 @@ impl App {
             crate::net::identity::load_or_create(&data).map_err(|e| e.to_string())
         });
         let multicast = services.lifecycle.multicast();
-        super::nearby::connect(&window, identity, services.browsing, multicast);
+        super::nearby::connect(&window, identity, services.browsing, multicast.clone());
         super::scan::connect(&window, Scanner::new(services.lifecycle));
         // A damaged settings file must not keep the app from starting: it
         // is replaced by the defaults on the next save.
@@ -133,7 +133,7 @@ impl App {
             .path()
             .parent()
             .map_or_else(std::path::PathBuf::new, std::path::Path::to_path_buf);
-        let online = Rc::new(RefCell::new(Online::new(data)));
+        let online = Rc::new(RefCell::new(Online::new(data, multicast)));
         let names = Rc::new(VecModel::from(vec![SharedString::new(); 4]));
         names.set_row_data(0, settings.nickname.as_str().into());
         let state = Rc::new(RefCell::new(State {

@@ -16,6 +16,9 @@ use crate::lobby::host::{Command, Console, Host};
 use crate::net::front::{Action, Front, Progress};
 use crate::net::game::{self, Peer, Role};
 use crate::net::room::SeatView;
+#[cfg(test)]
+use crate::platform::multicast::Multicast;
+use crate::platform::multicast::MulticastHold;
 use crate::protocol::{Control, Due, Phone, RollRecord, TurnTimer};
 use crate::rules::{Colour, Game};
 
@@ -164,6 +167,9 @@ pub struct Session {
     actions: mpsc::UnboundedSender<Action>,
     commands: Option<mpsc::UnboundedSender<Command>>,
     stop: Option<oneshot::Sender<()>>,
+    /// The platform's multicast lock, held while the session runs: its
+    /// node finds the other phones again by mDNS after a Wi-Fi change.
+    _hold: Option<MulticastHold>,
 }
 
 impl Session {
@@ -193,7 +199,15 @@ impl Session {
             actions,
             commands,
             stop: Some(stop),
+            _hold: None,
         }
+    }
+
+    /// Keeps `hold` (the platform's multicast lock) until the session is
+    /// dropped.
+    pub fn holding(mut self, hold: MulticastHold) -> Session {
+        self._hold = Some(hold);
+        self
     }
 
     /// Sends the player's action (ignored once the game is over).
@@ -266,4 +280,28 @@ fn run(
         let _ = std::fs::remove_dir_all(&folder);
         recorded
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::platform::multicast::NoLock;
+
+    #[test]
+    fn a_session_holds_the_multicast_lock_until_it_is_dropped() {
+        let multicast = Multicast::new(NoLock);
+        let dir = tempfile::tempdir().unwrap();
+        let place = Place {
+            data: dir.path().to_owned(),
+            listen: vec!["/ip4/127.0.0.1/tcp/0".parse().unwrap()],
+            name: "Hana".into(),
+        };
+        // A code no room has: the session ends on its own, and still holds
+        // the lock until the app drops it.
+        let session = Session::start(Part::Join("K7M2QX".into()), place, |_| {})
+            .holding(multicast.hold().unwrap());
+        assert_eq!(multicast.holds(), 1);
+        drop(session);
+        assert_eq!(multicast.holds(), 0);
+    }
 }

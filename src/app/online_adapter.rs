@@ -24,6 +24,7 @@ use crate::lobby::RoomOptions;
 use crate::lobby::options::{Players, TurnTime};
 use crate::net::front::Action;
 use crate::net::room::SeatView;
+use crate::platform::multicast::Multicast;
 use crate::protocol::Theme;
 use crate::rules::{Colour, FirstPlayer, HouseRules, RuleSet, Seats};
 
@@ -33,6 +34,8 @@ pub struct Online {
     data: PathBuf,
     listen: Vec<Multiaddr>,
     session: Option<Session>,
+    /// The platform's multicast lock, held by each session.
+    multicast: Multicast,
     room: Option<Room>,
     game: Option<OnlineGame>,
     /// The game screen's pieces while an online game is on.
@@ -52,12 +55,13 @@ thread_local! {
 
 impl Online {
     /// Online play keeping its files in `data`, listening on every
-    /// interface.
-    pub fn new(data: PathBuf) -> Online {
+    /// interface, holding `multicast` while a session runs.
+    pub fn new(data: PathBuf, multicast: Multicast) -> Online {
         Online {
             data,
             listen: vec!["/ip4/0.0.0.0/tcp/0".parse().expect("a valid address")],
             session: None,
+            multicast,
             room: None,
             game: None,
             pieces: Rc::new(VecModel::default()),
@@ -175,7 +179,7 @@ fn begin(window: &AppWindow, online: &Rc<RefCell<Online>>, part: Part, name: Str
     };
     let (weak, generation) = (window.as_weak(), s.generation);
     // A new session replaces (and so stops) any earlier one.
-    s.session = Some(Session::start(part, place, move |update| {
+    let session = Session::start(part, place, move |update| {
         // Fails only when the window's event loop is gone.
         let _ = weak.upgrade_in_event_loop(move |window| {
             ONLINE.with(|o| {
@@ -184,7 +188,16 @@ fn begin(window: &AppWindow, online: &Rc<RefCell<Online>>, part: Part, name: Str
                 }
             });
         });
-    }));
+    });
+    // Without the lock a phone drops multicast silently: the game still
+    // runs on the ticket's addresses, only rediscovery by mDNS is lost.
+    s.session = Some(match s.multicast.hold() {
+        Ok(hold) => session.holding(hold),
+        Err(e) => {
+            tracing::warn!("online game without the multicast lock: {e}");
+            session
+        }
+    });
     let adapter = window.global::<RoomAdapter>();
     adapter.set_hosting(role == room::Part::Host);
     adapter.set_code("".into());
