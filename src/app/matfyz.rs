@@ -130,32 +130,42 @@ impl Choice {
     }
 }
 
+/// The Matfyz position of docs/matfyz.md with `rolls` unused: red, blue
+/// and green people, red to play; red holds red and green, so it may move
+/// the blue piece on T7 and the yellow ones on T10 and T30.
+#[cfg(test)]
+pub(super) fn docs_example(rolls: crate::rules::matfyz::Rolls) -> crate::rules::matfyz::Layout {
+    use crate::rules::Seats;
+    use Colour::{Blue, Green, Red, Yellow};
+    crate::rules::matfyz::Layout {
+        seats: Seats::for_players(3).unwrap(),
+        turn: Red,
+        bases: vec![
+            (Red, vec![Red, Green]),
+            (Blue, vec![Red, Blue, Green]),
+            (Green, vec![Red, Blue, Green, Yellow]),
+        ],
+        homes: vec![(Red, [None; 4]), (Blue, [None; 4]), (Green, [None; 4])],
+        track: vec![(7, Blue), (10, Yellow), (30, Yellow)],
+        rolls,
+        done: Vec::new(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::matfyz::{Game, Layout, Rolls};
-    use crate::rules::{Place, Seats};
+    use crate::rules::Place;
+    use crate::rules::matfyz::{Game, Rolls};
     use Colour::{Blue, Green, Red, Yellow};
 
-    /// docs/matfyz.md's position: red to use a 3; red may move the blue
-    /// piece on T7 (onto the yellow one on T10) and the yellow ones.
+    /// docs/matfyz.md's position with red to use a 3: red may move the
+    /// blue piece on T7 (onto the yellow one on T10) and the yellow ones.
     fn example() -> Game {
-        let layout = Layout {
-            seats: Seats::for_players(3).unwrap(),
-            turn: Red,
-            bases: vec![
-                (Red, vec![Red, Green]),
-                (Blue, vec![Red, Blue, Green]),
-                (Green, vec![Red, Blue, Green, Yellow]),
-            ],
-            homes: vec![(Red, [None; 4]), (Blue, [None; 4]), (Green, [None; 4])],
-            track: vec![(7, Blue), (10, Yellow), (30, Yellow)],
-            rolls: Rolls {
-                sixes: 0,
-                last: Die::new(3),
-            },
-            done: Vec::new(),
-        };
+        let layout = docs_example(Rolls {
+            sixes: 0,
+            last: Die::new(3),
+        });
         Game::new(Position::new(&layout).unwrap())
     }
 

@@ -180,16 +180,10 @@ impl OfflineGame {
         if players.len() != seats.len() {
             return Err(BadSetup::Players(players.len()));
         }
-        let found = spots(&game);
-        let mut pieces: Vec<(PieceId, Spot)> = Vec::with_capacity(found.len());
-        for (colour, spot) in found {
-            let slot = pieces.iter().filter(|(id, _)| id.colour == colour).count();
-            pieces.push((PieceId { colour, slot }, spot));
-        }
         Ok(OfflineGame {
-            game,
             players: seats.iter().zip(players).collect(),
-            pieces,
+            pieces: identified(&game),
+            game,
             selection: None,
             last_roll: None,
             fairness: Fairness::default(),
@@ -365,10 +359,7 @@ impl OfflineGame {
     /// of each colour at most, its colour's, so a base reads alike
     /// whoever's it is.
     fn base_slot(&self, piece: PieceId) -> usize {
-        match self.game {
-            Game::Classic(_) => piece.slot,
-            Game::Matfyz(_) => piece.colour.index(),
-        }
+        base_slot(&self.game, piece)
     }
 
     /// Where the tapped piece (or any piece, if none is tapped) may end
@@ -596,6 +587,27 @@ impl OfflineGame {
             std::cmp::Reverse((Some(seat) == winner, home, progress))
         });
         colours
+    }
+}
+
+/// Every piece of `game` with its spot, numbered per colour in the order
+/// of [`spots`].
+pub(super) fn identified(game: &Game) -> Vec<(PieceId, Spot)> {
+    let found = spots(game);
+    let mut pieces: Vec<(PieceId, Spot)> = Vec::with_capacity(found.len());
+    for (colour, spot) in found {
+        let slot = pieces.iter().filter(|(id, _)| id.colour == colour).count();
+        pieces.push((PieceId { colour, slot }, spot));
+    }
+    pieces
+}
+
+/// Which of a base's four cells `piece` takes in `game` (see
+/// [`OfflineGame::base_slot`]).
+pub(super) fn base_slot(game: &Game, piece: PieceId) -> usize {
+    match game {
+        Game::Classic(_) => piece.slot,
+        Game::Matfyz(_) => piece.colour.index(),
     }
 }
 
@@ -962,21 +974,8 @@ mod tests {
     /// red to roll; red holds red and green, so it may move the blue piece
     /// on T7 and the yellow ones on T10 and T30.
     fn matfyz_example() -> OfflineGame {
-        use crate::rules::matfyz::{self as rules_matfyz, Layout, Rolls};
-        use Colour::{Blue, Green, Red, Yellow};
-        let layout = Layout {
-            seats: Seats::for_players(3).unwrap(),
-            turn: Red,
-            bases: vec![
-                (Red, vec![Red, Green]),
-                (Blue, vec![Red, Blue, Green]),
-                (Green, vec![Red, Blue, Green, Yellow]),
-            ],
-            homes: vec![(Red, [None; 4]), (Blue, [None; 4]), (Green, [None; 4])],
-            track: vec![(7, Blue), (10, Yellow), (30, Yellow)],
-            rolls: Rolls::default(),
-            done: Vec::new(),
-        };
+        use crate::rules::matfyz as rules_matfyz;
+        let layout = matfyz::docs_example(rules_matfyz::Rolls::default());
         let position = rules_matfyz::Position::new(&layout).unwrap();
         let game = Game::Matfyz(rules_matfyz::Game::new(position));
         let players = vec![human("Anna"), human("Boris"), human("Cyril")];

@@ -12,7 +12,7 @@ use crate::rules::{Colour, Game, Move, Next, Place};
 
 use super::fairness::{Fairness, Roll};
 use super::geometry::Spot;
-use super::offline::{Note, PieceId, PieceView};
+use super::offline::{Note, PieceId, PieceView, base_slot, identified};
 use super::online::Snapshot;
 use super::turn_clock::TurnClock;
 
@@ -149,8 +149,16 @@ impl OnlineGame {
     /// game is shown but not tapped: online, the computer chooses this
     /// player's Matfyz runs (see [`super::online`]).
     pub fn pieces(&self) -> Vec<PieceView> {
-        if let Some(Game::Matfyz(game)) = &self.snapshot.game {
-            return matfyz_pieces(game.position());
+        if let Some(game @ Game::Matfyz(_)) = &self.snapshot.game {
+            return identified(game)
+                .into_iter()
+                .map(|(id, spot)| PieceView {
+                    id,
+                    spot,
+                    cell: spot.cell(base_slot(game, id)),
+                    movable: false,
+                })
+                .collect();
         }
         self.offers()
             .into_iter()
@@ -233,25 +241,6 @@ impl OnlineGame {
             })
             .map(Action::Move)
     }
-}
-
-/// The pieces of a Matfyz position where the offline board draws them (a
-/// piece in a base in its colour's cell), none of them movable.
-fn matfyz_pieces(position: &crate::rules::matfyz::Position) -> Vec<PieceView> {
-    let mut count = [0; 4];
-    super::matfyz::spots(position)
-        .into_iter()
-        .map(|(colour, spot)| {
-            let slot = count[colour.index()];
-            count[colour.index()] += 1;
-            PieceView {
-                id: PieceId { colour, slot },
-                spot,
-                cell: spot.cell(colour.index()),
-                movable: false,
-            }
-        })
-        .collect()
 }
 
 /// Where `colour`'s pieces stand in a classic game.
