@@ -15,6 +15,7 @@ use crate::lobby::RoomOptions;
 use crate::lobby::host::{Command, Console, Host};
 use crate::net::front::{Action, Front, Progress};
 use crate::net::game::{self, Peer, Role};
+use crate::net::lines;
 use crate::net::room::SeatView;
 #[cfg(test)]
 use crate::platform::multicast::Multicast;
@@ -145,8 +146,7 @@ impl<F: FnMut(Update)> Front for AppFront<F> {
         let log = phone.log();
         Ok(match (log.due(), log.state().game()) {
             (Due::Move { .. }, Some(game @ Game::Matfyz(_))) => {
-                crate::bot::choose(game, Level::Medium, crate::net::lines::seed(&log.head()))
-                    .map(Action::Move)
+                lines::computer(game, Level::Medium, lines::seed(&log.head()))
             }
             _ => None,
         })

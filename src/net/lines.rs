@@ -60,7 +60,7 @@ impl<W: Write> Lines<W> {
 }
 
 /// The computer's move at `level` in `game`, seeded by the log's head.
-fn computer(game: &Game, level: Level, seed: u64) -> Option<Action> {
+pub(crate) fn computer(game: &Game, level: Level, seed: u64) -> Option<Action> {
     crate::bot::choose(game, level, seed).map(Action::Move)
 }
 
