@@ -117,6 +117,7 @@ impl Weights {
              //! `cargo run --release --example train_hard -- --games {} --seed {} \\\n\
              //! --alpha {} --lambda {} > src/bot/classic/learnt_weights.rs`\n\n\
              use super::COUNT;\n\n\
+             #[rustfmt::skip]\n\
              pub const WEIGHTS: [i64; COUNT] = [\n",
             config.games, config.seed, config.alpha, config.lambda
         );
