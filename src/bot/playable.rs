@@ -144,3 +144,29 @@ impl Values {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn log_sum_exp_adds_ln_2_to_equal_scores_and_nothing_to_far_apart_ones() {
+        // ln 2 = 0.6931 logits.
+        assert_eq!(log_sum_exp(0, 0), 45426);
+        assert_eq!(log_sum_exp(7, 7), 7 + 45426);
+        assert_eq!(log_sum_exp(9 * LOGIT_UNIT, 0), 9 * LOGIT_UNIT);
+        // Halfway between two table entries: the mean of the two.
+        let half = LOGIT_UNIT / 16;
+        assert_eq!(log_sum_exp(half, 0), half + (45426 + 41458) / 2);
+    }
+
+    #[test]
+    fn the_mean_of_two_evaluations_is_taken_colour_by_colour() {
+        let seats = Seats::for_players(2).unwrap();
+        let won = Values::won(seats, Colour::Red);
+        let scores = Values::from_scores(seats, [300, 0, 100, 0]);
+        let mean = Values::mean(won, scores);
+        assert_eq!(mean.of(Colour::Red), (WIN + 200) / 2);
+        assert_eq!(mean.of(Colour::Green), (-WIN - 200) / 2);
+    }
+}

@@ -15,17 +15,22 @@ mod hand;
 mod learnt;
 mod race;
 
-use super::playable::{Playable, Values};
+use super::playable::{LOGIT_UNIT, Playable, Values};
 use crate::rules::classic::{self, Move, Phase};
 use crate::rules::{Die, Next};
 use board::{Board, LAST_TRACK, square};
 use race::TURN;
 
+// The hard player averages the hand-made evaluation (in turns of the race
+// table) with the learnt one (in logits): one logit is one turn's units.
+const _: () = assert!(TURN == LOGIT_UNIT);
+
 impl Playable for classic::Game {
     type Move = Move;
 
-    /// The weights are in thousandths of a logit per turn, and a cost is
-    /// their sum times [`TURN`] over 1000.
+    /// The hand-made weights are in thousandths of a logit per turn and a
+    /// cost is their sum times [`TURN`] over 1000; the learnt scores are in
+    /// [`LOGIT_UNIT`]ths of a logit, which is the same unit.
     const LOGIT: i64 = TURN;
 
     fn next(&self) -> Next {
