@@ -141,9 +141,9 @@ mod tests {
 
     #[test]
     fn every_feature_has_a_name_and_a_scale() {
-        for i in 0..COUNT {
+        for (i, &scale) in SCALE.iter().enumerate() {
             assert!(!name(i).is_empty(), "{i}");
-            assert!(SCALE[i] > 0, "{i}");
+            assert!(scale > 0, "{i}");
         }
     }
 
