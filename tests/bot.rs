@@ -7,6 +7,7 @@ mod common;
 
 use clovece::bench::roll;
 use clovece::bot::tournament::{Tournament, TournamentError};
+use clovece::bot::train::{Config, train};
 use clovece::bot::{Level, choose};
 use clovece::rules::{Colour, Game, HouseRules, Next, RuleSet, Seats};
 use common::{answer, refused, with};
@@ -79,6 +80,22 @@ fn classic_games_between_computer_players_end_with_legal_moves() {
 #[test]
 fn a_whole_classic_game_between_hard_players_ends_with_legal_moves() {
     play_out(RuleSet::Classic(HouseRules::CROATIAN), 2, Level::Hard, 7);
+    play_out(RuleSet::Classic(HouseRules::default()), 4, Level::Hard, 9);
+}
+
+#[test]
+fn the_trainer_gives_the_same_weights_for_the_same_seed() {
+    let config = |seed| Config {
+        games: 12,
+        seed,
+        ..Config::default()
+    };
+    let first = train(&config(5), |_, _| {});
+    assert_eq!(train(&config(5), |_, _| {}), first);
+    assert_ne!(train(&config(6), |_, _| {}), first, "the seed matters");
+    let source = first.rust_source(&config(5));
+    assert!(source.contains("--games 12 --seed 5"), "{source}");
+    assert_eq!(source.matches(", // ").count(), first.0.len(), "{source}");
 }
 
 #[test]

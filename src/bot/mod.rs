@@ -20,6 +20,7 @@ mod rollout;
 mod search;
 mod seeded;
 pub mod tournament;
+pub mod train;
 
 use std::fmt;
 use std::str::FromStr;

@@ -119,6 +119,13 @@ impl Board {
         chance.min(CERTAIN)
     }
 
+    /// The chance, in 36ths, that `attacker` hits a piece on track square
+    /// `target` in its next turn (more than [`CERTAIN`] when several of its
+    /// pieces could).
+    pub fn reach(&self, attacker: Colour, target: u8) -> i32 {
+        i32::from(self.reach[attacker.index()][usize::from(target)])
+    }
+
     /// The medium player's plain idea of danger: an opponent piece stands
     /// 1..=6 squares behind `target`, or an opponent with pieces in base
     /// starts on it.

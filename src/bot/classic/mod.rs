@@ -6,46 +6,31 @@
 //!   hit.
 //! - [`race`]: the expected turns a colour needs to finish when it plays
 //!   alone.
+//! - [`hand`]: the hard player's hand-made evaluation, built on the race.
+//! - [`features`] and [`learnt`]: its evaluation learnt by self-play.
 
 mod board;
+pub mod features;
+mod hand;
+mod learnt;
 mod race;
 
-use super::playable::{Playable, Values};
+use super::playable::{LOGIT_UNIT, Playable, Values};
 use crate::rules::classic::{self, Move, Phase};
 use crate::rules::{Die, Next};
-use board::{Board, CERTAIN, LAST_TRACK, square};
-use race::{Race, TURN};
+use board::{Board, LAST_TRACK, square};
+use race::TURN;
 
-/// The weights of the evaluation, in thousandths of a logit of winning per
-/// unit of each term (a colour's chance of winning is taken as a softmax of
-/// minus its cost). They come from tournaments against random and medium
-/// players: a coordinate search around them found no step that gained more
-/// than the noise of 10,000 games (docs/bots.md).
-mod weight {
-    /// Per turn the colour still needs by the race table.
-    pub const RACE: i64 = 354;
-    /// Per turn of expected loss from a capture before the colour moves
-    /// again.
-    pub const DANGER: i64 = 300;
-    /// Taken off each threatened piece's danger (not below nothing), per
-    /// unit of hit chance: the first 2.6 turns of a loss do not count, as a
-    /// piece near its start costs little to lose and is soon back.
-    pub const DANGER_FREE: i64 = 792;
-    /// Per unit of a track piece's exposure on its way home,
-    /// `(41 - p)(p + 8) / 100` turns for progress `p`: the squares still to
-    /// cross times what is lost if it is hit. It makes a piece far ahead
-    /// hurry home, which the race table alone (no captures) does not.
-    pub const EXPOSURE: i64 = 111;
-    /// Per turn of waiting for one's roll (a colour `j` places after the
-    /// one to roll waits `j / n` of a round).
-    pub const ORDER: i64 = 129;
-}
+// The hard player averages the hand-made evaluation (in turns of the race
+// table) with the learnt one (in logits): one logit is one turn's units.
+const _: () = assert!(TURN == LOGIT_UNIT);
 
 impl Playable for classic::Game {
     type Move = Move;
 
-    /// The weights are in thousandths of a logit per turn, and a cost is
-    /// their sum times [`TURN`] over 1000.
+    /// The hand-made weights are in thousandths of a logit per turn and a
+    /// cost is their sum times [`TURN`] over 1000; the learnt scores are in
+    /// [`LOGIT_UNIT`]ths of a logit, which is the same unit.
     const LOGIT: i64 = TURN;
 
     fn next(&self) -> Next {
@@ -104,40 +89,9 @@ impl Playable for classic::Game {
         score
     }
 
-    /// Each colour's cost: the turns it needs by the race table, the
-    /// expected loss of its threatened pieces, its pieces' exposure on the
-    /// way home and its wait for its roll, weighted by [`weight`].
+    /// The mean of the hand-made and the learnt evaluation: in
+    /// tournaments it played better than either alone (docs/bots.md).
     fn evaluate(&self) -> Values {
-        let position = self.position();
-        let seats = position.seats();
-        if let Some(winner) = self.winner() {
-            return Values::won(seats, winner);
-        }
-        let race = Race::get(self.house());
-        let board = Board::new(position);
-        let players = seats.len() as i64;
-        let mut cost = [0; 4];
-        let mut colour = position.turn();
-        for waiting in 0..players {
-            let spots = board.pieces(colour);
-            let turns = race.turns(spots);
-            let mut total = weight::RACE * turns + weight::ORDER * waiting * TURN / players;
-            for (i, &spot) in spots.iter().enumerate() {
-                if !(1..=LAST_TRACK).contains(&spot) {
-                    continue;
-                }
-                let hit = i64::from(board.hit_chance(colour, square(colour, spot)));
-                let mut captured = spots;
-                captured[i] = 0;
-                let loss = race.turns(captured) - turns;
-                let p = i64::from(spot);
-                let danger = (weight::DANGER * loss - weight::DANGER_FREE * TURN).max(0);
-                total += hit * danger / i64::from(CERTAIN)
-                    + weight::EXPOSURE * TURN * (41 - p) * (p + 8) / 100;
-            }
-            cost[colour.index()] = i32::try_from(total / 1000).unwrap_or(i32::MAX);
-            colour = seats.after(colour);
-        }
-        Values::from_costs(seats, cost)
+        Values::mean(hand::evaluate(self), learnt::evaluate(self))
     }
 }
