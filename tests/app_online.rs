@@ -100,8 +100,10 @@ fn the_apps_online_controller_hosts_and_plays_a_whole_game_against_a_bot_process
 
 #[test]
 fn a_matfyz_room_hosted_by_the_app_is_played_to_the_end_its_player_answering_the_questions() {
+    // Three players: with two, a captured piece rarely has a choice of
+    // recipient.
     let answered = hosts_and_plays_against_a_bot_process(RoomOptions {
-        players: Players::Two,
+        players: Players::Three,
         rules: RuleSet::Matfyz,
         ..RoomOptions::default()
     });
@@ -112,10 +114,12 @@ fn a_matfyz_room_hosted_by_the_app_is_played_to_the_end_its_player_answering_the
 }
 
 /// The app hosts a room with `options`, a `clovece join --bot` process
-/// joins, the app's taps play the game to its end, both see the same
-/// winner and the app records the game: the questions the app answered.
+/// takes each other seat, the app's taps play the game to its end, all see
+/// the same winner and the app records the game: the questions the app
+/// answered.
 fn hosts_and_plays_against_a_bot_process(options: RoomOptions) -> Answered {
-    let (app_dir, bot_dir) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let app_dir = tempfile::tempdir().unwrap();
+    let seats = options.players.count();
     let (tx, updates) = mpsc::channel();
     let session = Session::start(
         Part::Host(options),
@@ -132,9 +136,14 @@ fn hosts_and_plays_against_a_bot_process(options: RoomOptions) -> Answered {
             break ticket;
         }
     };
-    let mut guest = peer(bot_dir.path(), &["join", &ticket, "--name", "Ivo"]);
+    let bot_dirs: Vec<_> = (1..seats).map(|_| tempfile::tempdir().unwrap()).collect();
+    let mut guests: Vec<_> = bot_dirs
+        .iter()
+        .zip(["Ivo", "Jana", "Karel"])
+        .map(|(dir, name)| peer(dir.path(), &["join", &ticket, "--name", name]))
+        .collect();
 
-    // Start only once the lobby says the guest is ready.
+    // Start only once the lobby says every guest is ready.
     let mut game: Option<OnlineGame> = None;
     let mut answered = Answered::default();
     let mut started = false;
@@ -156,12 +165,14 @@ fn hosts_and_plays_against_a_bot_process(options: RoomOptions) -> Answered {
     };
     assert!(started, "the host started the game");
     let winner = winner.expect("a game has a winner");
-    let seen_by_bot = guest.wait_for("result: ");
-    assert!(
-        seen_by_bot.starts_with(&format!("winner {winner} ")),
-        "{seen_by_bot}"
-    );
-    // The session lingers until the bot holds the end, then records it.
+    for guest in &mut guests {
+        let seen_by_bot = guest.wait_for("result: ");
+        assert!(
+            seen_by_bot.starts_with(&format!("winner {winner} ")),
+            "{seen_by_bot}"
+        );
+    }
+    // The session lingers until the bots hold the end, then records it.
     loop {
         if let Update::Ended(ended) = next(&updates) {
             assert_eq!(ended, Ok(()));
@@ -170,7 +181,9 @@ fn hosts_and_plays_against_a_bot_process(options: RoomOptions) -> Answered {
     }
     let stats = std::fs::read_to_string(app_dir.path().join("stats.jsonl")).unwrap();
     assert_eq!(stats.lines().count(), 1, "{stats}");
-    guest.finish();
+    for guest in guests {
+        guest.finish();
+    }
     answered
 }
 
