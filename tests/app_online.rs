@@ -1,21 +1,22 @@
 //! The app's online controllers without a window, over real sockets on
 //! loopback: the app hosts a room and a `clovece join --bot` process or a
 //! second app joins it; the apps' taps (through [`OnlineGame`]) play a
-//! whole game, which both phones end with the same result and record in
-//! their statistics.
+//! whole game, answering a Matfyz game's questions themselves, which both
+//! phones end with the same result and record in their statistics.
 
 mod process;
 
 use std::sync::mpsc;
 use std::time::Duration;
 
+use clovece::app::matfyz::Choice;
 use clovece::app::online::{Part, Place, Session, Update};
 use clovece::app::online_game::OnlineGame;
 use clovece::app::room::{self, Room};
 use clovece::lobby::RoomOptions;
 use clovece::lobby::options::Players;
 use clovece::net::front::Action;
-use clovece::rules::{Game, RuleSet};
+use clovece::rules::RuleSet;
 
 use process::peer;
 
@@ -28,9 +29,22 @@ fn place(dir: &std::path::Path, name: &str) -> Place {
     }
 }
 
+/// The Matfyz questions this player answered.
+#[derive(Default, Debug)]
+struct Answered {
+    plans: usize,
+    recipients: usize,
+}
+
 /// The board after `update` (if it is the log's), and this player's tap
-/// when one is due: the roll, or the first piece that may move.
-fn play(game: &mut Option<OnlineGame>, update: &Update, session: &Session) {
+/// when one is due: the roll, or the first piece that may move, answering
+/// its Matfyz questions (varying the answers) until it moves.
+fn play(
+    game: &mut Option<OnlineGame>,
+    update: &Update,
+    session: &Session,
+    answered: &mut Answered,
+) {
     let Update::Log(snapshot) = update else {
         return;
     };
@@ -38,16 +52,28 @@ fn play(game: &mut Option<OnlineGame>, update: &Update, session: &Session) {
         Some(game) => game.update(snapshot.clone()),
         None => *game = Some(OnlineGame::new(snapshot.clone())),
     }
-    let game = game.as_ref().unwrap();
+    let game = game.as_mut().unwrap();
     if game.can_roll() {
         session.act(Action::Roll);
     } else if game.must_move() {
-        if matches!(snapshot.game, Some(Game::Matfyz(_))) {
-            // Online, the computer chooses this player's Matfyz runs.
-            return;
-        }
         let piece = game.pieces().into_iter().find(|p| p.movable);
-        let action = piece.and_then(|p| game.tap(p.id));
+        let mut action = piece.and_then(|p| game.tap(p.id));
+        while action.is_none()
+            && let Some((_, choice)) = game.choice()
+        {
+            let options = match choice {
+                Choice::Plan(plans) => {
+                    answered.plans += 1;
+                    plans.len()
+                }
+                Choice::Recipient { seats, .. } => {
+                    answered.recipients += 1;
+                    seats.len()
+                }
+            };
+            let varied = (answered.plans + answered.recipients) % 2 * (options - 1);
+            action = game.choose(varied);
+        }
         session.act(action.expect("a move is due, so a piece may move"));
     }
 }
@@ -61,26 +87,39 @@ fn next(updates: &mpsc::Receiver<Update>) -> Update {
 
 #[test]
 fn the_apps_online_controller_hosts_and_plays_a_whole_game_against_a_bot_process() {
-    hosts_and_plays_against_a_bot_process(RoomOptions {
+    let answered = hosts_and_plays_against_a_bot_process(RoomOptions {
         players: Players::Two,
         ..RoomOptions::default()
     });
+    assert_eq!(
+        answered.plans + answered.recipients,
+        0,
+        "classic asks nothing"
+    );
 }
 
 #[test]
-fn a_matfyz_room_hosted_by_the_app_is_played_to_the_end_its_runs_chosen_by_the_computer() {
-    hosts_and_plays_against_a_bot_process(RoomOptions {
-        players: Players::Two,
+fn a_matfyz_room_hosted_by_the_app_is_played_to_the_end_its_player_answering_the_questions() {
+    // Three players: with two, a captured piece rarely has a choice of
+    // recipient.
+    let answered = hosts_and_plays_against_a_bot_process(RoomOptions {
+        players: Players::Three,
         rules: RuleSet::Matfyz,
         ..RoomOptions::default()
     });
+    assert!(
+        answered.plans + answered.recipients > 0,
+        "no question answered: {answered:?}"
+    );
 }
 
 /// The app hosts a room with `options`, a `clovece join --bot` process
-/// joins, the app's taps play the game to its end, both see the same
-/// winner and the app records the game.
-fn hosts_and_plays_against_a_bot_process(options: RoomOptions) {
-    let (app_dir, bot_dir) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+/// takes each other seat, the app's taps play the game to its end, all see
+/// the same winner and the app records the game: the questions the app
+/// answered.
+fn hosts_and_plays_against_a_bot_process(options: RoomOptions) -> Answered {
+    let app_dir = tempfile::tempdir().unwrap();
+    let seats = options.players.count();
     let (tx, updates) = mpsc::channel();
     let session = Session::start(
         Part::Host(options),
@@ -97,10 +136,16 @@ fn hosts_and_plays_against_a_bot_process(options: RoomOptions) {
             break ticket;
         }
     };
-    let mut guest = peer(bot_dir.path(), &["join", &ticket, "--name", "Ivo"]);
+    let bot_dirs: Vec<_> = (1..seats).map(|_| tempfile::tempdir().unwrap()).collect();
+    let mut guests: Vec<_> = bot_dirs
+        .iter()
+        .zip(["Ivo", "Jana", "Karel"])
+        .map(|(dir, name)| peer(dir.path(), &["join", &ticket, "--name", name]))
+        .collect();
 
-    // Start only once the lobby says the guest is ready.
+    // Start only once the lobby says every guest is ready.
     let mut game: Option<OnlineGame> = None;
+    let mut answered = Answered::default();
     let mut started = false;
     let winner = loop {
         let update = next(&updates);
@@ -112,7 +157,7 @@ fn hosts_and_plays_against_a_bot_process(options: RoomOptions) {
                     started = true;
                 }
             }
-            Update::Log(_) => play(&mut game, &update, &session),
+            Update::Log(_) => play(&mut game, &update, &session, &mut answered),
             Update::Over { winner } => break *winner,
             Update::Ended(ended) => panic!("ended before the result: {ended:?}"),
             _ => {}
@@ -120,12 +165,14 @@ fn hosts_and_plays_against_a_bot_process(options: RoomOptions) {
     };
     assert!(started, "the host started the game");
     let winner = winner.expect("a game has a winner");
-    let seen_by_bot = guest.wait_for("result: ");
-    assert!(
-        seen_by_bot.starts_with(&format!("winner {winner} ")),
-        "{seen_by_bot}"
-    );
-    // The session lingers until the bot holds the end, then records it.
+    for guest in &mut guests {
+        let seen_by_bot = guest.wait_for("result: ");
+        assert!(
+            seen_by_bot.starts_with(&format!("winner {winner} ")),
+            "{seen_by_bot}"
+        );
+    }
+    // The session lingers until the bots hold the end, then records it.
     loop {
         if let Update::Ended(ended) = next(&updates) {
             assert_eq!(ended, Ok(()));
@@ -134,7 +181,10 @@ fn hosts_and_plays_against_a_bot_process(options: RoomOptions) {
     }
     let stats = std::fs::read_to_string(app_dir.path().join("stats.jsonl")).unwrap();
     assert_eq!(stats.lines().count(), 1, "{stats}");
-    guest.finish();
+    for guest in guests {
+        guest.finish();
+    }
+    answered
 }
 
 #[test]
@@ -185,7 +235,12 @@ fn two_apps_play_a_whole_game_the_guest_saying_ready_on_its_room_screen() {
                     sessions[0].command(start);
                 }
             }
-            Update::Log(_) => play(&mut games[who], &update, &sessions[who]),
+            Update::Log(_) => play(
+                &mut games[who],
+                &update,
+                &sessions[who],
+                &mut Answered::default(),
+            ),
             Update::Over { winner } => winners[who] = Some(*winner),
             Update::Ended(result) => {
                 assert_eq!(result, &Ok(()), "app {who}");

@@ -357,6 +357,25 @@ fn setup_offers_classic_croatian_and_matfyz_rules() {
     let _ = std::fs::remove_dir_all(dir);
 }
 
+#[test]
+fn hosting_offers_matfyz_rules() {
+    ui_support::init();
+    let dir = settings_dir("host-rules");
+    let app = app(&dir, 4);
+    let window = app.window();
+    window.show().unwrap();
+
+    find(window, "Host a room").mock_single_click(PointerEventButton::Left);
+    let room = window.global::<clovece::app::ui::RoomAdapter>();
+    assert_eq!(room.get_rules(), clovece::app::ui::RuleChoice::Classic);
+    find(window, "Matfyz rules").mock_single_click(PointerEventButton::Left);
+    assert_eq!(room.get_rules(), clovece::app::ui::RuleChoice::Matfyz);
+    assert!(find(window, "Shared pieces: move any colour you have neither in your base nor at home, and bring one of each colour home.").is_valid());
+    find(window, "Classic rules").mock_single_click(PointerEventButton::Left);
+    assert_eq!(room.get_rules(), clovece::app::ui::RuleChoice::Classic);
+    let _ = std::fs::remove_dir_all(dir);
+}
+
 /// Runs the event loop for `wait`, so that what other threads sent with
 /// `upgrade_in_event_loop` reaches the window (a test on the threaded
 /// testing backend only).

@@ -9,12 +9,13 @@ use std::time::Duration;
 
 use slint::{ComponentHandle, Model, ModelRc, SharedString, VecModel};
 
+use super::board::{Board, Note, PieceView};
 use super::dice::Dice;
 use super::geometry::{self, Cell, Spot};
 use super::leave::LeaveCost;
 use super::matfyz::{Choice, Plan};
 use super::nearby::Browsing;
-use super::offline::{Note, OfflineGame, PieceView, Player, Setup};
+use super::offline::{OfflineGame, Player, Setup};
 use super::online_adapter::{self, Online};
 use super::scan::Scanner;
 use super::settings::{BoardTheme, Language, Settings, SettingsFile};
@@ -259,7 +260,7 @@ impl App {
             let Some(window) = window.upgrade() else {
                 return;
             };
-            if online_adapter::roll(&online) {
+            if online_adapter::roll(&window, &online) {
                 return;
             }
             human_acts(&window, &state, |game, dice| {
@@ -276,7 +277,7 @@ impl App {
             let Some(window) = window.upgrade() else {
                 return;
             };
-            if online_adapter::tap_piece(&online, index) {
+            if online_adapter::tap_piece(&window, &online, index) {
                 return;
             }
             let Ok(index) = usize::try_from(index) else {
@@ -302,7 +303,7 @@ impl App {
             else {
                 return;
             };
-            if online_adapter::tap_square(&online, &square) {
+            if online_adapter::tap_square(&window, &online, &square) {
                 return;
             }
             human_acts(&window, &state, |game, _| {
@@ -328,7 +329,11 @@ impl App {
         });
 
         let matfyz = self.window.global::<MatfyzAdapter>();
-        let (window, state) = (self.window.as_weak(), self.state.clone());
+        let (window, state, online) = (
+            self.window.as_weak(),
+            self.state.clone(),
+            self.online.clone(),
+        );
         matfyz.on_choose(move |index| {
             let Some(window) = window.upgrade() else {
                 return;
@@ -336,13 +341,23 @@ impl App {
             let Ok(index) = usize::try_from(index) else {
                 return;
             };
+            if online_adapter::choose(&window, &online, index) {
+                return;
+            }
             human_acts(&window, &state, |game, _| game.choose(index).is_ok());
         });
-        let (window, state) = (self.window.as_weak(), self.state.clone());
+        let (window, state, online) = (
+            self.window.as_weak(),
+            self.state.clone(),
+            self.online.clone(),
+        );
         matfyz.on_cancel(move || {
             let Some(window) = window.upgrade() else {
                 return;
             };
+            if online_adapter::cancel_choice(&window, &online) {
+                return;
+            }
             human_acts(&window, &state, |game, _| {
                 game.cancel_choice();
                 true
@@ -633,26 +648,33 @@ fn show_game(window: &AppWindow, state: &State, game: &OfflineGame) {
     adapter.set_rolls(count(game.fairness().history().len()));
     adapter.set_note(note(game.note()));
     adapter.set_time_left(game.time_left().map_or(-1, i32::from));
-    show_matfyz(window, game);
+    show_matfyz(window, game.board(), &players(game), human);
     show_fairness(window, state, game);
 }
 
-/// Fills the Matfyz parts of the game screen: the rolls still to use, what
-/// each player holds, and the question about the tapped piece.
-fn show_matfyz(window: &AppWindow, game: &OfflineGame) {
+/// Fills the Matfyz parts of the game screen from `board`: the rolls still
+/// to use, what each of the `players` holds, and the question about the
+/// tapped piece while a person at this device is `asking`.
+pub(super) fn show_matfyz(
+    window: &AppWindow,
+    board: &Board,
+    players: &[ui::PlayerData],
+    asking: bool,
+) {
     let adapter = window.global::<MatfyzAdapter>();
-    adapter.set_active(game.game().rules() == RuleSet::Matfyz);
-    let rolls: Vec<String> = game
+    adapter.set_active(board.game().rules() == RuleSet::Matfyz);
+    let rolls: Vec<String> = board
         .unused_rolls()
         .iter()
         .map(|d| d.get().to_string())
         .collect();
     adapter.set_rolls(rolls.join(" ").into());
-    let pieces = game.pieces();
-    let holdings: Vec<ui::HoldingData> = game
-        .players()
+    let pieces = board.pieces();
+    let holdings: Vec<ui::HoldingData> = board
+        .game()
+        .seats()
         .iter()
-        .map(|&(seat, _)| {
+        .map(|seat| {
             let on = |spot: Spot| pieces.iter().find(|p| p.spot == spot).map(|p| p.id.colour);
             let base = Colour::ALL
                 .into_iter()
@@ -670,7 +692,7 @@ fn show_matfyz(window: &AppWindow, game: &OfflineGame) {
         })
         .collect();
     adapter.set_holdings(ModelRc::new(VecModel::from(holdings)));
-    let choice = game.choice().filter(|_| game.computer_to_act().is_none());
+    let choice = board.choice().filter(|_| asking);
     match choice.map(|(_, c)| c) {
         None => adapter.set_choice(ui::ChoiceKind::None),
         Some(Choice::Plan(plans)) => {
@@ -679,10 +701,9 @@ fn show_matfyz(window: &AppWindow, game: &OfflineGame) {
             adapter.set_choice(ui::ChoiceKind::Plan);
         }
         Some(Choice::Recipient { captured, seats }) => {
-            let all = players(game);
             let recipients: Vec<ui::PlayerData> = seats
                 .into_iter()
-                .filter_map(|s| all.iter().find(|p| p.hue == hue(s)).cloned())
+                .filter_map(|s| players.iter().find(|p| p.hue == hue(s)).cloned())
                 .collect();
             adapter.set_captured(hue(captured));
             adapter.set_recipients(ModelRc::new(VecModel::from(recipients)));

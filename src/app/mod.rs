@@ -6,6 +6,8 @@
 //! tested without a window.
 //!
 //! - [`geometry`]: where each place of the rules is drawn.
+//! - [`board`]: the board of a game, offline or online: which piece a tap
+//!   moves, and the Matfyz questions.
 //! - [`offline`]: a game on this device (against the computer or pass and
 //!   play).
 //! - [`matfyz`]: what the board needs to know about the Matfyz rules
@@ -25,6 +27,7 @@
 //! - [`statistics`]: this player's games, wins and dice.
 
 mod adapter;
+pub mod board;
 pub mod dice;
 pub mod fairness;
 pub mod geometry;

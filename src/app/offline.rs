@@ -1,23 +1,20 @@
 //! The controller of a game on one device (against the computer, or passed
 //! from hand to hand): plain Rust over [`crate::rules::Game`], with no
-//! window, so every behaviour the board shows is tested here. One controller
-//! serves every rule set: what differs (where the pieces stand, which piece
-//! a move takes) is read through [`Motion`] and [`spots`].
-//!
-//! Besides the rules' position it keeps each piece's identity (which of a
-//! colour's pieces stands where), because the rules only know *where* a
-//! colour has pieces, while the board animates one piece moving.
+//! window. The board itself (which piece a tap moves, the Matfyz questions)
+//! is the [`Board`] an online game shares; this adds what is local: the
+//! dice, the computer's seats, the turn timer and the notes of its own
+//! moves.
 
 use crate::rules::board::TRACK_LEN;
 use crate::rules::{Colour, Die, FlowError, Game, Move, Next, Rolled, RuleSet, Seats};
 
+use super::board::{Board, Note, PieceId, PieceView, Tap};
 use super::fairness::{Fairness, Roll};
-use super::geometry::{Cell, Spot};
-use super::matfyz::{self, Choice};
+use super::geometry::Spot;
+use super::matfyz::Choice;
 use super::turn_clock::{Tick, TurnClock};
 use crate::bot::{self, Level};
 use crate::protocol::header::TurnTimer;
-use crate::rules::matfyz::Run;
 
 /// The level at which the computer acts for a person whose turn timer ran
 /// out (as the stand-in of online games).
@@ -50,30 +47,6 @@ pub enum BadSetup {
     Players(usize),
 }
 
-/// What happened last, for the note below the die.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Note {
-    /// Nothing worth a note.
-    None,
-    /// `seat` rolled and no piece could move: the die passes on.
-    TurnLost { seat: Colour },
-    /// No six yet: `attempt` (2 or 3) of three tries is next.
-    TryAgain { attempt: u8 },
-    /// A six: the same colour rolls again.
-    RollAgain,
-    /// A `piece` of that colour was sent back to its base `by` a colour.
-    Captured { piece: Colour, by: Colour },
-    /// Matfyz: a `piece` of that colour was captured `by` a player and put
-    /// into the base of the player `to` (whom the capturer chose).
-    Given {
-        piece: Colour,
-        by: Colour,
-        to: Colour,
-    },
-    /// The game is over.
-    Won { winner: Colour },
-}
-
 /// What tapping a piece (or a square, or a choice) did.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Outcome {
@@ -84,70 +57,10 @@ pub enum Outcome {
     Asked,
 }
 
-/// One piece: its colour and which of that colour's pieces it is (0..4
-/// under the classic rules, one per player under the Matfyz rules).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct PieceId {
-    pub colour: Colour,
-    pub slot: usize,
-}
-
-/// A piece as the board draws it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct PieceView {
-    pub id: PieceId,
-    /// Where it stands.
-    pub spot: Spot,
-    /// The board cell it is drawn on.
-    pub cell: Cell,
-    /// Whether tapping it now moves it (or asks how).
-    pub movable: bool,
-}
-
-/// A move as the board sees it: which piece goes from where to where.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct Motion {
-    colour: Colour,
-    from: Spot,
-    to: Spot,
-}
-
-impl Motion {
-    /// The motion of `mv`, a legal move in `game`.
-    fn of(game: &Game, mv: Move) -> Option<Motion> {
-        match (game, mv) {
-            (Game::Classic(_), Move::Classic(m)) => Some(Motion {
-                colour: m.colour(),
-                from: Spot::of(m.colour(), m.from()),
-                to: Spot::of(m.colour(), m.to()),
-            }),
-            (Game::Matfyz(g), Move::Matfyz(run)) => Some(Motion {
-                colour: matfyz::mover(g.position(), run)?,
-                from: Spot::of(run.seat(), run.from().place()),
-                to: Spot::of(run.seat(), run.to()),
-            }),
-            _ => None,
-        }
-    }
-}
-
-/// The piece the player tapped, while they choose how it moves.
-#[derive(Clone, Debug)]
-struct Selection {
-    piece: PieceId,
-    /// Its legal runs still open (two or more).
-    runs: Vec<Run>,
-}
-
 /// A game on this device.
 pub struct OfflineGame {
-    game: Game,
+    board: Board,
     players: Vec<(Colour, Player)>,
-    /// Every piece with its spot, in a fixed order, so the board can
-    /// follow each one.
-    pieces: Vec<(PieceId, Spot)>,
-    /// The piece being asked about, if any.
-    selection: Option<Selection>,
     last_roll: Option<Die>,
     /// Every roll so far, for the fairness view.
     fairness: Fairness,
@@ -182,9 +95,7 @@ impl OfflineGame {
         }
         Ok(OfflineGame {
             players: seats.iter().zip(players).collect(),
-            pieces: identified(&game),
-            game,
-            selection: None,
+            board: Board::new(game),
             last_roll: None,
             fairness: Fairness::default(),
             note: Note::None,
@@ -195,7 +106,7 @@ impl OfflineGame {
 
     /// The rules' game.
     pub fn game(&self) -> &Game {
-        &self.game
+        self.board.game()
     }
 
     /// The seated colours and their players, clockwise from red.
@@ -213,7 +124,7 @@ impl OfflineGame {
 
     /// What the game waits for.
     pub fn next(&self) -> Next {
-        self.game.next()
+        self.game().next()
     }
 
     /// The last roll, shown on the die.
@@ -221,21 +132,9 @@ impl OfflineGame {
         self.last_roll
     }
 
-    /// The rolls of the turn not used yet, in the order they are used
-    /// (Matfyz: the sixes rolled so far, then the number that ended the
-    /// rolling). Empty under the classic rules, where each roll is used
-    /// at once.
+    /// The rolls of the turn not used yet (see [`Board::unused_rolls`]).
     pub fn unused_rolls(&self) -> Vec<Die> {
-        match &self.game {
-            Game::Classic(_) => Vec::new(),
-            Game::Matfyz(g) => {
-                let rolls = g.position().rolls();
-                let sixes = usize::try_from(rolls.sixes).unwrap_or(usize::MAX);
-                std::iter::repeat_n(Die::SIX, sixes)
-                    .chain(rolls.last)
-                    .collect()
-            }
-        }
+        self.board.unused_rolls()
     }
 
     /// The rolls of this game, for the fairness view (and for the die,
@@ -251,7 +150,7 @@ impl OfflineGame {
 
     /// The computer's level when it is the computer's turn.
     pub fn computer_to_act(&self) -> Option<Level> {
-        let seat = match self.game.next() {
+        let seat = match self.game().next() {
             Next::Roll { seat, .. } | Next::Move { seat } => seat,
             Next::Won { .. } => return None,
         };
@@ -287,7 +186,7 @@ impl OfflineGame {
     /// `roll` gives, or plays the move the [`STAND_IN`] level chooses (a
     /// choice the person had begun is dropped).
     pub fn stand_in(&mut self, roll: impl FnOnce() -> Die) -> Result<Note, FlowError> {
-        match self.game.next() {
+        match self.game().next() {
             Next::Roll { .. } => self.roll_as(roll(), true),
             Next::Move { .. } => self.play_bot(STAND_IN),
             Next::Won { .. } => Err(FlowError::GameOver),
@@ -295,12 +194,12 @@ impl OfflineGame {
     }
 
     fn roll_as(&mut self, die: Die, by_computer: bool) -> Result<Note, FlowError> {
-        let seat = match self.game.next() {
+        let seat = match self.game().next() {
             Next::Roll { seat, .. } => seat,
             Next::Move { .. } => return Err(FlowError::MoveDue),
             Next::Won { .. } => return Err(FlowError::GameOver),
         };
-        let rolled = self.game.roll(die)?;
+        let rolled = self.board.roll(die)?;
         self.clock.restart();
         self.last_roll = Some(die);
         self.fairness.record(Roll {
@@ -317,175 +216,58 @@ impl OfflineGame {
         Ok(self.note)
     }
 
-    /// The legal moves with their motions.
-    fn motions(&self) -> Vec<(Move, Motion)> {
-        self.game
-            .legal_moves()
-            .into_iter()
-            .filter_map(|mv| Some((mv, Motion::of(&self.game, mv)?)))
-            .collect()
+    /// The board, for what it shows besides the pieces.
+    pub fn board(&self) -> &Board {
+        &self.board
     }
 
-    /// Every piece on the board, with whether it may move now (while the
-    /// player is asked about a piece, only that one).
+    /// Every piece on the board (see [`Board::pieces`]).
     pub fn pieces(&self) -> Vec<PieceView> {
-        let motions = self.motions();
-        let asked = self.selection.as_ref().map(|s| s.piece);
-        let mut offered: Vec<(Colour, Spot)> = Vec::new();
-        self.pieces
-            .iter()
-            .map(|&(id, spot)| {
-                let start = (id.colour, spot);
-                let can = asked.is_none_or(|piece| piece == id)
-                    && motions.iter().any(|(_, m)| (m.colour, m.from) == start);
-                // Pieces in one base share the moves out of it: offer them
-                // on the first, so one tap brings exactly one piece out.
-                let movable = can && !offered.contains(&start);
-                if movable {
-                    offered.push(start);
-                }
-                PieceView {
-                    id,
-                    spot,
-                    cell: spot.cell(self.base_slot(id)),
-                    movable,
-                }
-            })
-            .collect()
+        self.board.pieces()
     }
 
-    /// Which of a base's four cells `piece` takes there: its own under the
-    /// classic rules; under the Matfyz rules, where a base holds one piece
-    /// of each colour at most, its colour's, so a base reads alike
-    /// whoever's it is.
-    fn base_slot(&self, piece: PieceId) -> usize {
-        base_slot(&self.game, piece)
-    }
-
-    /// Where the tapped piece (or any piece, if none is tapped) may end
-    /// its move now: the squares the board marks.
+    /// The squares the board marks (see [`Board::targets`]).
     pub fn targets(&self) -> Vec<Spot> {
-        let mut targets: Vec<Spot> = match &self.selection {
-            Some(selection) => selection
-                .runs
-                .iter()
-                .filter_map(|&run| Motion::of(&self.game, Move::Matfyz(run)))
-                .map(|m| m.to)
-                .collect(),
-            None => self.motions().into_iter().map(|(_, m)| m.to).collect(),
-        };
-        targets.sort();
-        targets.dedup();
-        targets
+        self.board.targets()
     }
 
     /// What the player is asked about the piece they tapped, if anything.
     pub fn choice(&self) -> Option<(PieceId, Choice)> {
-        let selection = self.selection.as_ref()?;
-        let Game::Matfyz(g) = &self.game else {
-            return None;
-        };
-        Some((
-            selection.piece,
-            Choice::between(g.position(), &selection.runs)?,
-        ))
+        self.board.choice()
     }
 
     /// Drops the question about the tapped piece; another can be tapped.
     pub fn cancel_choice(&mut self) {
-        self.selection = None;
+        self.board.cancel_choice();
     }
 
     /// Answers the question with its option `index`: moves the piece, or
     /// asks the next question (who receives the piece a plan captures).
     pub fn choose(&mut self, index: usize) -> Result<Outcome, FlowError> {
-        let (piece, choice) = self.choice().ok_or(FlowError::Illegal)?;
-        let runs = &self.selection.as_ref().ok_or(FlowError::Illegal)?.runs;
-        let kept = choice.keep(runs, index);
-        if kept.is_empty() {
-            return Err(FlowError::Illegal);
-        }
-        self.offer(piece, kept.into_iter().map(Move::Matfyz).collect())
+        let tap = self.board.choose(index)?;
+        self.take(tap)
     }
 
     /// Moves `piece`, which must be able to move, or asks how when it can
     /// move in several ways.
     pub fn play_piece(&mut self, piece: PieceId) -> Result<Outcome, FlowError> {
-        self.move_due()?;
-        let &(_, spot) = self
-            .pieces
-            .iter()
-            .find(|(id, _)| *id == piece)
-            .ok_or(FlowError::Illegal)?;
-        let moves = self
-            .motions()
-            .into_iter()
-            .filter(|(_, m)| (m.colour, m.from) == (piece.colour, spot))
-            .map(|(mv, _)| mv)
-            .collect();
-        self.offer(piece, moves)
+        let tap = self.board.tap_piece(piece)?;
+        self.take(tap)
     }
 
     /// Moves the piece that may end its move on `spot` (the tapped piece's,
     /// while one is asked about), or asks how. Refused when no piece, or
     /// more than one, may end there: then the piece is to be tapped.
     pub fn play_to(&mut self, spot: Spot) -> Result<Outcome, FlowError> {
-        self.move_due()?;
-        let ending: Vec<(Move, Motion)> = self
-            .motions()
-            .into_iter()
-            .filter(|(_, m)| m.to == spot)
-            .collect();
-        let (piece, moves) = match &self.selection {
-            Some(selection) => {
-                let moves = ending
-                    .into_iter()
-                    .map(|(mv, _)| mv)
-                    .filter(|mv| matches!(mv, Move::Matfyz(r) if selection.runs.contains(r)))
-                    .collect();
-                (selection.piece, moves)
-            }
-            None => {
-                let (_, first) = *ending.first().ok_or(FlowError::Illegal)?;
-                let start = (first.colour, first.from);
-                if ending.iter().any(|(_, m)| (m.colour, m.from) != start) {
-                    return Err(FlowError::Illegal);
-                }
-                let piece = self
-                    .pieces()
-                    .into_iter()
-                    .find(|p| p.movable && (p.id.colour, p.spot) == start)
-                    .ok_or(FlowError::Illegal)?;
-                (piece.id, ending.into_iter().map(|(mv, _)| mv).collect())
-            }
-        };
-        self.offer(piece, moves)
+        let tap = self.board.tap_to(spot)?;
+        self.take(tap)
     }
 
-    fn move_due(&self) -> Result<(), FlowError> {
-        match self.game.next() {
-            Next::Move { .. } => Ok(()),
-            Next::Roll { .. } => Err(FlowError::RollDue),
-            Next::Won { .. } => Err(FlowError::GameOver),
-        }
-    }
-
-    /// Plays the one move of `moves`, or asks which when there are more.
-    fn offer(&mut self, piece: PieceId, moves: Vec<Move>) -> Result<Outcome, FlowError> {
-        match moves.as_slice() {
-            [] => Err(FlowError::Illegal),
-            [mv] => self.play(*mv, piece).map(Outcome::Moved),
-            _ => {
-                let runs = moves
-                    .iter()
-                    .filter_map(|mv| match mv {
-                        Move::Matfyz(run) => Some(*run),
-                        Move::Classic(_) => None,
-                    })
-                    .collect();
-                self.selection = Some(Selection { piece, runs });
-                Ok(Outcome::Asked)
-            }
+    /// Plays the move a tap chose, or says the player is asked.
+    fn take(&mut self, tap: Tap) -> Result<Outcome, FlowError> {
+        match tap {
+            Tap::Play(mv) => self.play(mv).map(Outcome::Moved),
+            Tap::Asked => Ok(Outcome::Asked),
         }
     }
 
@@ -498,85 +280,47 @@ impl OfflineGame {
     /// Plays the move the computer chooses at `level`.
     fn play_bot(&mut self, level: Level) -> Result<Note, FlowError> {
         self.decisions += 1;
-        let mv = bot::choose(&self.game, level, self.decisions).ok_or(FlowError::RollDue)?;
-        let motion = Motion::of(&self.game, mv).ok_or(FlowError::Illegal)?;
-        let &(piece, _) = self
-            .pieces
-            .iter()
-            .find(|(id, spot)| (id.colour, *spot) == (motion.colour, motion.from))
-            .ok_or(FlowError::Illegal)?;
-        self.play(mv, piece)
+        let mv = bot::choose(self.game(), level, self.decisions).ok_or(FlowError::RollDue)?;
+        self.play(mv)
     }
 
-    /// Plays `mv`, which moves `piece`.
-    fn play(&mut self, mv: Move, piece: PieceId) -> Result<Note, FlowError> {
-        let motion = Motion::of(&self.game, mv).ok_or(FlowError::Illegal)?;
-        let played = self.game.play(mv)?;
-        self.selection = None;
+    /// Plays `mv`.
+    fn play(&mut self, mv: Move) -> Result<Note, FlowError> {
+        let played = self.board.play(mv)?;
         self.clock.restart();
-        if let Some(capture) = played.captured {
-            // Found before the mover lands, which may be of its colour.
-            let victim = self
-                .pieces
-                .iter_mut()
-                .find(|(id, spot)| *spot == motion.to && id.colour == capture.piece);
-            if let Some((_, spot)) = victim {
-                *spot = Spot::Base(capture.to_base_of);
-            }
-        }
-        if let Some((_, spot)) = self.pieces.iter_mut().find(|(id, _)| *id == piece) {
-            *spot = motion.to;
-        }
-        debug_assert!(self.pieces_match_the_rules());
         let rolled_six = self.last_roll.is_some_and(Die::is_six);
         // The player who moved: the piece's colour under the classic
         // rules, the seat in turn under the Matfyz rules.
         let by = match mv {
-            Move::Classic(_) => motion.colour,
+            Move::Classic(m) => m.colour(),
             Move::Matfyz(run) => run.seat(),
         };
-        self.note = match (played.won, played.captured, mv) {
-            (true, _, _) => Note::Won { winner: by },
-            (false, Some(capture), Move::Matfyz(_)) => Note::Given {
-                piece: capture.piece,
-                by,
-                to: capture.to_base_of,
-            },
-            (false, Some(capture), Move::Classic(_)) => Note::Captured {
-                piece: capture.piece,
-                by,
-            },
-            (false, None, _) if rolled_six => Note::RollAgain,
-            (false, None, _) => Note::None,
+        self.note = match played.captured {
+            _ if played.won => Note::Won { winner: by },
+            Some(capture) => Note::capture(self.game(), capture, by),
+            None if rolled_six => Note::RollAgain,
+            None => Note::None,
         };
         Ok(self.note)
-    }
-
-    fn pieces_match_the_rules(&self) -> bool {
-        let mut mine: Vec<(Colour, Spot)> =
-            self.pieces.iter().map(|&(id, s)| (id.colour, s)).collect();
-        mine.sort();
-        let mut rules = spots(&self.game);
-        rules.sort();
-        mine == rules
     }
 
     /// The seated colours from first to last place: the winner first, then
     /// by pieces home, then by how far the pieces have come.
     pub fn placings(&self) -> Vec<Colour> {
-        let mut colours: Vec<Colour> = self.game.seats().iter().collect();
-        let winner = match self.game.next() {
+        let mut colours: Vec<Colour> = self.game().seats().iter().collect();
+        let pieces = self.pieces();
+        let winner = match self.game().next() {
             Next::Won { winner } => Some(winner),
             _ => None,
         };
         colours.sort_by_key(|&seat| {
             let (mut home, mut progress) = (0, 0);
-            for &(id, spot) in &self.pieces {
+            for &PieceView { id, spot, .. } in &pieces {
                 if matches!(spot, Spot::Home(s, _) if s == seat) {
                     home += 1;
                 }
                 // Matfyz pieces are nobody's until they are home.
-                let counts = match self.game {
+                let counts = match self.game() {
                     Game::Classic(_) => id.colour == seat,
                     Game::Matfyz(_) => matches!(spot, Spot::Home(..)),
                 };
@@ -587,40 +331,6 @@ impl OfflineGame {
             std::cmp::Reverse((Some(seat) == winner, home, progress))
         });
         colours
-    }
-}
-
-/// Every piece of `game` with its spot, numbered per colour in the order
-/// of [`spots`].
-pub(super) fn identified(game: &Game) -> Vec<(PieceId, Spot)> {
-    let found = spots(game);
-    let mut pieces: Vec<(PieceId, Spot)> = Vec::with_capacity(found.len());
-    for (colour, spot) in found {
-        let slot = pieces.iter().filter(|(id, _)| id.colour == colour).count();
-        pieces.push((PieceId { colour, slot }, spot));
-    }
-    pieces
-}
-
-/// Which of a base's four cells `piece` takes in `game` (see
-/// [`OfflineGame::base_slot`]).
-pub(super) fn base_slot(game: &Game, piece: PieceId) -> usize {
-    match game {
-        Game::Classic(_) => piece.slot,
-        Game::Matfyz(_) => piece.colour.index(),
-    }
-}
-
-/// Every piece of `game` as its colour and spot.
-fn spots(game: &Game) -> Vec<(Colour, Spot)> {
-    match game {
-        Game::Classic(g) => g
-            .position()
-            .seats()
-            .iter()
-            .flat_map(|c| g.position().places(c).map(|place| (c, Spot::of(c, place))))
-            .collect(),
-        Game::Matfyz(g) => matfyz::spots(g.position()),
     }
 }
 
@@ -637,6 +347,7 @@ fn progress(seat: Colour, spot: Spot) -> u8 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::app::matfyz;
     use crate::rules::{HouseRules, Place, classic};
 
     fn die(n: u8) -> Die {

@@ -15,7 +15,6 @@ use crate::lobby::RoomOptions;
 use crate::lobby::host::{Command, Console, Host};
 use crate::net::front::{Action, Front, Progress};
 use crate::net::game::{self, Peer, Role};
-use crate::net::lines;
 use crate::net::room::SeatView;
 #[cfg(test)]
 use crate::platform::multicast::Multicast;
@@ -138,18 +137,11 @@ impl<F: FnMut(Update)> Front for AppFront<F> {
         Ok(())
     }
 
-    fn due(&mut self, phone: &Phone) -> std::io::Result<Option<Action>> {
-        // A person taps the die or a piece; but the online board does not
-        // offer Matfyz runs yet (plans and recipients are offline only), so
-        // there the computer chooses this player's runs, as every phone
-        // would for a player whose time ran out.
-        let log = phone.log();
-        Ok(match (log.due(), log.state().game()) {
-            (Due::Move { .. }, Some(game @ Game::Matfyz(_))) => {
-                lines::computer(game, Level::Medium, lines::seed(&log.head()))
-            }
-            _ => None,
-        })
+    fn due(&mut self, _phone: &Phone) -> std::io::Result<Option<Action>> {
+        // A person taps the die or a piece (and answers a Matfyz piece's
+        // questions); when their time runs out, every phone's computer
+        // plays for them through the log.
+        Ok(None)
     }
 
     async fn input(&mut self, _asked: bool) -> std::io::Result<Option<Action>> {

@@ -11,7 +11,7 @@ use std::rc::{Rc, Weak};
 use libp2p::Multiaddr;
 use slint::{ComponentHandle, Image, Model, ModelRc, VecModel};
 
-use super::adapter::{count, hue, leave_cost, note, piece_data, square_spot};
+use super::adapter::{count, hue, leave_cost, note, piece_data, show_matfyz, square_spot};
 use super::geometry::Spot;
 use super::leave::LeaveCost;
 use super::online::{Part, Place, Session, Update};
@@ -378,7 +378,11 @@ fn show_game(window: &AppWindow, s: &Online) {
             squares.set_row_data(row, square);
         }
     }
-    adapter.set_players(ModelRc::new(VecModel::from(players(s, game, &s.silent))));
+    let players = players(s, game, &s.silent);
+    if let Some(board) = game.board() {
+        show_matfyz(window, board, &players, true);
+    }
+    adapter.set_players(ModelRc::new(VecModel::from(players)));
     let turn = game.turn().unwrap_or(game.me());
     adapter.set_turn(hue(turn));
     adapter.set_turn_name(names(s)[turn.index()].as_str().into());
@@ -413,14 +417,16 @@ fn show_result(window: &AppWindow, s: &Online) {
 }
 
 /// The die was tapped: whether an online game took it.
-pub fn roll(online: &Rc<RefCell<Online>>) -> bool {
-    act(online, |game| game.can_roll().then_some(Action::Roll))
+pub fn roll(window: &AppWindow, online: &Rc<RefCell<Online>>) -> bool {
+    act(window, online, |game| {
+        game.can_roll().then_some(Action::Roll)
+    })
 }
 
 /// Piece `index` (of the game screen's pieces) was tapped: whether an
 /// online game took it.
-pub fn tap_piece(online: &Rc<RefCell<Online>>, index: i32) -> bool {
-    act(online, |game| {
+pub fn tap_piece(window: &AppWindow, online: &Rc<RefCell<Online>>, index: i32) -> bool {
+    act(window, online, |game| {
         let piece = usize::try_from(index)
             .ok()
             .and_then(|i| game.pieces().get(i).map(|p| p.id))?;
@@ -430,10 +436,28 @@ pub fn tap_piece(online: &Rc<RefCell<Online>>, index: i32) -> bool {
 
 /// `square` was tapped: whether an online game took it (the piece that
 /// lands there moves).
-pub fn tap_square(online: &Rc<RefCell<Online>>, square: &ui::SquareData) -> bool {
-    act(online, |game| {
+pub fn tap_square(
+    window: &AppWindow,
+    online: &Rc<RefCell<Online>>,
+    square: &ui::SquareData,
+) -> bool {
+    act(window, online, |game| {
         let spot = square_spot(square)?;
         game.tap_to(spot)
+    })
+}
+
+/// Option `index` of the Matfyz question was chosen: whether an online
+/// game took it.
+pub fn choose(window: &AppWindow, online: &Rc<RefCell<Online>>, index: usize) -> bool {
+    act(window, online, |game| game.choose(index))
+}
+
+/// The Matfyz question was dismissed: whether an online game took it.
+pub fn cancel_choice(window: &AppWindow, online: &Rc<RefCell<Online>>) -> bool {
+    act(window, online, |game| {
+        game.cancel_choice();
+        None
     })
 }
 
@@ -456,17 +480,29 @@ pub fn leave(online: &Rc<RefCell<Online>>) -> bool {
     true
 }
 
-fn act(online: &Rc<RefCell<Online>>, choose: impl FnOnce(&OnlineGame) -> Option<Action>) -> bool {
-    let s = online.borrow();
-    let Some(game) = &s.game else { return false };
-    if let (Some(action), Some(session)) = (choose(game), &s.session) {
+/// Lets `choose` take this player's tap in the online game, sends the
+/// action it comes to and shows the board (a question may have opened or
+/// closed): whether there was an online game.
+fn act(
+    window: &AppWindow,
+    online: &Rc<RefCell<Online>>,
+    choose: impl FnOnce(&mut OnlineGame) -> Option<Action>,
+) -> bool {
+    let mut s = online.borrow_mut();
+    let Some(game) = s.game.as_mut() else {
+        return false;
+    };
+    let action = choose(game);
+    if let (Some(action), Some(session)) = (action, &s.session) {
         session.act(action);
     }
+    show_game(window, &s);
     true
 }
 
 /// The host's options as the host screen shows them; classic rules with
-/// the host's `house` rules (the header carries them to every phone).
+/// the host's `house` rules (the header carries them to every phone), the
+/// Croatian preset or the Matfyz rules.
 fn options_from_ui(adapter: &RoomAdapter, house: HouseRules) -> RoomOptions {
     let turn = match adapter.get_turn_time() {
         10 => TurnTime::Ten,
@@ -492,8 +528,9 @@ fn options_from_ui(adapter: &RoomAdapter, house: HouseRules) -> RoomOptions {
             ui::BoardTheme::Classic => Theme::Classic,
         },
         rules: match adapter.get_rules() {
+            ui::RuleChoice::Classic => RuleSet::Classic(house),
             ui::RuleChoice::Croatian => RuleSet::Classic(HouseRules::CROATIAN),
-            _ => RuleSet::Classic(house),
+            ui::RuleChoice::Matfyz => RuleSet::Matfyz,
         },
         first,
     }

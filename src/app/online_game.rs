@@ -2,25 +2,28 @@
 //! ([`Snapshot`]) as the game screen draws it, and this player's taps as
 //! the game's [`Action`]s. Plain Rust, tested without a window.
 //!
-//! The log knows only where each colour has pieces; to animate one piece
-//! moving, this keeps each piece's identity (its slot) from one state to
-//! the next, as the offline controller does.
+//! The board itself (pieces, taps, the Matfyz questions) is the [`Board`]
+//! a game on this device shares; this adds what is online: the state comes
+//! from the log, a move goes to the network, and the note is read from
+//! how the log changed.
 
 use crate::net::front::Action;
 use crate::protocol::{Actor, Control, Due, End};
-use crate::rules::{Colour, Game, Move, Next, Place};
+use crate::rules::{Capture, Colour, Next};
 
+use super::board::{Board, Note, PieceId, PieceView, Tap};
 use super::fairness::{Fairness, Roll};
 use super::geometry::Spot;
-use super::offline::{Note, PieceId, PieceView, base_slot, identified};
+use super::matfyz::Choice;
 use super::online::Snapshot;
 use super::turn_clock::TurnClock;
 
 /// An online game as this phone shows it.
 pub struct OnlineGame {
     snapshot: Snapshot,
-    /// Each piece's place, by colour and slot.
-    slots: [[Place; 4]; 4],
+    /// The board, once the game is on (not while the first player is
+    /// drawn).
+    board: Option<Board>,
     /// What the last update did, for the note below the die.
     note: Note,
     /// This player's time for the roll or move that is due, counted on the
@@ -33,35 +36,29 @@ impl OnlineGame {
     /// The board of `snapshot`.
     pub fn new(snapshot: Snapshot) -> OnlineGame {
         let timer = snapshot.timer;
-        let mut game = OnlineGame {
+        let acting = must_move(&snapshot);
+        OnlineGame {
+            board: snapshot.game.map(|g| Board::shared(g, acting)),
             snapshot,
-            slots: [[Place::Base; 4]; 4],
             note: Note::None,
             clock: TurnClock::new(timer),
-        };
-        if let Some(g) = game.classic() {
-            for colour in g.seats().iter() {
-                game.slots[colour.index()] = places(&g, colour);
-            }
         }
-        game
     }
 
     /// The log moved on to `snapshot`: pieces that did not move keep their
-    /// slots, the ones that did take the new places.
+    /// identities, the ones that did take the new places; a question the
+    /// player was answering is dropped if the game moved on without it.
     pub fn update(&mut self, snapshot: Snapshot) {
+        let acting = must_move(&snapshot);
         let before = std::mem::replace(&mut self.snapshot, snapshot);
-        let mut captured = None;
-        if let Some(g) = self.classic() {
-            for colour in g.seats().iter() {
-                let slots = &mut self.slots[colour.index()];
-                let new = reslot(*slots, places(&g, colour));
-                if bases(&new) > bases(slots) {
-                    captured = Some(colour);
-                }
-                *slots = new;
+        let captured = match (&mut self.board, self.snapshot.game) {
+            (Some(board), Some(game)) => board.follow(game, acting),
+            (None, Some(game)) => {
+                self.board = Some(Board::shared(game, acting));
+                None
             }
-        }
+            (_, None) => None,
+        };
         self.note = note(&before, &self.snapshot, captured);
         if before.due != self.snapshot.due {
             self.clock.restart();
@@ -88,14 +85,13 @@ impl OnlineGame {
         self.note
     }
 
-    /// The rules' game, if it is a classic one: a Matfyz game's pieces are
-    /// shared and have no slots to keep (see [`OnlineGame::pieces`]).
-    fn classic(&self) -> Option<Game> {
-        self.snapshot.game.filter(|g| matches!(g, Game::Classic(_)))
-    }
-
     pub fn snapshot(&self) -> &Snapshot {
         &self.snapshot
+    }
+
+    /// The board, once the game is on.
+    pub fn board(&self) -> Option<&Board> {
+        self.board.as_ref()
     }
 
     /// This player's colour.
@@ -119,7 +115,7 @@ impl OnlineGame {
 
     /// Whether this player is to move now.
     pub fn must_move(&self) -> bool {
-        matches!(self.snapshot.due, Due::Move { by: Actor::Player(c), .. } if c == self.me())
+        must_move(&self.snapshot)
     }
 
     /// Whether the computer plays `colour` now (a computer seat, or a
@@ -145,130 +141,67 @@ impl OnlineGame {
         Fairness::from_rolls(self.snapshot.rolls.iter().copied().map(Roll::from))
     }
 
-    /// Every piece, with whether this player may tap it now. A Matfyz
-    /// game is shown but not tapped: online, the computer chooses this
-    /// player's Matfyz runs (see [`super::online`]).
+    /// Every piece, with whether this player may tap it now.
     pub fn pieces(&self) -> Vec<PieceView> {
-        if let Some(game @ Game::Matfyz(_)) = &self.snapshot.game {
-            return identified(game)
-                .into_iter()
-                .map(|(id, spot)| PieceView {
-                    id,
-                    spot,
-                    cell: spot.cell(base_slot(game, id)),
-                    movable: false,
-                })
-                .collect();
-        }
-        self.offers()
-            .into_iter()
-            .map(|(id, place, to)| {
-                let spot = Spot::of(id.colour, place);
-                PieceView {
-                    id,
-                    spot,
-                    cell: spot.cell(id.slot),
-                    movable: to.is_some(),
-                }
-            })
-            .collect()
+        self.board.as_ref().map(Board::pieces).unwrap_or_default()
     }
 
     /// Where this player's pieces may end their move now: the squares the
     /// board marks.
     pub fn targets(&self) -> Vec<Spot> {
-        self.offers()
-            .into_iter()
-            .filter_map(|(id, _, to)| Some(Spot::of(id.colour, to?)))
-            .collect()
+        self.board.as_ref().map(Board::targets).unwrap_or_default()
     }
 
-    /// Every piece with its place and, if tapping it now moves it, where
-    /// to. Pieces in a base share the moves out of it: the first of them
-    /// takes the move, so one tap brings exactly one piece out.
-    fn offers(&self) -> Vec<(PieceId, Place, Option<Place>)> {
-        let Some(game) = self.classic() else {
-            return Vec::new();
-        };
-        let moves: Vec<(Colour, Place, Place)> = if self.must_move() {
-            game.legal_moves()
-                .into_iter()
-                .filter_map(endpoints)
-                .collect()
-        } else {
-            Vec::new()
-        };
-        let mut offers = Vec::with_capacity(16);
-        for colour in game.seats().iter() {
-            let mut base_offered = false;
-            for (slot, &place) in self.slots[colour.index()].iter().enumerate() {
-                let mut to = moves
-                    .iter()
-                    .find(|&&(c, from, _)| c == colour && from == place)
-                    .map(|&(_, _, to)| to);
-                if place == Place::Base && to.is_some() {
-                    to = to.filter(|_| !base_offered);
-                    base_offered = true;
-                }
-                offers.push((PieceId { colour, slot }, place, to));
-            }
+    /// What this player is asked about the piece they tapped, if anything
+    /// (under the Matfyz rules: how far it goes, who receives what it
+    /// captures).
+    pub fn choice(&self) -> Option<(PieceId, Choice)> {
+        self.board.as_ref()?.choice()
+    }
+
+    /// Drops the question about the tapped piece; another can be tapped.
+    pub fn cancel_choice(&mut self) {
+        if let Some(board) = &mut self.board {
+            board.cancel_choice();
         }
-        offers
+    }
+
+    /// This player taps `piece`: the move, if it may move now in one way
+    /// (in several, [`OnlineGame::choice`] asks how).
+    pub fn tap(&mut self, piece: PieceId) -> Option<Action> {
+        act(self.board.as_mut()?.tap_piece(piece))
     }
 
     /// This player taps a marked square: the move of the piece that lands
     /// there.
-    pub fn tap_to(&self, spot: Spot) -> Option<Action> {
-        let (piece, _, _) = self
-            .offers()
-            .into_iter()
-            .find(|(id, _, to)| to.is_some_and(|to| Spot::of(id.colour, to) == spot))?;
-        self.tap(piece)
+    pub fn tap_to(&mut self, spot: Spot) -> Option<Action> {
+        act(self.board.as_mut()?.tap_to(spot))
     }
 
-    /// This player taps `piece`: the move, if it may move now.
-    pub fn tap(&self, piece: PieceId) -> Option<Action> {
-        let game = self.classic()?;
-        if !self.must_move() {
-            return None;
-        }
-        let place = *self.slots.get(piece.colour.index())?.get(piece.slot)?;
-        game.legal_moves()
-            .into_iter()
-            .find(|&mv| {
-                endpoints(mv)
-                    .is_some_and(|(colour, from, _)| colour == piece.colour && from == place)
-            })
-            .map(Action::Move)
+    /// This player answers the question with its option `index`: the move,
+    /// or none while the next question is asked.
+    pub fn choose(&mut self, index: usize) -> Option<Action> {
+        act(self.board.as_mut()?.choose(index))
     }
 }
 
-/// Where `colour`'s pieces stand in a classic game.
-fn places(game: &Game, colour: Colour) -> [Place; 4] {
-    match game {
-        Game::Classic(g) => g.position().places(colour),
-        // `OnlineGame::classic` lets only classic games through.
-        Game::Matfyz(_) => [Place::Base; 4],
+/// The action a tap comes to: a move for the network, or nothing (refused,
+/// or the player is asked first).
+fn act(tap: Result<Tap, crate::rules::FlowError>) -> Option<Action> {
+    match tap.ok()? {
+        Tap::Play(mv) => Some(Action::Move(mv)),
+        Tap::Asked => None,
     }
 }
 
-/// The moving colour and its piece's place before and after a classic
-/// move.
-fn endpoints(mv: Move) -> Option<(Colour, Place, Place)> {
-    match mv {
-        Move::Classic(m) => Some((m.colour(), m.from(), m.to())),
-        Move::Matfyz(_) => None,
-    }
+/// Whether `snapshot`'s log waits on this player's move.
+fn must_move(snapshot: &Snapshot) -> bool {
+    matches!(snapshot.due, Due::Move { by: Actor::Player(c), .. } if c == snapshot.me)
 }
 
-/// How many of `places` are in the base.
-fn bases(places: &[Place; 4]) -> usize {
-    places.iter().filter(|p| **p == Place::Base).count()
-}
-
-/// What happened from `before` to `after`: `captured` is a colour that
-/// has a piece more in its base.
-fn note(before: &Snapshot, after: &Snapshot, captured: Option<Colour>) -> Note {
+/// What happened from `before` to `after`: `captured` is a piece the board
+/// saw go into a base.
+fn note(before: &Snapshot, after: &Snapshot, captured: Option<Capture>) -> Note {
     if let Due::Over(End::Won(winner)) = after.due {
         return Note::Won { winner };
     }
@@ -276,10 +209,8 @@ fn note(before: &Snapshot, after: &Snapshot, captured: Option<Colour>) -> Note {
         Due::Move { seat, .. } => Some(seat),
         _ => None,
     };
-    if let (Some(piece), Some(by)) = (captured, mover)
-        && piece != by
-    {
-        return Note::Captured { piece, by };
+    if let (Some(capture), Some(by), Some(game)) = (captured, mover, &after.game) {
+        return Note::capture(game, capture, by);
     }
     let next = after.game.map(|g| g.next());
     let rolled = after.rolls.len() > before.rolls.len();
@@ -302,25 +233,11 @@ fn note(before: &Snapshot, after: &Snapshot, captured: Option<Colour>) -> Note {
     }
 }
 
-/// `old` slots moved on to the places `new`: a slot whose place is among
-/// the new places keeps it; the others take the new places left over.
-fn reslot(old: [Place; 4], new: [Place; 4]) -> [Place; 4] {
-    let mut left: Vec<Place> = new.to_vec();
-    let mut kept = [None; 4];
-    for (slot, place) in old.iter().enumerate() {
-        if let Some(i) = left.iter().position(|p| p == place) {
-            kept[slot] = Some(left.swap_remove(i));
-        }
-    }
-    let mut left = left.into_iter();
-    kept.map(|k| k.or_else(|| left.next()).unwrap_or(Place::Base))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::protocol::{RollRecord, TurnTimer};
-    use crate::rules::{Die, HouseRules, RuleSet, Seats};
+    use crate::rules::{Die, Game, HouseRules, Move, Place, RuleSet, Seats};
 
     fn snapshot(game: Game, due: Due) -> Snapshot {
         let mut control = [None; 4];
@@ -417,14 +334,6 @@ mod tests {
     }
 
     #[test]
-    fn a_moved_piece_keeps_its_identity_and_the_others_stay() {
-        let t = |n| Place::Track(n);
-        let old = [t(3), Place::Base, t(17), Place::Base];
-        let new = [Place::Base, Place::Base, t(17), t(8)];
-        assert_eq!(reslot(old, new), [t(8), Place::Base, t(17), Place::Base]);
-    }
-
-    #[test]
     fn the_turn_timer_counts_down_this_players_turn_and_starts_again_at_the_next() {
         let mine = Due::Roll {
             roll: 1,
@@ -470,7 +379,7 @@ mod tests {
             seat: Colour::Red,
             by: Actor::Player(Colour::Red),
         };
-        let online = OnlineGame::new(snapshot(game, due));
+        let mut online = OnlineGame::new(snapshot(game, due));
         let movable: Vec<PieceView> = online.pieces().into_iter().filter(|p| p.movable).collect();
         let start = Spot::Track(Colour::Red.start());
         assert_eq!(online.targets(), [start]);
@@ -503,10 +412,10 @@ mod tests {
     }
 
     #[test]
-    fn a_matfyz_game_shows_every_piece_and_offers_none_to_tap() {
+    fn a_matfyz_game_shows_every_piece_and_offers_none_while_a_roll_is_due() {
         let seats = Seats::for_players(2).unwrap();
         let game = Game::new(RuleSet::Matfyz, seats, Colour::Red).unwrap();
-        let board = OnlineGame::new(snapshot(game, due_roll(Colour::Red)));
+        let mut board = OnlineGame::new(snapshot(game, due_roll(Colour::Red)));
         let pieces = board.pieces();
         assert_eq!(pieces.len(), 8, "{pieces:?}");
         assert!(pieces.iter().all(|p| !p.movable));
@@ -516,5 +425,63 @@ mod tests {
         cells.dedup();
         assert_eq!(cells.len(), 8);
         assert_eq!(board.tap(pieces[0].id), None);
+    }
+
+    /// docs/matfyz.md's position with red to move after 6 and 3, red this
+    /// phone's player (`by` who makes the move).
+    fn matfyz_moving(by: Actor) -> Snapshot {
+        use crate::rules::matfyz;
+        let rolls = matfyz::Rolls {
+            sixes: 1,
+            last: Some(Die::new(3).unwrap()),
+        };
+        let layout = super::super::matfyz::docs_example(rolls);
+        let position = matfyz::Position::new(&layout).unwrap();
+        let game = Game::Matfyz(matfyz::Game::new(position));
+        snapshot(
+            game,
+            Due::Move {
+                seat: Colour::Red,
+                by,
+            },
+        )
+    }
+
+    #[test]
+    fn online_a_matfyz_plan_is_asked_and_the_answer_is_the_move_sent() {
+        let mut online = OnlineGame::new(matfyz_moving(Actor::Player(Colour::Red)));
+        let yellow = online
+            .pieces()
+            .into_iter()
+            .find(|p| p.spot == Spot::Track(10))
+            .unwrap();
+        assert!(yellow.movable);
+        assert_eq!(online.tap(yellow.id), None, "asked first");
+        let Some((_, Choice::Plan(plans))) = online.choice() else {
+            panic!("no plan asked: {:?}", online.choice());
+        };
+        assert_eq!(plans.len(), 2);
+        let Some(Action::Move(Move::Matfyz(run))) = online.choose(1) else {
+            panic!("the answer is no move");
+        };
+        assert_eq!(run.to(), Place::Track(19));
+        assert_eq!(run.rolls().count(), 2);
+    }
+
+    #[test]
+    fn online_a_question_is_dropped_when_the_computer_moves_instead() {
+        let mut online = OnlineGame::new(matfyz_moving(Actor::Player(Colour::Red)));
+        let yellow = online
+            .pieces()
+            .into_iter()
+            .find(|p| p.spot == Spot::Track(10))
+            .unwrap();
+        online.tap(yellow.id);
+        assert!(online.choice().is_some());
+        // The turn timer ran out: the computer makes red's move.
+        online.update(matfyz_moving(Actor::Computer));
+        assert_eq!(online.choice(), None);
+        assert!(online.pieces().iter().all(|p| !p.movable));
+        assert_eq!(online.choose(0), None);
     }
 }

@@ -60,12 +60,12 @@ impl<W: Write> Lines<W> {
 }
 
 /// The computer's move at `level` in `game`, seeded by the log's head.
-pub(crate) fn computer(game: &Game, level: Level, seed: u64) -> Option<Action> {
+fn computer(game: &Game, level: Level, seed: u64) -> Option<Action> {
     crate::bot::choose(game, level, seed).map(Action::Move)
 }
 
 /// The seed of the computer's choice at the log's `head`.
-pub(crate) fn seed(head: &Digest) -> u64 {
+fn seed(head: &Digest) -> u64 {
     u64::from_le_bytes(head.0[..8].try_into().expect("8 bytes"))
 }
 

@@ -1,0 +1,581 @@
+//! The board of a game as one phone shows it, whether the game is played
+//! on this device ([`super::offline`]) or over the network
+//! ([`super::online_game`]): every piece with its identity, which of them
+//! the player may tap now, which move a tap makes, the questions a Matfyz
+//! piece asks (how far it goes, who receives what it captures) and the
+//! note a move leaves. Plain Rust over [`crate::rules::Game`], with no
+//! window.
+//!
+//! What differs stays outside: a local game rolls and plays its moves here
+//! ([`Board::roll`], [`Board::play`]); an online game sends the move a tap
+//! chose to the network and takes the next state from the log
+//! ([`Board::follow`]).
+//!
+//! The rules only know *where* a colour has pieces; the board also keeps
+//! which of a colour's pieces stands where, because it animates one piece
+//! moving.
+
+use crate::rules::matfyz::Run;
+use crate::rules::{Capture, Colour, Die, FlowError, Game, Move, Next, Played, Rolled};
+
+use super::geometry::{Cell, Spot};
+use super::matfyz::{self, Choice};
+
+/// What happened last, for the note below the die.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Note {
+    /// Nothing worth a note.
+    None,
+    /// `seat` rolled and no piece could move: the die passes on.
+    TurnLost { seat: Colour },
+    /// No six yet: `attempt` (2 or 3) of three tries is next.
+    TryAgain { attempt: u8 },
+    /// A six: the same colour rolls again.
+    RollAgain,
+    /// A `piece` of that colour was sent back to its base `by` a colour.
+    Captured { piece: Colour, by: Colour },
+    /// Matfyz: a `piece` of that colour was captured `by` a player and put
+    /// into the base of the player `to` (whom the capturer chose).
+    Given {
+        piece: Colour,
+        by: Colour,
+        to: Colour,
+    },
+    /// The game is over.
+    Won { winner: Colour },
+}
+
+impl Note {
+    /// The note of `capture`, made by the player `by` in `game`.
+    pub fn capture(game: &Game, capture: Capture, by: Colour) -> Note {
+        match game {
+            Game::Classic(_) => Note::Captured {
+                piece: capture.piece,
+                by,
+            },
+            Game::Matfyz(_) => Note::Given {
+                piece: capture.piece,
+                by,
+                to: capture.to_base_of,
+            },
+        }
+    }
+}
+
+/// One piece: its colour and which of that colour's pieces it is (0..4
+/// under the classic rules, one per player under the Matfyz rules).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct PieceId {
+    pub colour: Colour,
+    pub slot: usize,
+}
+
+/// A piece as the board draws it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PieceView {
+    pub id: PieceId,
+    /// Where it stands.
+    pub spot: Spot,
+    /// The board cell it is drawn on.
+    pub cell: Cell,
+    /// Whether tapping it now moves it (or asks how).
+    pub movable: bool,
+}
+
+/// What a tap (on a piece, a square or an answer) comes to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Tap {
+    /// This move is to be played.
+    Play(Move),
+    /// The piece can move in several ways: the player is asked
+    /// ([`Board::choice`]) first.
+    Asked,
+}
+
+/// A move as the board sees it: which piece goes from where to where.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Motion {
+    colour: Colour,
+    from: Spot,
+    to: Spot,
+}
+
+impl Motion {
+    /// The motion of `mv`, a legal move in `game`.
+    fn of(game: &Game, mv: Move) -> Option<Motion> {
+        match (game, mv) {
+            (Game::Classic(_), Move::Classic(m)) => Some(Motion {
+                colour: m.colour(),
+                from: Spot::of(m.colour(), m.from()),
+                to: Spot::of(m.colour(), m.to()),
+            }),
+            (Game::Matfyz(g), Move::Matfyz(run)) => Some(Motion {
+                colour: matfyz::mover(g.position(), run)?,
+                from: Spot::of(run.seat(), run.from().place()),
+                to: Spot::of(run.seat(), run.to()),
+            }),
+            _ => None,
+        }
+    }
+}
+
+/// The piece the player tapped, while they choose how it moves.
+#[derive(Clone, Debug)]
+struct Selection {
+    piece: PieceId,
+    /// Its legal runs still open (two or more).
+    runs: Vec<Run>,
+}
+
+/// A game's board (see the module documentation).
+pub struct Board {
+    game: Game,
+    /// Every piece with its spot, in a fixed order, so the board can
+    /// follow each one.
+    pieces: Vec<(PieceId, Spot)>,
+    /// The piece being asked about, if any.
+    selection: Option<Selection>,
+    /// Whether the move due is this phone's to make: always in a game on
+    /// this device (whose computer seats are paced outside), online only
+    /// when the log waits on this player.
+    acting: bool,
+}
+
+impl Board {
+    /// The board of `game`, whose moves are all made on this device.
+    pub fn new(game: Game) -> Board {
+        Board {
+            pieces: identified(&game),
+            game,
+            selection: None,
+            acting: true,
+        }
+    }
+
+    /// The board of `game` played over the network, `acting` when the
+    /// move due is this phone's.
+    pub fn shared(game: Game, acting: bool) -> Board {
+        Board {
+            acting,
+            ..Board::new(game)
+        }
+    }
+
+    /// The rules' game.
+    pub fn game(&self) -> &Game {
+        &self.game
+    }
+
+    /// The game moved on to `game` elsewhere (`acting`: whether the move
+    /// due now is this phone's): pieces that did not move keep their
+    /// identities, the ones that did take the new spots. Returns a capture
+    /// this shows: a piece that went into a base from outside one.
+    pub fn follow(&mut self, game: Game, acting: bool) -> Option<Capture> {
+        if game != self.game || !acting {
+            self.selection = None;
+        }
+        self.acting = acting;
+        let mut left = spots(&game);
+        let mut moved = Vec::new();
+        for (i, (id, spot)) in self.pieces.iter().enumerate() {
+            match left.iter().position(|&(c, s)| (c, s) == (id.colour, *spot)) {
+                Some(k) => {
+                    left.swap_remove(k);
+                }
+                None => moved.push(i),
+            }
+        }
+        let mut capture = None;
+        for i in moved {
+            let (id, spot) = &mut self.pieces[i];
+            let Some(k) = left.iter().position(|&(c, _)| c == id.colour) else {
+                continue;
+            };
+            let (_, to) = left.swap_remove(k);
+            let from = std::mem::replace(spot, to);
+            if let (Spot::Base(seat), false) = (to, matches!(from, Spot::Base(_))) {
+                capture = Some(Capture {
+                    piece: id.colour,
+                    to_base_of: seat,
+                });
+            }
+        }
+        self.game = game;
+        capture
+    }
+
+    /// Rolls `die` in a game on this device.
+    pub fn roll(&mut self, die: Die) -> Result<Rolled, FlowError> {
+        self.game.roll(die)
+    }
+
+    /// Plays `mv` in a game on this device: its piece (the first of those
+    /// on its start, as the board offers them) moves, and a piece it
+    /// captures goes to the base the rules say.
+    pub fn play(&mut self, mv: Move) -> Result<Played, FlowError> {
+        let motion = Motion::of(&self.game, mv).ok_or(FlowError::Illegal)?;
+        let piece = self
+            .pieces
+            .iter()
+            .position(|(id, spot)| (id.colour, *spot) == (motion.colour, motion.from))
+            .ok_or(FlowError::Illegal)?;
+        let played = self.game.play(mv)?;
+        self.selection = None;
+        if let Some(capture) = played.captured {
+            // Found before the mover lands, which may be of its colour.
+            let victim = self
+                .pieces
+                .iter_mut()
+                .find(|(id, spot)| *spot == motion.to && id.colour == capture.piece);
+            if let Some((_, spot)) = victim {
+                *spot = Spot::Base(capture.to_base_of);
+            }
+        }
+        self.pieces[piece].1 = motion.to;
+        debug_assert!(self.pieces_match_the_rules());
+        Ok(played)
+    }
+
+    fn pieces_match_the_rules(&self) -> bool {
+        let mut mine: Vec<(Colour, Spot)> =
+            self.pieces.iter().map(|&(id, s)| (id.colour, s)).collect();
+        mine.sort();
+        let mut rules = spots(&self.game);
+        rules.sort();
+        mine == rules
+    }
+
+    /// The rolls of the turn not used yet, in the order they are used
+    /// (Matfyz: the sixes rolled so far, then the number that ended the
+    /// rolling). Empty under the classic rules, where each roll is used
+    /// at once.
+    pub fn unused_rolls(&self) -> Vec<Die> {
+        match &self.game {
+            Game::Classic(_) => Vec::new(),
+            Game::Matfyz(g) => {
+                let rolls = g.position().rolls();
+                let sixes = usize::try_from(rolls.sixes).unwrap_or(usize::MAX);
+                std::iter::repeat_n(Die::SIX, sixes)
+                    .chain(rolls.last)
+                    .collect()
+            }
+        }
+    }
+
+    /// The legal moves this phone may make now, with their motions.
+    fn motions(&self) -> Vec<(Move, Motion)> {
+        if !self.acting {
+            return Vec::new();
+        }
+        self.game
+            .legal_moves()
+            .into_iter()
+            .filter_map(|mv| Some((mv, Motion::of(&self.game, mv)?)))
+            .collect()
+    }
+
+    /// Every piece on the board, with whether it may move now (while the
+    /// player is asked about a piece, only that one).
+    pub fn pieces(&self) -> Vec<PieceView> {
+        let motions = self.motions();
+        let asked = self.selection.as_ref().map(|s| s.piece);
+        let mut offered: Vec<(Colour, Spot)> = Vec::new();
+        self.pieces
+            .iter()
+            .map(|&(id, spot)| {
+                let start = (id.colour, spot);
+                let can = asked.is_none_or(|piece| piece == id)
+                    && motions.iter().any(|(_, m)| (m.colour, m.from) == start);
+                // Pieces in one base share the moves out of it: offer them
+                // on the first, so one tap brings exactly one piece out.
+                let movable = can && !offered.contains(&start);
+                if movable {
+                    offered.push(start);
+                }
+                PieceView {
+                    id,
+                    spot,
+                    cell: spot.cell(base_slot(&self.game, id)),
+                    movable,
+                }
+            })
+            .collect()
+    }
+
+    /// Where the tapped piece (or any piece, if none is tapped) may end
+    /// its move now: the squares the board marks.
+    pub fn targets(&self) -> Vec<Spot> {
+        let mut targets: Vec<Spot> = match &self.selection {
+            Some(selection) => selection
+                .runs
+                .iter()
+                .filter_map(|&run| Motion::of(&self.game, Move::Matfyz(run)))
+                .map(|m| m.to)
+                .collect(),
+            None => self.motions().into_iter().map(|(_, m)| m.to).collect(),
+        };
+        targets.sort();
+        targets.dedup();
+        targets
+    }
+
+    /// What the player is asked about the piece they tapped, if anything.
+    pub fn choice(&self) -> Option<(PieceId, Choice)> {
+        let selection = self.selection.as_ref()?;
+        let Game::Matfyz(g) = &self.game else {
+            return None;
+        };
+        Some((
+            selection.piece,
+            Choice::between(g.position(), &selection.runs)?,
+        ))
+    }
+
+    /// Drops the question about the tapped piece; another can be tapped.
+    pub fn cancel_choice(&mut self) {
+        self.selection = None;
+    }
+
+    /// Answers the question with its option `index`: the move, or the next
+    /// question (who receives the piece a plan captures).
+    pub fn choose(&mut self, index: usize) -> Result<Tap, FlowError> {
+        let (piece, choice) = self.choice().ok_or(FlowError::Illegal)?;
+        let runs = &self.selection.as_ref().ok_or(FlowError::Illegal)?.runs;
+        let kept = choice.keep(runs, index);
+        if kept.is_empty() {
+            return Err(FlowError::Illegal);
+        }
+        self.offer(piece, kept.into_iter().map(Move::Matfyz).collect())
+    }
+
+    /// The player taps `piece`: its move if it may move now, or a question
+    /// when it can move in several ways.
+    pub fn tap_piece(&mut self, piece: PieceId) -> Result<Tap, FlowError> {
+        self.move_due()?;
+        let &(_, spot) = self
+            .pieces
+            .iter()
+            .find(|(id, _)| *id == piece)
+            .ok_or(FlowError::Illegal)?;
+        let moves = self
+            .motions()
+            .into_iter()
+            .filter(|(_, m)| (m.colour, m.from) == (piece.colour, spot))
+            .map(|(mv, _)| mv)
+            .collect();
+        self.offer(piece, moves)
+    }
+
+    /// The player taps `spot`: the move of the piece that may end its move
+    /// there (the tapped piece's, while one is asked about), or a question.
+    /// Refused when no piece, or more than one, may end there: then the
+    /// piece is to be tapped.
+    pub fn tap_to(&mut self, spot: Spot) -> Result<Tap, FlowError> {
+        self.move_due()?;
+        let ending: Vec<(Move, Motion)> = self
+            .motions()
+            .into_iter()
+            .filter(|(_, m)| m.to == spot)
+            .collect();
+        let (piece, moves) = match &self.selection {
+            Some(selection) => {
+                let moves = ending
+                    .into_iter()
+                    .map(|(mv, _)| mv)
+                    .filter(|mv| matches!(mv, Move::Matfyz(r) if selection.runs.contains(r)))
+                    .collect();
+                (selection.piece, moves)
+            }
+            None => {
+                let (_, first) = *ending.first().ok_or(FlowError::Illegal)?;
+                let start = (first.colour, first.from);
+                if ending.iter().any(|(_, m)| (m.colour, m.from) != start) {
+                    return Err(FlowError::Illegal);
+                }
+                let piece = self
+                    .pieces()
+                    .into_iter()
+                    .find(|p| p.movable && (p.id.colour, p.spot) == start)
+                    .ok_or(FlowError::Illegal)?;
+                (piece.id, ending.into_iter().map(|(mv, _)| mv).collect())
+            }
+        };
+        self.offer(piece, moves)
+    }
+
+    fn move_due(&self) -> Result<(), FlowError> {
+        match self.game.next() {
+            Next::Move { .. } if self.acting => Ok(()),
+            Next::Move { .. } => Err(FlowError::Illegal),
+            Next::Roll { .. } => Err(FlowError::RollDue),
+            Next::Won { .. } => Err(FlowError::GameOver),
+        }
+    }
+
+    /// The one move of `moves`, or a question about `piece` when there are
+    /// more.
+    fn offer(&mut self, piece: PieceId, moves: Vec<Move>) -> Result<Tap, FlowError> {
+        match moves.as_slice() {
+            [] => Err(FlowError::Illegal),
+            [mv] => {
+                self.selection = None;
+                Ok(Tap::Play(*mv))
+            }
+            _ => {
+                let runs = moves
+                    .iter()
+                    .filter_map(|mv| match mv {
+                        Move::Matfyz(run) => Some(*run),
+                        Move::Classic(_) => None,
+                    })
+                    .collect();
+                self.selection = Some(Selection { piece, runs });
+                Ok(Tap::Asked)
+            }
+        }
+    }
+}
+
+/// Every piece of `game` with its spot, numbered per colour in the order
+/// of [`spots`].
+fn identified(game: &Game) -> Vec<(PieceId, Spot)> {
+    let found = spots(game);
+    let mut pieces: Vec<(PieceId, Spot)> = Vec::with_capacity(found.len());
+    for (colour, spot) in found {
+        let slot = pieces.iter().filter(|(id, _)| id.colour == colour).count();
+        pieces.push((PieceId { colour, slot }, spot));
+    }
+    pieces
+}
+
+/// Which of a base's four cells `piece` takes in `game`: its own under the
+/// classic rules; under the Matfyz rules, where a base holds one piece of
+/// each colour at most, its colour's, so a base reads alike whoever's it
+/// is.
+fn base_slot(game: &Game, piece: PieceId) -> usize {
+    match game {
+        Game::Classic(_) => piece.slot,
+        Game::Matfyz(_) => piece.colour.index(),
+    }
+}
+
+/// Every piece of `game` as its colour and spot.
+fn spots(game: &Game) -> Vec<(Colour, Spot)> {
+    match game {
+        Game::Classic(g) => g
+            .position()
+            .seats()
+            .iter()
+            .flat_map(|c| g.position().places(c).map(|place| (c, Spot::of(c, place))))
+            .collect(),
+        Game::Matfyz(g) => matfyz::spots(g.position()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::matfyz::{self as rules, Rolls};
+    use crate::rules::{HouseRules, Place, Seats, classic};
+
+    fn die(n: u8) -> Die {
+        Die::new(n).unwrap()
+    }
+
+    /// docs/matfyz.md's position with red to move after `rolls`.
+    fn matfyz(rolls: Rolls) -> Game {
+        let layout = matfyz::docs_example(rolls);
+        Game::Matfyz(rules::Game::new(rules::Position::new(&layout).unwrap()))
+    }
+
+    fn six_and(n: u8) -> Rolls {
+        Rolls {
+            sixes: 1,
+            last: Some(die(n)),
+        }
+    }
+
+    fn piece_on(board: &Board, spot: Spot) -> PieceView {
+        board.pieces().into_iter().find(|p| p.spot == spot).unwrap()
+    }
+
+    #[test]
+    fn a_matfyz_piece_with_two_plans_asks_how_far_and_the_answer_is_its_move() {
+        let mut board = Board::shared(matfyz(six_and(3)), true);
+        let yellow = piece_on(&board, Spot::Track(10));
+        assert_eq!(board.tap_piece(yellow.id), Ok(Tap::Asked));
+        let Some((piece, Choice::Plan(plans))) = board.choice() else {
+            panic!("no plan asked: {:?}", board.choice());
+        };
+        assert_eq!(piece, yellow.id);
+        let ends: Vec<Option<Spot>> = plans.iter().map(|p| p.end()).collect();
+        assert_eq!(ends, [Some(Spot::Track(16)), Some(Spot::Track(19))]);
+        let Ok(Tap::Play(Move::Matfyz(run))) = board.choose(1) else {
+            panic!("the answer is no move");
+        };
+        assert_eq!(run.to(), Place::Track(19));
+        assert_eq!(board.choice(), None, "answered");
+    }
+
+    #[test]
+    fn a_board_that_is_not_acting_offers_nothing_and_refuses_taps() {
+        let mut board = Board::shared(matfyz(six_and(3)), false);
+        assert!(board.pieces().iter().all(|p| !p.movable));
+        assert!(board.targets().is_empty());
+        let yellow = piece_on(&board, Spot::Track(10));
+        assert_eq!(board.tap_piece(yellow.id), Err(FlowError::Illegal));
+    }
+
+    #[test]
+    fn following_the_game_drops_an_open_question() {
+        let game = matfyz(six_and(3));
+        let mut board = Board::shared(game, true);
+        let yellow = piece_on(&board, Spot::Track(10));
+        board.tap_piece(yellow.id).unwrap();
+        assert!(board.choice().is_some());
+        assert_eq!(board.follow(game, false), None);
+        assert_eq!(board.choice(), None);
+    }
+
+    #[test]
+    fn a_followed_move_keeps_each_pieces_identity_and_shows_a_capture() {
+        let at = |red: [&str; 4], green: [&str; 4]| {
+            let pieces = [(Colour::Red, red), (Colour::Green, green)].map(|(c, ps)| {
+                (
+                    c,
+                    ps.iter()
+                        .map(|p| p.parse().unwrap())
+                        .collect::<Vec<Place>>(),
+                )
+            });
+            let seats = Seats::for_players(2).unwrap();
+            let position = classic::Position::new(seats, Colour::Red, &pieces).unwrap();
+            Game::Classic(classic::Game::new(HouseRules::default(), position))
+        };
+        let mut board = Board::shared(at(["T3", "B", "T17", "B"], ["T5", "B", "B", "B"]), false);
+        let before = board.pieces();
+        let captured = board.follow(at(["B", "B", "T17", "T5"], ["B", "B", "B", "B"]), false);
+        assert_eq!(
+            captured,
+            Some(Capture {
+                piece: Colour::Green,
+                to_base_of: Colour::Green
+            })
+        );
+        let after = board.pieces();
+        let spot = |spot: Spot| before.iter().find(|p| p.spot == spot).unwrap().id;
+        let now = |id: PieceId| *after.iter().find(|p| p.id == id).unwrap();
+        // The red piece on T3 moved to T5; the one on T17 stayed.
+        assert_eq!(now(spot(Spot::Track(3))).spot, Spot::Track(5));
+        assert_eq!(now(spot(Spot::Track(17))).spot, Spot::Track(17));
+        // The captured green piece keeps its slot, and so its base cell.
+        let green = now(spot(Spot::Track(5)));
+        assert_eq!(green.spot, Spot::Base(Colour::Green));
+        assert_eq!(green.cell, Spot::Base(Colour::Green).cell(green.id.slot));
+        assert_eq!(
+            after.iter().map(|p| p.id).collect::<Vec<_>>(),
+            before.iter().map(|p| p.id).collect::<Vec<_>>(),
+            "the order stays"
+        );
+    }
+}
