@@ -5,7 +5,8 @@
 //! carries, so a private room works too) or declines.
 //!
 //! [`Target`] is whom the host invites; [`receive`] is the invited side of
-//! `clovece invitations`.
+//! `clovece invitations`, and [`Invitation::in_event`] and [`decline`] are
+//! its parts that the app's invitations inbox uses too.
 
 use std::fmt;
 use std::io::Write;
@@ -92,6 +93,19 @@ impl Invitation {
     }
 }
 
+impl Invitation {
+    /// The host and its invitation, if `event` is a sound invitation.
+    pub fn in_event(event: Event) -> Option<(PeerId, Invitation)> {
+        let Event::Message { from, bytes } = event else {
+            return None;
+        };
+        let Ok(Frame::Lobby(message)) = Frame::decode(&bytes) else {
+            return None;
+        };
+        Invitation::of(from, message).map(|invitation| (from, invitation))
+    }
+}
+
 impl fmt::Display for Invitation {
     /// `from "Hana" <peer id> room <code> players 2 turn 30 … ticket <ticket>`
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -154,11 +168,8 @@ pub async fn receive(
             () = &mut deadline => return Err(InviteError::NoInvitation(wait)),
             event = node.next() => event,
         };
-        if let Event::Message { from, bytes } = event
-            && let Ok(Frame::Lobby(message)) = Frame::decode(&bytes)
-            && let Some(invitation) = Invitation::of(from, message)
-        {
-            break (from, invitation);
+        if let Some(invited) = Invitation::in_event(event) {
+            break invited;
         }
     };
     writeln!(out, "invite: {invitation}")?;
@@ -166,21 +177,27 @@ pub async fn receive(
     match answer {
         Answer::Accept => Ok(Some(invitation)),
         Answer::Decline => {
-            let declined = Lobby::Declined {
-                room: invitation.ticket.room(),
-            };
-            let _ = node.send(host, Frame::Lobby(declined).encode());
-            let sent = async {
-                while node.unacknowledged(host) > 0 {
-                    node.next().await;
-                }
-            };
-            // The host may be gone; the decline is then moot.
-            let _ = tokio::time::timeout(DECLINE_WAIT, sent).await;
+            decline(&mut node, host, &invitation).await;
             writeln!(out, "declined: {}", invitation.ticket.code())?;
             Ok(None)
         }
     }
+}
+
+/// Tells `host` that `invitation` is declined, waiting up to a few seconds
+/// for the message to arrive (the host may be gone; the decline is then
+/// moot). Other events meanwhile are dropped.
+pub async fn decline(node: &mut Node, host: PeerId, invitation: &Invitation) {
+    let declined = Lobby::Declined {
+        room: invitation.ticket.room(),
+    };
+    let _ = node.send(host, Frame::Lobby(declined).encode());
+    let sent = async {
+        while node.unacknowledged(host) > 0 {
+            node.next().await;
+        }
+    };
+    let _ = tokio::time::timeout(DECLINE_WAIT, sent).await;
 }
 
 #[cfg(test)]

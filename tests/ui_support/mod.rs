@@ -57,7 +57,10 @@ fn app_on(dir: &Path, seed: u8, services: Services) -> App {
         ..Settings::default()
     };
     file.save(&settings).unwrap();
-    App::with_services(file, Dice::from_seed([seed; 32]), services).unwrap()
+    let app = App::with_services(file, Dice::from_seed([seed; 32]), services).unwrap();
+    // Home listens for invitations: on loopback only, like every test.
+    app.listen_on(vec!["/ip4/127.0.0.1/tcp/0".parse().unwrap()]);
+    app
 }
 
 /// The one element labelled `label`.
