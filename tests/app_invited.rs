@@ -60,10 +60,11 @@ fn an_invitation_is_declined_then_another_accepted_on_home_and_its_room_opens() 
     window.show().unwrap();
     // Home listens for invitations as soon as it is open.
     assert!(shows(window, "Host a room"));
+    let problem = window.global::<InviteAdapter>().get_problem();
     let address = app
         .invitable_at()
         .first()
-        .expect("Home listens")
+        .unwrap_or_else(|| panic!("Home listens: {problem}"))
         .to_string();
     let id = address.rsplit('/').next().unwrap().to_owned();
 
@@ -101,6 +102,7 @@ fn an_invitation_is_declined_then_another_accepted_on_home_and_its_room_opens() 
     );
     let (_, code) = ticket(&mut second);
     second.type_line(&format!("invite {address}"));
+    assert_eq!(second.wait_for("invited: "), id);
     pump_until("the second invitation is shown", || {
         shows(window, "Ema invites you to a room")
     });

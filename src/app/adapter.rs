@@ -119,8 +119,12 @@ impl App {
             crate::net::identity::load_or_create(&data).map_err(|e| e.to_string())
         });
         let multicast = services.lifecycle.multicast();
-        // The phones the nearby list asks are also seen by the invite list.
-        let known = services.browsing.ask.clone();
+        // The phones the nearby list asks are also seen by the invite
+        // list, and online play listens where the nearby list does.
+        let (known, listen) = (
+            services.browsing.ask.clone(),
+            services.browsing.listen.clone(),
+        );
         super::nearby::connect(&window, identity, services.browsing, multicast.clone());
         super::scan::connect(&window, Scanner::new(services.lifecycle));
         // A damaged settings file must not keep the app from starting: it
@@ -137,6 +141,7 @@ impl App {
             .map_or_else(std::path::PathBuf::new, std::path::Path::to_path_buf);
         let online = Rc::new(RefCell::new(Online::new(data, multicast)));
         online.borrow_mut().invites.know(known);
+        online.borrow_mut().set_listen(listen);
         let names = Rc::new(VecModel::from(vec![SharedString::new(); 4]));
         names.set_row_data(0, settings.nickname.as_str().into());
         let state = Rc::new(RefCell::new(State {

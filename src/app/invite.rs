@@ -243,7 +243,9 @@ impl Inbox {
                             }
                         }
                         Some(no) = to_decline.recv() => {
-                            invite::decline(&mut node, no.host, &no.invitation).await;
+                            // The node goes on running, so the message
+                            // arrives without holding up the next invitation.
+                            let _ = node.send(no.host, invite::declined(&no.invitation));
                         }
                     }
                 }

@@ -188,6 +188,8 @@ pub fn connect(window: &AppWindow, online: &Rc<RefCell<Online>>, name: Rc<dyn Fn
             session.command(command);
         }
     });
+    // Home, the first screen, was made before these callbacks were set.
+    adapter.invoke_listen();
 }
 
 /// Shows the invitation waiting for an answer, if any.

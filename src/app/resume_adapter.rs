@@ -53,6 +53,8 @@ pub fn connect(window: &AppWindow, online: &Rc<RefCell<Online>>, name: Rc<dyn Fn
         }
         show(&window, &s);
     });
+    // Home, the first screen, was made before these callbacks were set.
+    adapter.invoke_check();
 }
 
 /// Shows the kept game, if any (none while a session runs: it may be

@@ -5,7 +5,7 @@
 //! carries, so a private room works too) or declines.
 //!
 //! [`Target`] is whom the host invites; [`receive`] is the invited side of
-//! `clovece invitations`, and [`Invitation::in_event`] and [`decline`] are
+//! `clovece invitations`, and [`Invitation::in_event`] and [`declined`] are
 //! its parts that the app's invitations inbox uses too.
 
 use std::fmt;
@@ -177,27 +177,26 @@ pub async fn receive(
     match answer {
         Answer::Accept => Ok(Some(invitation)),
         Answer::Decline => {
-            decline(&mut node, host, &invitation).await;
+            let _ = node.send(host, declined(&invitation));
+            let sent = async {
+                while node.unacknowledged(host) > 0 {
+                    node.next().await;
+                }
+            };
+            // The host may be gone; the decline is then moot.
+            let _ = tokio::time::timeout(DECLINE_WAIT, sent).await;
             writeln!(out, "declined: {}", invitation.ticket.code())?;
             Ok(None)
         }
     }
 }
 
-/// Tells `host` that `invitation` is declined, waiting up to a few seconds
-/// for the message to arrive (the host may be gone; the decline is then
-/// moot). Other events meanwhile are dropped.
-pub async fn decline(node: &mut Node, host: PeerId, invitation: &Invitation) {
-    let declined = Lobby::Declined {
+/// The message that tells the host `invitation` is declined.
+pub fn declined(invitation: &Invitation) -> Vec<u8> {
+    Frame::Lobby(Lobby::Declined {
         room: invitation.ticket.room(),
-    };
-    let _ = node.send(host, Frame::Lobby(declined).encode());
-    let sent = async {
-        while node.unacknowledged(host) > 0 {
-            node.next().await;
-        }
-    };
-    let _ = tokio::time::timeout(DECLINE_WAIT, sent).await;
+    })
+    .encode()
 }
 
 #[cfg(test)]
