@@ -538,3 +538,31 @@ fn an_invitation_on_home_looks_as_recorded() {
     invite.set_invited(true);
     check(app.window(), PHONE, "invited");
 }
+
+#[test]
+fn the_offer_to_resume_an_online_game_looks_as_recorded() {
+    use clovece::app::ui::{
+        BoardTheme, ResumeAdapter, ResumeState, RoomData, RulesData, RulesKind,
+    };
+    ui_support::init();
+    let dir = ui_support::settings_dir("shot-resume");
+    let app = ui_support::app(&dir, 1);
+    let resume = app.window().global::<ResumeAdapter>();
+    resume.set_game(RoomData {
+        code: "".into(),
+        ticket: "".into(),
+        players: 4,
+        free: 0,
+        turn: 30,
+        board: BoardTheme::Classic,
+        rules: RulesData {
+            kind: RulesKind::Classic,
+            compulsory_capture: false,
+            optional_bring_out: false,
+            no_jump_home: false,
+        },
+    });
+    resume.set_minutes(3);
+    resume.set_state(ResumeState::Unfinished);
+    check(app.window(), PHONE, "resume");
+}
