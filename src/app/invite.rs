@@ -153,7 +153,8 @@ fn lock<T>(shared: &Mutex<T>) -> MutexGuard<'_, T> {
 impl Seen {
     /// Looks for phones as `keypair`'s phone, listening on `listen`, with
     /// `known` (phones the app was told of) seen from the start; calls
-    /// `changed` (on the node's thread) when one more is seen.
+    /// `changed` (on the node's thread) when one more is seen or one is
+    /// gone.
     pub fn open(
         keypair: Keypair,
         listen: Vec<Multiaddr>,
@@ -177,17 +178,28 @@ impl Seen {
             stopped,
             |mut node| async move {
                 loop {
-                    if let Event::Discovered(peer) = node.next().await {
-                        let mut phones = lock(&shared);
-                        if !phones.iter().any(|t| t.peer == peer) {
-                            // The host's own node finds its addresses by mDNS.
+                    let event = node.next().await;
+                    let mut phones = lock(&shared);
+                    let before = phones.len();
+                    match event {
+                        // The host's own node finds its addresses by mDNS.
+                        Event::Discovered(peer) if !phones.iter().any(|t| t.peer == peer) => {
                             phones.push(Target {
                                 peer,
                                 addrs: Vec::new(),
                             });
-                            drop(phones);
-                            changed();
                         }
+                        // A phone mDNS no longer hears is gone (one the app
+                        // was told of, with its address, stays).
+                        Event::Expired(peer) => {
+                            phones.retain(|t| t.peer != peer || !t.addrs.is_empty());
+                        }
+                        _ => {}
+                    }
+                    let now = phones.len();
+                    drop(phones);
+                    if now != before {
+                        changed();
                     }
                 }
             },
@@ -325,13 +337,47 @@ mod tests {
     #[test]
     fn the_friends_list_is_the_statistics_players_but_this_phone() {
         let dir = tempfile::tempdir().unwrap();
-        let me = PeerId::random();
+        let (me, ana) = (PeerId::random(), PeerId::random());
         assert_eq!(friends(dir.path(), me).unwrap(), []);
-        std::fs::write(dir.path().join(crate::stats::store::FILE), "not json\n").unwrap();
+        let player = |peer: PeerId, name: &str, outcome: &str| {
+            format!(
+                r#"{{"peer":"{peer}","name":"{name}","outcome":"{outcome}","dice":[1,2,3,4,5,6]}}"#
+            )
+        };
+        let game = format!(
+            r#"{{"game":"ab","rules":"classic","players":[{},{}]}}"#,
+            player(me, "Hana", "won"),
+            player(ana, "Ana", "lost")
+        );
+        std::fs::write(
+            dir.path().join(crate::stats::store::FILE),
+            format!("{game}\nnot json\n"),
+        )
+        .unwrap();
         assert_eq!(
             friends(dir.path(), me).unwrap(),
-            [],
-            "a damaged line is skipped"
+            [Invitee {
+                target: target(ana, None),
+                name: "Ana".into(),
+                friend: true,
+            }],
+            "this phone's own player is no friend; a damaged line is skipped"
+        );
+    }
+
+    #[test]
+    fn the_phones_the_app_was_told_of_are_seen_from_the_start() {
+        let phone = (PeerId::random(), "/ip4/127.0.0.1/tcp/9".parse().unwrap());
+        let seen = Seen::open(
+            Keypair::generate_ed25519(),
+            vec!["/ip4/127.0.0.1/tcp/0".parse().unwrap()],
+            std::slice::from_ref(&phone),
+            || {},
+        )
+        .unwrap();
+        assert_eq!(
+            seen.phones(),
+            [target(phone.0, Some("/ip4/127.0.0.1/tcp/9"))]
         );
     }
 }

@@ -18,6 +18,7 @@ use super::online_adapter::{self, Online};
 use super::room::Invited;
 use super::statistics::rules_data;
 use super::ui::{self, AppWindow, InviteAdapter};
+use crate::platform::multicast::{Multicast, MulticastHold};
 use crate::protocol::Theme;
 
 /// The invitations' side of the online state.
@@ -33,6 +34,9 @@ pub struct Invites {
     seen: Option<Seen>,
     /// Phones known besides those mDNS finds (tests on loopback).
     known: Vec<(PeerId, Multiaddr)>,
+    /// The platform's multicast lock, while the inbox or the list runs
+    /// (a phone drops mDNS without it).
+    hold: Option<MulticastHold>,
 }
 
 impl Invites {
@@ -49,6 +53,16 @@ impl Invites {
             .flat_map(Inbox::addrs)
             .map(|a| a.clone().with(Protocol::P2p(me)))
             .collect()
+    }
+
+    /// Holds the multicast lock from `multicast` (once) while a node runs.
+    fn hold(&mut self, multicast: &Multicast) {
+        if self.hold.is_none() {
+            self.hold = multicast
+                .hold()
+                .inspect_err(|e| tracing::warn!("invitations without the multicast lock: {e}"))
+                .ok();
+        }
     }
 
     /// The invite list: friends, then the other phones seen nearby.
@@ -84,6 +98,7 @@ pub fn session_begins(window: &AppWindow, invites: &mut Invites) {
     invites.inbox = None;
     invites.received = None;
     invites.seen = None;
+    invites.hold = None;
     let adapter = window.global::<InviteAdapter>();
     adapter.set_invited(false);
     adapter.set_listing(false);
@@ -112,7 +127,11 @@ pub fn connect(window: &AppWindow, online: &Rc<RefCell<Online>>, name: Rc<dyn Fn
             .map_err(|e| e.to_string())
         });
         match opened {
-            Ok(inbox) => s.invites.inbox = Some(inbox),
+            Ok(inbox) => {
+                s.invites.inbox = Some(inbox);
+                let multicast = s.multicast.clone();
+                s.invites.hold(&multicast);
+            }
             Err(e) => window.global::<InviteAdapter>().set_problem(e.into()),
         }
     });
@@ -158,6 +177,8 @@ pub fn connect(window: &AppWindow, online: &Rc<RefCell<Online>>, name: Rc<dyn Fn
         match opened {
             Ok(seen) => {
                 s.invites.seen = Some(seen);
+                let multicast = s.multicast.clone();
+                s.invites.hold(&multicast);
                 adapter.set_problem("".into());
             }
             Err(e) => adapter.set_problem(e.into()),
@@ -168,7 +189,11 @@ pub fn connect(window: &AppWindow, online: &Rc<RefCell<Online>>, name: Rc<dyn Fn
 
     let (weak, state) = (window.as_weak(), online.clone());
     adapter.on_close_list(move || {
-        state.borrow_mut().invites.seen = None;
+        let mut s = state.borrow_mut();
+        s.invites.seen = None;
+        if s.invites.inbox.is_none() {
+            s.invites.hold = None;
+        }
         if let Some(window) = weak.upgrade() {
             window.global::<InviteAdapter>().set_listing(false);
         }

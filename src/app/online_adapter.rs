@@ -36,8 +36,9 @@ pub struct Online {
     pub(super) data: PathBuf,
     pub(super) listen: Vec<Multiaddr>,
     pub(super) session: Option<Session>,
-    /// The platform's multicast lock, held by each session.
-    multicast: Multicast,
+    /// The platform's multicast lock, held by each session (and by the
+    /// invitations' nodes).
+    pub(super) multicast: Multicast,
     pub(super) room: Option<Room>,
     /// Invitations: the inbox while Home is open, the host's invite list.
     pub(super) invites: Invites,
