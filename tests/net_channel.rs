@@ -355,58 +355,97 @@ async fn flooding_peer_is_disconnected() {
 /// redialled until it answers again.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn silent_link_is_closed_and_redialled_when_it_returns() {
-    use futures::StreamExt;
-    use libp2p::swarm::SwarmEvent;
-    use libp2p::{SwarmBuilder, noise, ping, tcp, yamux};
-
     let mut node = spawn(Keypair::generate_ed25519()).await;
-    let mut peer = SwarmBuilder::with_new_identity()
-        .with_tokio()
-        .with_tcp(
-            tcp::Config::default(),
-            noise::Config::new,
-            yamux::Config::default,
-        )
-        .unwrap()
-        .with_behaviour(|_| ping::Behaviour::new(ping::Config::new()))
-        .unwrap()
-        .with_swarm_config(|c| c.with_idle_connection_timeout(std::time::Duration::from_secs(60)))
-        .build();
-    let peer_id = *peer.local_peer_id();
-    peer.listen_on("/ip4/127.0.0.1/tcp/0".parse().unwrap())
-        .unwrap();
-    let addr = loop {
-        if let SwarmEvent::NewListenAddr { address, .. } = peer.select_next_some().await {
-            break address;
-        }
-    };
+    let peer = FreezablePeer::start();
+    let (peer_id, addr) = (peer.id, peer.addr.clone());
     node.run(move |n| {
         n.add_addrs(peer_id, [addr]);
         n.keep(peer_id);
     });
-    // Poll the peer until the node is connected to it.
-    {
-        let connected = node.wait(10, |e| (e == Event::Connected(peer_id)).then_some(()));
-        tokio::pin!(connected);
-        loop {
-            tokio::select! {
-                () = &mut connected => break,
-                _ = peer.select_next_some() => {}
-            }
-        }
-    }
-    // The peer goes silent: nothing polls its swarm, so no ping is answered.
+    node.wait(10, |e| (e == Event::Connected(peer_id)).then_some(()))
+        .await;
     let went_silent = std::time::Instant::now();
+    let thaw = peer.freeze();
     node.wait(45, |e| (e == Event::Disconnected(peer_id)).then_some(()))
         .await;
     eprintln!("silent link closed after {:?}", went_silent.elapsed());
     // It comes back: the node's redial gets through.
-    let back = node.wait(20, |e| (e == Event::Connected(peer_id)).then_some(()));
-    tokio::pin!(back);
-    loop {
-        tokio::select! {
-            () = &mut back => break,
-            _ = peer.select_next_some() => {}
-        }
+    thaw.send(()).unwrap();
+    node.wait(20, |e| (e == Event::Connected(peer_id)).then_some(()))
+        .await;
+}
+
+/// A plain libp2p peer (ping only) on a runtime of its own, on a thread of
+/// its own, so that it can be frozen whole as a stopped process is: not
+/// polling its swarm is not enough, because libp2p runs each established
+/// connection in a task of its own, which would go on answering pings.
+struct FreezablePeer {
+    id: PeerId,
+    addr: libp2p::Multiaddr,
+    freeze: tokio::sync::mpsc::UnboundedSender<std::sync::mpsc::Receiver<()>>,
+}
+
+impl FreezablePeer {
+    fn start() -> FreezablePeer {
+        use futures::StreamExt;
+        use libp2p::swarm::SwarmEvent;
+        use libp2p::{SwarmBuilder, noise, ping, tcp, yamux};
+
+        let (ready_tx, ready_rx) = std::sync::mpsc::channel();
+        let (freeze, mut frozen) =
+            tokio::sync::mpsc::unbounded_channel::<std::sync::mpsc::Receiver<()>>();
+        std::thread::spawn(move || {
+            let runtime = tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()
+                .unwrap();
+            runtime.block_on(async move {
+                let mut swarm = SwarmBuilder::with_new_identity()
+                    .with_tokio()
+                    .with_tcp(
+                        tcp::Config::default(),
+                        noise::Config::new,
+                        yamux::Config::default,
+                    )
+                    .unwrap()
+                    .with_behaviour(|_| ping::Behaviour::new(ping::Config::new()))
+                    .unwrap()
+                    .with_swarm_config(|c| {
+                        c.with_idle_connection_timeout(std::time::Duration::from_secs(60))
+                    })
+                    .build();
+                swarm
+                    .listen_on("/ip4/127.0.0.1/tcp/0".parse().unwrap())
+                    .unwrap();
+                let addr = loop {
+                    if let SwarmEvent::NewListenAddr { address, .. } =
+                        swarm.select_next_some().await
+                    {
+                        break address;
+                    }
+                };
+                ready_tx.send((*swarm.local_peer_id(), addr)).unwrap();
+                loop {
+                    tokio::select! {
+                        _ = swarm.select_next_some() => {}
+                        thaw = frozen.recv() => match thaw {
+                            // Blocking the runtime's only thread stops every
+                            // task on it, the connections' too.
+                            Some(thaw) => { let _ = thaw.recv(); }
+                            None => break,
+                        },
+                    }
+                }
+            });
+        });
+        let (id, addr) = ready_rx.recv().unwrap();
+        FreezablePeer { id, addr, freeze }
+    }
+
+    /// Freezes the peer until the returned sender is used (or dropped).
+    fn freeze(&self) -> std::sync::mpsc::Sender<()> {
+        let (thaw, thawed) = std::sync::mpsc::channel();
+        self.freeze.send(thawed).unwrap();
+        thaw
     }
 }
