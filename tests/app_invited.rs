@@ -73,11 +73,16 @@ fn an_invitation_is_declined_then_another_accepted_on_home_and_its_room_opens() 
         &["host", "--players", "2", "--name", "Hana", "--console"],
     );
     ticket(&mut first);
+    let invited = std::time::Instant::now();
     first.type_line(&format!("invite {address}"));
     assert_eq!(first.wait_for("invited: "), id);
     pump_until("the invitation is shown", || {
         shows(window, "Hana invites you to a room")
     });
+    eprintln!(
+        "invitation shown {:?} after the host's invite",
+        invited.elapsed()
+    );
     assert!(shows(window, "2 players · 30 s · Classic board · Classic"));
     ui_support::find(window, "Decline the invitation").mock_single_click(PointerEventButton::Left);
     assert!(!window.global::<InviteAdapter>().get_invited());

@@ -125,6 +125,7 @@ fn a_game_dropped_mid_way_is_offered_on_home_resumed_finished_and_recorded_once(
         panic!("the game is kept to be resumed");
     };
     assert_eq!(kept.players, 2);
+    let resumed = std::time::Instant::now();
     let (tx, updates) = mpsc::channel();
     let session = Session::start(Part::Resume(kept.folder), place(app_dir.path()), move |u| {
         let _ = tx.send(u);
@@ -134,6 +135,9 @@ fn a_game_dropped_mid_way_is_offered_on_home_resumed_finished_and_recorded_once(
         let update = next(&updates);
         match &update {
             Update::Log(_) => {
+                if game.is_none() {
+                    eprintln!("board shown {:?} after resuming", resumed.elapsed());
+                }
                 play(&mut game, &update, &session);
             }
             Update::Over { winner } => break *winner,
