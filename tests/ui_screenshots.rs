@@ -483,3 +483,86 @@ fn the_host_options_look_as_recorded() {
     ui_support::find(app.window(), "Host a room").mock_single_click(PointerEventButton::Left);
     check(app.window(), PHONE, "host");
 }
+
+#[test]
+fn the_invite_list_looks_as_recorded() {
+    use clovece::app::ui::{
+        AppAdapter, InviteAdapter, InviteState, InviteeData, RoomAdapter, Screen,
+    };
+    ui_support::init();
+    let dir = ui_support::settings_dir("shot-invite");
+    let app = ui_support::app(&dir, 1);
+    let window = app.window();
+    window.global::<RoomAdapter>().set_hosting(true);
+    let invitee = |name: &str, peer: &str, state| InviteeData {
+        name: name.into(),
+        peer: peer.into(),
+        state,
+    };
+    let invite = window.global::<InviteAdapter>();
+    invite.set_friends(slint::ModelRc::new(slint::VecModel::from(vec![
+        invitee("Ivo", "", InviteState::Sent),
+        invitee("Jana", "", InviteState::None),
+    ])));
+    invite.set_nearby(slint::ModelRc::new(slint::VecModel::from(vec![
+        invitee("", "x7Qk2P", InviteState::Declined),
+        invitee("", "R4mNa9", InviteState::None),
+    ])));
+    invite.set_listing(true);
+    window.global::<AppAdapter>().set_screen(Screen::Room);
+    check(window, PHONE, "invite");
+}
+
+#[test]
+fn an_invitation_on_home_looks_as_recorded() {
+    use clovece::app::ui::{BoardTheme, InviteAdapter, RoomData, RulesData, RulesKind};
+    ui_support::init();
+    let dir = ui_support::settings_dir("shot-invited");
+    let app = ui_support::app(&dir, 1);
+    let invite = app.window().global::<InviteAdapter>();
+    invite.set_from("Hana".into());
+    invite.set_room(RoomData {
+        code: "K7M2QX".into(),
+        ticket: "".into(),
+        players: 3,
+        free: 0,
+        turn: 60,
+        board: BoardTheme::Sea,
+        rules: RulesData {
+            kind: RulesKind::Croatian,
+            compulsory_capture: false,
+            optional_bring_out: false,
+            no_jump_home: false,
+        },
+    });
+    invite.set_invited(true);
+    check(app.window(), PHONE, "invited");
+}
+
+#[test]
+fn the_offer_to_resume_an_online_game_looks_as_recorded() {
+    use clovece::app::ui::{
+        BoardTheme, ResumeAdapter, ResumeState, RoomData, RulesData, RulesKind,
+    };
+    ui_support::init();
+    let dir = ui_support::settings_dir("shot-resume");
+    let app = ui_support::app(&dir, 1);
+    let resume = app.window().global::<ResumeAdapter>();
+    resume.set_game(RoomData {
+        code: "".into(),
+        ticket: "".into(),
+        players: 4,
+        free: 0,
+        turn: 30,
+        board: BoardTheme::Classic,
+        rules: RulesData {
+            kind: RulesKind::Classic,
+            compulsory_capture: false,
+            optional_bring_out: false,
+            no_jump_home: false,
+        },
+    });
+    resume.set_minutes(3);
+    resume.set_state(ResumeState::Unfinished);
+    check(app.window(), PHONE, "resume");
+}

@@ -120,6 +120,12 @@ impl App {
             crate::net::identity::load_or_create(&data).map_err(|e| e.to_string())
         });
         let multicast = services.lifecycle.multicast();
+        // The phones the nearby list asks are also seen by the invite
+        // list, and online play listens where the nearby list does.
+        let (known, listen) = (
+            services.browsing.ask.clone(),
+            services.browsing.listen.clone(),
+        );
         super::nearby::connect(&window, identity, services.browsing, multicast.clone());
         super::scan::connect(&window, Scanner::new(services.lifecycle));
         // A damaged settings file must not keep the app from starting: it
@@ -135,6 +141,8 @@ impl App {
             .parent()
             .map_or_else(std::path::PathBuf::new, std::path::Path::to_path_buf);
         let online = Rc::new(RefCell::new(Online::new(data, multicast)));
+        online.borrow_mut().invites.know(known);
+        online.borrow_mut().set_listen(listen);
         let names = Rc::new(VecModel::from(vec![SharedString::new(); 4]));
         names.set_row_data(0, settings.nickname.as_str().into());
         let state = Rc::new(RefCell::new(State {
@@ -168,6 +176,15 @@ impl App {
     /// Online games listen on `listen` (tests keep to loopback).
     pub fn listen_on(&self, listen: Vec<libp2p::Multiaddr>) {
         self.online.borrow_mut().set_listen(listen);
+    }
+
+    /// Where this phone hears invitations while Home is open, each address
+    /// ending in `/p2p/<peer id>` (tests invite it on loopback).
+    pub fn invitable_at(&self) -> Vec<libp2p::Multiaddr> {
+        let online = self.online.borrow();
+        online_adapter::identity(&online)
+            .map(|keypair| online.invites.addresses(keypair.public().to_peer_id()))
+            .unwrap_or_default()
     }
 
     /// Shows the window and runs until it is closed.

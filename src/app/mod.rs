@@ -18,6 +18,9 @@
 //! - [`online`]: an online game's session on its network thread.
 //! - [`online_game`]: an online game's board, from the replicated log.
 //! - [`room`]: the room screen (host or guest) before an online game.
+//! - [`invite`]: invitations, the host's list and the invited phone's
+//!   inbox.
+//! - [`resume`]: online games kept to be resumed after the app was closed.
 //! - [`qr`]: the room's QR code as a pixel-sharp picture.
 //! - [`settings`]: the player's settings and where they are kept.
 //! - [`turn_clock`]: the turn timer of pass-and-play games.
@@ -31,6 +34,8 @@ pub mod board;
 pub mod dice;
 pub mod fairness;
 pub mod geometry;
+pub mod invite;
+mod invite_adapter;
 pub mod join;
 pub mod leave;
 pub mod matfyz;
@@ -40,6 +45,8 @@ pub mod online;
 mod online_adapter;
 pub mod online_game;
 pub mod qr;
+pub mod resume;
+mod resume_adapter;
 pub mod room;
 pub mod scan;
 pub mod settings;

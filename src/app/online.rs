@@ -59,6 +59,9 @@ pub enum Update {
     /// The host's room is open: its ticket (the link and QR code) and its
     /// short code.
     Opened { ticket: String, code: String },
+    /// The guest is in the room of this ticket (its QR code for a friend)
+    /// and short code.
+    Joined { ticket: String, code: String },
     /// The room's seats; with the host, whether the game may start.
     Seats {
         seats: Vec<SeatView>,
@@ -87,6 +90,9 @@ pub enum Part {
     Host(RoomOptions),
     /// Join by ticket link or room code.
     Join(String),
+    /// Go on with the game kept in this session folder
+    /// ([`super::resume`]).
+    Resume(PathBuf),
 }
 
 /// Where the session keeps its identity, saved game and statistics, and
@@ -109,6 +115,10 @@ impl<F: FnMut(Update)> Front for AppFront<F> {
     fn show(&mut self, progress: Progress<'_>) -> std::io::Result<()> {
         let update = match progress {
             Progress::Opened(ticket) => Update::Opened {
+                ticket: ticket.to_string(),
+                code: ticket.code().to_string(),
+            },
+            Progress::Joined(ticket) => Update::Joined {
                 ticket: ticket.to_string(),
                 code: ticket.code().to_string(),
             },
@@ -170,21 +180,24 @@ impl Session {
     pub fn start(part: Part, place: Place, notify: impl FnMut(Update) + Send + 'static) -> Session {
         let (actions, action_rx) = mpsc::unbounded_channel();
         let (stop, stopped) = oneshot::channel();
-        let (role, commands) = match part {
+        let new_folder = || super::resume::new_folder(&place.data);
+        let (role, commands, folder) = match part {
             Part::Host(options) => {
                 let (tx, rx) = mpsc::unbounded_channel();
                 let console = Some(Console::Commands(rx));
                 let host = Host::new(options.players, &place.name, 0, Level::Medium, console);
-                (Role::Host(options.table(), Box::new(host)), Some(tx))
+                let role = Role::Host(options.table(), Box::new(host));
+                (role, Some(tx), new_folder())
             }
-            Part::Join(link) => (Role::Join(Some(link)), None),
+            Part::Join(link) => (Role::Join(Some(link)), None, new_folder()),
+            Part::Resume(folder) => (Role::Join(None), None, folder),
         };
         std::thread::spawn(move || {
             let mut front = AppFront {
                 notify,
                 actions: action_rx,
             };
-            let ended = run(role, place, &mut front, stopped);
+            let ended = run(role, place, folder, &mut front, stopped);
             (front.notify)(Update::Ended(ended));
         });
         Session {
@@ -224,11 +237,13 @@ impl Drop for Session {
     }
 }
 
-/// Plays as `role` until the game ends (recording it in the statistics)
-/// or `stop` fires.
+/// Plays as `role` in session folder `folder` until the game ends
+/// (recording it in the statistics, then removing the folder) or `stop`
+/// fires (keeping a started game there, to be resumed).
 fn run(
     role: Role,
     place: Place,
+    folder: PathBuf,
     front: &mut dyn Front,
     stop: oneshot::Receiver<()>,
 ) -> Result<(), String> {
@@ -239,13 +254,8 @@ fn run(
     runtime.block_on(async {
         let keypair =
             crate::net::identity::load_or_create(&place.data).map_err(|e| e.to_string())?;
-        // Each game in a folder of its own, removed once recorded: the app
-        // cannot resume a game yet, so an old unfinished one (a game this
-        // player left) must not take the place of a new room.
-        let stamp = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_nanos());
-        let folder = place.data.join("games").join(stamp.to_string());
+        // Each game in a folder of its own, so that a kept unfinished game
+        // never takes the place of a new room.
         let peer = Peer {
             role,
             data: folder.clone(),
@@ -261,16 +271,17 @@ fn run(
             finished = game::run(keypair, peer, front) => finished.map(Some).map_err(|e| e.to_string()),
             _ = stop => Ok(None),
         };
-        let recorded = match finished {
-            Ok(Some(finished)) => crate::stats::Store::new(&place.data)
-                .record(&finished)
-                .map(drop)
-                .map_err(|e| e.to_string()),
-            Ok(None) => Ok(()),
-            Err(e) => Err(e),
+        let finished = match finished {
+            Ok(Some(finished)) => finished,
+            // Stopped: a started game stays for Home to offer again.
+            Ok(None) => return Ok(()),
+            Err(e) => return Err(e),
         };
-        let _ = std::fs::remove_dir_all(&folder);
-        recorded
+        crate::stats::Store::new(&place.data)
+            .record(&finished)
+            .map_err(|e| e.to_string())?;
+        let _ = super::resume::discard(&folder);
+        Ok(())
     })
 }
 

@@ -13,10 +13,12 @@ use slint::{ComponentHandle, Image, Model, ModelRc, VecModel};
 
 use super::adapter::{count, hue, leave_cost, note, piece_data, show_matfyz, square_spot};
 use super::geometry::Spot;
+use super::invite_adapter::{self, Invites};
 use super::leave::LeaveCost;
 use super::online::{Part, Place, Session, Update};
 use super::online_game::OnlineGame;
 use super::qr;
+use super::resume_adapter;
 use super::room::{self, Room};
 use super::ui::{self, AppWindow, GameAdapter, ResultAdapter, RoomAdapter};
 use crate::bot::Level;
@@ -31,12 +33,15 @@ use crate::rules::{Colour, FirstPlayer, HouseRules, RuleSet, Seats};
 /// The online side of the app on the UI thread.
 pub struct Online {
     /// The data folder: identity, saved game, statistics.
-    data: PathBuf,
-    listen: Vec<Multiaddr>,
-    session: Option<Session>,
-    /// The platform's multicast lock, held by each session.
-    multicast: Multicast,
-    room: Option<Room>,
+    pub(super) data: PathBuf,
+    pub(super) listen: Vec<Multiaddr>,
+    pub(super) session: Option<Session>,
+    /// The platform's multicast lock, held by each session (and by the
+    /// invitations' nodes).
+    pub(super) multicast: Multicast,
+    pub(super) room: Option<Room>,
+    /// Invitations: the inbox while Home is open, the host's invite list.
+    pub(super) invites: Invites,
     game: Option<OnlineGame>,
     /// The game screen's pieces while an online game is on.
     pieces: Rc<VecModel<ui::PieceData>>,
@@ -63,6 +68,7 @@ impl Online {
             session: None,
             multicast,
             room: None,
+            invites: Invites::default(),
             game: None,
             pieces: Rc::new(VecModel::default()),
             silent: Vec::new(),
@@ -76,6 +82,11 @@ impl Online {
     }
 }
 
+/// The player's identity, kept in the data folder.
+pub(super) fn identity(s: &Online) -> Result<libp2p::identity::Keypair, String> {
+    crate::net::identity::load_or_create(&s.data).map_err(|e| e.to_string())
+}
+
 /// Connects the room screen and `AppAdapter.join-room`.
 /// `profile` gives the player's nickname and house rules (the settings').
 pub fn connect(
@@ -85,6 +96,10 @@ pub fn connect(
 ) {
     ONLINE.with(|o| *o.borrow_mut() = Rc::downgrade(online));
     let profile = Rc::new(profile);
+    let nickname = profile.clone();
+    let nickname: Rc<dyn Fn() -> String> = Rc::new(move || nickname().0);
+    invite_adapter::connect(window, online, nickname.clone());
+    resume_adapter::connect(window, online, nickname);
     let room = window.global::<RoomAdapter>();
 
     let (weak, state, settings) = (window.as_weak(), online.clone(), profile.clone());
@@ -161,13 +176,15 @@ pub fn connect(
     });
 }
 
-/// Starts a session as `part` and opens the room screen.
-fn begin(window: &AppWindow, online: &Rc<RefCell<Online>>, part: Part, name: String) {
+/// Starts a session as `part` and opens the room screen (a resumed game
+/// goes on to the board as soon as its log is shown).
+pub(super) fn begin(window: &AppWindow, online: &Rc<RefCell<Online>>, part: Part, name: String) {
     let role = match part {
         Part::Host(_) => room::Part::Host,
-        Part::Join(_) => room::Part::Guest,
+        Part::Join(_) | Part::Resume(_) => room::Part::Guest,
     };
     let mut s = online.borrow_mut();
+    invite_adapter::session_begins(window, &mut s.invites);
     s.generation += 1;
     s.game = None;
     s.silent.clear();
@@ -288,6 +305,7 @@ fn show_room(window: &AppWindow, s: &Online) {
     adapter.set_startable(room.startable());
     adapter.set_ready(room.ready());
     adapter.set_problem(room.problem().unwrap_or_default().into());
+    invite_adapter::show_invitees(window, s);
 }
 
 fn seat_data(seat: &SeatView, colour: Colour) -> ui::SeatData {

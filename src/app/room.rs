@@ -4,8 +4,11 @@
 //! [`Action`]s. The decisions (who may sit where, when the game may start)
 //! stay the lobby's: this only asks.
 
+use libp2p::PeerId;
+
 use crate::bot::Level;
 use crate::lobby::host::Command;
+use crate::lobby::invite::Target;
 use crate::net::front::Action;
 use crate::net::room::SeatView;
 
@@ -20,11 +23,21 @@ pub enum Part {
     Guest,
 }
 
+/// What became of an invitation the host sent.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Invited {
+    /// Sent (or waiting to be, until the phone is found); accepting is
+    /// simply taking a seat.
+    Sent,
+    Declined,
+}
+
 /// The room as its screen shows it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Room {
     part: Part,
-    /// The ticket link (for the QR code) and short code; known to the host.
+    /// The ticket link (for the QR code) and short code: the host's once
+    /// its room is open, a guest's once it is in the room.
     ticket: Option<(String, String)>,
     seats: Vec<SeatView>,
     startable: bool,
@@ -32,6 +45,8 @@ pub struct Room {
     ready: bool,
     /// The last thing that went wrong, for the player to read.
     problem: Option<String>,
+    /// The host's invitations, by the phone invited.
+    invited: Vec<(PeerId, Invited)>,
 }
 
 impl Room {
@@ -45,6 +60,7 @@ impl Room {
             startable: false,
             ready: false,
             problem: None,
+            invited: Vec::new(),
         }
     }
 
@@ -70,10 +86,33 @@ impl Room {
         self.problem.as_deref()
     }
 
+    /// What became of the host's invitation to `peer`, if it sent one.
+    pub fn invited(&self, peer: PeerId) -> Option<Invited> {
+        self.invited
+            .iter()
+            .find_map(|&(p, state)| (p == peer).then_some(state))
+    }
+
+    /// Notes the organiser's word on an invitation (`invited: <peer>`,
+    /// `declined: <peer>`); whether it was one.
+    fn heard(&mut self, line: &str) -> bool {
+        let (state, peer) = match line.split_once(": ") {
+            Some(("invited", peer)) => (Invited::Sent, peer),
+            Some(("declined", peer)) => (Invited::Declined, peer),
+            _ => return false,
+        };
+        let Ok(peer) = peer.parse::<PeerId>() else {
+            return false;
+        };
+        self.invited.retain(|&(p, _)| p != peer);
+        self.invited.push((peer, state));
+        true
+    }
+
     /// Takes in what the network said; whether the room screen changed.
     pub fn apply(&mut self, update: &Update) -> bool {
         match update {
-            Update::Opened { ticket, code } => {
+            Update::Opened { ticket, code } | Update::Joined { ticket, code } => {
                 self.ticket = Some((ticket.clone(), code.clone()));
             }
             Update::Seats { seats, startable } => {
@@ -84,7 +123,7 @@ impl Room {
             }
             Update::Said(line) => {
                 let Some(why) = line.strip_prefix("refused: ") else {
-                    return false;
+                    return self.heard(line);
                 };
                 self.problem = Some(why.to_owned());
             }
@@ -119,6 +158,11 @@ impl Room {
         let mut order: Vec<usize> = (1..=n).collect();
         order.swap(seat, other);
         Some(Command::Order(order))
+    }
+
+    /// The host invites `target` (whether or not they fit the room).
+    pub fn invite(&self, target: Target) -> Option<Command> {
+        (self.part == Part::Host).then_some(Command::Invite(target))
     }
 
     /// The host starts the game, when it may.
@@ -203,12 +247,44 @@ mod tests {
             code: "ABC123".into(),
         });
         assert_eq!(room.ticket(), Some(("clovece:x", "ABC123")));
-        assert!(!room.apply(&Update::Said("invited: someone".into())));
+        assert!(!room.apply(&Update::Said("something else: x".into())));
         room.apply(&Update::Said("refused: every seat is taken".into()));
         assert_eq!(room.problem(), Some("every seat is taken"));
         room.apply(&seats(false));
         assert_eq!(room.problem(), None, "a change since clears it");
         room.apply(&Update::Ended(Err("the room is full".into())));
         assert_eq!(room.problem(), Some("the room is full"));
+    }
+
+    #[test]
+    fn a_guest_shows_the_ticket_of_the_room_it_joined() {
+        let mut room = Room::new(Part::Guest);
+        assert_eq!(room.ticket(), None);
+        assert!(room.apply(&Update::Joined {
+            ticket: "clovece:y".into(),
+            code: "XYZ789".into(),
+        }));
+        assert_eq!(room.ticket(), Some(("clovece:y", "XYZ789")));
+    }
+
+    #[test]
+    fn the_host_invites_and_hears_the_invitation_sent_then_declined() {
+        let mut room = Room::new(Part::Host);
+        let peer = PeerId::random();
+        let target = Target {
+            peer,
+            addrs: Vec::new(),
+        };
+        assert_eq!(
+            room.invite(target.clone()),
+            Some(Command::Invite(target.clone()))
+        );
+        assert_eq!(Room::new(Part::Guest).invite(target), None);
+        assert_eq!(room.invited(peer), None);
+        assert!(room.apply(&Update::Said(format!("invited: {peer}"))));
+        assert_eq!(room.invited(peer), Some(Invited::Sent));
+        assert!(room.apply(&Update::Said(format!("declined: {peer}"))));
+        assert_eq!(room.invited(peer), Some(Invited::Declined));
+        assert!(!room.apply(&Update::Said("declined: not a peer".into())));
     }
 }

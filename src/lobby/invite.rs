@@ -5,7 +5,8 @@
 //! carries, so a private room works too) or declines.
 //!
 //! [`Target`] is whom the host invites; [`receive`] is the invited side of
-//! `clovece invitations`.
+//! `clovece invitations`, and [`Invitation::in_event`] and [`declined`] are
+//! its parts that the app's invitations inbox uses too.
 
 use std::fmt;
 use std::io::Write;
@@ -92,6 +93,19 @@ impl Invitation {
     }
 }
 
+impl Invitation {
+    /// The host and its invitation, if `event` is a sound invitation.
+    pub fn in_event(event: Event) -> Option<(PeerId, Invitation)> {
+        let Event::Message { from, bytes } = event else {
+            return None;
+        };
+        let Ok(Frame::Lobby(message)) = Frame::decode(&bytes) else {
+            return None;
+        };
+        Invitation::of(from, message).map(|invitation| (from, invitation))
+    }
+}
+
 impl fmt::Display for Invitation {
     /// `from "Hana" <peer id> room <code> players 2 turn 30 … ticket <ticket>`
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -154,11 +168,8 @@ pub async fn receive(
             () = &mut deadline => return Err(InviteError::NoInvitation(wait)),
             event = node.next() => event,
         };
-        if let Event::Message { from, bytes } = event
-            && let Ok(Frame::Lobby(message)) = Frame::decode(&bytes)
-            && let Some(invitation) = Invitation::of(from, message)
-        {
-            break (from, invitation);
+        if let Some(invited) = Invitation::in_event(event) {
+            break invited;
         }
     };
     writeln!(out, "invite: {invitation}")?;
@@ -166,10 +177,7 @@ pub async fn receive(
     match answer {
         Answer::Accept => Ok(Some(invitation)),
         Answer::Decline => {
-            let declined = Lobby::Declined {
-                room: invitation.ticket.room(),
-            };
-            let _ = node.send(host, Frame::Lobby(declined).encode());
+            let _ = node.send(host, declined(&invitation));
             let sent = async {
                 while node.unacknowledged(host) > 0 {
                     node.next().await;
@@ -181,6 +189,14 @@ pub async fn receive(
             Ok(None)
         }
     }
+}
+
+/// The message that tells the host `invitation` is declined.
+pub fn declined(invitation: &Invitation) -> Vec<u8> {
+    Frame::Lobby(Lobby::Declined {
+        room: invitation.ticket.room(),
+    })
+    .encode()
 }
 
 #[cfg(test)]

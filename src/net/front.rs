@@ -34,6 +34,9 @@ pub enum Action {
 pub enum Progress<'a> {
     /// The host's room is open with this ticket.
     Opened(&'a Ticket),
+    /// This guest is in the room of this ticket (found from a code, or
+    /// given), so it can show the room's QR code to a friend too.
+    Joined(&'a Ticket),
     /// The room's seats as the guests are shown them; with the host, also
     /// whether the game may start now (every seat taken, every guest
     /// ready).

@@ -26,7 +26,7 @@ use crate::rules::Colour;
 pub use super::setup::{MAX_NAME, Note, Organiser, Sitter, Table};
 
 /// The saved game's folder inside the data folder.
-const GAME_DIR: &str = "game";
+pub const GAME_DIR: &str = "game";
 
 /// How this process takes part.
 #[derive(Debug)]

@@ -387,6 +387,7 @@ pub(super) async fn join(
         }
     };
     room::join(node, &ticket, JOIN_WAIT).await?;
+    front.show(Progress::Joined(&ticket))?;
     let host = ticket.host();
     let signer = Signer::new(keypair).map_err(PhoneError::from)?;
     let commitment = DiceChain::new(secret, DEFAULT_ROLLS).commitment();

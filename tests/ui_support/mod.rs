@@ -50,7 +50,10 @@ pub fn app_on_loopback(dir: &Path, seed: u8, ask: Vec<(libp2p::PeerId, libp2p::M
     app_on(dir, seed, services)
 }
 
-fn app_on(dir: &Path, seed: u8, services: Services) -> App {
+/// Every app of the tests listens on loopback only (Home listens for
+/// invitations from the start, online games where the nearby list does).
+fn app_on(dir: &Path, seed: u8, mut services: Services) -> App {
+    services.browsing.listen = vec!["/ip4/127.0.0.1/tcp/0".parse().unwrap()];
     let file = SettingsFile::in_folder(dir);
     let settings = Settings {
         language: Language::English,

@@ -1,0 +1,383 @@
+//! Invitations in the app, both sides, on the lobby's own code
+//! ([`crate::lobby::invite`]):
+//!
+//! - the host's list of whom to invite: the friends list (the players of
+//!   this phone's statistics, with their nicknames) and the all players
+//!   list (phones seen nearby: found by mDNS while the list is open, and
+//!   any the app was told of); inviting one is the lobby's
+//!   [`Command::Invite`](crate::lobby::host::Command::Invite), given on the
+//!   room screen ([`super::room::Room::invite`]);
+//! - the invited phone's [`Inbox`]: a network node that hears invitations
+//!   while the app is open and declines the ones the player declines
+//!   (accepting is joining with the invitation's ticket).
+//!
+//! Each runs a network node on a tokio runtime on a thread of its own and
+//! tells the UI what changed through a callback; dropping it stops it.
+
+use std::path::Path;
+use std::sync::{Arc, Mutex, MutexGuard};
+
+use libp2p::identity::Keypair;
+use libp2p::{Multiaddr, PeerId};
+use tokio::sync::{mpsc, oneshot};
+
+use crate::lobby::invite::{self, Invitation, Target};
+use crate::net::game::is_loopback;
+use crate::net::{Config, Event, NetError, Node};
+use crate::stats::{StatsError, tally};
+
+/// Someone the host can invite.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Invitee {
+    pub target: Target,
+    /// Their nickname from the statistics; empty for a phone only seen
+    /// nearby (the list then shows its id).
+    pub name: String,
+    /// On the friends list (this phone has played with them).
+    pub friend: bool,
+}
+
+/// The friends list: every player in the statistics in `data` but `me`,
+/// most games first. Their addresses are found nearby when invited.
+pub fn friends(data: &Path, me: PeerId) -> Result<Vec<Invitee>, StatsError> {
+    let loaded = crate::stats::Store::new(data).load()?;
+    Ok(tally::players(&loaded.records)
+        .into_iter()
+        .filter_map(|player| {
+            let peer: PeerId = player.peer.parse().ok()?;
+            (peer != me).then(|| Invitee {
+                target: Target {
+                    peer,
+                    addrs: Vec::new(),
+                },
+                name: player.name,
+                friend: true,
+            })
+        })
+        .collect())
+}
+
+/// The friends, then the phones `seen` nearby that are not among them (a
+/// friend seen nearby keeps the friend's row, with the address seen).
+pub fn invitees(friends: &[Invitee], seen: &[Target]) -> Vec<Invitee> {
+    let mut all = friends.to_vec();
+    for target in seen {
+        match all.iter_mut().find(|i| i.target.peer == target.peer) {
+            Some(friend) => friend.target.addrs.extend(target.addrs.iter().cloned()),
+            None => all.push(Invitee {
+                target: target.clone(),
+                name: String::new(),
+                friend: false,
+            }),
+        }
+    }
+    all
+}
+
+/// Why a node of this module could not start.
+#[derive(Debug, thiserror::Error)]
+pub enum InviteNodeError {
+    #[error("cannot start the network: {0}")]
+    Runtime(std::io::Error),
+    #[error(transparent)]
+    Net(#[from] NetError),
+}
+
+/// A node's config for `listen`: mDNS unless every address is a loopback
+/// one (tests on 127.0.0.1 stay off the real network).
+fn config(listen: Vec<Multiaddr>) -> Config {
+    Config {
+        mdns: !listen.iter().all(is_loopback),
+        listen,
+        ..Config::default()
+    }
+}
+
+/// Runs `work` on `node` (started on a thread of its own with `keypair`
+/// and `config`) until `stop` fires or is dropped; the node's listening
+/// addresses once it listens.
+fn spawn<W, F>(
+    name: &str,
+    keypair: Keypair,
+    config: Config,
+    stop: oneshot::Receiver<()>,
+    work: W,
+) -> Result<Vec<Multiaddr>, InviteNodeError>
+where
+    W: FnOnce(Node) -> F + Send + 'static,
+    F: Future<Output = ()>,
+{
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(InviteNodeError::Runtime)?;
+    let (started_tx, started) = std::sync::mpsc::channel();
+    std::thread::Builder::new()
+        .name(name.into())
+        .spawn(move || {
+            runtime.block_on(async move {
+                let node = match Node::start(keypair, config).await {
+                    Ok(node) => node,
+                    Err(e) => {
+                        let _ = started_tx.send(Err(e));
+                        return;
+                    }
+                };
+                let _ = started_tx.send(Ok(node.listen_addrs()));
+                tokio::select! {
+                    () = work(node) => {}
+                    _ = stop => {}
+                }
+            });
+        })
+        .map_err(InviteNodeError::Runtime)?;
+    match started.recv() {
+        Ok(started) => Ok(started?),
+        // The thread ended without a word: it could not run at all.
+        Err(_) => Err(InviteNodeError::Runtime(std::io::Error::other(
+            "the network thread ended",
+        ))),
+    }
+}
+
+/// The phones seen nearby while the host's invite list is open.
+pub struct Seen {
+    phones: Arc<Mutex<Vec<Target>>>,
+    _stop: oneshot::Sender<()>,
+}
+
+fn lock<T>(shared: &Mutex<T>) -> MutexGuard<'_, T> {
+    shared.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+impl Seen {
+    /// Looks for phones as `keypair`'s phone, listening on `listen`, with
+    /// `known` (phones the app was told of) seen from the start; calls
+    /// `changed` (on the node's thread) when one more is seen or one is
+    /// gone.
+    pub fn open(
+        keypair: Keypair,
+        listen: Vec<Multiaddr>,
+        known: &[(PeerId, Multiaddr)],
+        changed: impl Fn() + Send + 'static,
+    ) -> Result<Seen, InviteNodeError> {
+        let phones: Vec<Target> = known
+            .iter()
+            .map(|(peer, addr)| Target {
+                peer: *peer,
+                addrs: vec![addr.clone()],
+            })
+            .collect();
+        let phones = Arc::new(Mutex::new(phones));
+        let (stop, stopped) = oneshot::channel();
+        let shared = phones.clone();
+        spawn(
+            "invite list",
+            keypair,
+            config(listen),
+            stopped,
+            |mut node| async move {
+                loop {
+                    let event = node.next().await;
+                    let mut phones = lock(&shared);
+                    let before = phones.len();
+                    match event {
+                        // The host's own node finds its addresses by mDNS.
+                        Event::Discovered(peer) if !phones.iter().any(|t| t.peer == peer) => {
+                            phones.push(Target {
+                                peer,
+                                addrs: Vec::new(),
+                            });
+                        }
+                        // A phone mDNS no longer hears is gone (one the app
+                        // was told of, with its address, stays).
+                        Event::Expired(peer) => {
+                            phones.retain(|t| t.peer != peer || !t.addrs.is_empty());
+                        }
+                        _ => {}
+                    }
+                    let now = phones.len();
+                    drop(phones);
+                    if now != before {
+                        changed();
+                    }
+                }
+            },
+        )?;
+        Ok(Seen {
+            phones,
+            _stop: stop,
+        })
+    }
+
+    /// Every phone seen so far, in the order seen.
+    pub fn phones(&self) -> Vec<Target> {
+        lock(&self.phones).clone()
+    }
+}
+
+/// An invitation as the inbox received it, with the host that sent it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Received {
+    pub host: PeerId,
+    pub invitation: Invitation,
+}
+
+/// The invited side while the app is open: hears invitations and sends
+/// declines. Dropping it stops its node.
+pub struct Inbox {
+    addrs: Vec<Multiaddr>,
+    declines: mpsc::UnboundedSender<Received>,
+    _stop: oneshot::Sender<()>,
+}
+
+impl Inbox {
+    /// Listens for invitations to `keypair`'s phone on `listen`, telling
+    /// `received` (on the node's thread) each one.
+    pub fn open(
+        keypair: Keypair,
+        listen: Vec<Multiaddr>,
+        received: impl Fn(Received) + Send + 'static,
+    ) -> Result<Inbox, InviteNodeError> {
+        let (declines, mut to_decline) = mpsc::unbounded_channel::<Received>();
+        let (stop, stopped) = oneshot::channel();
+        let addrs = spawn(
+            "invitations",
+            keypair,
+            config(listen),
+            stopped,
+            |mut node| async move {
+                loop {
+                    tokio::select! {
+                        event = node.next() => {
+                            if let Some((host, invitation)) = Invitation::in_event(event) {
+                                received(Received { host, invitation });
+                            }
+                        }
+                        Some(no) = to_decline.recv() => {
+                            // The node goes on running, so the message
+                            // arrives without holding up the next invitation.
+                            let _ = node.send(no.host, invite::declined(&no.invitation));
+                        }
+                    }
+                }
+            },
+        )?;
+        Ok(Inbox {
+            addrs,
+            declines,
+            _stop: stop,
+        })
+    }
+
+    /// Where this phone listens for invitations (a host on another network
+    /// than mDNS reaches invites `<address>/p2p/<peer id>`).
+    pub fn addrs(&self) -> &[Multiaddr] {
+        &self.addrs
+    }
+
+    /// Tells the host of `received` it is declined.
+    pub fn decline(&self, received: Received) {
+        let _ = self.declines.send(received);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn target(peer: PeerId, addr: Option<&str>) -> Target {
+        Target {
+            peer,
+            addrs: addr.into_iter().map(|a| a.parse().unwrap()).collect(),
+        }
+    }
+
+    #[test]
+    fn the_invite_list_is_the_friends_then_the_other_phones_seen_nearby() {
+        let (hana, ivo, other) = (PeerId::random(), PeerId::random(), PeerId::random());
+        let friends = vec![
+            Invitee {
+                target: target(hana, None),
+                name: "Hana".into(),
+                friend: true,
+            },
+            Invitee {
+                target: target(ivo, None),
+                name: "Ivo".into(),
+                friend: true,
+            },
+        ];
+        let seen = [
+            target(other, Some("/ip4/127.0.0.1/tcp/7")),
+            target(ivo, Some("/ip4/127.0.0.1/tcp/8")),
+        ];
+        let all = invitees(&friends, &seen);
+        let rows: Vec<(PeerId, &str, bool, usize)> = all
+            .iter()
+            .map(|i| {
+                (
+                    i.target.peer,
+                    i.name.as_str(),
+                    i.friend,
+                    i.target.addrs.len(),
+                )
+            })
+            .collect();
+        assert_eq!(
+            rows,
+            [
+                (hana, "Hana", true, 0),
+                (ivo, "Ivo", true, 1),
+                (other, "", false, 1)
+            ]
+        );
+    }
+
+    #[test]
+    fn the_friends_list_is_the_statistics_players_but_this_phone() {
+        let dir = tempfile::tempdir().unwrap();
+        let (me, ana) = (PeerId::random(), PeerId::random());
+        assert_eq!(friends(dir.path(), me).unwrap(), []);
+        let player = |peer: PeerId, name: &str, outcome: &str| {
+            format!(
+                r#"{{"peer":"{peer}","name":"{name}","outcome":"{outcome}","dice":[1,2,3,4,5,6]}}"#
+            )
+        };
+        let game = format!(
+            r#"{{"game":"ab","rules":"classic","players":[{},{}]}}"#,
+            player(me, "Hana", "won"),
+            player(ana, "Ana", "lost")
+        );
+        std::fs::write(
+            dir.path().join(crate::stats::store::FILE),
+            format!("{game}\nnot json\n"),
+        )
+        .unwrap();
+        assert_eq!(
+            friends(dir.path(), me).unwrap(),
+            [Invitee {
+                target: target(ana, None),
+                name: "Ana".into(),
+                friend: true,
+            }],
+            "this phone's own player is no friend; a damaged line is skipped"
+        );
+    }
+
+    #[test]
+    fn the_phones_the_app_was_told_of_are_seen_from_the_start() {
+        let phone = (PeerId::random(), "/ip4/127.0.0.1/tcp/9".parse().unwrap());
+        let seen = Seen::open(
+            Keypair::generate_ed25519(),
+            vec!["/ip4/127.0.0.1/tcp/0".parse().unwrap()],
+            std::slice::from_ref(&phone),
+            || {},
+        )
+        .unwrap();
+        assert_eq!(
+            seen.phones(),
+            [target(phone.0, Some("/ip4/127.0.0.1/tcp/9"))]
+        );
+    }
+}

@@ -1,0 +1,276 @@
+//! Wires the invitations (`ui/invite.slint`, `InviteAdapter`) to their
+//! controllers ([`super::invite`]): the host's invite list, whose Invite
+//! is the lobby's invite command on the room's session, and the inbox
+//! that runs while Home is open, whose Accept joins the room by the
+//! invitation's ticket and whose Decline tells the host. The nodes'
+//! threads reach the window with `upgrade_in_event_loop`.
+
+use std::cell::RefCell;
+use std::rc::{Rc, Weak};
+
+use libp2p::multiaddr::Protocol;
+use libp2p::{Multiaddr, PeerId};
+use slint::{ComponentHandle, ModelRc, VecModel};
+
+use super::invite::{self, Inbox, Invitee, Received, Seen};
+use super::online::Part;
+use super::online_adapter::{self, Online};
+use super::room::Invited;
+use super::statistics::rules_data;
+use super::ui::{self, AppWindow, InviteAdapter};
+use crate::platform::multicast::{Multicast, MulticastHold};
+use crate::protocol::Theme;
+
+/// The invitations' side of the online state.
+#[derive(Default)]
+pub struct Invites {
+    /// Hears invitations while Home is open (no session runs).
+    inbox: Option<Inbox>,
+    /// The invitation shown, until it is answered.
+    received: Option<Received>,
+    /// The host's invite list: its friends, and the phones seen while it
+    /// is open.
+    friends: Vec<Invitee>,
+    seen: Option<Seen>,
+    /// Phones known besides those mDNS finds (tests on loopback).
+    known: Vec<(PeerId, Multiaddr)>,
+    /// The platform's multicast lock, while the inbox or the list runs
+    /// (a phone drops mDNS without it).
+    hold: Option<MulticastHold>,
+}
+
+impl Invites {
+    /// Phones the invite list shows as seen nearby from the start.
+    pub fn know(&mut self, phones: Vec<(PeerId, Multiaddr)>) {
+        self.known = phones;
+    }
+
+    /// Where the inbox listens, each address ending in `/p2p/<peer id>`
+    /// (what a host invites); empty while it does not run.
+    pub fn addresses(&self, me: PeerId) -> Vec<Multiaddr> {
+        self.inbox
+            .iter()
+            .flat_map(Inbox::addrs)
+            .map(|a| a.clone().with(Protocol::P2p(me)))
+            .collect()
+    }
+
+    /// Holds the multicast lock from `multicast` (once) while a node runs.
+    fn hold(&mut self, multicast: &Multicast) {
+        if self.hold.is_none() {
+            self.hold = multicast
+                .hold()
+                .inspect_err(|e| tracing::warn!("invitations without the multicast lock: {e}"))
+                .ok();
+        }
+    }
+
+    /// The invite list: friends, then the other phones seen nearby.
+    fn invitees(&self) -> Vec<Invitee> {
+        let seen = self.seen.as_ref().map(Seen::phones).unwrap_or_default();
+        invite::invitees(&self.friends, &seen)
+    }
+}
+
+thread_local! {
+    /// The UI thread's online state, for the nodes' threads' wake-ups.
+    static ONLINE: RefCell<Weak<RefCell<Online>>> = const { RefCell::new(Weak::new()) };
+}
+
+/// Runs `f` on the online state on the UI thread, from any thread.
+fn later(
+    window: &slint::Weak<AppWindow>,
+    f: impl FnOnce(&AppWindow, &Rc<RefCell<Online>>) + Send + 'static,
+) {
+    // Fails only once the window is gone; then nobody is looking.
+    let _ = window.upgrade_in_event_loop(move |window| {
+        ONLINE.with(|o| {
+            if let Some(online) = o.borrow().upgrade() {
+                f(&window, &online);
+            }
+        });
+    });
+}
+
+/// A session is starting: the inbox stops (the session's node is this
+/// phone now) and an unanswered invitation is gone with it.
+pub fn session_begins(window: &AppWindow, invites: &mut Invites) {
+    invites.inbox = None;
+    invites.received = None;
+    invites.seen = None;
+    invites.hold = None;
+    let adapter = window.global::<InviteAdapter>();
+    adapter.set_invited(false);
+    adapter.set_listing(false);
+}
+
+/// Connects `InviteAdapter`; `name` gives the player's nickname.
+pub fn connect(window: &AppWindow, online: &Rc<RefCell<Online>>, name: Rc<dyn Fn() -> String>) {
+    ONLINE.with(|o| *o.borrow_mut() = Rc::downgrade(online));
+    let adapter = window.global::<InviteAdapter>();
+
+    let (weak, state) = (window.as_weak(), online.clone());
+    adapter.on_listen(move || {
+        let Some(window) = weak.upgrade() else { return };
+        let mut s = state.borrow_mut();
+        if s.invites.inbox.is_some() || s.session.is_some() {
+            return;
+        }
+        let ui = weak.clone();
+        let opened = online_adapter::identity(&s).and_then(|keypair| {
+            Inbox::open(keypair, s.listen.clone(), move |received| {
+                later(&ui, move |window, online| {
+                    online.borrow_mut().invites.received = Some(received);
+                    show_invitation(window, &online.borrow());
+                });
+            })
+            .map_err(|e| e.to_string())
+        });
+        match opened {
+            Ok(inbox) => {
+                s.invites.inbox = Some(inbox);
+                let multicast = s.multicast.clone();
+                s.invites.hold(&multicast);
+            }
+            Err(e) => window.global::<InviteAdapter>().set_problem(e.into()),
+        }
+    });
+
+    let (weak, state) = (window.as_weak(), online.clone());
+    adapter.on_accept(move || {
+        let Some(window) = weak.upgrade() else { return };
+        let received = state.borrow_mut().invites.received.take();
+        if let Some(received) = received {
+            let ticket = received.invitation.ticket.to_string();
+            online_adapter::begin(&window, &state, Part::Join(ticket), name());
+        }
+    });
+
+    let (weak, state) = (window.as_weak(), online.clone());
+    adapter.on_decline(move || {
+        let Some(window) = weak.upgrade() else { return };
+        let mut s = state.borrow_mut();
+        if let (Some(received), Some(inbox)) = (s.invites.received.take(), &s.invites.inbox) {
+            inbox.decline(received);
+        }
+        show_invitation(&window, &s);
+    });
+
+    let (weak, state) = (window.as_weak(), online.clone());
+    adapter.on_open_list(move || {
+        let Some(window) = weak.upgrade() else { return };
+        let adapter = window.global::<InviteAdapter>();
+        let mut s = state.borrow_mut();
+        let ui = weak.clone();
+        let opened = online_adapter::identity(&s).and_then(|keypair| {
+            let me = keypair.public().to_peer_id();
+            // A damaged statistics file leaves the friends list empty; the
+            // statistics screen says why.
+            s.invites.friends = invite::friends(&s.data, me).unwrap_or_default();
+            Seen::open(keypair, s.listen.clone(), &s.invites.known, move || {
+                later(&ui, |window, online| {
+                    show_invitees(window, &online.borrow())
+                });
+            })
+            .map_err(|e| e.to_string())
+        });
+        match opened {
+            Ok(seen) => {
+                s.invites.seen = Some(seen);
+                let multicast = s.multicast.clone();
+                s.invites.hold(&multicast);
+                adapter.set_problem("".into());
+            }
+            Err(e) => adapter.set_problem(e.into()),
+        }
+        adapter.set_listing(true);
+        show_invitees(&window, &s);
+    });
+
+    let (weak, state) = (window.as_weak(), online.clone());
+    adapter.on_close_list(move || {
+        let mut s = state.borrow_mut();
+        s.invites.seen = None;
+        if s.invites.inbox.is_none() {
+            s.invites.hold = None;
+        }
+        if let Some(window) = weak.upgrade() {
+            window.global::<InviteAdapter>().set_listing(false);
+        }
+    });
+
+    let state = online.clone();
+    adapter.on_invite(move |friend, index| {
+        let s = state.borrow();
+        let all = s.invites.invitees();
+        let target = all
+            .into_iter()
+            .filter(|i| i.friend == friend)
+            .nth(usize::try_from(index).unwrap_or(usize::MAX))
+            .map(|i| i.target);
+        let command = target.and_then(|t| s.room.as_ref()?.invite(t));
+        if let (Some(command), Some(session)) = (command, &s.session) {
+            session.command(command);
+        }
+    });
+    // Home, the first screen, was made before these callbacks were set.
+    adapter.invoke_listen();
+}
+
+/// Shows the invitation waiting for an answer, if any.
+fn show_invitation(window: &AppWindow, s: &Online) {
+    let adapter = window.global::<InviteAdapter>();
+    let Some(received) = &s.invites.received else {
+        adapter.set_invited(false);
+        return;
+    };
+    let invitation = &received.invitation;
+    let listing = &invitation.listing;
+    adapter.set_from(invitation.from.as_str().into());
+    adapter.set_room(ui::RoomData {
+        code: invitation.ticket.code().to_string().into(),
+        ticket: invitation.ticket.to_string().into(),
+        players: i32::from(listing.players),
+        free: 0,
+        turn: listing.timer.seconds().map_or(0, i32::from),
+        board: board(listing.theme),
+        rules: rules_data(Some(listing.rules)),
+    });
+    adapter.set_invited(true);
+}
+
+pub(super) fn board(theme: Theme) -> ui::BoardTheme {
+    match theme {
+        Theme::Classic => ui::BoardTheme::Classic,
+        Theme::Sea => ui::BoardTheme::Sea,
+    }
+}
+
+/// Fills the host's invite list, with what became of each invitation.
+pub fn show_invitees(window: &AppWindow, s: &Online) {
+    let adapter = window.global::<InviteAdapter>();
+    if !adapter.get_listing() {
+        return;
+    }
+    let row = |invitee: &Invitee| {
+        let peer = invitee.target.peer.to_base58();
+        ui::InviteeData {
+            name: invitee.name.as_str().into(),
+            // The end of the id: the start is the same for every phone.
+            peer: peer[peer.len().saturating_sub(6)..].into(),
+            state: match s.room.as_ref().and_then(|r| r.invited(invitee.target.peer)) {
+                None => ui::InviteState::None,
+                Some(Invited::Sent) => ui::InviteState::Sent,
+                Some(Invited::Declined) => ui::InviteState::Declined,
+            },
+        }
+    };
+    let all = s.invites.invitees();
+    let rows = |friend: bool| -> ModelRc<ui::InviteeData> {
+        ModelRc::new(VecModel::from_iter(
+            all.iter().filter(|i| i.friend == friend).map(row),
+        ))
+    };
+    adapter.set_friends(rows(true));
+    adapter.set_nearby(rows(false));
+}

@@ -1,0 +1,168 @@
+//! Online games kept in the app's data folder, to be resumed after the app
+//! was closed or killed mid-game.
+//!
+//! Each online session plays in a folder of its own, `games/<start time>`
+//! in the data folder (the saved game of [`crate::net::game`] inside it),
+//! which the session removes once the game is recorded in the statistics.
+//! A folder still there when the app opens is a game the app did not see
+//! to its end: Home offers to resume it, which is `clovece join` with no
+//! ticket on that folder (the saved log, then catching up with the
+//! others). A game whose files cannot be read is said so, and the player
+//! may discard it.
+
+use std::io;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use crate::net::game::GAME_DIR;
+use crate::protocol::store::{Store, StoreError};
+use crate::protocol::{Header, Theme, TurnTimer};
+use crate::rules::RuleSet;
+
+/// The folder of the online games in the data folder.
+const GAMES: &str = "games";
+
+/// A new session's folder in `data`, named after the time it starts (so
+/// the newest kept game is found first).
+pub fn new_folder(data: &Path) -> PathBuf {
+    let stamp = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos());
+    data.join(GAMES).join(format!("{stamp:039}"))
+}
+
+/// An online game kept in the data folder.
+#[derive(Debug)]
+pub enum Kept {
+    /// It can be resumed.
+    Unfinished(Unfinished),
+    /// Its files cannot be read: why.
+    Damaged { folder: PathBuf, why: String },
+}
+
+impl Kept {
+    pub fn folder(&self) -> &Path {
+        match self {
+            Kept::Unfinished(game) => &game.folder,
+            Kept::Damaged { folder, .. } => folder,
+        }
+    }
+}
+
+/// What Home says about a game it offers to resume.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Unfinished {
+    pub folder: PathBuf,
+    pub rules: RuleSet,
+    pub players: u8,
+    pub timer: TurnTimer,
+    pub theme: Theme,
+    /// When the log last changed.
+    pub last: Option<SystemTime>,
+}
+
+impl Unfinished {
+    /// How long ago the log last changed, as of `now`.
+    pub fn since(&self, now: SystemTime) -> Duration {
+        self.last
+            .and_then(|last| now.duration_since(last).ok())
+            .unwrap_or_default()
+    }
+}
+
+/// The newest online game kept in `data`, if any. A session's folder that
+/// holds no game (a room left before its start) is removed on the way.
+pub fn kept(data: &Path) -> Option<Kept> {
+    let entries = std::fs::read_dir(data.join(GAMES)).ok()?;
+    let mut folders: Vec<PathBuf> = entries.flatten().map(|e| e.path()).collect();
+    folders.sort();
+    folders.into_iter().rev().find_map(|folder| {
+        let dir = folder.join(GAME_DIR);
+        if !dir.exists() {
+            let _ = std::fs::remove_dir_all(&folder);
+            return None;
+        }
+        Some(look(folder, &dir))
+    })
+}
+
+/// What the game saved in `dir` (of session `folder`) is.
+fn look(folder: PathBuf, dir: &Path) -> Kept {
+    let header = match Store::open(dir) {
+        Ok(restored) => restored.log.header().header.clone(),
+        // The network side resumes from the part before the damage.
+        Err(StoreError::Corrupt { intact, .. }) => intact.log.header().header.clone(),
+        Err(e) => {
+            return Kept::Damaged {
+                folder,
+                why: e.to_string(),
+            };
+        }
+    };
+    let last = std::fs::read_dir(dir)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter_map(|e| e.metadata().ok()?.modified().ok())
+        .max();
+    Kept::Unfinished(Unfinished {
+        folder,
+        players: players(&header),
+        rules: header.rules,
+        timer: header.timer,
+        theme: header.theme,
+        last,
+    })
+}
+
+fn players(header: &Header) -> u8 {
+    header.seats.iter().filter(|s| s.is_some()).count() as u8
+}
+
+/// Removes the kept game in `folder`: the player gave it up.
+pub fn discard(folder: &Path) -> io::Result<()> {
+    std::fs::remove_dir_all(folder)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn no_kept_game_is_nothing_to_resume() {
+        let data = tempfile::tempdir().unwrap();
+        assert!(kept(data.path()).is_none());
+    }
+
+    #[test]
+    fn a_session_folder_without_a_game_is_cleared_away() {
+        let data = tempfile::tempdir().unwrap();
+        let folder = new_folder(data.path());
+        std::fs::create_dir_all(&folder).unwrap();
+        assert!(kept(data.path()).is_none());
+        assert!(!folder.exists());
+    }
+
+    #[test]
+    fn a_damaged_game_is_named_and_can_be_discarded() {
+        let data = tempfile::tempdir().unwrap();
+        let folder = new_folder(data.path());
+        std::fs::create_dir_all(folder.join(GAME_DIR)).unwrap();
+        std::fs::write(folder.join(GAME_DIR).join("secret"), b"rubbish").unwrap();
+        let Some(Kept::Damaged { folder: named, why }) = kept(data.path()) else {
+            panic!("a damaged game is reported");
+        };
+        assert_eq!(named, folder);
+        assert!(!why.is_empty());
+        discard(&folder).unwrap();
+        assert!(kept(data.path()).is_none());
+    }
+
+    #[test]
+    fn newer_sessions_sort_after_older_ones() {
+        let data = Path::new("d");
+        let first = new_folder(data);
+        std::thread::sleep(Duration::from_millis(2));
+        assert!(new_folder(data) > first);
+    }
+}

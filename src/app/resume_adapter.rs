@@ -1,0 +1,90 @@
+//! Wires Home's offer to resume an online game (`ResumeAdapter`) to
+//! [`super::resume`]: Home looks for a kept game each time it opens;
+//! Resume rejoins it as [`Part::Resume`] (the board shows once the saved
+//! log is loaded and catches up), Discard removes it.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+use std::time::SystemTime;
+
+use slint::ComponentHandle;
+
+use super::invite_adapter::board;
+use super::online::Part;
+use super::online_adapter::{self, Online};
+use super::resume::{self, Kept};
+use super::statistics::rules_data;
+use super::ui::{self, AppWindow, ResumeAdapter};
+
+/// Connects `ResumeAdapter`; `name` gives the player's nickname.
+pub fn connect(window: &AppWindow, online: &Rc<RefCell<Online>>, name: Rc<dyn Fn() -> String>) {
+    let adapter = window.global::<ResumeAdapter>();
+
+    let (weak, state) = (window.as_weak(), online.clone());
+    adapter.on_check(move || {
+        if let Some(window) = weak.upgrade() {
+            show(&window, &state.borrow());
+        }
+    });
+
+    let (weak, state) = (window.as_weak(), online.clone());
+    adapter.on_resume(move || {
+        let Some(window) = weak.upgrade() else { return };
+        let kept = resume::kept(&state.borrow().data);
+        if let Some(Kept::Unfinished(game)) = kept {
+            window
+                .global::<ResumeAdapter>()
+                .set_state(ui::ResumeState::None);
+            online_adapter::begin(&window, &state, Part::Resume(game.folder), name());
+        }
+    });
+
+    let (weak, state) = (window.as_weak(), online.clone());
+    adapter.on_discard(move || {
+        let Some(window) = weak.upgrade() else { return };
+        let s = state.borrow();
+        if let Some(kept) = resume::kept(&s.data)
+            && let Err(e) = resume::discard(kept.folder())
+        {
+            let adapter = window.global::<ResumeAdapter>();
+            adapter.set_problem(e.to_string().into());
+            adapter.set_state(ui::ResumeState::Damaged);
+            return;
+        }
+        show(&window, &s);
+    });
+    // Home, the first screen, was made before these callbacks were set.
+    adapter.invoke_check();
+}
+
+/// Shows the kept game, if any (none while a session runs: it may be
+/// playing that very game).
+fn show(window: &AppWindow, s: &Online) {
+    let adapter = window.global::<ResumeAdapter>();
+    let kept = if s.session.is_some() {
+        None
+    } else {
+        resume::kept(&s.data)
+    };
+    match kept {
+        None => adapter.set_state(ui::ResumeState::None),
+        Some(Kept::Damaged { why, .. }) => {
+            adapter.set_problem(why.into());
+            adapter.set_state(ui::ResumeState::Damaged);
+        }
+        Some(Kept::Unfinished(game)) => {
+            adapter.set_game(ui::RoomData {
+                code: "".into(),
+                ticket: "".into(),
+                players: i32::from(game.players),
+                free: 0,
+                turn: game.timer.seconds().map_or(0, i32::from),
+                board: board(game.theme),
+                rules: rules_data(Some(game.rules)),
+            });
+            let minutes = game.since(SystemTime::now()).as_secs() / 60;
+            adapter.set_minutes(i32::try_from(minutes).unwrap_or(i32::MAX));
+            adapter.set_state(ui::ResumeState::Unfinished);
+        }
+    }
+}

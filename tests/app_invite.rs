@@ -1,0 +1,124 @@
+//! The host's invitations in the app, against `clovece invitations`
+//! processes on loopback: the app's room screen opens its invite list, the
+//! phones seen nearby are listed, and its Invite is the lobby's own
+//! invitation; one phone declines (the list says so), the other accepts
+//! and takes the room's free seat.
+
+mod process;
+mod ui_support;
+
+use std::time::Duration;
+
+use clovece::app::ui::{AppAdapter, InviteAdapter, Screen};
+use i_slint_backend_testing::ElementHandle;
+use libp2p::multiaddr::Protocol;
+use libp2p::{Multiaddr, PeerId};
+use process::{dirs, peer};
+use slint::ComponentHandle;
+use slint::platform::PointerEventButton;
+
+/// Runs the event loop for a moment, so that what other threads sent with
+/// `upgrade_in_event_loop` reaches the window.
+fn pump() {
+    std::thread::spawn(|| {
+        std::thread::sleep(Duration::from_millis(100));
+        let _ = slint::invoke_from_event_loop(|| {
+            let _ = slint::quit_event_loop();
+        });
+    });
+    slint::run_event_loop().unwrap();
+}
+
+/// Pumps the event loop until `done`, for at most a minute.
+fn pump_until(what: &str, mut done: impl FnMut() -> bool) {
+    for _ in 0..600 {
+        if done() {
+            return;
+        }
+        pump();
+    }
+    panic!("not within a minute: {what}");
+}
+
+fn shows(window: &clovece::app::ui::AppWindow, label: &str) -> bool {
+    ElementHandle::find_by_accessible_label(window, label)
+        .next()
+        .is_some()
+}
+
+/// A phone's peer id and address from its `address: …/p2p/<id>` line.
+fn phone(address: &str) -> (PeerId, Multiaddr) {
+    let mut addr: Multiaddr = address.parse().unwrap();
+    let Some(Protocol::P2p(peer)) = addr.pop() else {
+        panic!("no peer id in {address}");
+    };
+    (peer, addr)
+}
+
+/// The end of a peer id, as the invite list names a phone without a name.
+fn short(peer: PeerId) -> String {
+    let id = peer.to_base58();
+    id[id.len() - 6..].to_owned()
+}
+
+#[test]
+fn the_app_invites_from_its_list_one_phone_declines_and_the_other_accepts_and_sits_down() {
+    let backend = i_slint_backend_testing::TestingBackend::new(
+        i_slint_backend_testing::TestingBackendOptions {
+            mock_time: true,
+            threading: true,
+            renderer_name: Some("software".into()),
+        },
+    );
+    slint::platform::set_platform(Box::new(backend)).unwrap();
+    let dirs = dirs(3);
+    let mut declining = peer(dirs[1].path(), &["invitations", "--decline"]);
+    let no = phone(&declining.wait_for("address: "));
+    let mut accepting = peer(
+        dirs[2].path(),
+        &["invitations", "--accept", "--name", "Ivo"],
+    );
+    let yes = phone(&accepting.wait_for("address: "));
+
+    // Both phones are "seen nearby" as mDNS would find them.
+    let app = ui_support::app_on_loopback(dirs[0].path(), 5, vec![no.clone(), yes.clone()]);
+    app.listen_on(vec!["/ip4/127.0.0.1/tcp/0".parse().unwrap()]);
+    let window = app.window();
+    window.show().unwrap();
+    let find = |label: &str| ui_support::find(window, label);
+    find("Host a room").mock_single_click(PointerEventButton::Left);
+    find("3 players").mock_single_click(PointerEventButton::Left);
+    find("Private room, by invitation only").mock_single_click(PointerEventButton::Left);
+    find("Open the room").mock_single_click(PointerEventButton::Left);
+    pump_until("the room is open", || {
+        shows(window, "QR code to join the room")
+    });
+
+    find("Invite players").mock_single_click(PointerEventButton::Left);
+    assert!(window.global::<InviteAdapter>().get_listing());
+    let (no_row, yes_row) = (
+        format!("Phone {}", short(no.0)),
+        format!("Phone {}", short(yes.0)),
+    );
+    pump_until("both phones are listed", || {
+        shows(window, &format!("Invite {no_row}")) && shows(window, &format!("Invite {yes_row}"))
+    });
+    find(&format!("Invite {no_row}")).mock_single_click(PointerEventButton::Left);
+    assert!(declining.wait_for("invite: ").contains(" players 3 "));
+    declining.wait_for("declined: ");
+    pump_until("the list says the phone declined", || {
+        shows(window, &format!("{no_row} declined"))
+    });
+
+    find(&format!("Invite {yes_row}")).mock_single_click(PointerEventButton::Left);
+    pump_until("the list says the phone is invited", || {
+        shows(window, &format!("{yes_row} is invited"))
+    });
+    let invite = accepting.wait_for("invite: ");
+    assert!(invite.starts_with("from \"Player\" "), "{invite}");
+    find("Close the invite list").mock_single_click(PointerEventButton::Left);
+    pump_until("the invited phone takes a seat", || {
+        shows(window, "Seat 2: Ivo, ready")
+    });
+    assert_eq!(window.global::<AppAdapter>().get_screen(), Screen::Room);
+}
