@@ -7,53 +7,12 @@
 mod process;
 mod ui_support;
 
-use std::time::Duration;
-
 use clovece::app::ui::{AppAdapter, InviteAdapter, Screen};
-use i_slint_backend_testing::ElementHandle;
-use libp2p::multiaddr::Protocol;
-use libp2p::{Multiaddr, PeerId};
+use libp2p::PeerId;
 use process::{dirs, peer};
 use slint::ComponentHandle;
 use slint::platform::PointerEventButton;
-
-/// Runs the event loop for a moment, so that what other threads sent with
-/// `upgrade_in_event_loop` reaches the window.
-fn pump() {
-    std::thread::spawn(|| {
-        std::thread::sleep(Duration::from_millis(100));
-        let _ = slint::invoke_from_event_loop(|| {
-            let _ = slint::quit_event_loop();
-        });
-    });
-    slint::run_event_loop().unwrap();
-}
-
-/// Pumps the event loop until `done`, for at most a minute.
-fn pump_until(what: &str, mut done: impl FnMut() -> bool) {
-    for _ in 0..600 {
-        if done() {
-            return;
-        }
-        pump();
-    }
-    panic!("not within a minute: {what}");
-}
-
-fn shows(window: &clovece::app::ui::AppWindow, label: &str) -> bool {
-    ElementHandle::find_by_accessible_label(window, label)
-        .next()
-        .is_some()
-}
-
-/// A phone's peer id and address from its `address: …/p2p/<id>` line.
-fn phone(address: &str) -> (PeerId, Multiaddr) {
-    let mut addr: Multiaddr = address.parse().unwrap();
-    let Some(Protocol::P2p(peer)) = addr.pop() else {
-        panic!("no peer id in {address}");
-    };
-    (peer, addr)
-}
+use ui_support::{phone, pump_until, shows};
 
 /// The end of a peer id, as the invite list names a phone without a name.
 fn short(peer: PeerId) -> String {

@@ -6,42 +6,11 @@
 mod process;
 mod ui_support;
 
-use std::time::Duration;
-
 use clovece::app::ui::{AppAdapter, InviteAdapter, RoomAdapter, Screen};
-use i_slint_backend_testing::ElementHandle;
 use process::{dirs, peer, ticket};
 use slint::ComponentHandle;
 use slint::platform::PointerEventButton;
-
-/// Runs the event loop for a moment, so that what other threads sent with
-/// `upgrade_in_event_loop` reaches the window.
-fn pump() {
-    std::thread::spawn(|| {
-        std::thread::sleep(Duration::from_millis(100));
-        let _ = slint::invoke_from_event_loop(|| {
-            let _ = slint::quit_event_loop();
-        });
-    });
-    slint::run_event_loop().unwrap();
-}
-
-/// Pumps the event loop until `done`, for at most a minute.
-fn pump_until(what: &str, mut done: impl FnMut() -> bool) {
-    for _ in 0..600 {
-        if done() {
-            return;
-        }
-        pump();
-    }
-    panic!("not within a minute: {what}");
-}
-
-fn shows(window: &clovece::app::ui::AppWindow, label: &str) -> bool {
-    ElementHandle::find_by_accessible_label(window, label)
-        .next()
-        .is_some()
-}
+use ui_support::{pump_until, shows};
 
 #[test]
 fn an_invitation_is_declined_then_another_accepted_on_home_and_its_room_opens() {

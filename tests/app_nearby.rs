@@ -14,7 +14,6 @@ use clovece::lobby::Filter;
 use clovece::lobby::nearby::Room;
 use clovece::platform::multicast::{Multicast, NoLock};
 use libp2p::identity::Keypair;
-use libp2p::multiaddr::Protocol;
 use process::{ask, peer, ticket};
 
 /// Long enough for a room to appear, or to go stale, on a loaded machine.
@@ -42,15 +41,6 @@ fn until(
     }
 }
 
-/// The phone of `ticket`'s host and its address, as mDNS would find it.
-fn phone(ticket: &str) -> (libp2p::PeerId, libp2p::Multiaddr) {
-    let mut addr: libp2p::Multiaddr = ask(ticket).parse().unwrap();
-    let Some(Protocol::P2p(peer)) = addr.pop() else {
-        panic!("no peer id in {addr}");
-    };
-    (peer, addr)
-}
-
 #[test]
 fn the_app_lists_a_loopback_room_filters_it_and_drops_it_when_its_host_is_gone() {
     let dir = tempfile::tempdir().unwrap();
@@ -61,7 +51,7 @@ fn the_app_lists_a_loopback_room_filters_it_and_drops_it_when_its_host_is_gone()
     let (ticket, code) = ticket(&mut host);
     let browsing = Browsing {
         listen: vec!["/ip4/127.0.0.1/tcp/0".parse().unwrap()],
-        ask: vec![phone(&ticket)],
+        ask: vec![ui_support::phone(&ask(&ticket))],
     };
     let (tx, changes) = mpsc::channel();
     let opened = Instant::now();
@@ -111,7 +101,8 @@ fn tapping_a_room_on_the_nearby_screen_joins_it_by_its_ticket() {
     let (host_dir, app_dir) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
     let mut host = peer(host_dir.path(), &["host", "--players", "2"]);
     let (ticket, code) = ticket(&mut host);
-    let app = ui_support::app_on_loopback(app_dir.path(), 1, vec![phone(&ticket)]);
+    let app =
+        ui_support::app_on_loopback(app_dir.path(), 1, vec![ui_support::phone(&ask(&ticket))]);
     let window = app.window();
     window.show().unwrap();
     let joined = ui_support::joins(window);

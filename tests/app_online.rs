@@ -4,86 +4,21 @@
 //! whole game, answering a Matfyz game's questions themselves, which both
 //! phones end with the same result and record in their statistics.
 
+mod online_support;
 mod process;
 
 use std::sync::mpsc;
 use std::time::Duration;
 
-use clovece::app::matfyz::Choice;
-use clovece::app::online::{Part, Place, Session, Update};
+use clovece::app::online::{Part, Session, Update};
 use clovece::app::online_game::OnlineGame;
 use clovece::app::room::{self, Room};
 use clovece::lobby::RoomOptions;
 use clovece::lobby::options::Players;
-use clovece::net::front::Action;
 use clovece::rules::RuleSet;
 
+use online_support::{Answered, next, place, play};
 use process::peer;
-
-/// Where an app keeps its files and listens (loopback only).
-fn place(dir: &std::path::Path, name: &str) -> Place {
-    Place {
-        data: dir.to_owned(),
-        listen: vec!["/ip4/127.0.0.1/tcp/0".parse().unwrap()],
-        name: name.into(),
-    }
-}
-
-/// The Matfyz questions this player answered.
-#[derive(Default, Debug)]
-struct Answered {
-    plans: usize,
-    recipients: usize,
-}
-
-/// The board after `update` (if it is the log's), and this player's tap
-/// when one is due: the roll, or the first piece that may move, answering
-/// its Matfyz questions (varying the answers) until it moves.
-fn play(
-    game: &mut Option<OnlineGame>,
-    update: &Update,
-    session: &Session,
-    answered: &mut Answered,
-) {
-    let Update::Log(snapshot) = update else {
-        return;
-    };
-    match game.as_mut() {
-        Some(game) => game.update(snapshot.clone()),
-        None => *game = Some(OnlineGame::new(snapshot.clone())),
-    }
-    let game = game.as_mut().unwrap();
-    if game.can_roll() {
-        session.act(Action::Roll);
-    } else if game.must_move() {
-        let piece = game.pieces().into_iter().find(|p| p.movable);
-        let mut action = piece.and_then(|p| game.tap(p.id));
-        while action.is_none()
-            && let Some((_, choice)) = game.choice()
-        {
-            let options = match choice {
-                Choice::Plan(plans) => {
-                    answered.plans += 1;
-                    plans.len()
-                }
-                Choice::Recipient { seats, .. } => {
-                    answered.recipients += 1;
-                    seats.len()
-                }
-            };
-            let varied = (answered.plans + answered.recipients) % 2 * (options - 1);
-            action = game.choose(varied);
-        }
-        session.act(action.expect("a move is due, so a piece may move"));
-    }
-}
-
-/// The next update within a minute.
-fn next(updates: &mpsc::Receiver<Update>) -> Update {
-    updates
-        .recv_timeout(Duration::from_secs(60))
-        .expect("an update within a minute")
-}
 
 #[test]
 fn the_apps_online_controller_hosts_and_plays_a_whole_game_against_a_bot_process() {
@@ -157,7 +92,9 @@ fn hosts_and_plays_against_a_bot_process(options: RoomOptions) -> Answered {
                     started = true;
                 }
             }
-            Update::Log(_) => play(&mut game, &update, &session, &mut answered),
+            Update::Log(_) => {
+                play(&mut game, &update, &session, &mut answered);
+            }
             Update::Over { winner } => break *winner,
             Update::Ended(ended) => panic!("ended before the result: {ended:?}"),
             _ => {}
@@ -235,12 +172,14 @@ fn two_apps_play_a_whole_game_the_guest_saying_ready_on_its_room_screen() {
                     sessions[0].command(start);
                 }
             }
-            Update::Log(_) => play(
-                &mut games[who],
-                &update,
-                &sessions[who],
-                &mut Answered::default(),
-            ),
+            Update::Log(_) => {
+                play(
+                    &mut games[who],
+                    &update,
+                    &sessions[who],
+                    &mut Answered::default(),
+                );
+            }
             Update::Over { winner } => winners[who] = Some(*winner),
             Update::Ended(result) => {
                 assert_eq!(result, &Ok(()), "app {who}");

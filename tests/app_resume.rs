@@ -5,58 +5,22 @@
 //! to its end and records it once; a damaged saved game is said so on
 //! Home and can be discarded.
 
+mod online_support;
 mod process;
 mod ui_support;
 
 use std::sync::mpsc;
 use std::time::Duration;
 
-use clovece::app::online::{Part, Place, Session, Update};
-use clovece::app::online_game::OnlineGame;
+use clovece::app::online::{Part, Session, Update};
 use clovece::app::resume::{self, Kept};
 use clovece::app::room::{self, Room};
 use clovece::lobby::RoomOptions;
 use clovece::lobby::options::Players;
-use clovece::net::front::Action;
 use i_slint_backend_testing::ElementQuery;
+use online_support::{Answered, next, place, play};
 use process::peer;
 use slint::platform::PointerEventButton;
-
-fn place(dir: &std::path::Path) -> Place {
-    Place {
-        data: dir.to_owned(),
-        listen: vec!["/ip4/127.0.0.1/tcp/0".parse().unwrap()],
-        name: "Hana".into(),
-    }
-}
-
-fn next(updates: &mpsc::Receiver<Update>) -> Update {
-    updates
-        .recv_timeout(Duration::from_secs(60))
-        .expect("an update within a minute")
-}
-
-/// The board after a log update, and this player's tap when one is due:
-/// the roll, or the first piece that may move. Whether it tapped.
-fn play(game: &mut Option<OnlineGame>, update: &Update, session: &Session) -> bool {
-    let Update::Log(snapshot) = update else {
-        return false;
-    };
-    match game.as_mut() {
-        Some(game) => game.update(snapshot.clone()),
-        None => *game = Some(OnlineGame::new(snapshot.clone())),
-    }
-    let game = game.as_ref().unwrap();
-    let action = if game.can_roll() {
-        Some(Action::Roll)
-    } else if game.must_move() {
-        let piece = game.pieces().into_iter().find(|p| p.movable);
-        piece.and_then(|p| game.tap(p.id))
-    } else {
-        None
-    };
-    action.inspect(|&a| session.act(a)).is_some()
-}
 
 /// The first element whose label starts with `start`, if any.
 fn label_starting(window: &clovece::app::ui::AppWindow, start: &str) -> Option<String> {
@@ -77,9 +41,13 @@ fn a_game_dropped_mid_way_is_offered_on_home_resumed_finished_and_recorded_once(
         players: Players::Two,
         ..RoomOptions::default()
     };
-    let session = Session::start(Part::Host(options), place(app_dir.path()), move |u| {
-        let _ = tx.send(u);
-    });
+    let session = Session::start(
+        Part::Host(options),
+        place(app_dir.path(), "Hana"),
+        move |u| {
+            let _ = tx.send(u);
+        },
+    );
     let mut room = Room::new(room::Part::Host);
     let ticket = loop {
         if let Update::Opened { ticket, .. } = next(&updates) {
@@ -100,7 +68,9 @@ fn a_game_dropped_mid_way_is_offered_on_home_resumed_finished_and_recorded_once(
                     session.command(start);
                 }
             }
-            Update::Log(_) => taps += usize::from(play(&mut game, &update, &session)),
+            Update::Log(_) => {
+                taps += usize::from(play(&mut game, &update, &session, &mut Answered::default()))
+            }
             Update::Over { .. } | Update::Ended(_) => panic!("over too soon: {update:?}"),
             _ => {}
         }
@@ -127,9 +97,13 @@ fn a_game_dropped_mid_way_is_offered_on_home_resumed_finished_and_recorded_once(
     assert_eq!(kept.players, 2);
     let resumed = std::time::Instant::now();
     let (tx, updates) = mpsc::channel();
-    let session = Session::start(Part::Resume(kept.folder), place(app_dir.path()), move |u| {
-        let _ = tx.send(u);
-    });
+    let session = Session::start(
+        Part::Resume(kept.folder),
+        place(app_dir.path(), "Hana"),
+        move |u| {
+            let _ = tx.send(u);
+        },
+    );
     let mut game = None;
     let winner = loop {
         let update = next(&updates);
@@ -138,7 +112,7 @@ fn a_game_dropped_mid_way_is_offered_on_home_resumed_finished_and_recorded_once(
                 if game.is_none() {
                     eprintln!("board shown {:?} after resuming", resumed.elapsed());
                 }
-                play(&mut game, &update, &session);
+                play(&mut game, &update, &session, &mut Answered::default());
             }
             Update::Over { winner } => break *winner,
             Update::Ended(ended) => panic!("ended before the result: {ended:?}"),

@@ -13,7 +13,7 @@ use i_slint_backend_testing::{AccessibleRole, ElementHandle, ElementQuery, mock_
 use slint::platform::PointerEventButton;
 use slint::{ComponentHandle, Model};
 
-use ui_support::{app, find, label_of, settings_dir};
+use ui_support::{app, find, label_of, pump_until, settings_dir, shows};
 
 /// The enabled buttons whose label contains `part`.
 fn enabled(window: &clovece::app::ui::AppWindow, part: &'static str) -> Vec<ElementHandle> {
@@ -374,37 +374,6 @@ fn hosting_offers_matfyz_rules() {
     find(window, "Classic rules").mock_single_click(PointerEventButton::Left);
     assert_eq!(room.get_rules(), clovece::app::ui::RuleChoice::Classic);
     let _ = std::fs::remove_dir_all(dir);
-}
-
-/// Runs the event loop for `wait`, so that what other threads sent with
-/// `upgrade_in_event_loop` reaches the window (a test on the threaded
-/// testing backend only).
-fn pump(wait: Duration) {
-    std::thread::spawn(move || {
-        std::thread::sleep(wait);
-        let _ = slint::invoke_from_event_loop(|| {
-            let _ = slint::quit_event_loop();
-        });
-    });
-    slint::run_event_loop().unwrap();
-}
-
-/// Pumps the event loop until `done`, for at most half a minute.
-fn pump_until(what: &str, mut done: impl FnMut() -> bool) {
-    for _ in 0..300 {
-        if done() {
-            return;
-        }
-        pump(Duration::from_millis(100));
-    }
-    panic!("not within 30 s: {what}");
-}
-
-/// Whether something is labelled exactly `label`.
-fn shows(window: &clovece::app::ui::AppWindow, label: &str) -> bool {
-    ElementHandle::find_by_accessible_label(window, label)
-        .next()
-        .is_some()
 }
 
 #[test]

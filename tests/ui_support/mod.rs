@@ -4,6 +4,7 @@
 #![allow(dead_code)] // each test binary uses a part
 
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 use clovece::app::dice::Dice;
 use clovece::app::nearby::Browsing;
@@ -113,4 +114,45 @@ pub fn note(window: &AppWindow) -> Option<String> {
         })
         .find_first()
         .map(|e| label_of(&e))
+}
+
+/// Runs the event loop for `wait`, so that what other threads sent with
+/// `upgrade_in_event_loop` reaches the window (a test on the threaded
+/// testing backend only).
+pub fn pump(wait: Duration) {
+    std::thread::spawn(move || {
+        std::thread::sleep(wait);
+        let _ = slint::invoke_from_event_loop(|| {
+            let _ = slint::quit_event_loop();
+        });
+    });
+    slint::run_event_loop().unwrap();
+}
+
+/// Pumps the event loop until `done`, for at most a minute.
+pub fn pump_until(what: &str, mut done: impl FnMut() -> bool) {
+    for _ in 0..600 {
+        if done() {
+            return;
+        }
+        pump(Duration::from_millis(100));
+    }
+    panic!("not within a minute: {what}");
+}
+
+/// Whether something is labelled exactly `label`.
+pub fn shows(window: &AppWindow, label: &str) -> bool {
+    ElementHandle::find_by_accessible_label(window, label)
+        .next()
+        .is_some()
+}
+
+/// A phone's peer id and address from its `…/p2p/<id>` address, as mDNS
+/// would find it.
+pub fn phone(address: &str) -> (libp2p::PeerId, libp2p::Multiaddr) {
+    let mut addr: libp2p::Multiaddr = address.parse().unwrap();
+    let Some(libp2p::multiaddr::Protocol::P2p(peer)) = addr.pop() else {
+        panic!("no peer id in {address}");
+    };
+    (peer, addr)
 }

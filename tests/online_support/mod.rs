@@ -1,0 +1,82 @@
+//! What the tests of the app's online controller share: where an app
+//! lives, the next update, and a player who taps through its turns.
+
+#![allow(dead_code)] // each test binary uses a part
+
+use std::sync::mpsc;
+use std::time::Duration;
+
+use clovece::app::matfyz::Choice;
+use clovece::app::online::{Place, Session, Update};
+use clovece::app::online_game::OnlineGame;
+use clovece::net::front::Action;
+
+/// Where an app keeps its files and listens (loopback only).
+pub fn place(dir: &std::path::Path, name: &str) -> Place {
+    Place {
+        data: dir.to_owned(),
+        listen: vec!["/ip4/127.0.0.1/tcp/0".parse().unwrap()],
+        name: name.into(),
+    }
+}
+
+/// The next update within a minute.
+pub fn next(updates: &mpsc::Receiver<Update>) -> Update {
+    updates
+        .recv_timeout(Duration::from_secs(60))
+        .expect("an update within a minute")
+}
+
+/// The Matfyz questions this player answered.
+#[derive(Default, Debug)]
+pub struct Answered {
+    pub plans: usize,
+    pub recipients: usize,
+}
+
+/// The board after `update` (if it is the log's), and this player's tap
+/// when one is due: the roll, or the first piece that may move, answering
+/// its Matfyz questions (varying the answers) until it moves. Whether it
+/// acted.
+pub fn play(
+    game: &mut Option<OnlineGame>,
+    update: &Update,
+    session: &Session,
+    answered: &mut Answered,
+) -> bool {
+    let Update::Log(snapshot) = update else {
+        return false;
+    };
+    match game.as_mut() {
+        Some(game) => game.update(snapshot.clone()),
+        None => *game = Some(OnlineGame::new(snapshot.clone())),
+    }
+    let game = game.as_mut().unwrap();
+    if game.can_roll() {
+        session.act(Action::Roll);
+        return true;
+    }
+    if !game.must_move() {
+        return false;
+    }
+    let piece = game.pieces().into_iter().find(|p| p.movable);
+    let mut action = piece.and_then(|p| game.tap(p.id));
+    while action.is_none()
+        && let Some((_, choice)) = game.choice()
+    {
+        let options = match choice {
+            Choice::Plan(plans) => {
+                answered.plans += 1;
+                plans.len()
+            }
+            Choice::Recipient { seats, .. } => {
+                answered.recipients += 1;
+                seats.len()
+            }
+        };
+        let varied = (answered.plans + answered.recipients) % 2 * (options - 1);
+        action = game.choose(varied);
+    }
+    session.act(action.expect("a move is due, so a piece may move"));
+    true
+}
