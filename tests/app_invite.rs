@@ -22,14 +22,7 @@ fn short(peer: PeerId) -> String {
 
 #[test]
 fn the_app_invites_from_its_list_one_phone_declines_and_the_other_accepts_and_sits_down() {
-    let backend = i_slint_backend_testing::TestingBackend::new(
-        i_slint_backend_testing::TestingBackendOptions {
-            mock_time: true,
-            threading: true,
-            renderer_name: Some("software".into()),
-        },
-    );
-    slint::platform::set_platform(Box::new(backend)).unwrap();
+    ui_support::init_threaded();
     let dirs = dirs(3);
     let mut declining = peer(dirs[1].path(), &["invitations", "--decline"]);
     let no = phone(&declining.wait_for("address: "));

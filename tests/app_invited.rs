@@ -14,14 +14,7 @@ use ui_support::{pump_until, shows};
 
 #[test]
 fn an_invitation_is_declined_then_another_accepted_on_home_and_its_room_opens() {
-    let backend = i_slint_backend_testing::TestingBackend::new(
-        i_slint_backend_testing::TestingBackendOptions {
-            mock_time: true,
-            threading: true,
-            renderer_name: Some("software".into()),
-        },
-    );
-    slint::platform::set_platform(Box::new(backend)).unwrap();
+    ui_support::init_threaded();
     let dirs = dirs(3);
     let app = ui_support::app(dirs[0].path(), 7);
     app.listen_on(vec!["/ip4/127.0.0.1/tcp/0".parse().unwrap()]);

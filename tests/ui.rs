@@ -380,14 +380,7 @@ fn hosting_offers_matfyz_rules() {
 fn the_room_screen_opens_for_a_guest_and_ready_toggles() {
     // The network thread reaches the window through the event loop, which
     // only the threaded testing backend runs.
-    let backend = i_slint_backend_testing::TestingBackend::new(
-        i_slint_backend_testing::TestingBackendOptions {
-            mock_time: true,
-            threading: true,
-            renderer_name: Some("software".into()),
-        },
-    );
-    slint::platform::set_platform(Box::new(backend)).unwrap();
+    ui_support::init_threaded();
     let host_dir = tempfile::tempdir().unwrap();
     let mut host = process::peer(
         host_dir.path(),

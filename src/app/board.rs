@@ -473,10 +473,26 @@ fn spots(game: &Game) -> Vec<(Colour, Spot)> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
     use crate::rules::matfyz::{self as rules, Rolls};
     use crate::rules::{HouseRules, Place, Seats, classic};
+
+    /// A two-player classic game, Red to roll, with Red's and Green's
+    /// pieces where the notation's places say (`"T3"`, `"B"`, …).
+    pub(in crate::app) fn two_player_classic(red: [&str; 4], green: [&str; 4]) -> Game {
+        let pieces = [(Colour::Red, red), (Colour::Green, green)].map(|(c, ps)| {
+            (
+                c,
+                ps.iter()
+                    .map(|p| p.parse().unwrap())
+                    .collect::<Vec<Place>>(),
+            )
+        });
+        let seats = Seats::for_players(2).unwrap();
+        let position = classic::Position::new(seats, Colour::Red, &pieces).unwrap();
+        Game::Classic(classic::Game::new(HouseRules::default(), position))
+    }
 
     fn die(n: u8) -> Die {
         Die::new(n).unwrap()
@@ -539,22 +555,15 @@ mod tests {
 
     #[test]
     fn a_followed_move_keeps_each_pieces_identity_and_shows_a_capture() {
-        let at = |red: [&str; 4], green: [&str; 4]| {
-            let pieces = [(Colour::Red, red), (Colour::Green, green)].map(|(c, ps)| {
-                (
-                    c,
-                    ps.iter()
-                        .map(|p| p.parse().unwrap())
-                        .collect::<Vec<Place>>(),
-                )
-            });
-            let seats = Seats::for_players(2).unwrap();
-            let position = classic::Position::new(seats, Colour::Red, &pieces).unwrap();
-            Game::Classic(classic::Game::new(HouseRules::default(), position))
-        };
-        let mut board = Board::shared(at(["T3", "B", "T17", "B"], ["T5", "B", "B", "B"]), false);
+        let mut board = Board::shared(
+            two_player_classic(["T3", "B", "T17", "B"], ["T5", "B", "B", "B"]),
+            false,
+        );
         let before = board.pieces();
-        let captured = board.follow(at(["B", "B", "T17", "T5"], ["B", "B", "B", "B"]), false);
+        let captured = board.follow(
+            two_player_classic(["B", "B", "T17", "T5"], ["B", "B", "B", "B"]),
+            false,
+        );
         assert_eq!(
             captured,
             Some(Capture {

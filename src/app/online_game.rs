@@ -298,30 +298,17 @@ mod tests {
 
     #[test]
     fn a_capture_by_another_colour_is_noted() {
-        use crate::rules::classic;
-        let at = |red: [&str; 4], green: [&str; 4]| {
-            let pieces = [(Colour::Red, red), (Colour::Green, green)].map(|(c, ps)| {
-                (
-                    c,
-                    ps.iter()
-                        .map(|p| p.parse().unwrap())
-                        .collect::<Vec<Place>>(),
-                )
-            });
-            let seats = Seats::for_players(2).unwrap();
-            let position = classic::Position::new(seats, Colour::Red, &pieces).unwrap();
-            Game::Classic(classic::Game::new(HouseRules::default(), position))
-        };
+        use crate::app::board::tests::two_player_classic;
         let moving = Due::Move {
             seat: Colour::Red,
             by: Actor::Player(Colour::Red),
         };
         let mut game = OnlineGame::new(snapshot(
-            at(["T3", "B", "B", "B"], ["T5", "B", "B", "B"]),
+            two_player_classic(["T3", "B", "B", "B"], ["T5", "B", "B", "B"]),
             moving,
         ));
         game.update(snapshot(
-            at(["T5", "B", "B", "B"], ["B", "B", "B", "B"]),
+            two_player_classic(["T5", "B", "B", "B"], ["B", "B", "B", "B"]),
             due_roll(Colour::Green),
         ));
         assert_eq!(

@@ -17,9 +17,19 @@ use i_slint_backend_testing::{ElementHandle, TestingBackend, TestingBackendOptio
 /// software renderer (so snapshots work). A second call on the same thread
 /// keeps the backend it has.
 pub fn init() {
+    init_with(false);
+}
+
+/// [`init`] on the threaded testing backend, which runs the event loop,
+/// for tests whose network thread reaches the window through it.
+pub fn init_threaded() {
+    init_with(true);
+}
+
+fn init_with(threading: bool) {
     let backend = TestingBackend::new(TestingBackendOptions {
         mock_time: true,
-        threading: false,
+        threading,
         renderer_name: Some("software".into()),
     });
     let _ = slint::platform::set_platform(Box::new(backend));
