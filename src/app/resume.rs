@@ -7,8 +7,8 @@
 //! A folder still there when the app opens is a game the app did not see
 //! to its end: Home offers to resume it, which is `clovece join` with no
 //! ticket on that folder (the saved log, then catching up with the
-//! others). A game whose files cannot be read is said so, and the player
-//! may discard it.
+//! others). Leaving it instead counts as leaving a game on purpose. A game
+//! whose files cannot be read is said so, and the player may discard it.
 
 use std::io;
 use std::path::{Path, PathBuf};
@@ -18,6 +18,7 @@ use crate::net::game::GAME_DIR;
 use crate::protocol::store::{Store, StoreError};
 use crate::protocol::{Header, Theme, TurnTimer};
 use crate::rules::RuleSet;
+use crate::stats::Record;
 
 /// The folder of the online games in the data folder.
 const GAMES: &str = "games";
@@ -119,9 +120,35 @@ fn players(header: &Header) -> u8 {
     header.seats.iter().filter(|s| s.is_some()).count() as u8
 }
 
-/// Removes the kept game in `folder`: the player gave it up.
+/// Removes the kept game in `folder`: it is recorded, or cannot be.
 pub fn discard(folder: &Path) -> io::Result<()> {
     std::fs::remove_dir_all(folder)
+}
+
+/// Gives up the kept game in `folder`: recorded in the statistics of
+/// `data` as this player leaving it on purpose (two losses; its real
+/// result if it is over), so closing the app and discarding a game about
+/// to be lost costs what leaving it does. Then removes it.
+pub fn give_up(data: &Path, folder: &Path) -> Result<(), GiveUpError> {
+    let restored = match Store::open(&folder.join(GAME_DIR)) {
+        Ok(restored) => restored,
+        Err(StoreError::Corrupt { intact, .. }) => *intact,
+        Err(e) => return Err(GiveUpError::Unreadable(e)),
+    };
+    let record = Record::given_up(&restored.log, restored.seat, &[]);
+    crate::stats::Store::new(data).add(record)?;
+    discard(folder).map_err(GiveUpError::Remove)
+}
+
+/// Why a kept game could not be given up (it stays where it is).
+#[derive(Debug, thiserror::Error)]
+pub enum GiveUpError {
+    #[error("the game cannot be read: {0}")]
+    Unreadable(StoreError),
+    #[error(transparent)]
+    Record(#[from] crate::stats::StatsError),
+    #[error("the game cannot be removed: {0}")]
+    Remove(io::Error),
 }
 
 #[cfg(test)]
@@ -164,5 +191,45 @@ mod tests {
         let first = new_folder(data);
         std::thread::sleep(Duration::from_millis(2));
         assert!(new_folder(data) > first);
+    }
+
+    #[test]
+    fn a_kept_game_given_up_counts_as_this_players_leave_and_is_removed() {
+        use crate::protocol::{DiceChain, DiceSecret, Phone, Seat, SignedHeader, Signer};
+        use crate::rules::HouseRules;
+        use crate::stats::Outcome;
+        use libp2p::identity::Keypair;
+
+        let keys = [1u8, 2].map(|s| Keypair::ed25519_from_bytes([s; 32]).unwrap());
+        let signers = keys.each_ref().map(|k| Signer::new(k).unwrap());
+        let secret = || DiceSecret::from_bytes([9; 32]);
+        let seat = |signer: &Signer| Seat::Player {
+            key: signer.public(),
+            commitment: DiceChain::new(&secret(), crate::protocol::header::DEFAULT_ROLLS)
+                .commitment(),
+        };
+        let seats = [Some(seat(&signers[0])), None, Some(seat(&signers[1])), None];
+        let header = Header::new([1; 32], RuleSet::Classic(HouseRules::default()), seats);
+        let signed = SignedHeader::sign_all(header, &[&signers[0], &signers[1]]);
+        let data = tempfile::tempdir().unwrap();
+        let folder = new_folder(data.path());
+        let dir = folder.join(GAME_DIR);
+        std::fs::create_dir_all(&dir).unwrap();
+        // Green's phone keeps the game; the app is closed before its end.
+        Phone::new(signed, &keys[1], secret(), Some(&dir)).unwrap();
+        assert!(matches!(kept(data.path()), Some(Kept::Unfinished(_))));
+
+        give_up(data.path(), &folder).unwrap();
+        let records = crate::stats::Store::new(data.path())
+            .load()
+            .unwrap()
+            .records;
+        assert_eq!(records.len(), 1);
+        let played = &records[0].players;
+        assert_eq!(played.len(), 1, "only this player's own leave: {played:?}");
+        assert_eq!(played[0].peer, keys[1].public().to_peer_id().to_base58());
+        assert_eq!(played[0].outcome, Outcome::Left);
+        assert!(!folder.exists());
+        assert!(kept(data.path()).is_none());
     }
 }

@@ -1,7 +1,8 @@
 //! Wires Home's offer to resume an online game (`ResumeAdapter`) to
 //! [`super::resume`]: Home looks for a kept game each time it opens;
 //! Resume rejoins it as [`Part::Resume`] (the board shows once the saved
-//! log is loaded and catches up), Discard removes it.
+//! log is loaded and catches up); Leave records it as this player's leave
+//! (two losses) and removes it, and Discard removes one that cannot be read.
 
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -43,11 +44,18 @@ pub fn connect(window: &AppWindow, online: &Rc<RefCell<Online>>, name: Rc<dyn Fn
     adapter.on_discard(move || {
         let Some(window) = weak.upgrade() else { return };
         let s = state.borrow();
-        if let Some(kept) = resume::kept(&s.data)
-            && let Err(e) = resume::discard(kept.folder())
-        {
+        let given_up = match resume::kept(&s.data) {
+            Some(Kept::Unfinished(game)) => {
+                resume::give_up(&s.data, &game.folder).map_err(|e| e.to_string())
+            }
+            Some(Kept::Damaged { folder, .. }) => {
+                resume::discard(&folder).map_err(|e| e.to_string())
+            }
+            None => Ok(()),
+        };
+        if let Err(e) = given_up {
             let adapter = window.global::<ResumeAdapter>();
-            adapter.set_problem(e.to_string().into());
+            adapter.set_problem(e.into());
             adapter.set_state(ui::ResumeState::Damaged);
             return;
         }

@@ -68,8 +68,17 @@ impl Record {
     /// else's word: it only costs this player). `None` for a game that is
     /// neither over nor left.
     pub fn of(finished: &Finished) -> Option<Record> {
-        let log = finished.phone.log();
-        let me = finished.phone.seat();
+        let (log, me) = (finished.phone.log(), finished.phone.seat());
+        if log.result().is_none() && log.state().control(me) != Some(Control::Left) {
+            return None;
+        }
+        Some(Self::given_up(log, me, &finished.names))
+    }
+
+    /// The record of a game that `me` gives up, from its log: every
+    /// player's outcome if it is over, otherwise this player's leave (a
+    /// kept game the player discards rather than plays to its end).
+    pub fn given_up(log: &Log, me: Colour, names: &[(PeerId, String)]) -> Record {
         let outcomes: Vec<(Colour, Outcome)> = match log.result() {
             Some(result) => log
                 .header()
@@ -89,10 +98,9 @@ impl Record {
                     (c, outcome)
                 })
                 .collect(),
-            None if log.state().control(me) == Some(Control::Left) => vec![(me, Outcome::Left)],
-            None => return None,
+            None => vec![(me, Outcome::Left)],
         };
-        Some(Self::from_log(log, &outcomes, &finished.names))
+        Self::from_log(log, &outcomes, names)
     }
 
     fn from_log(log: &Log, outcomes: &[(Colour, Outcome)], names: &[(PeerId, String)]) -> Record {
