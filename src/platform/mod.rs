@@ -29,6 +29,7 @@ pub mod ios;
 pub mod jvm;
 
 use std::path::PathBuf;
+use std::sync::Arc;
 
 use camera::{CameraError, CameraSession, NoCamera, NoPermissionNeeded};
 use discovery::{Discovery, SwarmMdns};
@@ -54,7 +55,9 @@ pub struct Platform {
     /// (Android's app-private folder); `None` where the usual per-user data
     /// folder lookup works (desktops, iOS).
     pub data_dir: Option<PathBuf>,
-    pub discovery: Box<dyn Discovery>,
+    /// How phones nearby are found: shared, since the nearby list and a
+    /// hosted room each run a discovery of their own.
+    pub discovery: Arc<dyn Discovery>,
     /// Pause/resume handling, the camera and the bookmark.
     pub lifecycle: Lifecycle,
 }
@@ -66,7 +69,7 @@ impl Platform {
         let multicast = Multicast::new(NoLock);
         Platform {
             data_dir: None,
-            discovery: Box::new(SwarmMdns::new(multicast.clone())),
+            discovery: Arc::new(SwarmMdns::new(multicast.clone())),
             lifecycle: Lifecycle::new(
                 multicast,
                 CameraSession::new(NoCamera, NoPermissionNeeded),
