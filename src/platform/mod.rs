@@ -7,6 +7,7 @@
 //! - [`discovery`]: libp2p's mDNS (desktop, Android) or Bonjour (iOS).
 //! - [`camera`]: camera frames to the QR decoder, stopped in the background.
 //! - [`qr`]: grey-scale pictures → QR code text → join ticket.
+//! - [`preview`]: a camera frame turned upright for the scan screen.
 //! - [`lifecycle`]: pause, resume and the bookmark the system keeps.
 //!
 //! The platform implementations are compiled only for their platform:
@@ -19,6 +20,7 @@ pub mod camera;
 pub mod discovery;
 pub mod lifecycle;
 pub mod multicast;
+pub mod preview;
 pub mod qr;
 
 #[cfg(target_os = "android")]
