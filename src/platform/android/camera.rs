@@ -285,12 +285,13 @@ unsafe fn back_camera(
             .collect();
         let chosen = cameras
             .iter()
-            .find(|(_, lens)| !lens.front && lens.known)
+            .find(|(_, lens)| lens.facing == Some(Facing::Back))
             .or(cameras.first())
             .map(|(id, lens)| {
                 // The app is portrait only, which is the display's natural
                 // orientation on phones (android/README.md).
-                let turn = Orientation::android(lens.sensor, DISPLAY_ROTATION, lens.front);
+                let front = lens.facing == Some(Facing::Front);
+                let turn = Orientation::android(lens.sensor, DISPLAY_ROTATION, front);
                 (id.to_bytes_with_nul().to_vec(), turn)
             });
         sys::ACameraManager_deleteCameraIdList(list);
@@ -306,12 +307,16 @@ const DISPLAY_ROTATION: i32 = 0;
 /// What the scan needs of a camera's characteristics.
 #[derive(Clone, Copy, Debug, Default)]
 struct Lens {
-    /// Whether the characteristics could be read at all.
-    known: bool,
-    /// `LENS_FACING_FRONT`.
-    front: bool,
+    /// `LENS_FACING`, if it is known and front or back (not external).
+    facing: Option<Facing>,
     /// `SENSOR_ORIENTATION`, degrees clockwise.
     sensor: i32,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Facing {
+    Front,
+    Back,
 }
 
 /// The characteristics of camera `id` (all unknown if they cannot be read).
@@ -335,18 +340,18 @@ unsafe fn lens(manager: *mut sys::ACameraManager, id: &CStr) -> Lens {
                 && entry.count > 0)
                 .then_some(entry)
         };
-        let front = entry(sys::acamera_metadata_tag::ACAMERA_LENS_FACING).is_some_and(|e| {
-            u32::from(*e.data.u8_)
-                == sys::acamera_metadata_enum_acamera_lens_facing::ACAMERA_LENS_FACING_FRONT.0
+        use sys::acamera_metadata_enum_acamera_lens_facing as LensFacing;
+        let facing = entry(sys::acamera_metadata_tag::ACAMERA_LENS_FACING).and_then(|e| {
+            match u32::from(*e.data.u8_) {
+                f if f == LensFacing::ACAMERA_LENS_FACING_FRONT.0 => Some(Facing::Front),
+                f if f == LensFacing::ACAMERA_LENS_FACING_BACK.0 => Some(Facing::Back),
+                _ => None,
+            }
         });
         let sensor = entry(sys::acamera_metadata_tag::ACAMERA_SENSOR_ORIENTATION)
             .map_or(0, |e| *e.data.i32_);
         sys::ACameraMetadata_free(meta);
-        Lens {
-            known: true,
-            front,
-            sensor,
-        }
+        Lens { facing, sensor }
     }
 }
 
