@@ -1,7 +1,8 @@
 //! The app's nearby rooms list against a real `clovece host` process on
 //! loopback: the room appears with its options and free seats, the filters
 //! show exactly the rooms they match, and the room leaves the list when
-//! its host is gone; on the screen, tapping the room joins it.
+//! its host is gone; on the screen, tapping the room joins it. A phone
+//! found by the platform's own discovery (Bonjour on iOS) is asked too.
 
 mod process;
 mod ui_support;
@@ -12,9 +13,15 @@ use std::time::{Duration, Instant};
 use clovece::app::nearby::{Browsing, NearbyRooms, filter};
 use clovece::lobby::Filter;
 use clovece::lobby::nearby::Room;
+use clovece::platform::PlatformError;
+use clovece::platform::discovery::{
+    Announcement, Discovering, Discovery, Nearby, NearbySink, SwarmMdns,
+};
 use clovece::platform::multicast::{Multicast, NoLock};
 use libp2p::identity::Keypair;
 use process::{ask, peer, ticket};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
 
 /// Long enough for a room to appear, or to go stale, on a loaded machine.
 const WAIT: Duration = Duration::from_secs(10);
@@ -58,7 +65,7 @@ fn the_app_lists_a_loopback_room_filters_it_and_drops_it_when_its_host_is_gone()
     let list = NearbyRooms::open(
         Keypair::generate_ed25519(),
         browsing,
-        &Multicast::new(NoLock),
+        &SwarmMdns::new(Multicast::new(NoLock)),
         move || {
             let _ = tx.send(());
         },
@@ -133,4 +140,82 @@ fn tapping_a_room_on_the_nearby_screen_joins_it_by_its_ticket() {
         slint::Model::row_count(&window.global::<NearbyAdapter>().get_rooms()),
         0
     );
+}
+
+/// A discovery outside the swarm, as Bonjour is on iOS: it keeps what it
+/// announces and its sink, for the test to report finds, and says when it
+/// stops.
+#[derive(Default)]
+struct FakeBonjour {
+    announced: Mutex<Option<Announcement>>,
+    sink: Mutex<Option<NearbySink>>,
+    running: Arc<AtomicBool>,
+}
+
+/// Clears its flag when dropped, as a stopped discovery.
+struct Running(Arc<AtomicBool>);
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        self.0.store(false, Ordering::SeqCst);
+    }
+}
+
+impl Discovery for FakeBonjour {
+    fn swarm_mdns(&self) -> bool {
+        false
+    }
+
+    fn start(&self, me: &Announcement, nearby: NearbySink) -> Result<Discovering, PlatformError> {
+        *self.announced.lock().unwrap() = Some(me.clone());
+        *self.sink.lock().unwrap() = Some(nearby);
+        self.running.store(true, Ordering::SeqCst);
+        Ok(Discovering::new(Running(self.running.clone())))
+    }
+}
+
+#[test]
+fn a_room_found_by_the_platforms_discovery_is_listed_until_it_is_lost() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut host = peer(dir.path(), &["host", "--players", "2"]);
+    let (ticket, _) = ticket(&mut host);
+    let browsing = Browsing {
+        listen: vec!["/ip4/127.0.0.1/tcp/0".parse().unwrap()],
+        ask: Vec::new(),
+    };
+    let bonjour = FakeBonjour::default();
+    let (tx, changes) = mpsc::channel();
+    let keypair = Keypair::generate_ed25519();
+    let me = keypair.public().to_peer_id().to_string();
+    let list = NearbyRooms::open(keypair, browsing, &bonjour, move || {
+        let _ = tx.send(());
+    })
+    .unwrap();
+    let announced = bonjour.announced.lock().unwrap().clone().unwrap();
+    assert_eq!(announced.peer, me);
+    assert!(
+        !announced.addrs.is_empty()
+            && announced
+                .addrs
+                .iter()
+                .all(|a| a.starts_with("/ip4/127.0.0.1/tcp/")),
+        "{announced:?}"
+    );
+
+    let report = bonjour.sink.lock().unwrap().clone().unwrap();
+    let (host_id, _) = ui_support::phone(&ask(&ticket));
+    report(Nearby::Found {
+        peer: host_id.to_string(),
+        addrs: vec![ask(&ticket)],
+    });
+    let rooms = until(&list, &changes, &Filter::default(), |r| !r.is_empty());
+    assert_eq!(rooms[0].ticket.to_string(), ticket);
+
+    report(Nearby::Lost {
+        peer: host_id.to_string(),
+    });
+    until(&list, &changes, &Filter::default(), <[Room]>::is_empty);
+    assert!(bonjour.running.load(Ordering::SeqCst));
+    drop(list);
+    assert!(!bonjour.running.load(Ordering::SeqCst));
 }

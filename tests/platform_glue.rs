@@ -370,7 +370,7 @@ fn lifecycle_unreadable_saved_state_restores_home() {
 
 #[test]
 fn desktop_platform_runs_libp2p_mdns_without_a_camera() {
-    let mut platform = Platform::desktop();
+    let platform = Platform::desktop();
     assert!(platform.data_dir.is_none());
     assert!(platform.discovery.swarm_mdns());
     let (sink, _) = counting_sink();
@@ -383,26 +383,27 @@ fn desktop_platform_runs_libp2p_mdns_without_a_camera() {
         peer: "12D3KooW".into(),
         addrs: vec![],
     };
-    platform.discovery.start(&me, nearby).unwrap();
-    platform.discovery.stop();
+    drop(platform.discovery.start(&me, nearby).unwrap());
 }
 
 #[test]
 fn discovery_holds_the_multicast_lock_while_running() {
     let lock = FakeLock::default();
     let multicast = Multicast::new(lock.clone());
-    let mut mdns = SwarmMdns::new(multicast.clone());
+    let mdns = SwarmMdns::new(multicast.clone());
     let nearby: NearbySink = Arc::new(|_| {});
     let me = Announcement {
         peer: "12D3KooW".into(),
         addrs: vec!["/ip4/192.0.2.1/tcp/4001".into()],
     };
-    mdns.start(&me, nearby.clone()).unwrap();
-    mdns.start(&me, nearby).unwrap();
-    assert_eq!(multicast.holds(), 1);
+    // The nearby list and a hosted room, each with a discovery of its own.
+    let list = mdns.start(&me, nearby.clone()).unwrap();
+    let room = mdns.start(&me, nearby).unwrap();
+    assert_eq!(multicast.holds(), 2);
     assert!(multicast.is_acquired());
-    mdns.stop();
-    mdns.stop();
+    drop(list);
+    assert!(multicast.is_acquired());
+    drop(room);
     assert!(!multicast.is_acquired());
     assert_eq!(taken(&lock.calls), ["acquire", "release"]);
 }

@@ -5,6 +5,7 @@
 
 use std::cell::RefCell;
 use std::rc::Rc;
+use std::sync::Arc;
 use std::time::Duration;
 
 use slint::{ComponentHandle, Model, ModelRc, SharedString, VecModel};
@@ -26,6 +27,7 @@ use super::ui::{
 };
 use crate::bot::Level;
 use crate::platform::Platform;
+use crate::platform::discovery::Discovery;
 use crate::platform::lifecycle::Lifecycle;
 use crate::protocol::header::TurnTimer;
 use crate::rules::board::{HOME_LEN, TRACK_LEN};
@@ -82,14 +84,18 @@ pub struct Services {
     pub lifecycle: Lifecycle,
     /// Where the nearby rooms list listens and whom it asks.
     pub browsing: Browsing,
+    /// How the nearby rooms list finds phones.
+    pub discovery: Arc<dyn Discovery>,
 }
 
 impl Services {
     /// A desktop's: no camera, no lock, the nearby list on every interface.
     pub fn desktop() -> Services {
+        let desktop = Platform::desktop();
         Services {
-            lifecycle: Platform::desktop().lifecycle,
+            lifecycle: desktop.lifecycle,
             browsing: Browsing::default(),
+            discovery: desktop.discovery,
         }
     }
 }
@@ -126,7 +132,7 @@ impl App {
             services.browsing.ask.clone(),
             services.browsing.listen.clone(),
         );
-        super::nearby::connect(&window, identity, services.browsing, multicast.clone());
+        super::nearby::connect(&window, identity, services.browsing, services.discovery);
         super::scan::connect(&window, Scanner::new(services.lifecycle));
         // A damaged settings file must not keep the app from starting: it
         // is replaced by the defaults on the next save.

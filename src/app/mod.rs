@@ -84,6 +84,7 @@ pub fn run_on(platform: crate::platform::Platform) -> Result<(), AppError> {
     let services = Services {
         lifecycle: platform.lifecycle,
         browsing: nearby::Browsing::default(),
+        discovery: platform.discovery,
     };
     App::with_services(file, dice, services)?.run()
 }

@@ -2,35 +2,42 @@
 //! with the lobby's three filters.
 //!
 //! While the screen is open a network node runs on a tokio runtime on a
-//! thread of its own, asking every phone it knows (found by mDNS, or named
-//! in [`Browsing::ask`]) for its room, into the lobby's
-//! [`RoomList`](crate::lobby::nearby::RoomList); each change reaches the UI
-//! thread through `upgrade_in_event_loop`. The list keeps every room and
-//! the filters are applied when showing it, so that changing a filter shows
-//! its rooms at once instead of waiting for the next answers. The
-//! platform's multicast lock is held only while the screen is open.
+//! thread of its own, asking every phone it knows for its room, into the
+//! lobby's [`RoomList`](crate::lobby::nearby::RoomList); each change
+//! reaches the UI thread through `upgrade_in_event_loop`. The list keeps
+//! every room and the filters are applied when showing it, so that
+//! changing a filter shows its rooms at once instead of waiting for the
+//! next answers.
+//!
+//! The phones come from the platform's [`Discovery`], running only while
+//! the screen is open: libp2p's mDNS inside the node on desktops and
+//! Android (holding Android's multicast lock), Bonjour on iOS, whose finds
+//! reach the list as [`Sighting`]s; and from [`Browsing::ask`].
 
 use std::cell::RefCell;
 use std::rc::Rc;
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use libp2p::identity::Keypair;
+use libp2p::multiaddr::Protocol;
 use libp2p::{Multiaddr, PeerId};
 use slint::{ComponentHandle, ModelRc, VecModel};
-use tokio::sync::oneshot;
+use tokio::sync::{mpsc, oneshot};
 
 use super::statistics::rules_data;
 use super::ui::{self, AppWindow, NearbyAdapter};
-use crate::lobby::nearby::{self, BrowseError, Room};
+use crate::lobby::nearby::{self, BrowseError, Room, Sighting};
 use crate::lobby::{Filter, Players, TurnTime};
-use crate::net::Config;
+use crate::net::game::is_loopback;
+use crate::net::{Config, NetError, Node};
 use crate::platform::PlatformError;
-use crate::platform::multicast::{Multicast, MulticastHold};
+use crate::platform::discovery::{Announcement, Discovering, Discovery, Nearby};
 use crate::protocol::Theme;
 
 /// Where the list's network node listens, and which phones it asks besides
-/// those mDNS finds. mDNS runs unless every address is a loopback one (so
-/// tests on 127.0.0.1 stay off the real network).
+/// those discovery finds. libp2p's mDNS runs in the node (where the
+/// platform uses it) unless every address is a loopback one, so tests on
+/// 127.0.0.1 stay off the real network.
 #[derive(Clone, Debug)]
 pub struct Browsing {
     pub listen: Vec<Multiaddr>,
@@ -54,6 +61,8 @@ pub enum NearbyError {
     Platform(#[from] PlatformError),
     #[error("cannot start the network: {0}")]
     Runtime(std::io::Error),
+    #[error(transparent)]
+    Net(#[from] NetError),
 }
 
 /// What the browsing thread tells the UI: the rooms heard of, or why it
@@ -64,37 +73,62 @@ struct Heard {
     failed: Option<String>,
 }
 
-/// The running list; dropping it stops the node and gives up the multicast
-/// hold.
+/// The running list; dropping it stops the node and the discovery.
 pub struct NearbyRooms {
     heard: Arc<Mutex<Heard>>,
     /// Dropped to stop the browsing thread.
     _stop: oneshot::Sender<()>,
-    _hold: MulticastHold,
+    _discovering: Discovering,
 }
 
 impl NearbyRooms {
-    /// Starts listing rooms as `keypair`'s phone, calling `changed` (on the
-    /// browsing thread) after every change.
+    /// Starts listing rooms as `keypair`'s phone, finding phones with
+    /// `discovery`, calling `changed` (on the browsing thread) after every
+    /// change.
     pub fn open(
         keypair: Keypair,
         browsing: Browsing,
-        multicast: &Multicast,
+        discovery: &dyn Discovery,
         changed: impl Fn() + Send + 'static,
     ) -> Result<NearbyRooms, NearbyError> {
-        let hold = multicast.hold()?;
         let runtime = tokio::runtime::Builder::new_current_thread()
             .enable_all()
             .build()
             .map_err(NearbyError::Runtime)?;
+        let config = Config {
+            mdns: discovery.swarm_mdns() && !browsing.listen.iter().all(is_loopback),
+            listen: browsing.listen,
+            ..Config::default()
+        };
+        // Listening takes a moment; discovery needs the addresses.
+        let node = runtime.block_on(Node::start(keypair, config))?;
+        let me = Announcement {
+            peer: node.peer_id().to_string(),
+            addrs: node
+                .listen_addrs()
+                .iter()
+                .map(ToString::to_string)
+                .collect(),
+        };
+        let (found, sightings) = mpsc::unbounded_channel();
+        let discovering = discovery.start(
+            &me,
+            Arc::new(move |nearby| {
+                if let Some(sighting) = sighting(nearby) {
+                    // Fails only once the list is closed.
+                    let _ = found.send(sighting);
+                }
+            }),
+        )?;
         let heard = Arc::new(Mutex::new(Heard::default()));
         let (stop, stopped) = oneshot::channel();
         let shared = heard.clone();
+        let ask = browsing.ask;
         std::thread::Builder::new()
             .name("nearby rooms".into())
             .spawn(move || {
                 let result =
-                    runtime.block_on(browse(keypair, browsing, &shared, &changed, stopped));
+                    runtime.block_on(browse(node, ask, sightings, &shared, &changed, stopped));
                 if let Err(e) = result {
                     lock(&shared).failed = Some(e.to_string());
                     changed();
@@ -104,7 +138,7 @@ impl NearbyRooms {
         Ok(NearbyRooms {
             heard,
             _stop: stop,
-            _hold: hold,
+            _discovering: discovering,
         })
     }
 
@@ -130,11 +164,30 @@ fn lock(heard: &Mutex<Heard>) -> MutexGuard<'_, Heard> {
     heard.lock().unwrap_or_else(|p| p.into_inner())
 }
 
+/// A platform discovery's find as the list takes it: a peer id and
+/// addresses that parse, each naming that peer (a hostile announcement
+/// cannot point the list at another phone's id); `None` if nothing is left.
+fn sighting(nearby: Nearby) -> Option<Sighting> {
+    match nearby {
+        Nearby::Found { peer, addrs } => {
+            let peer: PeerId = peer.parse().ok()?;
+            let addrs: Vec<Multiaddr> = addrs
+                .iter()
+                .filter_map(|a| a.parse::<Multiaddr>().ok())
+                .filter(|a| a.iter().last() == Some(Protocol::P2p(peer)))
+                .collect();
+            (!addrs.is_empty()).then_some(Sighting::Found { peer, addrs })
+        }
+        Nearby::Lost { peer } => peer.parse().ok().map(Sighting::Lost),
+    }
+}
+
 /// Keeps the list until `stop` is dropped (every room: the screen's
 /// filters are applied when showing it).
 async fn browse(
-    keypair: Keypair,
-    browsing: Browsing,
+    node: Node,
+    ask: Vec<(PeerId, Multiaddr)>,
+    sightings: mpsc::UnboundedReceiver<Sighting>,
     heard: &Mutex<Heard>,
     changed: &impl Fn(),
     stop: oneshot::Receiver<()>,
@@ -143,9 +196,9 @@ async fn browse(
         let _ = stop.await;
     };
     nearby::keep(
-        keypair,
-        browsing.listen,
-        browsing.ask,
+        node,
+        ask,
+        sightings,
         Filter::default(),
         stopped,
         |list, _| {
@@ -180,7 +233,7 @@ pub(super) fn connect(
     window: &AppWindow,
     identity: Identity,
     browsing: Browsing,
-    multicast: Multicast,
+    discovery: Arc<dyn Discovery>,
 ) {
     let adapter = window.global::<NearbyAdapter>();
     let list: Rc<RefCell<Option<NearbyRooms>>> = Rc::default();
@@ -195,7 +248,7 @@ pub(super) fn connect(
             let _ = ui.upgrade_in_event_loop(|w| w.global::<NearbyAdapter>().invoke_refresh());
         };
         let started = identity().and_then(|keypair| {
-            NearbyRooms::open(keypair, browsing.clone(), &multicast, changed)
+            NearbyRooms::open(keypair, browsing.clone(), &*discovery, changed)
                 .map_err(|e| e.to_string())
         });
         match started {
@@ -254,7 +307,8 @@ fn room_data(room: &Room) -> ui::RoomData {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::platform::multicast::MulticastLock;
+    use crate::platform::discovery::SwarmMdns;
+    use crate::platform::multicast::{Multicast, MulticastLock};
     use std::sync::atomic::{AtomicBool, Ordering};
 
     #[test]
@@ -272,6 +326,59 @@ mod tests {
                 board: Some(Theme::Classic),
             }
         );
+    }
+
+    #[test]
+    fn a_discovered_phone_is_taken_with_the_addresses_that_name_it() {
+        let peer = PeerId::random();
+        let good = format!("/ip4/192.168.1.9/tcp/4001/p2p/{peer}");
+        let found = Nearby::Found {
+            peer: peer.to_string(),
+            addrs: vec![
+                good.clone(),
+                "/ip4/192.168.1.9/tcp/4001".into(),
+                format!("/ip4/10.0.0.1/tcp/1/p2p/{}", PeerId::random()),
+                "not an address".into(),
+                format!("/ip4/999.1.1.1/tcp/1/p2p/{peer}"),
+            ],
+        };
+        assert_eq!(
+            sighting(found),
+            Some(Sighting::Found {
+                peer,
+                addrs: vec![good.parse().unwrap()],
+            })
+        );
+        let lost = Nearby::Lost {
+            peer: peer.to_string(),
+        };
+        assert_eq!(sighting(lost), Some(Sighting::Lost(peer)));
+    }
+
+    #[test]
+    fn a_hostile_discovery_find_is_dropped() {
+        let peer = PeerId::random();
+        let elsewhere = format!("/ip4/10.0.0.1/tcp/1/p2p/{}", PeerId::random());
+        for found in [
+            Nearby::Found {
+                peer: "12D3KooWnot-a-peer".into(),
+                addrs: vec![elsewhere.clone()],
+            },
+            Nearby::Found {
+                peer: peer.to_string(),
+                addrs: vec![elsewhere],
+            },
+            Nearby::Found {
+                peer: peer.to_string(),
+                addrs: Vec::new(),
+            },
+            Nearby::Lost { peer: "".into() },
+            Nearby::Lost {
+                peer: "\u{0}/p2p/".into(),
+            },
+        ] {
+            assert_eq!(sighting(found.clone()), None, "{found:?}");
+        }
     }
 
     #[test]
@@ -303,8 +410,8 @@ mod tests {
             listen: vec!["/ip4/127.0.0.1/tcp/0".parse().unwrap()],
             ask: Vec::new(),
         };
-        let list =
-            NearbyRooms::open(Keypair::generate_ed25519(), browsing, &multicast, || {}).unwrap();
+        let mdns = SwarmMdns::new(multicast.clone());
+        let list = NearbyRooms::open(Keypair::generate_ed25519(), browsing, &mdns, || {}).unwrap();
         assert!(held.load(Ordering::SeqCst));
         assert!(list.rooms(&Filter::default()).is_empty());
         drop(list);
@@ -326,7 +433,7 @@ mod tests {
         let opened = NearbyRooms::open(
             Keypair::generate_ed25519(),
             Browsing::default(),
-            &Multicast::new(Refused),
+            &SwarmMdns::new(Multicast::new(Refused)),
             || {},
         );
         let Err(e) = opened else {

@@ -4,19 +4,26 @@
 //! The camera's frames go through the platform's [`TicketScanner`] on the
 //! camera's thread; what it sees reaches the UI thread through
 //! `upgrade_in_event_loop`. A ticket found closes the camera and is handed
-//! to `AppAdapter.join-room`, which the room screen answers.
+//! to `AppAdapter.join-room`, which the room screen answers. Each frame is
+//! also shown, turned upright ([`preview`]), in the viewfinder: only the
+//! newest picture waits for the UI thread ([`Newest`]), so a busy UI skips
+//! pictures instead of queueing them.
 
 use std::path::Path;
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
 
-use slint::ComponentHandle;
+use slint::{ComponentHandle, Image, Rgb8Pixel, SharedPixelBuffer};
 
 use super::ui::{self, AppAdapter, AppWindow, ScanAdapter};
 use crate::net::Ticket;
 use crate::platform::camera::{CameraError, FrameSink, TicketScanner};
 use crate::platform::lifecycle::Lifecycle;
+use crate::platform::preview::{PREVIEW_SIDE, preview};
 use crate::platform::qr::{self, Scan};
+
+/// A camera picture for the viewfinder.
+pub type Picture = SharedPixelBuffer<Rgb8Pixel>;
 
 /// What the camera or a picture showed.
 pub type Seen = Scan<Ticket>;
@@ -43,10 +50,16 @@ impl Scanner {
     }
 
     /// Opens the camera; `report` hears (on the camera's thread) when the
-    /// first frame arrives and each time what is in view changes. An error
+    /// first frame arrives and each time what is in view changes, and
+    /// `show` gets every frame as an upright picture (before it is
+    /// decoded, so the viewfinder does not wait for the decoder). An error
     /// says why no frames come yet (no camera, the permission asked for or
     /// refused).
-    pub fn open(&self, report: impl Fn(Report) + Send + Sync + 'static) -> Result<(), CameraError> {
+    pub fn open(
+        &self,
+        report: impl Fn(Report) + Send + Sync + 'static,
+        show: impl Fn(Picture) + Send + Sync + 'static,
+    ) -> Result<(), CameraError> {
         let report = Arc::new(report);
         let seen = report.clone();
         let scanner = TicketScanner::new(move |s| seen(Report::Seen(s)));
@@ -55,6 +68,7 @@ impl Scanner {
             if !started.swap(true, Ordering::Relaxed) {
                 report(Report::Looking);
             }
+            show(preview(&frame, PREVIEW_SIDE));
             scanner.frame(frame);
         });
         self.lifecycle.with_camera(|camera| camera.open(sink))
@@ -63,6 +77,30 @@ impl Scanner {
     /// Closes the camera (the screen closed, or a ticket was found).
     pub fn close(&self) {
         self.lifecycle.with_camera(|camera| camera.close());
+    }
+}
+
+/// The newest of the values one thread hands another, with no queue:
+/// [`put`](Self::put) says when the taker must be woken (the slot was
+/// empty); a value put before the taker came replaces the older one.
+#[derive(Debug)]
+pub struct Newest<T>(Mutex<Option<T>>);
+
+impl<T> Default for Newest<T> {
+    fn default() -> Newest<T> {
+        Newest(Mutex::new(None))
+    }
+}
+
+impl<T> Newest<T> {
+    /// Keeps `value` for the taker; whether the taker needs waking.
+    pub fn put(&self, value: T) -> bool {
+        let mut slot = self.0.lock().unwrap_or_else(|p| p.into_inner());
+        slot.replace(value).is_none()
+    }
+
+    pub fn take(&self) -> Option<T> {
+        self.0.lock().unwrap_or_else(|p| p.into_inner()).take()
     }
 }
 
@@ -86,7 +124,21 @@ pub(super) fn connect(window: &AppWindow, scanner: Scanner) {
                 Report::Seen(seen) => show_seen(&w, seen),
             });
         };
-        let state = match camera.open(report) {
+        let (newest, ui) = (Arc::new(Newest::<Picture>::default()), weak.clone());
+        let show = move |picture| {
+            if newest.put(picture) {
+                let newest = newest.clone();
+                // As above: fails only once the window is gone.
+                let _ = ui.upgrade_in_event_loop(move |w| {
+                    if let Some(picture) = newest.take() {
+                        w.global::<ScanAdapter>()
+                            .set_preview(Image::from_rgb8(picture));
+                    }
+                });
+            }
+        };
+        window.global::<ScanAdapter>().set_preview(Image::default());
+        let state = match camera.open(report, show) {
             Ok(()) => ui::ScanState::Looking,
             Err(CameraError::AskingPermission) => ui::ScanState::AskingPermission,
             Err(CameraError::Denied) => ui::ScanState::Denied,
@@ -148,6 +200,7 @@ mod tests {
     use crate::platform::camera::{Camera, CameraSession, NoPermissionNeeded};
     use crate::platform::lifecycle::Bookmark;
     use crate::platform::multicast::{Multicast, NoLock};
+    use crate::platform::preview::Orientation;
     use crate::platform::qr::GreyFrame;
     use std::sync::Mutex;
 
@@ -189,8 +242,17 @@ mod tests {
 
     impl FakeCamera {
         fn show(&self, pixels: &[u8], side: usize) {
+            self.show_turned(pixels, side, side, Orientation::UPRIGHT);
+        }
+
+        /// A `width`×`height` frame, turned as a phone's sensor is.
+        fn show_turned(&self, pixels: &[u8], width: usize, height: usize, turn: Orientation) {
             let sink = self.0.lock().unwrap().clone().expect("the camera runs");
-            sink(GreyFrame::new(pixels, side, side, side).unwrap());
+            sink(
+                GreyFrame::new(pixels, width, height, width)
+                    .unwrap()
+                    .oriented(turn),
+            );
         }
 
         fn running(&self) -> bool {
@@ -224,7 +286,9 @@ mod tests {
         let scanner = scanner(&camera);
         let seen = Arc::new(Mutex::new(Vec::new()));
         let log = seen.clone();
-        scanner.open(move |s| log.lock().unwrap().push(s)).unwrap();
+        scanner
+            .open(move |s| log.lock().unwrap().push(s), |_| {})
+            .unwrap();
         assert!(camera.running());
 
         let blank = vec![255; 64 * 64];
@@ -241,6 +305,53 @@ mod tests {
 
         scanner.close();
         assert!(!camera.running());
+    }
+
+    #[test]
+    fn the_viewfinder_shows_each_frame_upright_while_the_code_still_joins() {
+        let camera = FakeCamera::default();
+        let scanner = scanner(&camera);
+        let (seen, pictures) = (
+            Arc::new(Mutex::new(Vec::new())),
+            Arc::new(Mutex::new(Vec::new())),
+        );
+        let (log, shown) = (seen.clone(), pictures.clone());
+        scanner
+            .open(
+                move |s| log.lock().unwrap().push(s),
+                move |p: Picture| shown.lock().unwrap().push(p),
+            )
+            .unwrap();
+
+        // A back camera's sideways frame with a dark sensor's top left
+        // corner: upright, the picture is high and the corner top right.
+        let (width, height) = (64, 32);
+        let mut sideways = vec![255; width * height];
+        sideways[0] = 0;
+        camera.show_turned(&sideways, width, height, Orientation::android(90, 0, false));
+        let ticket = ticket();
+        let (code, side) = picture(&ticket.to_string());
+        camera.show(&code, side);
+
+        let pictures = pictures.lock().unwrap();
+        let sizes: Vec<(u32, u32)> = pictures.iter().map(|p| (p.width(), p.height())).collect();
+        let side = side.min(PREVIEW_SIDE) as u32;
+        assert_eq!(sizes, [(32, 64), (side, side)]);
+        assert_eq!(pictures[0].as_slice()[31].r, 0);
+        assert_eq!(
+            *seen.lock().unwrap(),
+            [Report::Looking, Report::Seen(Scan::Found(ticket))]
+        );
+    }
+
+    #[test]
+    fn only_the_newest_picture_waits_and_only_the_first_wakes_the_taker() {
+        let newest = Newest::default();
+        assert!(newest.put(1));
+        assert!(!newest.put(2));
+        assert_eq!(newest.take(), Some(2));
+        assert_eq!(newest.take(), None);
+        assert!(newest.put(3));
     }
 
     /// A permission the player grants in the system's dialog.
@@ -270,7 +381,7 @@ mod tests {
         let reports = Arc::new(Mutex::new(Vec::new()));
         let log = reports.clone();
         assert_eq!(
-            scanner.open(move |r| log.lock().unwrap().push(r)),
+            scanner.open(move |r| log.lock().unwrap().push(r), |_| {}),
             Err(CameraError::AskingPermission)
         );
         lifecycle.pause().unwrap();
@@ -287,7 +398,9 @@ mod tests {
         let scanner = scanner(&camera);
         let seen = Arc::new(Mutex::new(Vec::new()));
         let log = seen.clone();
-        scanner.open(move |s| log.lock().unwrap().push(s)).unwrap();
+        scanner
+            .open(move |s| log.lock().unwrap().push(s), |_| {})
+            .unwrap();
         let (pixels, side) = picture("https://example.org/");
         camera.show(&pixels, side);
         let seen = seen.lock().unwrap();
@@ -305,7 +418,7 @@ mod tests {
     fn a_desktop_has_no_camera_and_reads_a_picture_file_instead() {
         let desktop = crate::platform::Platform::desktop();
         let scanner = Scanner::new(desktop.lifecycle);
-        assert_eq!(scanner.open(|_| {}), Err(CameraError::NoCamera));
+        assert_eq!(scanner.open(|_| {}, |_| {}), Err(CameraError::NoCamera));
 
         let dir = tempfile::tempdir().unwrap();
         let ticket = ticket();

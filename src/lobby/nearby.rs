@@ -15,6 +15,7 @@ use std::time::{Duration, Instant};
 use libp2p::identity::Keypair;
 use libp2p::multiaddr::Protocol;
 use libp2p::{Multiaddr, PeerId};
+use tokio::sync::mpsc::UnboundedReceiver;
 
 use super::options::{Filter, Shown};
 use crate::net::game::is_loopback;
@@ -161,6 +162,14 @@ fn phone(addr: &Multiaddr) -> Result<(PeerId, Multiaddr), BrowseError> {
     }
 }
 
+/// A phone found or lost by a discovery outside the node's swarm (the
+/// platform's Bonjour on iOS, where libp2p's mDNS is off).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Sighting {
+    Found { peer: PeerId, addrs: Vec<Multiaddr> },
+    Lost(PeerId),
+}
+
 /// `clovece rooms`: keeps the nearby rooms list for `browse.duration` and
 /// prints every change that passes the filter, as it happens:
 /// `room: <code> free <n> players … ticket <ticket>` when a room appears
@@ -171,10 +180,18 @@ pub async fn run(
     out: &mut impl Write,
 ) -> Result<(), BrowseError> {
     let asked: Vec<(PeerId, Multiaddr)> = browse.ask.iter().map(phone).collect::<Result<_, _>>()?;
+    let config = Config {
+        mdns: !browse.listen.iter().all(is_loopback),
+        listen: browse.listen,
+        ..Config::default()
+    };
+    let node = Node::start(keypair, config).await?;
+    // libp2p's mDNS is the only discovery here.
+    let (_, sightings) = tokio::sync::mpsc::unbounded_channel();
     keep(
-        keypair,
-        browse.listen,
+        node,
         asked,
+        sightings,
         browse.filter,
         tokio::time::sleep(browse.duration),
         |_, changes| changes.iter().try_for_each(|change| print(change, out)),
@@ -182,25 +199,18 @@ pub async fn run(
     .await
 }
 
-/// Keeps the list of the rooms that pass `filter` until `until` is ready,
-/// as `keypair`'s phone listening on `listen` (mDNS on unless every address
-/// is a loopback one), asking the phones mDNS finds and those in `ask`.
-/// After every change, `changed` gets the list and what changed; an error
-/// from it ends the list.
+/// Keeps the list of the rooms that pass `filter` on `node` until `until`
+/// is ready, asking the phones the node's mDNS finds (if it runs), those
+/// in `ask` and those `sightings` report. After every change, `changed`
+/// gets the list and what changed; an error from it ends the list.
 pub async fn keep(
-    keypair: Keypair,
-    listen: Vec<Multiaddr>,
+    mut node: Node,
     ask: Vec<(PeerId, Multiaddr)>,
+    mut sightings: UnboundedReceiver<Sighting>,
     filter: Filter,
     until: impl Future<Output = ()>,
     mut changed: impl FnMut(&RoomList, &[Change]) -> std::io::Result<()>,
 ) -> Result<(), BrowseError> {
-    let config = Config {
-        mdns: !listen.iter().all(is_loopback),
-        listen,
-        ..Config::default()
-    };
-    let mut node = Node::start(keypair, config).await?;
     let mut known: Vec<PeerId> = Vec::new();
     for (peer, addr) in ask {
         node.add_addrs(peer, [addr]);
@@ -225,6 +235,20 @@ pub async fn keep(
                 }
                 list.expire(Instant::now())
             }
+            Some(sighting) = sightings.recv() => match sighting {
+                Sighting::Found { peer, addrs } => {
+                    node.add_addrs(peer, addrs);
+                    if !known.contains(&peer) {
+                        known.push(peer);
+                    }
+                    Vec::new()
+                }
+                // The phone said goodbye: no more questions to it.
+                Sighting::Lost(peer) => {
+                    known.retain(|&p| p != peer);
+                    list.lost(peer).into_iter().collect()
+                }
+            },
             event = node.next() => match event {
                 Event::Discovered(peer) => {
                     if !known.contains(&peer) {

@@ -18,7 +18,7 @@ use std::fmt;
 use std::sync::Arc;
 
 use super::PlatformError;
-use super::multicast::{Multicast, MulticastHold};
+use super::multicast::Multicast;
 
 /// The DNS-SD service type libp2p's mDNS announces (its records live under
 /// `_p2p._udp.local`); iOS's `NSBonjourServices` must list it.
@@ -49,31 +49,49 @@ pub enum Nearby {
 pub type NearbySink = Arc<dyn Fn(Nearby) + Send + Sync>;
 
 /// How a platform finds phones nearby (see the module documentation).
-pub trait Discovery: Send {
+/// Shared by whoever needs discovery (the nearby list, a hosted room):
+/// each [`start`](Self::start) is a discovery of its own.
+pub trait Discovery: Send + Sync {
     /// Whether the network node should run libp2p's mDNS in its swarm.
     fn swarm_mdns(&self) -> bool;
 
-    /// Starts announcing `me` and looking for others, reporting to `nearby`
-    /// (the nearby list opened, or a game began). Starting again replaces
-    /// the announcement.
-    fn start(&mut self, me: &Announcement, nearby: NearbySink) -> Result<(), PlatformError>;
-
-    /// Stops announcing and looking; a no-op when stopped.
-    fn stop(&mut self);
+    /// Starts announcing `me` and looking for others, reporting to
+    /// `nearby`, until the returned [`Discovering`] is dropped.
+    fn start(&self, me: &Announcement, nearby: NearbySink) -> Result<Discovering, PlatformError>;
 }
 
-/// libp2p's mDNS in the swarm, receiving while a multicast hold is taken.
+/// A running discovery: it announces and looks until this is dropped, so
+/// that no path (an error, a closed screen) can leave it running.
+#[must_use = "discovery stops when this is dropped"]
+pub struct Discovering {
+    _running: Box<dyn Send>,
+}
+
+impl Discovering {
+    /// A discovery kept running by `running`, which stops it when dropped.
+    pub fn new(running: impl Send + 'static) -> Discovering {
+        Discovering {
+            _running: Box::new(running),
+        }
+    }
+}
+
+impl fmt::Debug for Discovering {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("Discovering")
+    }
+}
+
+/// libp2p's mDNS in the swarm, receiving while a multicast hold is taken:
+/// a running discovery is that hold (the swarm reports its finds to the
+/// network node directly, so `nearby` never hears from it).
 pub struct SwarmMdns {
     multicast: Multicast,
-    hold: Option<MulticastHold>,
 }
 
 impl SwarmMdns {
     pub fn new(multicast: Multicast) -> SwarmMdns {
-        SwarmMdns {
-            multicast,
-            hold: None,
-        }
+        SwarmMdns { multicast }
     }
 }
 
@@ -82,22 +100,15 @@ impl Discovery for SwarmMdns {
         true
     }
 
-    fn start(&mut self, _: &Announcement, _: NearbySink) -> Result<(), PlatformError> {
-        if self.hold.is_none() {
-            self.hold = Some(self.multicast.hold()?);
-        }
-        Ok(())
-    }
-
-    fn stop(&mut self) {
-        self.hold = None;
+    fn start(&self, _: &Announcement, _: NearbySink) -> Result<Discovering, PlatformError> {
+        Ok(Discovering::new(self.multicast.hold()?))
     }
 }
 
 impl fmt::Debug for SwarmMdns {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("SwarmMdns")
-            .field("running", &self.hold.is_some())
+            .field("holds", &self.multicast.holds())
             .finish()
     }
 }

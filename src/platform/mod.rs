@@ -7,6 +7,7 @@
 //! - [`discovery`]: libp2p's mDNS (desktop, Android) or Bonjour (iOS).
 //! - [`camera`]: camera frames to the QR decoder, stopped in the background.
 //! - [`qr`]: grey-scale pictures → QR code text → join ticket.
+//! - [`preview`]: a camera frame turned upright for the scan screen.
 //! - [`lifecycle`]: pause, resume and the bookmark the system keeps.
 //!
 //! The platform implementations are compiled only for their platform:
@@ -19,6 +20,7 @@ pub mod camera;
 pub mod discovery;
 pub mod lifecycle;
 pub mod multicast;
+pub mod preview;
 pub mod qr;
 
 #[cfg(target_os = "android")]
@@ -29,6 +31,7 @@ pub mod ios;
 pub mod jvm;
 
 use std::path::PathBuf;
+use std::sync::Arc;
 
 use camera::{CameraError, CameraSession, NoCamera, NoPermissionNeeded};
 use discovery::{Discovery, SwarmMdns};
@@ -54,7 +57,9 @@ pub struct Platform {
     /// (Android's app-private folder); `None` where the usual per-user data
     /// folder lookup works (desktops, iOS).
     pub data_dir: Option<PathBuf>,
-    pub discovery: Box<dyn Discovery>,
+    /// How phones nearby are found: shared, since the nearby list and a
+    /// hosted room each run a discovery of their own.
+    pub discovery: Arc<dyn Discovery>,
     /// Pause/resume handling, the camera and the bookmark.
     pub lifecycle: Lifecycle,
 }
@@ -66,7 +71,7 @@ impl Platform {
         let multicast = Multicast::new(NoLock);
         Platform {
             data_dir: None,
-            discovery: Box::new(SwarmMdns::new(multicast.clone())),
+            discovery: Arc::new(SwarmMdns::new(multicast.clone())),
             lifecycle: Lifecycle::new(
                 multicast,
                 CameraSession::new(NoCamera, NoPermissionNeeded),

@@ -11,6 +11,8 @@ use std::fmt;
 use std::path::Path;
 use std::str::FromStr;
 
+use super::preview::Orientation;
+
 /// The largest picture decoded, in pixels (a 12-megapixel photo). Camera
 /// frames are far smaller; the limit keeps a huge image file from taking
 /// the memory that decoding needs.
@@ -44,13 +46,16 @@ pub enum FrameError {
 
 /// A grey-scale picture borrowed from a camera or a decoded image: one
 /// luminance byte per pixel (0 black, 255 white), row after row, each row
-/// starting `stride` bytes after the previous one (camera buffers pad rows).
+/// starting `stride` bytes after the previous one (camera buffers pad rows),
+/// with how it is turned from upright (cameras deliver their sensor's
+/// picture, sideways on most phones).
 #[derive(Clone, Copy)]
 pub struct GreyFrame<'a> {
     data: &'a [u8],
     width: usize,
     height: usize,
     stride: usize,
+    orientation: Orientation,
 }
 
 impl<'a> GreyFrame<'a> {
@@ -82,6 +87,7 @@ impl<'a> GreyFrame<'a> {
                 width,
                 height,
                 stride,
+                orientation: Orientation::UPRIGHT,
             }),
             _ => Err(FrameError::Short {
                 width,
@@ -93,8 +99,30 @@ impl<'a> GreyFrame<'a> {
         }
     }
 
+    /// The frame as a camera reports it turned (a new frame is upright).
+    pub fn oriented(self, orientation: Orientation) -> GreyFrame<'a> {
+        GreyFrame {
+            orientation,
+            ..self
+        }
+    }
+
+    pub fn orientation(&self) -> Orientation {
+        self.orientation
+    }
+
     pub fn width(&self) -> usize {
         self.width
+    }
+
+    /// The bytes from one row's start to the next.
+    pub fn stride(&self) -> usize {
+        self.stride
+    }
+
+    /// The pixels: row `y` starts at `y * stride`.
+    pub fn data(&self) -> &'a [u8] {
+        self.data
     }
 
     pub fn height(&self) -> usize {
@@ -144,7 +172,11 @@ impl<'a> GreyFrame<'a> {
 
 impl fmt::Debug for GreyFrame<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "GreyFrame({}×{})", self.width, self.height)
+        write!(
+            f,
+            "GreyFrame({}×{}, {:?})",
+            self.width, self.height, self.orientation
+        )
     }
 }
 

@@ -8,15 +8,21 @@
 //! pixels wide, three or more per module, which `rqrr` reads reliably,
 //! and decoding stays well under a frame's time.
 //!
+//! Each frame carries the camera's turn from upright (its
+//! `SENSOR_ORIENTATION`, and whether it faces the player), which the scan
+//! screen's picture undoes ([`crate::platform::preview`]).
+//!
 //! Every NDK object is created in [`Running::open`] and freed in its `Drop`,
 //! in reverse order; a failure half way frees what was made.
 
 use std::ffi::{CStr, c_int, c_void};
 use std::ptr;
+use std::sync::Arc;
 
 use ndk_sys as sys;
 
 use crate::platform::camera::{Camera, CameraError, FrameSink};
+use crate::platform::preview::Orientation;
 use crate::platform::qr::GreyFrame;
 
 const WIDTH: i32 = 640;
@@ -106,7 +112,11 @@ impl Running {
         unsafe {
             let r = &mut running;
             r.manager = sys::ACameraManager_create();
-            let id = back_camera(r.manager)?;
+            let (id, turn) = back_camera(r.manager)?;
+            // Every frame of this camera carries its turn (the sink is
+            // boxed for the listener below, after this).
+            let sink = (*r.sink).clone();
+            *r.sink = Arc::new(move |frame: GreyFrame<'_>| sink(frame.oriented(turn)));
 
             media_ok(
                 sys::AImageReader_new(
@@ -253,11 +263,14 @@ impl Drop for Running {
     }
 }
 
-/// The id of the first back-facing camera, or of the first camera.
+/// The id of the first back-facing camera, or of the first camera, with
+/// how its frames are turned from upright.
 ///
 /// # Safety
 /// `manager` must be a live camera manager.
-unsafe fn back_camera(manager: *mut sys::ACameraManager) -> Result<Vec<u8>, CameraError> {
+unsafe fn back_camera(
+    manager: *mut sys::ACameraManager,
+) -> Result<(Vec<u8>, Orientation), CameraError> {
     let mut list = ptr::null_mut();
     // SAFETY: the list is freed below; ids are copied out before that.
     unsafe {
@@ -266,33 +279,79 @@ unsafe fn back_camera(manager: *mut sys::ACameraManager) -> Result<Vec<u8>, Came
             "ACameraManager_getCameraIdList",
         )?;
         let count = usize::try_from((*list).numCameras).unwrap_or(0);
-        let ids: Vec<&CStr> = (0..count)
+        let cameras: Vec<(&CStr, Lens)> = (0..count)
             .map(|i| CStr::from_ptr(*(*list).cameraIds.add(i)))
+            .map(|id| (id, lens(manager, id)))
             .collect();
-        let back = ids.iter().copied().find(|&id| {
-            let mut meta = ptr::null_mut();
-            if sys::ACameraManager_getCameraCharacteristics(manager, id.as_ptr(), &mut meta)
-                != sys::camera_status_t::ACAMERA_OK
-            {
-                return false;
-            }
-            let mut entry = std::mem::zeroed::<sys::ACameraMetadata_const_entry>();
-            let facing = sys::ACameraMetadata_getConstEntry(
-                meta,
-                sys::acamera_metadata_tag::ACAMERA_LENS_FACING.0,
-                &mut entry,
-            ) == sys::camera_status_t::ACAMERA_OK
-                && entry.count > 0
-                && u32::from(*entry.data.u8_)
-                    == sys::acamera_metadata_enum_acamera_lens_facing::ACAMERA_LENS_FACING_BACK.0;
-            sys::ACameraMetadata_free(meta);
-            facing
-        });
-        let chosen = back
-            .or(ids.first().copied())
-            .map(|id| id.to_bytes_with_nul().to_vec());
+        let chosen = cameras
+            .iter()
+            .find(|(_, lens)| lens.facing == Some(Facing::Back))
+            .or(cameras.first())
+            .map(|(id, lens)| {
+                // The app is portrait only, which is the display's natural
+                // orientation on phones (android/README.md).
+                let front = lens.facing == Some(Facing::Front);
+                let turn = Orientation::android(lens.sensor, DISPLAY_ROTATION, front);
+                (id.to_bytes_with_nul().to_vec(), turn)
+            });
         sys::ACameraManager_deleteCameraIdList(list);
         chosen.ok_or(CameraError::NoCamera)
+    }
+}
+
+/// The display's rotation from its natural orientation (`Display.getRotation()`
+/// in degrees): the activity is locked to portrait, the natural orientation
+/// of phones.
+const DISPLAY_ROTATION: i32 = 0;
+
+/// What the scan needs of a camera's characteristics.
+#[derive(Clone, Copy, Debug, Default)]
+struct Lens {
+    /// `LENS_FACING`, if it is known and front or back (not external).
+    facing: Option<Facing>,
+    /// `SENSOR_ORIENTATION`, degrees clockwise.
+    sensor: i32,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Facing {
+    Front,
+    Back,
+}
+
+/// The characteristics of camera `id` (all unknown if they cannot be read).
+///
+/// # Safety
+/// `manager` must be a live camera manager.
+unsafe fn lens(manager: *mut sys::ACameraManager, id: &CStr) -> Lens {
+    // SAFETY: the metadata is freed before returning; entries are read
+    // only while it lives and only when they have a value.
+    unsafe {
+        let mut meta = ptr::null_mut();
+        if sys::ACameraManager_getCameraCharacteristics(manager, id.as_ptr(), &mut meta)
+            != sys::camera_status_t::ACAMERA_OK
+        {
+            return Lens::default();
+        }
+        let entry = |tag: sys::acamera_metadata_tag| {
+            let mut entry = std::mem::zeroed::<sys::ACameraMetadata_const_entry>();
+            (sys::ACameraMetadata_getConstEntry(meta, tag.0, &mut entry)
+                == sys::camera_status_t::ACAMERA_OK
+                && entry.count > 0)
+                .then_some(entry)
+        };
+        use sys::acamera_metadata_enum_acamera_lens_facing as LensFacing;
+        let facing = entry(sys::acamera_metadata_tag::ACAMERA_LENS_FACING).and_then(|e| {
+            match u32::from(*e.data.u8_) {
+                f if f == LensFacing::ACAMERA_LENS_FACING_FRONT.0 => Some(Facing::Front),
+                f if f == LensFacing::ACAMERA_LENS_FACING_BACK.0 => Some(Facing::Back),
+                _ => None,
+            }
+        });
+        let sensor = entry(sys::acamera_metadata_tag::ACAMERA_SENSOR_ORIENTATION)
+            .map_or(0, |e| *e.data.i32_);
+        sys::ACameraMetadata_free(meta);
+        Lens { facing, sensor }
     }
 }
 

@@ -60,7 +60,7 @@ pub fn platform(app: &AndroidApp) -> Result<Platform, PlatformError> {
     let camera = CameraSession::new(NdkCamera::default(), ActivityCameraPermission::new(jvm));
     Ok(Platform {
         data_dir: app.internal_data_path(),
-        discovery: Box::new(SwarmMdns::new(multicast.clone())),
+        discovery: std::sync::Arc::new(SwarmMdns::new(multicast.clone())),
         lifecycle: Lifecycle::new(multicast, camera, Bookmark::Home),
     })
 }

@@ -22,7 +22,7 @@ use std::thread::JoinHandle;
 
 use crate::platform::PlatformError;
 use crate::platform::discovery::{
-    Announcement, Browsed, Discovery, NearbySink, SERVICE, txt_record,
+    Announcement, Browsed, Discovering, Discovery, NearbySink, SERVICE, txt_record,
 };
 
 type DNSServiceRef = *mut c_void;
@@ -121,18 +121,15 @@ unsafe extern "C" {
 const POLL_MS: c_int = 200;
 
 /// Bonjour discovery (see the module documentation).
-#[derive(Default)]
-pub struct Bonjour {
-    worker: Option<(Arc<AtomicBool>, JoinHandle<()>)>,
-}
+#[derive(Debug, Default)]
+pub struct Bonjour;
 
 impl Discovery for Bonjour {
     fn swarm_mdns(&self) -> bool {
         false
     }
 
-    fn start(&mut self, me: &Announcement, nearby: NearbySink) -> Result<(), PlatformError> {
-        self.stop();
+    fn start(&self, me: &Announcement, nearby: NearbySink) -> Result<Discovering, PlatformError> {
         let stop = Arc::new(AtomicBool::new(false));
         let (started, result) = mpsc::channel();
         let me = me.clone();
@@ -142,10 +139,10 @@ impl Discovery for Bonjour {
             .spawn(move || run(&me, nearby, &flag, &started))
             .map_err(|e| PlatformError::Discovery(e.to_string()))?;
         match result.recv() {
-            Ok(Ok(())) => {
-                self.worker = Some((stop, thread));
-                Ok(())
-            }
+            Ok(Ok(())) => Ok(Discovering::new(Worker {
+                stop,
+                thread: Some(thread),
+            })),
             Ok(Err(e)) => {
                 let _ = thread.join();
                 Err(e)
@@ -153,18 +150,21 @@ impl Discovery for Bonjour {
             Err(_) => Err(PlatformError::Discovery("the Bonjour thread ended".into())),
         }
     }
-
-    fn stop(&mut self) {
-        if let Some((stop, thread)) = self.worker.take() {
-            stop.store(true, Ordering::Relaxed);
-            let _ = thread.join();
-        }
-    }
 }
 
-impl Drop for Bonjour {
+/// The worker thread of one running discovery, stopped when dropped (its
+/// connection to the daemon, and so the registration, ends with it).
+struct Worker {
+    stop: Arc<AtomicBool>,
+    thread: Option<JoinHandle<()>>,
+}
+
+impl Drop for Worker {
     fn drop(&mut self) {
-        self.stop();
+        self.stop.store(true, Ordering::Relaxed);
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
     }
 }
 

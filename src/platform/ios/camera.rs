@@ -1,7 +1,9 @@
 //! The back camera through AVFoundation: an `AVCaptureSession` at 640×480
 //! feeding an `AVCaptureVideoDataOutput`, whose frames arrive in the
 //! camera's native bi-planar YUV format; plane 0 (luminance) is the
-//! grey-scale frame the QR decoder reads, as on Android.
+//! grey-scale frame the QR decoder reads, as on Android. Each frame carries
+//! its connection's orientation and mirroring, which the scan screen's
+//! picture undoes ([`crate::platform::preview`]).
 //!
 //! Late frames are discarded by AVFoundation while one is decoded
 //! (`alwaysDiscardsLateVideoFrames`), so the decoder always sees the
@@ -30,6 +32,7 @@ use objc2_core_video::{
 };
 
 use crate::platform::camera::{Camera, CameraError, CameraPermission, FrameSink};
+use crate::platform::preview::Orientation;
 use crate::platform::qr::GreyFrame;
 
 define_class!(
@@ -47,8 +50,9 @@ define_class!(
             &self,
             _output: &AVCaptureOutput,
             buffer: &CMSampleBuffer,
-            _connection: &AVCaptureConnection,
+            connection: &AVCaptureConnection,
         ) {
+            let turn = turn(connection);
             // SAFETY: the sample buffer is valid for the call, and its
             // pixels are read only between lock and unlock.
             unsafe {
@@ -69,7 +73,7 @@ define_class!(
                     let len = stride * (height - 1) + width;
                     let plane = std::slice::from_raw_parts(base.cast::<u8>(), len);
                     if let Ok(frame) = GreyFrame::new(plane, width, height, stride) {
-                        (self.ivars())(frame);
+                        (self.ivars())(frame.oriented(turn));
                     }
                 }
                 CVPixelBufferUnlockBaseAddress(&pixels, CVPixelBufferLockFlags::ReadOnly);
@@ -77,6 +81,20 @@ define_class!(
         }
     }
 );
+
+/// How the connection's frames are turned from upright: the buffers
+/// come in the connection's `videoOrientation` (landscape right unless
+/// set), mirrored if it says so.
+#[allow(
+    deprecated,
+    reason = "videoRotationAngle, its replacement, needs iOS 17; the app runs on iOS 15"
+)]
+fn turn(connection: &AVCaptureConnection) -> Orientation {
+    // SAFETY: plain property reads on the connection of the running call.
+    let (orientation, mirrored) =
+        unsafe { (connection.videoOrientation(), connection.isVideoMirrored()) };
+    Orientation::ios(orientation.0, mirrored)
+}
 
 impl FrameDelegate {
     fn new(sink: FrameSink) -> Retained<FrameDelegate> {

@@ -33,7 +33,7 @@ impl Platform {
         }));
         Platform {
             data_dir: None,
-            discovery: Box::new(Bonjour::default()),
+            discovery: std::sync::Arc::new(Bonjour),
             lifecycle,
         }
     }
