@@ -299,3 +299,12 @@ fn a_thousand_games_with_random_faults_end_in_one_log() {
         }
     });
 }
+
+/// A phone that crashes in the ten seconds after the game's end (the only
+/// phone of a game with a computer seat, here) is waited for: it comes back
+/// on the same log. The run used to stop with it down, a failure that
+/// proptest found.
+#[test]
+fn a_phone_crashing_just_after_the_end_comes_back_on_the_one_log() {
+    random_game(320_919_347_534_609_895);
+}

@@ -578,8 +578,8 @@ impl Sim {
     }
 
     /// Runs until the game is over on every phone with one log (and ten
-    /// seconds more, for the result signatures to go round), or the time
-    /// limit.
+    /// seconds more, for the result signatures to go round, with every
+    /// phone up at their end), or the time limit.
     pub fn run(mut self) -> Outcome {
         let mut until = self.config.limit;
         while let Some(Reverse(next)) = self.queue.pop() {
@@ -643,7 +643,11 @@ impl Sim {
             for i in 0..self.nodes.len() {
                 self.leave_if_due(i);
             }
-            if until == self.config.limit && self.settled() {
+            // A phone that crashes in those ten seconds unsettles the game
+            // again: go on until it is back and on the one log.
+            if !self.settled() {
+                until = self.config.limit;
+            } else if until == self.config.limit {
                 until = self.now + 10_000;
             }
         }
