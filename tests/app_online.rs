@@ -17,7 +17,7 @@ use clovece::lobby::RoomOptions;
 use clovece::lobby::options::Players;
 use clovece::rules::RuleSet;
 
-use online_support::{Answered, next, place, play};
+use online_support::{Answered, ends_recorded_once, next, place, play};
 use process::peer;
 
 #[test]
@@ -110,14 +110,7 @@ fn hosts_and_plays_against_a_bot_process(options: RoomOptions) -> Answered {
         );
     }
     // The session lingers until the bots hold the end, then records it.
-    loop {
-        if let Update::Ended(ended) = next(&updates) {
-            assert_eq!(ended, Ok(()));
-            break;
-        }
-    }
-    let stats = std::fs::read_to_string(app_dir.path().join("stats.jsonl")).unwrap();
-    assert_eq!(stats.lines().count(), 1, "{stats}");
+    ends_recorded_once(&updates, app_dir.path());
     for guest in guests {
         guest.finish();
     }

@@ -18,7 +18,7 @@ use clovece::app::room::{self, Room};
 use clovece::lobby::RoomOptions;
 use clovece::lobby::options::Players;
 use i_slint_backend_testing::ElementQuery;
-use online_support::{Answered, next, place, play};
+use online_support::{Answered, ends_recorded_once, next, place, play};
 use process::peer;
 use slint::platform::PointerEventButton;
 
@@ -125,14 +125,7 @@ fn a_game_dropped_mid_way_is_offered_on_home_resumed_finished_and_recorded_once(
         seen_by_bot.starts_with(&format!("winner {winner} ")),
         "{seen_by_bot}"
     );
-    loop {
-        if let Update::Ended(ended) = next(&updates) {
-            assert_eq!(ended, Ok(()));
-            break;
-        }
-    }
-    let stats = std::fs::read_to_string(app_dir.path().join("stats.jsonl")).unwrap();
-    assert_eq!(stats.lines().count(), 1, "recorded once: {stats}");
+    ends_recorded_once(&updates, app_dir.path());
     assert!(
         resume::kept(app_dir.path()).is_none(),
         "nothing left to resume"

@@ -80,3 +80,16 @@ pub fn play(
     session.act(action.expect("a move is due, so a piece may move"));
     true
 }
+
+/// Waits for the session's end, which must be clean, and checks that the
+/// game is recorded once in the statistics of `data`.
+pub fn ends_recorded_once(updates: &mpsc::Receiver<Update>, data: &std::path::Path) {
+    loop {
+        if let Update::Ended(ended) = next(updates) {
+            assert_eq!(ended, Ok(()));
+            break;
+        }
+    }
+    let stats = std::fs::read_to_string(data.join("stats.jsonl")).unwrap();
+    assert_eq!(stats.lines().count(), 1, "recorded once: {stats}");
+}
