@@ -1,8 +1,11 @@
 //! Resuming an online game in the app: the app's online controller,
 //! dropped mid-game against a `clovece join --bot` process on loopback
 //! (as when the app is killed), is offered the game on Home when it opens
-//! again on the same data folder, resumes it from the saved log, plays it
-//! to its end and records it once; a damaged saved game is said so on
+//! again on the same data folder, resumes it from the saved log with the
+//! players' nicknames, plays it to its end and records it once; the same
+//! through the window, Resume pressed on Home, against a `clovece host`
+//! that stays and against one that is gone (the computer takes its seat);
+//! a closed app's session ends with it; a damaged saved game is said so on
 //! Home and can be discarded.
 
 mod online_support;
@@ -13,17 +16,23 @@ use std::sync::mpsc;
 use std::time::Duration;
 
 use clovece::app::online::{Part, Session, Update};
-use clovece::app::resume::{self, Kept};
+use clovece::app::resume::{self, Kept, Sitter};
 use clovece::app::room::{self, Room};
+use clovece::app::ui::{AppAdapter, AppWindow, GameAdapter, Screen};
+use clovece::app::{App, Services};
 use clovece::lobby::RoomOptions;
 use clovece::lobby::options::Players;
+use clovece::rules::Colour;
+use clovece::stats::Outcome;
 use i_slint_backend_testing::ElementQuery;
-use online_support::{Answered, ends_recorded_once, next, place, play};
+use online_support::{Answered, ends_recorded_once, next, place, play, recorded_once};
 use process::peer;
+use slint::ComponentHandle;
 use slint::platform::PointerEventButton;
+use ui_support::{pump_until, shows};
 
 /// The first element whose label starts with `start`, if any.
-fn label_starting(window: &clovece::app::ui::AppWindow, start: &str) -> Option<String> {
+fn label_starting(window: &AppWindow, start: &str) -> Option<String> {
     let start = start.to_owned();
     ElementQuery::from_root(window)
         .match_descendants()
@@ -80,21 +89,19 @@ fn a_game_dropped_mid_way_is_offered_on_home_resumed_finished_and_recorded_once(
     // Its network thread stops at its next await.
     std::thread::sleep(Duration::from_millis(500));
 
-    // Home, opened again on the same folder, offers the game.
-    {
-        ui_support::init();
-        let app = ui_support::app(app_dir.path(), 1);
-        let window = app.window();
-        ui_support::find(window, "Host a room");
-        let offer = label_starting(window, "An online game is unfinished (last move 0 min ago)");
-        assert!(offer.is_some(), "Home offers the game");
-        assert!(label_starting(window, "Resume the game").is_some());
-    }
-
+    // The app opened again on the folder offers it (as the window tests
+    // below show).
     let Some(Kept::Unfinished(kept)) = resume::kept(app_dir.path()) else {
         panic!("the game is kept to be resumed");
     };
-    assert_eq!(kept.players, 2);
+    // The host sits in the first seat, the guest in the one across.
+    assert_eq!(
+        kept.seats,
+        [
+            (Colour::Red, Sitter::Player("Hana".into())),
+            (Colour::Green, Sitter::Player("Ivo".into()))
+        ]
+    );
     let resumed = std::time::Instant::now();
     let (tx, updates) = mpsc::channel();
     let session = Session::start(
@@ -108,6 +115,10 @@ fn a_game_dropped_mid_way_is_offered_on_home_resumed_finished_and_recorded_once(
     let winner = loop {
         let update = next(&updates);
         match &update {
+            Update::Started { names, .. } => {
+                assert_eq!(names[Colour::Red.index()], "Hana");
+                assert_eq!(names[Colour::Green.index()], "Ivo");
+            }
             Update::Log(_) => {
                 if game.is_none() {
                     eprintln!("board shown {:?} after resuming", resumed.elapsed());
@@ -126,32 +137,202 @@ fn a_game_dropped_mid_way_is_offered_on_home_resumed_finished_and_recorded_once(
         "{seen_by_bot}"
     );
     ends_recorded_once(&updates, app_dir.path());
-    assert!(
-        resume::kept(app_dir.path()).is_none(),
-        "nothing left to resume"
+    let names = recorded_once(app_dir.path())
+        .players
+        .into_iter()
+        .map(|p| p.name);
+    assert_eq!(
+        names.collect::<Vec<_>>(),
+        ["Hana", "Ivo"],
+        "named in the statistics"
     );
     bot.finish();
 }
 
+/// Taps for this player when a roll or move is due (the die, or the first
+/// piece that may move): whether it tapped.
+fn tap_turn(window: &AppWindow) -> bool {
+    let game = window.global::<GameAdapter>();
+    if game.get_can_roll() {
+        ui_support::find(window, "Die").mock_single_click(PointerEventButton::Left);
+        return true;
+    }
+    if game.get_must_move() && !game.get_turn_computer() {
+        if let Some(piece) = ui_support::enabled(window, "piece").first() {
+            piece.mock_single_click(PointerEventButton::Left);
+            return true;
+        }
+    }
+    false
+}
+
+/// The app on `dir` joins the room of `ticket` through its window, says
+/// ready, and taps `taps` times in the game that starts; then it is
+/// closed, as when it is killed mid-game.
+fn join_and_close_mid_game(dir: &std::path::Path, ticket: &str, taps: usize) {
+    let app = ui_support::app(dir, 1);
+    let window = app.window();
+    window.show().unwrap();
+    window
+        .global::<AppAdapter>()
+        .invoke_join_room(ticket.into());
+    pump_until("the room is joined", || shows(window, "Seat 1: Ivo (host)"));
+    ui_support::find(window, "Ready").mock_single_click(PointerEventButton::Left);
+    pump_until("the game starts", || {
+        window.global::<AppAdapter>().get_screen() == Screen::Game
+    });
+    for _ in 0..taps {
+        pump_until("this player's turn", || tap_turn(window));
+        // The tap reaches the log before the next is looked for.
+        ui_support::pump(Duration::from_millis(200));
+    }
+}
+
+/// The app opened again on `dir` offers the kept game on Home with its
+/// players' nicknames, and Resume, pressed, shows the board: the app.
+fn resume_from_home(dir: &std::path::Path) -> App {
+    let app = ui_support::app(dir, 1);
+    let window = app.window();
+    window.show().unwrap();
+    ui_support::find(window, "Host a room");
+    let offer = label_starting(window, "An online game is unfinished (last move 0 min ago)");
+    assert!(offer.is_some(), "Home offers the game");
+    assert!(shows(window, "Ivo (Red)"), "the host, by name");
+    assert!(shows(window, "Player (Green)"), "this player, by name");
+    ui_support::find(window, "Resume the game").mock_single_click(PointerEventButton::Left);
+    pump_until("the board is shown", || {
+        window.global::<AppAdapter>().get_screen() == Screen::Game
+    });
+    app
+}
+
+/// Taps this player's turns in `window` until the result shows.
+fn play_to_the_result(window: &AppWindow) {
+    pump_until("the result", || {
+        tap_turn(window);
+        window.global::<AppAdapter>().get_screen() == Screen::Result
+    });
+}
+
+#[test]
+fn resume_pressed_on_home_rejoins_the_game_by_name_plays_it_out_and_records_it_once() {
+    ui_support::on_ui_thread(|| {
+        let (app_dir, bot_dir) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+        let mut host = peer(bot_dir.path(), &["host", "--players", "2", "--name", "Ivo"]);
+        let (ticket, _) = process::ticket(&mut host);
+        join_and_close_mid_game(app_dir.path(), &ticket, 4);
+
+        let app = resume_from_home(app_dir.path());
+        let window = app.window();
+        assert!(
+            label_starting(window, "Ivo (Red), ").is_some(),
+            "the seat list names the host"
+        );
+        play_to_the_result(window);
+        let result = host.wait_for("result: ");
+        let name = if result.starts_with("winner red ") {
+            "Ivo"
+        } else {
+            "Player"
+        };
+        assert!(
+            shows(window, &format!("{name} wins!")),
+            "the result names {name}: {result}"
+        );
+        pump_until("the game is recorded", || {
+            resume::kept(app_dir.path()).is_none()
+        });
+        let record = recorded_once(app_dir.path());
+        assert!(record.players.iter().all(|p| p.outcome != Outcome::Dropped));
+        host.finish();
+    });
+}
+
+#[test]
+fn a_resumed_game_whose_other_phone_is_gone_is_played_on_with_the_computer_in_its_seat() {
+    ui_support::on_ui_thread(|| {
+        let (app_dir, bot_dir) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+        // A short grace period, so the computer takes the seat within seconds.
+        let mut host = peer(
+            bot_dir.path(),
+            &[
+                "host",
+                "--players",
+                "2",
+                "--name",
+                "Ivo",
+                "--grace",
+                "2",
+                "--turn",
+                "10",
+            ],
+        );
+        let (ticket, _) = process::ticket(&mut host);
+        join_and_close_mid_game(app_dir.path(), &ticket, 4);
+        // The other phone is gone for good.
+        host.kill();
+
+        let app = resume_from_home(app_dir.path());
+        let window = app.window();
+        pump_until("the host is marked as waited for", || {
+            label_starting(window, "Ivo (Red), ").is_some_and(|l| l.contains(", waiting 0:"))
+        });
+        assert!(
+            !window.global::<GameAdapter>().get_stranded(),
+            "this phone may go on"
+        );
+        pump_until("the computer plays the host's seat", || {
+            tap_turn(window);
+            label_starting(window, "Ivo (Red, computer), ").is_some()
+        });
+        play_to_the_result(window);
+        pump_until("the game is recorded", || {
+            resume::kept(app_dir.path()).is_none()
+        });
+        let record = recorded_once(app_dir.path());
+        let ivo = record.players.iter().find(|p| p.name == "Ivo").unwrap();
+        assert_eq!(ivo.outcome, Outcome::Dropped);
+    });
+}
+
+#[test]
+fn a_closed_app_ends_its_online_session_and_its_invitation_inbox() {
+    ui_support::on_ui_thread(|| {
+        let dir = tempfile::tempdir().unwrap();
+        let services = Services::desktop();
+        // Each session and the inbox hold the multicast lock while they run.
+        let multicast = services.lifecycle.multicast();
+        let app = ui_support::app_on(dir.path(), 1, services);
+        let window = app.window();
+        window.show().unwrap();
+        ui_support::find(window, "Host a room").mock_single_click(PointerEventButton::Left);
+        ui_support::find(window, "Open the room").mock_single_click(PointerEventButton::Left);
+        assert_eq!(multicast.holds(), 1, "the room's session runs");
+        drop(app);
+        assert_eq!(multicast.holds(), 0, "nothing runs after the app");
+    });
+}
+
 #[test]
 fn a_damaged_kept_game_is_explained_on_home_and_discarded() {
-    ui_support::init();
-    let dir = tempfile::tempdir().unwrap();
-    let folder = resume::new_folder(dir.path());
-    let game = folder.join(clovece::net::game::GAME_DIR);
-    std::fs::create_dir_all(&game).unwrap();
-    std::fs::write(game.join("secret"), b"not a secret").unwrap();
-    std::fs::write(game.join("log"), b"not a log").unwrap();
+    ui_support::on_ui_thread(|| {
+        let dir = tempfile::tempdir().unwrap();
+        let folder = resume::new_folder(dir.path());
+        let game = folder.join(clovece::net::game::GAME_DIR);
+        std::fs::create_dir_all(&game).unwrap();
+        std::fs::write(game.join("secret"), b"not a secret").unwrap();
+        std::fs::write(game.join("log"), b"not a log").unwrap();
 
-    let app = ui_support::app(dir.path(), 1);
-    let window = app.window();
-    ui_support::find(window, "Host a room");
-    let said = label_starting(window, "An online game cannot be resumed: ")
-        .expect("Home says the kept game is damaged");
-    assert!(said.contains("secret"), "{said}");
-    assert!(label_starting(window, "Resume the game").is_none());
-    ui_support::find(window, "Discard the unfinished game")
-        .mock_single_click(PointerEventButton::Left);
-    assert!(label_starting(window, "An online game").is_none());
-    assert!(!folder.exists(), "the damaged game is gone");
+        let app = ui_support::app(dir.path(), 1);
+        let window = app.window();
+        ui_support::find(window, "Host a room");
+        let said = label_starting(window, "An online game cannot be resumed: ")
+            .expect("Home says the kept game is damaged");
+        assert!(said.contains("secret"), "{said}");
+        assert!(label_starting(window, "Resume the game").is_none());
+        ui_support::find(window, "Discard the unfinished game")
+            .mock_single_click(PointerEventButton::Left);
+        assert!(label_starting(window, "An online game").is_none());
+        assert!(!folder.exists(), "the damaged game is gone");
+    });
 }

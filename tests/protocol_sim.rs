@@ -4,7 +4,7 @@
 //! result.
 
 use clovece::protocol::sim::{Config, Faults, Outcome, Sim};
-use clovece::protocol::{Colours, End, TurnTimer};
+use clovece::protocol::{Colours, End, TurnTimer, may_certify};
 use clovece::rules::{Colour, FirstPlayer, HouseRules, RuleSet, Seats};
 use proptest::prelude::*;
 
@@ -148,7 +148,7 @@ fn a_crashed_phone_restarts_from_disk_and_continues() {
 #[test]
 fn a_phone_gone_for_good_is_played_by_the_computer() {
     let mut config = Config::new(60, seats(3));
-    config.vanish = Some((Colour::Blue, 30_000));
+    config.vanish = Some((Colours::one(Colour::Blue), 30_000));
     let outcome = run(config);
     assert_agreed(&outcome);
     let result = outcome.results[0].1.as_ref().unwrap();
@@ -160,10 +160,32 @@ fn a_phone_gone_for_good_is_played_by_the_computer() {
 #[test]
 fn in_a_two_player_game_the_other_phone_plays_on() {
     let mut config = Config::new(61, seats(2));
-    config.vanish = Some((Colour::Green, 20_000));
+    config.vanish = Some((Colours::one(Colour::Green), 20_000));
     let outcome = run(config);
     assert_agreed(&outcome);
     assert_eq!(outcome.results[0].1.as_ref().unwrap().absences[2], 1);
+}
+
+#[test]
+fn a_phone_left_alone_among_three_waits_for_the_others() {
+    // It may not vote two of three players gone on its own, so the
+    // computer never takes their seats: the game waits (the app says so
+    // and offers Leave).
+    let mut config = Config::new(62, seats(3));
+    let all: Colours = config.seats.iter().collect();
+    let me = config.seats.iter().next().unwrap();
+    let others = all.without(me);
+    config.vanish = Some((others, 20_000));
+    config.limit = 10 * 60 * 1000;
+    let outcome = run(config);
+    assert!(!outcome.converged);
+    let [(seat, state)] = outcome.states.as_slice() else {
+        panic!("one phone is left: {:?}", outcome.states);
+    };
+    assert_eq!(*seat, me);
+    assert_eq!(state.present(), all, "nobody was certified gone");
+    assert!(!may_certify(all, others));
+    assert!(outcome.results[0].1.is_none(), "no end without the others");
 }
 
 #[test]

@@ -13,18 +13,7 @@ use i_slint_backend_testing::{AccessibleRole, ElementHandle, ElementQuery, mock_
 use slint::platform::PointerEventButton;
 use slint::{ComponentHandle, Model};
 
-use ui_support::{app, find, label_of, pump_until, settings_dir, shows};
-
-/// The enabled buttons whose label contains `part`.
-fn enabled(window: &clovece::app::ui::AppWindow, part: &'static str) -> Vec<ElementHandle> {
-    ElementQuery::from_root(window)
-        .match_descendants()
-        .match_predicate(move |e| {
-            e.accessible_enabled() == Some(true)
-                && e.accessible_label().is_some_and(|l| l.contains(part))
-        })
-        .find_all()
-}
+use ui_support::{app, enabled, find, label_of, pump_until, settings_dir, shows};
 
 #[test]
 fn a_game_against_the_computer_is_played_to_the_result() {
@@ -335,6 +324,30 @@ fn a_dropped_player_is_marked_with_the_time_waited_and_the_computer_with_its_mar
     players[1].waiting = 32;
     game.set_players(slint::ModelRc::new(slint::VecModel::from(players)));
     assert!(find(window, "Green (Green, computer), 0 home, waiting 0:32").is_valid());
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn a_game_that_cannot_go_on_without_the_gone_phones_says_so_and_offers_leave() {
+    ui_support::init();
+    let dir = settings_dir("stranded");
+    let app = app(&dir, 4);
+    let window = app.window();
+    window.show().unwrap();
+    find(window, "Play against the computer").mock_single_click(PointerEventButton::Left);
+    find(window, "Start").mock_single_click(PointerEventButton::Left);
+    let note = "The other players' phones are gone, and this phone cannot play on without them. Wait for them, or leave the game.";
+    assert!(!shows(window, note));
+    // The online game (tested in app_resume and online_game) sets it.
+    window.global::<GameAdapter>().set_stranded(true);
+    assert!(shows(window, note));
+    let leaves = ElementHandle::find_by_accessible_label(window, "Leave game").count();
+    assert_eq!(leaves, 2, "Leave beside the note, and in the title bar");
+    ElementHandle::find_by_accessible_label(window, "Leave game")
+        .last()
+        .unwrap()
+        .mock_single_click(PointerEventButton::Left);
+    assert!(shows(window, "Stay"), "asked first, as always");
     let _ = std::fs::remove_dir_all(dir);
 }
 

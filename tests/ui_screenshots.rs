@@ -542,7 +542,7 @@ fn an_invitation_on_home_looks_as_recorded() {
 #[test]
 fn the_offer_to_resume_an_online_game_looks_as_recorded() {
     use clovece::app::ui::{
-        BoardTheme, ResumeAdapter, ResumeState, RoomData, RulesData, RulesKind,
+        BoardTheme, Hue, PlayerData, ResumeAdapter, ResumeState, RoomData, RulesData, RulesKind,
     };
     ui_support::init();
     let dir = ui_support::settings_dir("shot-resume");
@@ -562,6 +562,21 @@ fn the_offer_to_resume_an_online_game_looks_as_recorded() {
             no_jump_home: false,
         },
     });
+    let seat = |hue, name: &str| PlayerData {
+        hue,
+        name: name.into(),
+        computer: name.is_empty(),
+        active: false,
+        home: 0,
+        waiting: -1,
+    };
+    let seats = [
+        seat(Hue::Red, "Anna"),
+        seat(Hue::Blue, "Boris"),
+        seat(Hue::Green, ""),
+        seat(Hue::Yellow, "Dana"),
+    ];
+    resume.set_players(slint::ModelRc::new(slint::VecModel::from(seats.to_vec())));
     resume.set_minutes(3);
     resume.set_state(ResumeState::Unfinished);
     check(app.window(), PHONE, "resume");

@@ -100,6 +100,18 @@ impl Services {
     }
 }
 
+impl Drop for App {
+    /// The app's end ends its online session and invitation inbox at once,
+    /// as a killed app's would: Slint keeps a shown window alive until it is
+    /// hidden, and with it every callback's state, so without this an app
+    /// dropped mid-game (a test's, or one replaced in the same process)
+    /// would play on beside the app that resumes the game from its folder.
+    fn drop(&mut self) {
+        let _ = self.window.hide();
+        self.online.borrow_mut().close();
+    }
+}
+
 impl App {
     /// The app with its settings in `file` and offline dice from `dice`,
     /// on the home screen (not yet shown), with a desktop's services.
@@ -116,14 +128,17 @@ impl App {
         services: Services,
     ) -> Result<App, AppError> {
         let window = AppWindow::new()?;
+        // Statistics, identity, online games and their saved logs live
+        // beside the settings.
         let data = file
             .path()
             .parent()
-            .map_or_else(|| ".".into(), |folder| folder.to_owned());
+            .map_or_else(|| ".".into(), std::path::Path::to_path_buf);
         super::join::connect(&window);
         super::statistics::connect(&window, data.clone());
+        let identity_data = data.clone();
         let identity = Box::new(move || {
-            crate::net::identity::load_or_create(&data).map_err(|e| e.to_string())
+            crate::net::identity::load_or_create(&identity_data).map_err(|e| e.to_string())
         });
         let multicast = services.lifecycle.multicast();
         // The phones the nearby list asks are also seen by the invite
@@ -140,12 +155,6 @@ impl App {
             eprintln!("clovece: {e}; using the default settings");
             Settings::default()
         });
-        // Online games keep their identity, saved game and statistics
-        // beside the settings.
-        let data = file
-            .path()
-            .parent()
-            .map_or_else(std::path::PathBuf::new, std::path::Path::to_path_buf);
         let online = Rc::new(RefCell::new(Online::new(data, multicast)));
         online.borrow_mut().invites.know(known);
         online.borrow_mut().set_listen(listen);

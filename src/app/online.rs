@@ -69,8 +69,10 @@ pub enum Update {
     },
     /// A line of the host's organiser (a refusal).
     Said(String),
-    /// The game started with this player in a colour's seat.
-    Started(Colour),
+    /// The game started (or resumed) with this player in `me`'s seat;
+    /// every seat's nickname by colour (empty: the computer's seat, or a
+    /// player whose nickname is not known).
+    Started { me: Colour, names: [String; 4] },
     /// The log changed.
     Log(Snapshot),
     /// The players the game waits on, each with the seconds left before
@@ -127,7 +129,10 @@ impl<F: FnMut(Update)> Front for AppFront<F> {
                 startable,
             },
             Progress::Said(line) => Update::Said(line.to_owned()),
-            Progress::Seat(colour) => Update::Started(colour),
+            Progress::Seat { me, names } => Update::Started {
+                me,
+                names: names.clone(),
+            },
             Progress::Log(phone) => Update::Log(Snapshot::of(phone)),
             Progress::Silent(silent) => Update::Silent(
                 silent

@@ -47,6 +47,9 @@ pub struct Online {
     pieces: Rc<VecModel<ui::PieceData>>,
     /// The players the game waits on, with the seconds left, as last told.
     silent: Vec<(Colour, u64)>,
+    /// The players' nicknames by colour, as the game's start (or resume)
+    /// told them.
+    names: [String; 4],
     /// Bumped for every new session, so a finished session's late
     /// updates do nothing.
     generation: u64,
@@ -72,6 +75,7 @@ impl Online {
             game: None,
             pieces: Rc::new(VecModel::default()),
             silent: Vec::new(),
+            names: Default::default(),
             generation: 0,
         }
     }
@@ -79,6 +83,14 @@ impl Online {
     /// Listens on `listen` instead (tests keep to loopback).
     pub fn set_listen(&mut self, listen: Vec<Multiaddr>) {
         self.listen = listen;
+    }
+
+    /// Stops the session (a started game stays in its folder, to be
+    /// resumed) and the invitations' nodes: the app is closing.
+    pub(super) fn close(&mut self) {
+        self.generation += 1;
+        self.session = None;
+        self.invites = Invites::default();
     }
 }
 
@@ -188,6 +200,7 @@ pub(super) fn begin(window: &AppWindow, online: &Rc<RefCell<Online>>, part: Part
     s.generation += 1;
     s.game = None;
     s.silent.clear();
+    s.names = Default::default();
     s.room = Some(Room::new(role));
     let place = Place {
         data: s.data.clone(),
@@ -232,7 +245,7 @@ fn apply(window: &AppWindow, online: &Rc<RefCell<Online>>, generation: u64, upda
         return;
     }
     match update {
-        Update::Started(_) => {}
+        Update::Started { names, .. } => s.names = names,
         Update::Log(snapshot) => {
             match s.game.as_mut() {
                 Some(game) => game.update(snapshot),
@@ -327,26 +340,8 @@ fn seat_data(seat: &SeatView, colour: Colour) -> ui::SeatData {
     }
 }
 
-/// The players' names by colour, from the room's seats.
-fn names(s: &Online) -> [String; 4] {
-    let mut names: [String; 4] = Default::default();
-    let Some(room) = &s.room else { return names };
-    let Some(seats) = u8::try_from(room.seats().len())
-        .ok()
-        .and_then(Seats::for_players)
-    else {
-        return names;
-    };
-    for (seat, colour) in room.seats().iter().zip(seats.iter()) {
-        if let SeatView::Host { name } | SeatView::Guest { name, .. } = seat {
-            names[colour.index()].clone_from(name);
-        }
-    }
-    names
-}
-
 fn players(s: &Online, game: &OnlineGame, silent: &[(Colour, u64)]) -> Vec<ui::PlayerData> {
-    let names = names(s);
+    let names = &s.names;
     let pieces = game.pieces();
     let seated = game.snapshot().game.map(|g| g.seats());
     seated
@@ -403,7 +398,7 @@ fn show_game(window: &AppWindow, s: &Online) {
     adapter.set_players(ModelRc::new(VecModel::from(players)));
     let turn = game.turn().unwrap_or(game.me());
     adapter.set_turn(hue(turn));
-    adapter.set_turn_name(names(s)[turn.index()].as_str().into());
+    adapter.set_turn_name(s.names[turn.index()].as_str().into());
     adapter.set_turn_computer(game.computer(turn));
     adapter.set_can_roll(game.can_roll());
     adapter.set_must_move(game.must_move());
@@ -413,16 +408,16 @@ fn show_game(window: &AppWindow, s: &Online) {
     adapter.set_rolls(count(fairness.history().len()));
     adapter.set_note(note(game.note()));
     adapter.set_time_left(game.time_left().map_or(-1, i32::from));
+    adapter.set_stranded(game.stranded(&s.silent));
 }
 
 /// Shows the result screen of the finished online game.
 fn show_result(window: &AppWindow, s: &Online) {
     let Some(game) = &s.game else { return };
     let adapter = window.global::<ResultAdapter>();
-    let names = names(s);
     if let Some(Some(winner)) = game.over() {
         adapter.set_winner(hue(winner));
-        adapter.set_winner_name(names[winner.index()].as_str().into());
+        adapter.set_winner_name(s.names[winner.index()].as_str().into());
     }
     let mut placings = players(s, game, &[]);
     placings.sort_by_key(|p| {

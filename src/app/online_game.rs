@@ -8,7 +8,7 @@
 //! how the log changed.
 
 use crate::net::front::Action;
-use crate::protocol::{Actor, Control, Due, End};
+use crate::protocol::{Actor, Colours, Control, Due, End, may_certify};
 use crate::rules::{Capture, Colour, Next};
 
 use super::board::{Board, Note, PieceId, PieceView, Tap};
@@ -125,6 +125,24 @@ impl OnlineGame {
             self.snapshot.control[colour.index()],
             Some(Control::Computer | Control::Absent | Control::Left)
         )
+    }
+
+    /// Whether the game cannot go on: the phones it waits on are overdue
+    /// (`silent` with no time left, as [`super::online::Update::Silent`]
+    /// tells them) and the players still here are too few to let the
+    /// computer play for them ([`may_certify`]), so only their return, or
+    /// this player's leave, ends the wait.
+    pub fn stranded(&self, silent: &[(Colour, u64)]) -> bool {
+        let overdue: Colours = silent
+            .iter()
+            .filter(|&&(_, left)| left == 0)
+            .map(|&(c, _)| c)
+            .collect();
+        let present: Colours = Colour::ALL
+            .into_iter()
+            .filter(|c| self.snapshot.control[c.index()] == Some(Control::Player))
+            .collect();
+        !overdue.is_empty() && self.over().is_none() && !may_certify(present, overdue)
     }
 
     /// The winner, once the game is over (`Some(None)`: nobody won).
@@ -274,6 +292,39 @@ mod tests {
             seat: Some(seat),
             by: Actor::Player(seat),
         }
+    }
+
+    fn four_players() -> Game {
+        let seats = Seats::for_players(4).unwrap();
+        Game::new(RuleSet::Classic(HouseRules::default()), seats, Colour::Red).unwrap()
+    }
+
+    #[test]
+    fn a_phone_alone_with_one_overdue_opponent_is_not_stranded() {
+        // The computer takes the seat once this phone votes it gone.
+        let game = OnlineGame::new(snapshot(fresh(), due_roll(Colour::Red)));
+        assert!(!game.stranded(&[(Colour::Green, 0)]));
+    }
+
+    #[test]
+    fn a_phone_alone_among_four_is_stranded_only_once_the_others_are_overdue() {
+        let game = OnlineGame::new(snapshot(four_players(), due_roll(Colour::Red)));
+        let others = [Colour::Blue, Colour::Green, Colour::Yellow];
+        let waiting: Vec<_> = others.iter().map(|&c| (c, 12)).collect();
+        assert!(!game.stranded(&waiting), "still within the grace period");
+        let overdue: Vec<_> = others.iter().map(|&c| (c, 0)).collect();
+        assert!(game.stranded(&overdue));
+        // Half of the players still here may vote the other half gone.
+        assert!(!game.stranded(&overdue[1..]));
+    }
+
+    #[test]
+    fn a_phone_whose_opponents_left_or_dropped_is_not_stranded() {
+        let mut four = snapshot(four_players(), due_roll(Colour::Red));
+        four.control[Colour::Blue.index()] = Some(Control::Left);
+        four.control[Colour::Green.index()] = Some(Control::Absent);
+        let game = OnlineGame::new(four);
+        assert!(!game.stranded(&[(Colour::Yellow, 0)]));
     }
 
     #[test]

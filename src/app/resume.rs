@@ -14,10 +14,11 @@ use std::io;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
+use crate::net::book::Book;
 use crate::net::game::GAME_DIR;
 use crate::protocol::store::{Store, StoreError};
-use crate::protocol::{Header, Theme, TurnTimer};
-use crate::rules::RuleSet;
+use crate::protocol::{Header, Seat, Theme, TurnTimer};
+use crate::rules::{Colour, RuleSet};
 use crate::stats::Record;
 
 /// The folder of the online games in the data folder.
@@ -50,12 +51,23 @@ impl Kept {
     }
 }
 
+/// Who plays a seat of a kept game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Sitter {
+    /// A player, by nickname (empty when it is not known: the game was
+    /// saved before nicknames were kept, or its address book is damaged).
+    Player(String),
+    /// The computer, from the start.
+    Computer,
+}
+
 /// What Home says about a game it offers to resume.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Unfinished {
     pub folder: PathBuf,
     pub rules: RuleSet,
-    pub players: u8,
+    /// Who sits in each seat, in colour order.
+    pub seats: Vec<(Colour, Sitter)>,
     pub timer: TurnTimer,
     pub theme: Theme,
     /// When the log last changed.
@@ -63,6 +75,11 @@ pub struct Unfinished {
 }
 
 impl Unfinished {
+    /// How many seats the game has.
+    pub fn players(&self) -> u8 {
+        u8::try_from(self.seats.len()).unwrap_or(u8::MAX)
+    }
+
     /// How long ago the log last changed, as of `now`.
     pub fn since(&self, now: SystemTime) -> Duration {
         self.last
@@ -106,9 +123,12 @@ fn look(folder: PathBuf, dir: &Path) -> Kept {
         .flatten()
         .filter_map(|e| e.metadata().ok()?.modified().ok())
         .max();
+    // The nicknames are in the address book; without it the players show
+    // as their colours.
+    let names = Book::load(dir).map(|book| book.names).unwrap_or_default();
     Kept::Unfinished(Unfinished {
         folder,
-        players: players(&header),
+        seats: seats(&header, &names),
         rules: header.rules,
         timer: header.timer,
         theme: header.theme,
@@ -116,8 +136,24 @@ fn look(folder: PathBuf, dir: &Path) -> Kept {
     })
 }
 
-fn players(header: &Header) -> u8 {
-    header.seats.iter().filter(|s| s.is_some()).count() as u8
+/// The seats of `header`, the players named by `names`.
+fn seats(header: &Header, names: &[(libp2p::PeerId, String)]) -> Vec<(Colour, Sitter)> {
+    Colour::ALL
+        .into_iter()
+        .filter_map(|c| {
+            let sitter = match header.seats[c.index()].as_ref()? {
+                Seat::Player { key, .. } => Sitter::Player(
+                    key.peer_id()
+                        .ok()
+                        .and_then(|id| names.iter().find(|(p, _)| *p == id))
+                        .map(|(_, name)| name.clone())
+                        .unwrap_or_default(),
+                ),
+                Seat::Computer { .. } => Sitter::Computer,
+            };
+            Some((c, sitter))
+        })
+        .collect()
 }
 
 /// Removes the kept game in `folder`: it is recorded, or cannot be.
@@ -130,12 +166,14 @@ pub fn discard(folder: &Path) -> io::Result<()> {
 /// result if it is over), so closing the app and discarding a game about
 /// to be lost costs what leaving it does. Then removes it.
 pub fn give_up(data: &Path, folder: &Path) -> Result<(), GiveUpError> {
-    let restored = match Store::open(&folder.join(GAME_DIR)) {
+    let dir = folder.join(GAME_DIR);
+    let restored = match Store::open(&dir) {
         Ok(restored) => restored,
         Err(StoreError::Corrupt { intact, .. }) => *intact,
         Err(e) => return Err(GiveUpError::Unreadable(e)),
     };
-    let record = Record::given_up(&restored.log, restored.seat, &[]);
+    let names = Book::load(&dir).map(|book| book.names).unwrap_or_default();
+    let record = Record::given_up(&restored.log, restored.seat, &names);
     crate::stats::Store::new(data).add(record)?;
     discard(folder).map_err(GiveUpError::Remove)
 }
@@ -193,14 +231,20 @@ mod tests {
         assert!(new_folder(data) > first);
     }
 
-    #[test]
-    fn a_kept_game_given_up_counts_as_this_players_leave_and_is_removed() {
-        use crate::protocol::{DiceChain, DiceSecret, Phone, Seat, SignedHeader, Signer};
-        use crate::rules::HouseRules;
-        use crate::stats::Outcome;
-        use libp2p::identity::Keypair;
+    use crate::protocol::{DiceChain, DiceSecret, Phone, SignedHeader, Signer};
+    use crate::rules::HouseRules;
+    use libp2p::identity::Keypair;
 
-        let keys = [1u8, 2].map(|s| Keypair::ed25519_from_bytes([s; 32]).unwrap());
+    /// The players' keys of [`kept_game`]: Red's and Green's.
+    fn keys() -> [Keypair; 2] {
+        [1u8, 2].map(|s| Keypair::ed25519_from_bytes([s; 32]).unwrap())
+    }
+
+    /// A two-player game (Red, Green) kept by Green's phone in a session
+    /// folder of `data`, as when the app is closed before its end: the
+    /// folder.
+    fn kept_game(data: &Path) -> PathBuf {
+        let keys = keys();
         let signers = keys.each_ref().map(|k| Signer::new(k).unwrap());
         let secret = || DiceSecret::from_bytes([9; 32]);
         let seat = |signer: &Signer| Seat::Player {
@@ -211,12 +255,64 @@ mod tests {
         let seats = [Some(seat(&signers[0])), None, Some(seat(&signers[1])), None];
         let header = Header::new([1; 32], RuleSet::Classic(HouseRules::default()), seats);
         let signed = SignedHeader::sign_all(header, &[&signers[0], &signers[1]]);
-        let data = tempfile::tempdir().unwrap();
-        let folder = new_folder(data.path());
+        let folder = new_folder(data);
         let dir = folder.join(GAME_DIR);
         std::fs::create_dir_all(&dir).unwrap();
-        // Green's phone keeps the game; the app is closed before its end.
         Phone::new(signed, &keys[1], secret(), Some(&dir)).unwrap();
+        folder
+    }
+
+    fn unfinished(data: &Path) -> Unfinished {
+        match kept(data) {
+            Some(Kept::Unfinished(game)) => game,
+            other => panic!("an unfinished game is kept: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn a_kept_game_names_its_players_from_its_address_book() {
+        let data = tempfile::tempdir().unwrap();
+        let folder = kept_game(data.path());
+        let [red, green] = keys().map(|k| k.public().to_peer_id());
+        let book = Book {
+            names: vec![(red, "Hana".into()), (green, "Ivo".into())],
+            ..Book::default()
+        };
+        book.save(&folder.join(GAME_DIR)).unwrap();
+        let game = unfinished(data.path());
+        assert_eq!(
+            game.seats,
+            [
+                (Colour::Red, Sitter::Player("Hana".into())),
+                (Colour::Green, Sitter::Player("Ivo".into()))
+            ]
+        );
+        assert_eq!(game.players(), 2);
+    }
+
+    #[test]
+    fn a_kept_game_without_nicknames_still_offers_its_players_by_colour() {
+        let data = tempfile::tempdir().unwrap();
+        let folder = kept_game(data.path());
+        let nameless = [
+            (Colour::Red, Sitter::Player(String::new())),
+            (Colour::Green, Sitter::Player(String::new())),
+        ];
+        // Saved before nicknames were kept: no address book here.
+        assert_eq!(unfinished(data.path()).seats, nameless);
+        // A damaged address book costs the names only.
+        std::fs::write(folder.join(GAME_DIR).join("peers"), b"\xff\xff").unwrap();
+        assert_eq!(unfinished(data.path()).seats, nameless);
+    }
+
+    #[test]
+    fn a_kept_game_given_up_counts_as_this_players_leave_and_is_removed() {
+        use crate::stats::Outcome;
+
+        let keys = keys();
+        let data = tempfile::tempdir().unwrap();
+        // Green's phone keeps the game; the app is closed before its end.
+        let folder = kept_game(data.path());
         assert!(matches!(kept(data.path()), Some(Kept::Unfinished(_))));
 
         give_up(data.path(), &folder).unwrap();

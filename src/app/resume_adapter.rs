@@ -8,12 +8,13 @@ use std::cell::RefCell;
 use std::rc::Rc;
 use std::time::SystemTime;
 
-use slint::ComponentHandle;
+use slint::{ComponentHandle, ModelRc, VecModel};
 
+use super::adapter::hue;
 use super::invite_adapter::board;
 use super::online::Part;
 use super::online_adapter::{self, Online};
-use super::resume::{self, Kept};
+use super::resume::{self, Kept, Sitter};
 use super::statistics::rules_data;
 use super::ui::{self, AppWindow, ResumeAdapter};
 
@@ -84,12 +85,28 @@ fn show(window: &AppWindow, s: &Online) {
             adapter.set_game(ui::RoomData {
                 code: "".into(),
                 ticket: "".into(),
-                players: i32::from(game.players),
+                players: i32::from(game.players()),
                 free: 0,
                 turn: game.timer.seconds().map_or(0, i32::from),
                 board: board(game.theme),
                 rules: rules_data(Some(game.rules)),
             });
+            let seats: Vec<ui::PlayerData> = game
+                .seats
+                .iter()
+                .map(|(colour, sitter)| ui::PlayerData {
+                    hue: hue(*colour),
+                    name: match sitter {
+                        Sitter::Player(name) => name.as_str().into(),
+                        Sitter::Computer => "".into(),
+                    },
+                    computer: *sitter == Sitter::Computer,
+                    active: false,
+                    home: 0,
+                    waiting: -1,
+                })
+                .collect();
+            adapter.set_players(ModelRc::new(VecModel::from(seats)));
             let minutes = game.since(SystemTime::now()).as_secs() / 60;
             adapter.set_minutes(i32::try_from(minutes).unwrap_or(i32::MAX));
             adapter.set_state(ui::ResumeState::Unfinished);

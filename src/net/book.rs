@@ -1,8 +1,10 @@
-//! The address book saved beside a game: where this phone listened and
-//! where the other players' phones were last reached. A restarted phone
-//! reloads its game from [`crate::protocol::Store`], listens again where it
-//! did (so the others' redials find it) and dials the others at these
-//! addresses; mDNS supplies new ones if they moved.
+//! The address book saved beside a game: where this phone listened, where
+//! the other players' phones were last reached, and every player's
+//! nickname. A restarted phone reloads its game from
+//! [`crate::protocol::Store`], listens again where it did (so the others'
+//! redials find it) and dials the others at these addresses; mDNS supplies
+//! new ones if they moved. The nicknames, said only at the setup, let a
+//! resumed game show and record its players by name.
 //!
 //! The file is written whole by write-to-temporary, sync and rename, so a
 //! crash leaves the old book or the new one. A missing or damaged book is
@@ -27,14 +29,20 @@ pub struct Book {
     pub me: Vec<Multiaddr>,
     /// Every other player's peer id and addresses.
     pub peers: Vec<(PeerId, Vec<Multiaddr>)>,
+    /// Every player's peer id and nickname, this player's too (none in a
+    /// book saved before nicknames were kept).
+    pub names: Vec<(PeerId, String)>,
 }
 
-/// The book as bytes on disk.
+/// The book as bytes on disk: the addresses, then the nicknames, which a
+/// book saved before they were kept ends without.
 #[derive(Serialize, Deserialize)]
 struct Saved {
     me: Vec<ByteBuf>,
     peers: Vec<(ByteBuf, Vec<ByteBuf>)>,
 }
+
+type SavedNames = Vec<(ByteBuf, String)>;
 
 #[derive(Debug, thiserror::Error)]
 pub enum BookError {
@@ -72,7 +80,13 @@ impl Book {
                 .map(|(id, a)| (ByteBuf::from(id.to_bytes()), addrs(a)))
                 .collect(),
         };
-        let bytes = postcard::to_stdvec(&saved).expect("a book serialises to memory");
+        let names: SavedNames = self
+            .names
+            .iter()
+            .map(|(id, name)| (ByteBuf::from(id.to_bytes()), name.clone()))
+            .collect();
+        let mut bytes = postcard::to_stdvec(&saved).expect("a book serialises to memory");
+        bytes.extend(postcard::to_stdvec(&names).expect("names serialise to memory"));
         let temp = dir.join("peers.tmp");
         let path = dir.join(FILE);
         let io = |path: &Path| {
@@ -97,15 +111,17 @@ impl Book {
         if bytes.len() > MAX_BYTES {
             return Err(BookError::TooLarge { path });
         }
-        let saved: Saved = match postcard::take_from_bytes(&bytes) {
-            Ok((saved, [])) => saved,
-            Ok(_) => {
-                return Err(BookError::Malformed {
-                    path,
-                    source: postcard::Error::DeserializeUnexpectedEnd,
-                });
-            }
-            Err(source) => return Err(BookError::Malformed { path, source }),
+        let malformed = |source| BookError::Malformed {
+            path: path.clone(),
+            source,
+        };
+        let (saved, rest): (Saved, _) = postcard::take_from_bytes(&bytes).map_err(malformed)?;
+        let names: SavedNames = match rest {
+            [] => Vec::new(),
+            rest => match postcard::take_from_bytes(rest).map_err(malformed)? {
+                (names, []) => names,
+                _ => return Err(malformed(postcard::Error::DeserializeUnexpectedEnd)),
+            },
         };
         let bad = || BookError::BadAddress { path: path.clone() };
         let me = parse_addrs(saved.me).ok_or_else(bad)?;
@@ -115,7 +131,14 @@ impl Book {
             .map(|(id, a)| Some((PeerId::from_bytes(&id).ok()?, parse_addrs(a)?)))
             .collect::<Option<_>>()
             .ok_or_else(bad)?;
-        Ok(Book { me, peers })
+        // The file may have been tampered with: nicknames are cut as the
+        // setup cuts them.
+        let names = names
+            .into_iter()
+            .map(|(id, name)| Some((PeerId::from_bytes(&id).ok()?, super::setup::nickname(&name))))
+            .collect::<Option<_>>()
+            .ok_or_else(bad)?;
+        Ok(Book { me, peers, names })
     }
 
     /// The addresses saved for `peer`.
@@ -135,6 +158,7 @@ mod tests {
 
     fn book() -> Book {
         let peer = Keypair::generate_ed25519().public().to_peer_id();
+        let me = Keypair::generate_ed25519().public().to_peer_id();
         Book {
             me: vec!["/ip4/127.0.0.1/tcp/4001".parse().unwrap()],
             peers: vec![(
@@ -144,6 +168,7 @@ mod tests {
                     "/ip4/192.0.2.7/tcp/4002".parse().unwrap(),
                 ],
             )],
+            names: vec![(me, "Hana".into()), (peer, "Ivo".into())],
         }
     }
 
@@ -154,6 +179,31 @@ mod tests {
         b.save(dir.path()).unwrap();
         assert_eq!(Book::load(dir.path()).unwrap(), b);
         assert_eq!(b.addrs(b.peers[0].0), b.peers[0].1.as_slice());
+    }
+
+    #[test]
+    fn a_book_saved_before_nicknames_were_kept_loads_without_them() {
+        let dir = tempfile::tempdir().unwrap();
+        let b = book();
+        let old = Saved {
+            me: addrs(&b.me),
+            peers: vec![(ByteBuf::from(b.peers[0].0.to_bytes()), addrs(&b.peers[0].1))],
+        };
+        fs::write(dir.path().join(FILE), postcard::to_stdvec(&old).unwrap()).unwrap();
+        let loaded = Book::load(dir.path()).unwrap();
+        assert_eq!(loaded.peers, b.peers);
+        assert!(loaded.names.is_empty());
+    }
+
+    #[test]
+    fn a_saved_nickname_is_cut_as_the_setup_cuts_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut b = book();
+        b.names[0].1 = format!("Ha\u{7}na{}", "x".repeat(100));
+        b.save(dir.path()).unwrap();
+        let name = &Book::load(dir.path()).unwrap().names[0].1;
+        assert!(name.starts_with("Hana"), "{name:?}");
+        assert_eq!(name.chars().count(), super::super::setup::MAX_NAME);
     }
 
     #[test]

@@ -48,8 +48,10 @@ pub enum Progress<'a> {
     Said(&'a str),
     /// A saved game was taken up again, at this many entries.
     Resumed(u32),
-    /// The game started (or resumed) with this player in `Colour`'s seat.
-    Seat(Colour),
+    /// The game started (or resumed) with this player in `me`'s seat;
+    /// every seat's nickname by colour (empty for the computer's seats and
+    /// for players whose nickname is not known).
+    Seat { me: Colour, names: &'a [String; 4] },
     /// The log changed (or is shown for the first time).
     Log(&'a Phone),
     /// The computer took a player's seat because their phone was gone.

@@ -159,12 +159,12 @@ pub async fn run(
         (Role::Host(table, organiser), _) => Start::Host(*table, organiser.as_mut()),
         (Role::Join(Some(link)), _) => Start::Join(link),
     };
-    // A resumed game knows the players by their keys only: their nicknames
-    // were said at the setup, which this process did not keep.
+    // A resumed game's nicknames, said at its setup, come from its book.
     let (mut node, phone, book, names) = match start {
         Start::Resume(saved) => {
             let (node, phone, book) = resume(&keypair, *saved, &dir, config, front).await?;
-            (node, phone, book, Vec::new())
+            let names = book.names.clone();
+            (node, phone, book, names)
         }
         Start::Host(table, organiser) => {
             let secret = DiceSecret::generate()?;
@@ -200,6 +200,7 @@ pub async fn run(
         peers: players(&phone)
             .map(|id| (id, book.addrs(id).to_vec()))
             .collect(),
+        names: names.clone(),
     };
     if let Err(e) = book.save(&dir) {
         warn!("cannot save the peers' addresses; a restart will rely on mDNS: {e}");
@@ -208,8 +209,25 @@ pub async fn run(
         node.add_addrs(*id, addrs.iter().cloned());
         node.keep(*id);
     }
-    let phone = play::play(&mut node, phone, &peer, front).await?;
+    let seated = by_colour(&phone, &names);
+    let phone = play::play(&mut node, phone, &peer, &seated, front).await?;
     Ok(Finished { phone, names })
+}
+
+/// Every seat's nickname by colour, from the players' `names` by peer id:
+/// empty for a computer seat, an empty seat, or a player whose nickname is
+/// not known (a game saved before nicknames were kept).
+fn by_colour(phone: &Phone, names: &[(PeerId, String)]) -> [String; 4] {
+    let seats = &phone.log().header().header.seats;
+    Colour::ALL.map(|c| match seats[c.index()] {
+        Some(Seat::Player { key, .. }) => key
+            .peer_id()
+            .ok()
+            .and_then(|id| names.iter().find(|(p, _)| *p == id))
+            .map(|(_, name)| name.clone())
+            .unwrap_or_default(),
+        _ => String::new(),
+    })
 }
 
 /// The setup's players (peer id, addresses, nickname) split into the

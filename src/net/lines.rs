@@ -83,7 +83,7 @@ impl<W: Write> Front for Lines<W> {
             Progress::Seats { seats, .. } => writeln!(out, "seats: {}", SeatList(seats))?,
             Progress::Said(line) => writeln!(out, "{line}")?,
             Progress::Resumed(len) => writeln!(out, "resumed: {len}")?,
-            Progress::Seat(colour) => writeln!(out, "seat: {colour}")?,
+            Progress::Seat { me, .. } => writeln!(out, "seat: {me}")?,
             Progress::Log(phone) => {
                 let len = phone.log().len();
                 if self.trace && self.applied != Some(len) {

@@ -73,11 +73,12 @@ fn report_seats(
 
 /// Plays the game to its end (or this player's leave), shows the result
 /// and lingers until every peer holds the final entry. Shows this player's
-/// seat first.
+/// seat and every seat's nickname (`names`, by colour) first.
 pub(super) async fn play(
     node: &mut Node,
     mut phone: Phone,
     peer: &Peer,
+    names: &[String; 4],
     front: &mut dyn Front,
 ) -> Result<Phone, GameError> {
     let header = phone.log().header().header.clone();
@@ -112,7 +113,7 @@ pub(super) async fn play(
     // The head the front was last shown.
     let mut shown: Option<Digest> = None;
     let me = phone.seat();
-    front.show(Progress::Seat(me))?;
+    front.show(Progress::Seat { me, names })?;
     report_seats(&phone, &mut controls, front)?;
     phone.start(&mut Wire { node, peers, me })?;
     loop {

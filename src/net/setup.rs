@@ -176,7 +176,7 @@ impl std::fmt::Debug for dyn Organiser {
 }
 
 /// `name` cut to [`MAX_NAME`] characters, without control characters.
-fn nickname(name: &str) -> String {
+pub(super) fn nickname(name: &str) -> String {
     name.chars()
         .filter(|c| !c.is_control())
         .take(MAX_NAME)

@@ -47,6 +47,6 @@ pub use log::{Log, LogError, Offered, RollRecord};
 pub use phone::{Observation, Phone, PhoneError, Transport, Waiting};
 pub use presence::Watch;
 pub use result::{End, GameResult, SignedResult};
-pub use state::{Actor, Control, Due, State};
+pub use state::{Actor, Control, Due, State, may_certify};
 pub use store::{Restored, Store, StoreError};
 pub use wire::{DecodeError, Message, Reveal};

@@ -87,8 +87,8 @@ pub struct Config {
     pub idle: Colours,
     /// A player who leaves on purpose once their log has this many entries.
     pub leave: Option<(Colour, u32)>,
-    /// A phone that goes away for good at this time, without leaving.
-    pub vanish: Option<(Colour, Millis)>,
+    /// Phones that go away for good at this time, without leaving.
+    pub vanish: Option<(Colours, Millis)>,
     pub faults: Faults,
     /// Where each phone saves its files (in a folder per colour); `None`
     /// to keep everything in memory.
@@ -393,7 +393,9 @@ impl Sim {
             self.schedule(start + length, Event::Heal);
         }
         if let Some((who, at)) = self.config.vanish {
-            self.schedule(at, Event::Vanish(who));
+            for seat in who.iter() {
+                self.schedule(at, Event::Vanish(seat));
+            }
         }
         if faults.crash && self.config.dir.is_some() {
             let who = phones[below(&mut self.rng, phones.len() as u64) as usize];

@@ -13,6 +13,16 @@ use super::result::{End, GameResult};
 use crate::rules::opening::{Opening, OpeningNext};
 use crate::rules::{Colour, FlowError, Game, Move, Next};
 
+/// Whether the players `present` other than `gone` may certify `gone`
+/// absent (and so let the computer play their seats): they must be at
+/// least half of those present, so that a minority cut off from the rest
+/// can never declare the majority gone. A phone left alone in a game of
+/// three or four players can only wait.
+pub fn may_certify(present: Colours, gone: Colours) -> bool {
+    let voters = present.difference(gone);
+    !voters.is_empty() && 2 * voters.len() >= present.len()
+}
+
 /// Who plays a seat now.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Control {
@@ -356,7 +366,7 @@ impl State {
             return Err(LogError::GoneNotPresent(gone));
         }
         let voters = present.difference(gone);
-        if voters.is_empty() || 2 * voters.len() < present.len() {
+        if !may_certify(present, gone) {
             return Err(LogError::TooFewVoters { voters, present });
         }
         let signed: Vec<Colour> = cert.votes.iter().map(|&(c, _)| c).collect();

@@ -90,6 +90,17 @@ pub fn ends_recorded_once(updates: &mpsc::Receiver<Update>, data: &std::path::Pa
             break;
         }
     }
+    recorded_once(data);
+}
+
+/// Checks that the statistics of `data` hold one game, and that nothing is
+/// left to resume; the game's record.
+pub fn recorded_once(data: &std::path::Path) -> clovece::stats::Record {
     let stats = std::fs::read_to_string(data.join("stats.jsonl")).unwrap();
     assert_eq!(stats.lines().count(), 1, "recorded once: {stats}");
+    assert!(
+        clovece::app::resume::kept(data).is_none(),
+        "nothing left to resume"
+    );
+    serde_json::from_str(stats.trim()).unwrap()
 }

@@ -26,6 +26,37 @@ pub fn init_threaded() {
     init_with(true);
 }
 
+/// Runs `test` on the one thread of this test binary that runs Slint's
+/// threaded testing backend (set up there), waiting for it and passing on
+/// its panic. That backend belongs to the thread that set it up, so a
+/// binary whose tests open windows on it runs them there, one at a time.
+pub fn on_ui_thread(test: impl FnOnce() + Send + 'static) {
+    type Job = Box<dyn FnOnce() + Send>;
+    static JOBS: std::sync::OnceLock<std::sync::Mutex<std::sync::mpsc::Sender<Job>>> =
+        std::sync::OnceLock::new();
+    let jobs = JOBS.get_or_init(|| {
+        let (tx, rx) = std::sync::mpsc::channel::<Job>();
+        std::thread::spawn(move || {
+            init_threaded();
+            for job in rx {
+                job();
+            }
+        });
+        std::sync::Mutex::new(tx)
+    });
+    let (done, outcome) = std::sync::mpsc::channel();
+    let job: Job = Box::new(move || {
+        let _ = done.send(std::panic::catch_unwind(std::panic::AssertUnwindSafe(test)));
+    });
+    jobs.lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+        .send(job)
+        .expect("the UI thread runs");
+    if let Err(panic) = outcome.recv().expect("the UI thread answers") {
+        std::panic::resume_unwind(panic);
+    }
+}
+
 fn init_with(threading: bool) {
     let backend = TestingBackend::new(TestingBackendOptions {
         mock_time: true,
@@ -61,9 +92,10 @@ pub fn app_on_loopback(dir: &Path, seed: u8, ask: Vec<(libp2p::PeerId, libp2p::M
     app_on(dir, seed, services)
 }
 
+/// The app as [`app`] with `services` (a test keeps a handle on them).
 /// Every app of the tests listens on loopback only (Home listens for
 /// invitations from the start, online games where the nearby list does).
-fn app_on(dir: &Path, seed: u8, mut services: Services) -> App {
+pub fn app_on(dir: &Path, seed: u8, mut services: Services) -> App {
     services.browsing.listen = vec!["/ip4/127.0.0.1/tcp/0".parse().unwrap()];
     let file = SettingsFile::in_folder(dir);
     let settings = Settings {
@@ -102,6 +134,17 @@ pub fn text_field(window: &AppWindow, label: &'static str) -> ElementHandle {
         .match_predicate(move |e| e.accessible_label().is_some_and(|l| l == label))
         .find_first()
         .unwrap_or_else(|| panic!("no text field labelled {label:?}"))
+}
+
+/// The enabled elements whose label contains `part`.
+pub fn enabled(window: &AppWindow, part: &'static str) -> Vec<ElementHandle> {
+    i_slint_backend_testing::ElementQuery::from_root(window)
+        .match_descendants()
+        .match_predicate(move |e| {
+            e.accessible_enabled() == Some(true)
+                && e.accessible_label().is_some_and(|l| l.contains(part))
+        })
+        .find_all()
 }
 
 pub fn label_of(element: &ElementHandle) -> String {
