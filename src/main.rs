@@ -445,6 +445,7 @@ async fn game(role: Role, args: PeerArgs, ready_after: u64) -> anyhow::Result<()
         role,
         data: data.clone(),
         listen: args.listen,
+        mdns: true,
         pace: Duration::from_millis(args.pace),
         linger: Duration::from_secs(args.linger),
         name: args.name,

@@ -2,17 +2,22 @@
 //! processes on loopback: the app's room screen opens its invite list, the
 //! phones seen nearby are listed, and its Invite is the lobby's own
 //! invitation; one phone declines (the list says so), the other accepts
-//! and takes the room's free seat.
+//! and takes the room's free seat. The list also shows the phones the
+//! platform's own discovery (Bonjour on iOS) finds.
 
 mod process;
 mod ui_support;
 
+use clovece::app::invite::Seen;
 use clovece::app::ui::{AppAdapter, InviteAdapter, Screen};
+use clovece::lobby::invite::Target;
+use clovece::platform::discovery::Nearby;
 use libp2p::PeerId;
+use libp2p::identity::Keypair;
 use process::{dirs, peer};
 use slint::ComponentHandle;
 use slint::platform::PointerEventButton;
-use ui_support::{phone, pump_until, shows};
+use ui_support::{FakeBonjour, phone, pump_until, shows};
 
 /// The end of a peer id, as the invite list names a phone without a name.
 fn short(peer: PeerId) -> String {
@@ -73,4 +78,50 @@ fn the_app_invites_from_its_list_one_phone_declines_and_the_other_accepts_and_si
         shows(window, "Seat 2: Ivo, ready")
     });
     assert_eq!(window.global::<AppAdapter>().get_screen(), Screen::Room);
+}
+
+#[test]
+fn phones_the_platforms_discovery_finds_are_on_the_invite_list_until_they_are_lost() {
+    let bonjour = FakeBonjour::default();
+    let keypair = Keypair::generate_ed25519();
+    let me = keypair.public().to_peer_id();
+    let (tx, changes) = std::sync::mpsc::channel();
+    let seen = Seen::open(
+        keypair,
+        vec!["/ip4/127.0.0.1/tcp/0".parse().unwrap()],
+        &[],
+        &bonjour,
+        move || {
+            let _ = tx.send(());
+        },
+    )
+    .unwrap();
+    // The host's list is announced too, as every phone that looks is.
+    assert_eq!(bonjour.announced().unwrap().peer, me.to_string());
+
+    let iphone = PeerId::random();
+    let at = format!("/ip4/192.168.1.7/tcp/4001/p2p/{iphone}");
+    bonjour.report(Nearby::Found {
+        peer: iphone.to_string(),
+        addrs: vec![
+            at.clone(),
+            format!("/ip4/192.168.1.8/tcp/1/p2p/{}", PeerId::random()),
+        ],
+    });
+    assert!(changes.try_recv().is_ok());
+    assert_eq!(
+        seen.phones(),
+        [Target {
+            peer: iphone,
+            addrs: vec![at.parse().unwrap()],
+        }]
+    );
+
+    bonjour.report(Nearby::Lost {
+        peer: iphone.to_string(),
+    });
+    assert!(changes.try_recv().is_ok());
+    assert_eq!(seen.phones(), []);
+    drop(seen);
+    assert!(!bonjour.running());
 }

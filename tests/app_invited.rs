@@ -2,15 +2,27 @@
 //! on loopback: while Home is open the app hears an invitation, shows who
 //! invites and to what; declining tells the host, accepting joins the
 //! (private) room and opens its room screen, with the room's QR code.
+//! The inbox is announced through the platform's discovery (Bonjour on
+//! iOS), and stops while an offline game is on.
 
 mod process;
 mod ui_support;
 
-use clovece::app::ui::{AppAdapter, InviteAdapter, RoomAdapter, Screen};
+use std::sync::Arc;
+
+use clovece::app::Services;
+use clovece::app::invite::Inbox;
+use clovece::app::nearby::Browsing;
+use clovece::app::ui::{AppAdapter, GameAdapter, InviteAdapter, RoomAdapter, Screen, SetupAdapter};
+use clovece::platform::camera::{CameraSession, NoCamera, NoPermissionNeeded};
+use clovece::platform::discovery::SwarmMdns;
+use clovece::platform::lifecycle::{Bookmark, Lifecycle};
+use clovece::platform::multicast::{Multicast, NoLock};
+use libp2p::identity::Keypair;
 use process::{dirs, peer, ticket};
 use slint::ComponentHandle;
 use slint::platform::PointerEventButton;
-use ui_support::{pump_until, shows};
+use ui_support::{FakeBonjour, pump_until, shows};
 
 #[test]
 fn an_invitation_is_declined_then_another_accepted_on_home_and_its_room_opens() {
@@ -85,4 +97,67 @@ fn an_invitation_is_declined_then_another_accepted_on_home_and_its_room_opens() 
         shows(window, "QR code to join the room")
     });
     assert_eq!(window.global::<RoomAdapter>().get_code(), code.as_str());
+}
+
+/// Listening on loopback only.
+fn loopback() -> Vec<libp2p::Multiaddr> {
+    vec!["/ip4/127.0.0.1/tcp/0".parse().unwrap()]
+}
+
+#[test]
+fn the_inbox_is_announced_through_the_platforms_discovery_until_it_stops() {
+    let bonjour = FakeBonjour::default();
+    let keypair = Keypair::generate_ed25519();
+    let me = keypair.public().to_peer_id();
+    let inbox = Inbox::open(keypair, loopback(), &bonjour, |_| {}).unwrap();
+    let announced = bonjour.announced().expect("the inbox is announced");
+    assert_eq!(announced.peer, me.to_string());
+    assert!(!inbox.addrs().is_empty());
+    assert_eq!(
+        announced.addrs,
+        inbox
+            .addrs()
+            .iter()
+            .map(ToString::to_string)
+            .collect::<Vec<_>>()
+    );
+    assert!(bonjour.running());
+    drop(inbox);
+    assert!(!bonjour.running(), "a stopped inbox is still announced");
+}
+
+#[test]
+fn the_inbox_stops_while_an_offline_game_is_on_and_listens_again_on_home() {
+    // No network thread reaches the window: the unthreaded backend, as one
+    // test binary runs only one threaded one.
+    ui_support::init();
+    let dirs = dirs(1);
+    // Android's case: the inbox's discovery is the multicast lock's hold.
+    let multicast = Multicast::new(NoLock);
+    let services = Services {
+        lifecycle: Lifecycle::new(
+            multicast.clone(),
+            CameraSession::new(NoCamera, NoPermissionNeeded),
+            Bookmark::Home,
+        ),
+        browsing: Browsing::default(),
+        discovery: Arc::new(SwarmMdns::new(multicast.clone())),
+    };
+    let app = ui_support::app_on(dirs[0].path(), 7, services);
+    let window = app.window();
+    window.show().unwrap();
+    assert!(shows(window, "Host a room"));
+    assert!(!app.invitable_at().is_empty(), "Home listens");
+    assert_eq!(multicast.holds(), 1);
+
+    window.global::<SetupAdapter>().invoke_start();
+    // The game screen is drawn (Home's screen goes away).
+    assert!(shows(window, "Leave game"));
+    assert!(app.invitable_at().is_empty(), "the inbox runs in the game");
+    assert_eq!(multicast.holds(), 0, "the offline game holds the lock");
+
+    window.global::<GameAdapter>().invoke_leave();
+    assert!(shows(window, "Host a room"));
+    assert!(!app.invitable_at().is_empty(), "Home listens again");
+    assert_eq!(multicast.holds(), 1);
 }

@@ -2,7 +2,9 @@
 //! loopback: the room appears with its options and free seats, the filters
 //! show exactly the rooms they match, and the room leaves the list when
 //! its host is gone; on the screen, tapping the room joins it. A phone
-//! found by the platform's own discovery (Bonjour on iOS) is asked too.
+//! found by the platform's own discovery (Bonjour on iOS) is asked too,
+//! and the app's own hosted room is announced through that discovery,
+//! with the TXT record libp2p's mDNS would carry, while it is open.
 
 mod process;
 mod ui_support;
@@ -11,17 +13,16 @@ use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use clovece::app::nearby::{Browsing, NearbyRooms, filter};
+use clovece::app::online::{Part, Place, Session, Update};
 use clovece::lobby::Filter;
+use clovece::lobby::RoomOptions;
 use clovece::lobby::nearby::Room;
-use clovece::platform::PlatformError;
-use clovece::platform::discovery::{
-    Announcement, Discovering, Discovery, Nearby, NearbySink, SwarmMdns,
-};
+use clovece::platform::discovery::{Discovery, Nearby, SwarmMdns, txt_peer, txt_record};
 use clovece::platform::multicast::{Multicast, NoLock};
 use libp2p::identity::Keypair;
 use process::{ask, peer, ticket};
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
+use ui_support::FakeBonjour;
 
 /// Long enough for a room to appear, or to go stale, on a loaded machine.
 const WAIT: Duration = Duration::from_secs(10);
@@ -142,56 +143,20 @@ fn tapping_a_room_on_the_nearby_screen_joins_it_by_its_ticket() {
     );
 }
 
-/// A discovery outside the swarm, as Bonjour is on iOS: it keeps what it
-/// announces and its sink, for the test to report finds, and says when it
-/// stops.
-#[derive(Default)]
-struct FakeBonjour {
-    announced: Mutex<Option<Announcement>>,
-    sink: Mutex<Option<NearbySink>>,
-    running: Arc<AtomicBool>,
-}
-
-/// Clears its flag when dropped, as a stopped discovery.
-struct Running(Arc<AtomicBool>);
-
-impl Drop for Running {
-    fn drop(&mut self) {
-        self.0.store(false, Ordering::SeqCst);
-    }
-}
-
-impl Discovery for FakeBonjour {
-    fn swarm_mdns(&self) -> bool {
-        false
-    }
-
-    fn start(&self, me: &Announcement, nearby: NearbySink) -> Result<Discovering, PlatformError> {
-        *self.announced.lock().unwrap() = Some(me.clone());
-        *self.sink.lock().unwrap() = Some(nearby);
-        self.running.store(true, Ordering::SeqCst);
-        Ok(Discovering::new(Running(self.running.clone())))
-    }
-}
-
 #[test]
 fn a_room_found_by_the_platforms_discovery_is_listed_until_it_is_lost() {
     let dir = tempfile::tempdir().unwrap();
     let mut host = peer(dir.path(), &["host", "--players", "2"]);
     let (ticket, _) = ticket(&mut host);
-    let browsing = Browsing {
-        listen: vec!["/ip4/127.0.0.1/tcp/0".parse().unwrap()],
-        ask: Vec::new(),
-    };
     let bonjour = FakeBonjour::default();
     let (tx, changes) = mpsc::channel();
     let keypair = Keypair::generate_ed25519();
     let me = keypair.public().to_peer_id().to_string();
-    let list = NearbyRooms::open(keypair, browsing, &bonjour, move || {
+    let list = NearbyRooms::open(keypair, loopback(), &bonjour, move || {
         let _ = tx.send(());
     })
     .unwrap();
-    let announced = bonjour.announced.lock().unwrap().clone().unwrap();
+    let announced = bonjour.announced().unwrap();
     assert_eq!(announced.peer, me);
     assert!(
         !announced.addrs.is_empty()
@@ -202,20 +167,97 @@ fn a_room_found_by_the_platforms_discovery_is_listed_until_it_is_lost() {
         "{announced:?}"
     );
 
-    let report = bonjour.sink.lock().unwrap().clone().unwrap();
     let (host_id, _) = ui_support::phone(&ask(&ticket));
-    report(Nearby::Found {
+    bonjour.report(Nearby::Found {
         peer: host_id.to_string(),
         addrs: vec![ask(&ticket)],
     });
     let rooms = until(&list, &changes, &Filter::default(), |r| !r.is_empty());
     assert_eq!(rooms[0].ticket.to_string(), ticket);
 
-    report(Nearby::Lost {
+    bonjour.report(Nearby::Lost {
         peer: host_id.to_string(),
     });
     until(&list, &changes, &Filter::default(), <[Room]>::is_empty);
-    assert!(bonjour.running.load(Ordering::SeqCst));
+    assert!(bonjour.running());
     drop(list);
-    assert!(!bonjour.running.load(Ordering::SeqCst));
+    assert!(!bonjour.running());
+}
+
+/// Listening on loopback only, asking nobody.
+fn loopback() -> Browsing {
+    Browsing {
+        listen: vec!["/ip4/127.0.0.1/tcp/0".parse().unwrap()],
+        ask: Vec::new(),
+    }
+}
+
+/// Hosts a room of two on loopback, found through `discovery`: the
+/// session and its room's ticket.
+fn host_on(discovery: Arc<dyn Discovery>, data: &std::path::Path) -> (Session, String) {
+    let place = Place {
+        data: data.to_owned(),
+        listen: loopback().listen,
+        name: "Hana".into(),
+        discovery,
+    };
+    let (tx, updates) = mpsc::channel();
+    let session = Session::start(Part::Host(RoomOptions::default()), place, move |update| {
+        let _ = tx.send(update);
+    });
+    loop {
+        match updates.recv_timeout(WAIT).expect("the room opens") {
+            Update::Opened { ticket, .. } => return (session, ticket),
+            Update::Ended(ended) => panic!("the session ended: {ended:?}"),
+            _ => {}
+        }
+    }
+}
+
+#[test]
+fn a_room_hosted_on_a_bonjour_phone_is_announced_through_it_and_listed_until_it_closes() {
+    let dir = tempfile::tempdir().unwrap();
+    let iphone = Arc::new(FakeBonjour::default());
+    let (session, ticket) = host_on(iphone.clone(), dir.path());
+    let announced = iphone.announced().expect("the room is announced");
+    let host = ticket.parse::<clovece::net::Ticket>().unwrap();
+    assert_eq!(announced.peer, host.host().to_string());
+    assert_eq!(
+        announced.addrs,
+        host.addrs()
+            .iter()
+            .map(ToString::to_string)
+            .collect::<Vec<_>>()
+    );
+
+    // Another iPhone's list hears the room's TXT record, as Bonjour
+    // carries it, and lists the room.
+    let browser = FakeBonjour::default();
+    let (tx, changes) = mpsc::channel();
+    let list = NearbyRooms::open(
+        Keypair::generate_ed25519(),
+        loopback(),
+        &browser,
+        move || {
+            let _ = tx.send(());
+        },
+    )
+    .unwrap();
+    let record = txt_record(&announced);
+    browser.report(txt_peer(&record).expect("the record names the host"));
+    let rooms = until(&list, &changes, &Filter::default(), |r| !r.is_empty());
+    assert_eq!(rooms[0].ticket.to_string(), ticket);
+
+    assert!(iphone.running());
+    drop(session);
+    assert!(!iphone.running(), "the closed room is still announced");
+}
+
+#[test]
+fn a_room_hosted_where_libp2ps_mdns_announces_it_takes_no_discovery_of_its_own() {
+    let dir = tempfile::tempdir().unwrap();
+    let multicast = Multicast::new(NoLock);
+    let (session, _) = host_on(Arc::new(SwarmMdns::new(multicast.clone())), dir.path());
+    assert_eq!(multicast.holds(), 0, "the room started a discovery");
+    drop(session);
 }

@@ -71,13 +71,21 @@ val cargoNdk by tasks.registering(Exec::class) {
         include("Cargo.toml", "Cargo.lock", "build.rs", "src/**", "ui/**")
     })
     outputs.dir(rustJniLibs)
+    // Android Studio started from the Dock or a desktop menu does not have
+    // ~/.cargo/bin on its PATH: take rustup's cargo where it installs it.
+    val cargoHome = System.getenv("CARGO_HOME") ?: "${System.getProperty("user.home")}/.cargo"
+    val cargo = File(cargoHome, "bin/cargo").takeIf { it.canExecute() }?.path ?: "cargo"
     // Linked against the oldest API level the app runs on.
-    val args = mutableListOf("cargo", "ndk", "--platform", android.defaultConfig.minSdk!!.toString())
+    val args = mutableListOf(cargo, "ndk", "--platform", android.defaultConfig.minSdk!!.toString())
     abis.forEach { args += listOf("-t", it) }
     args += listOf("-o", rustJniLibs.get().asFile.path, "build", "--lib", "--release", "--features", "android")
     commandLine(args)
-    // cargo-ndk finds the NDK through ANDROID_NDK_HOME (README.md pins it to
-    // the ndkVersion above) or else takes the newest in $ANDROID_HOME/ndk.
+    // cargo-ndk builds with the NDK of `ndkVersion` above, the one Gradle
+    // uses, whatever ANDROID_NDK_HOME says (or does not, under Android
+    // Studio).
+    doFirst {
+        environment("ANDROID_NDK_HOME", android.ndkDirectory.absolutePath)
+    }
 }
 
 tasks.named("preBuild") {

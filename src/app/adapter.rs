@@ -13,6 +13,7 @@ use slint::{ComponentHandle, Model, ModelRc, SharedString, VecModel};
 use super::board::{Board, Note, PieceView};
 use super::dice::Dice;
 use super::geometry::{self, Cell, Spot};
+use super::invite_adapter;
 use super::leave::LeaveCost;
 use super::matfyz::{Choice, Plan};
 use super::nearby::Browsing;
@@ -84,7 +85,9 @@ pub struct Services {
     pub lifecycle: Lifecycle,
     /// Where the nearby rooms list listens and whom it asks.
     pub browsing: Browsing,
-    /// How the nearby rooms list finds phones.
+    /// How the nearby rooms list, the invite list and the online
+    /// session's node find phones, and how this phone's room and
+    /// invitation inbox are found.
     pub discovery: Arc<dyn Discovery>,
 }
 
@@ -147,6 +150,7 @@ impl App {
             services.browsing.ask.clone(),
             services.browsing.listen.clone(),
         );
+        let discovery = services.discovery.clone();
         super::nearby::connect(&window, identity, services.browsing, services.discovery);
         super::scan::connect(&window, Scanner::new(services.lifecycle));
         // A damaged settings file must not keep the app from starting: it
@@ -155,7 +159,7 @@ impl App {
             eprintln!("clovece: {e}; using the default settings");
             Settings::default()
         });
-        let online = Rc::new(RefCell::new(Online::new(data, multicast)));
+        let online = Rc::new(RefCell::new(Online::new(data, multicast, discovery)));
         online.borrow_mut().invites.know(known);
         online.borrow_mut().set_listen(listen);
         let names = Rc::new(VecModel::from(vec![SharedString::new(); 4]));
@@ -210,7 +214,7 @@ impl App {
     /// Goes on with `game` on the board (a position loaded for a test, a
     /// screenshot or, later, a saved game).
     pub fn resume(&self, game: OfflineGame) {
-        start(&self.window, &self.state, game);
+        start(&self.window, &self.state, &self.online, game);
     }
 
     fn show_settings(&self) {
@@ -253,7 +257,11 @@ impl App {
                 state.borrow().names.set_row_data(seat, name);
             }
         });
-        let (window, state) = (self.window.as_weak(), self.state.clone());
+        let (window, state, online) = (
+            self.window.as_weak(),
+            self.state.clone(),
+            self.online.clone(),
+        );
         setup.on_start(move || {
             let Some(window) = window.upgrade() else {
                 return;
@@ -261,7 +269,7 @@ impl App {
             let setup = setup_from_ui(&window, &state.borrow());
             state.borrow_mut().setup = Some(setup.clone());
             if let Ok(game) = OfflineGame::new(setup) {
-                start(&window, &state, game);
+                start(&window, &state, &online, game);
             }
         });
 
@@ -415,7 +423,7 @@ impl App {
             }
             let setup = state.borrow().setup.clone();
             if let Some(game) = setup.and_then(|s| OfflineGame::new(s).ok()) {
-                start(&window, &state, game);
+                start(&window, &state, &online, game);
             }
         });
     }
@@ -549,8 +557,17 @@ fn tick(window: &AppWindow, state: &Rc<RefCell<State>>) {
     }
 }
 
-/// Puts `game` on the board and shows the game screen.
-fn start(window: &AppWindow, state: &Rc<RefCell<State>>, game: OfflineGame) {
+/// Puts the offline `game` on the board and shows the game screen. The
+/// invitation inbox stops until Home is back: nobody answers an invitation
+/// in a game on this device, and its discovery would keep Android's
+/// multicast lock.
+fn start(
+    window: &AppWindow,
+    state: &Rc<RefCell<State>>,
+    online: &Rc<RefCell<Online>>,
+    game: OfflineGame,
+) {
+    invite_adapter::away_from_home(window, &mut online.borrow_mut().invites);
     {
         let mut s = state.borrow_mut();
         s.generation += 1;

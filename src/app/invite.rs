@@ -3,8 +3,8 @@
 //!
 //! - the host's list of whom to invite: the friends list (the players of
 //!   this phone's statistics, with their nicknames) and the all players
-//!   list (phones seen nearby: found by mDNS while the list is open, and
-//!   any the app was told of); inviting one is the lobby's
+//!   list (phones seen nearby: found by the platform's discovery while the
+//!   list is open, and any the app was told of); inviting one is the lobby's
 //!   [`Command::Invite`](crate::lobby::host::Command::Invite), given on the
 //!   room screen ([`super::room::Room::invite`]);
 //! - the invited phone's [`Inbox`]: a network node that hears invitations
@@ -13,6 +13,10 @@
 //!
 //! Each runs a network node on a tokio runtime on a thread of its own and
 //! tells the UI what changed through a callback; dropping it stops it.
+//! Each runs the platform's [`Discovery`] beside its node as long as it
+//! runs: on desktops and Android that is libp2p's mDNS in the node (and
+//! Android's multicast lock), on iOS Bonjour, which announces the inbox
+//! and finds the phones the host's list shows.
 
 use std::path::Path;
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -21,9 +25,12 @@ use libp2p::identity::Keypair;
 use libp2p::{Multiaddr, PeerId};
 use tokio::sync::{mpsc, oneshot};
 
+use super::announce::{self, announcement};
 use crate::lobby::invite::{self, Invitation, Target};
+use crate::lobby::nearby::Sighting;
 use crate::net::game::is_loopback;
 use crate::net::{Config, Event, NetError, Node};
+use crate::platform::discovery::{Discovering, Discovery};
 use crate::stats::{StatsError, tally};
 
 /// Someone the host can invite.
@@ -83,11 +90,12 @@ pub enum InviteNodeError {
     Net(#[from] NetError),
 }
 
-/// A node's config for `listen`: mDNS unless every address is a loopback
-/// one (tests on 127.0.0.1 stay off the real network).
-fn config(listen: Vec<Multiaddr>) -> Config {
+/// A node's config for `listen`: libp2p's mDNS where the platform's
+/// `discovery` is that, unless every address is a loopback one (tests on
+/// 127.0.0.1 stay off the real network).
+fn config(listen: Vec<Multiaddr>, discovery: &dyn Discovery) -> Config {
     Config {
-        mdns: !listen.iter().all(is_loopback),
+        mdns: discovery.swarm_mdns() && !listen.iter().all(is_loopback),
         listen,
         ..Config::default()
     }
@@ -144,6 +152,7 @@ where
 pub struct Seen {
     phones: Arc<Mutex<Vec<Target>>>,
     _stop: oneshot::Sender<()>,
+    _discovering: Option<Discovering>,
 }
 
 fn lock<T>(shared: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -151,16 +160,19 @@ fn lock<T>(shared: &Mutex<T>) -> MutexGuard<'_, T> {
 }
 
 impl Seen {
-    /// Looks for phones as `keypair`'s phone, listening on `listen`, with
-    /// `known` (phones the app was told of) seen from the start; calls
-    /// `changed` (on the node's thread) when one more is seen or one is
-    /// gone.
+    /// Looks for phones with `discovery` as `keypair`'s phone, listening
+    /// on `listen`, with `known` (phones the app was told of) seen from the
+    /// start; calls `changed` (on the node's or the discovery's thread)
+    /// when one more is seen or one is gone.
     pub fn open(
         keypair: Keypair,
         listen: Vec<Multiaddr>,
         known: &[(PeerId, Multiaddr)],
-        changed: impl Fn() + Send + 'static,
+        discovery: &dyn Discovery,
+        changed: impl Fn() + Send + Sync + 'static,
     ) -> Result<Seen, InviteNodeError> {
+        let me = keypair.public().to_peer_id();
+        let told: Vec<PeerId> = known.iter().map(|(peer, _)| *peer).collect();
         let phones: Vec<Target> = known
             .iter()
             .map(|(peer, addr)| Target {
@@ -170,49 +182,84 @@ impl Seen {
             .collect();
         let phones = Arc::new(Mutex::new(phones));
         let (stop, stopped) = oneshot::channel();
-        let shared = phones.clone();
-        spawn(
+        let changed = Arc::new(changed);
+        // Both the node's mDNS and the platform's discovery report here.
+        let take = {
+            let (phones, changed) = (phones.clone(), changed.clone());
+            move |sighting: Sighting| {
+                if see(&mut lock(&phones), &told, sighting) {
+                    changed();
+                }
+            }
+        };
+        let on_node = take.clone();
+        let addrs = spawn(
             "invite list",
             keypair,
-            config(listen),
+            config(listen, discovery),
             stopped,
             |mut node| async move {
                 loop {
-                    let event = node.next().await;
-                    let mut phones = lock(&shared);
-                    let before = phones.len();
-                    match event {
-                        // The host's own node finds its addresses by mDNS.
-                        Event::Discovered(peer) if !phones.iter().any(|t| t.peer == peer) => {
-                            phones.push(Target {
-                                peer,
-                                addrs: Vec::new(),
-                            });
-                        }
-                        // A phone mDNS no longer hears is gone (one the app
-                        // was told of, with its address, stays).
-                        Event::Expired(peer) => {
-                            phones.retain(|t| t.peer != peer || !t.addrs.is_empty());
-                        }
+                    // The host's own node finds its addresses by mDNS.
+                    match node.next().await {
+                        Event::Discovered(peer) => on_node(Sighting::Found {
+                            peer,
+                            addrs: Vec::new(),
+                        }),
+                        Event::Expired(peer) => on_node(Sighting::Lost(peer)),
                         _ => {}
-                    }
-                    let now = phones.len();
-                    drop(phones);
-                    if now != before {
-                        changed();
                     }
                 }
             },
         )?;
+        let discovering = announce::start(
+            discovery,
+            &announcement(me, &addrs),
+            Arc::new(move |nearby| {
+                if let Some(sighting) = super::nearby::sighting(nearby) {
+                    take(sighting);
+                }
+            }),
+            "the invite list",
+        );
         Ok(Seen {
             phones,
             _stop: stop,
+            _discovering: discovering,
         })
     }
 
     /// Every phone seen so far, in the order seen.
     pub fn phones(&self) -> Vec<Target> {
         lock(&self.phones).clone()
+    }
+}
+
+/// Takes `sighting` into `phones`: whether they changed. A phone found
+/// again adds the addresses not known yet; a lost phone is gone unless the
+/// app was told of it (`told`).
+fn see(phones: &mut Vec<Target>, told: &[PeerId], sighting: Sighting) -> bool {
+    match sighting {
+        Sighting::Found { peer, addrs } => match phones.iter_mut().find(|t| t.peer == peer) {
+            Some(target) => {
+                let before = target.addrs.len();
+                for addr in addrs {
+                    if !target.addrs.contains(&addr) {
+                        target.addrs.push(addr);
+                    }
+                }
+                target.addrs.len() != before
+            }
+            None => {
+                phones.push(Target { peer, addrs });
+                true
+            }
+        },
+        Sighting::Lost(peer) => {
+            let before = phones.len();
+            phones.retain(|t| t.peer != peer || told.contains(&peer));
+            phones.len() != before
+        }
     }
 }
 
@@ -229,22 +276,28 @@ pub struct Inbox {
     addrs: Vec<Multiaddr>,
     declines: mpsc::UnboundedSender<Received>,
     _stop: oneshot::Sender<()>,
+    /// Announces the inbox (Bonjour on iOS) or holds the multicast lock
+    /// its node's mDNS needs (Android).
+    _discovering: Option<Discovering>,
 }
 
 impl Inbox {
-    /// Listens for invitations to `keypair`'s phone on `listen`, telling
-    /// `received` (on the node's thread) each one.
+    /// Listens for invitations to `keypair`'s phone on `listen`, found
+    /// through `discovery`, telling `received` (on the node's thread) each
+    /// one.
     pub fn open(
         keypair: Keypair,
         listen: Vec<Multiaddr>,
+        discovery: &dyn Discovery,
         received: impl Fn(Received) + Send + 'static,
     ) -> Result<Inbox, InviteNodeError> {
+        let me = keypair.public().to_peer_id();
         let (declines, mut to_decline) = mpsc::unbounded_channel::<Received>();
         let (stop, stopped) = oneshot::channel();
         let addrs = spawn(
             "invitations",
             keypair,
-            config(listen),
+            config(listen, discovery),
             stopped,
             |mut node| async move {
                 loop {
@@ -263,10 +316,17 @@ impl Inbox {
                 }
             },
         )?;
+        let discovering = announce::start(
+            discovery,
+            &announcement(me, &addrs),
+            announce::unheard(),
+            "the invitation inbox",
+        );
         Ok(Inbox {
             addrs,
             declines,
             _stop: stop,
+            _discovering: discovering,
         })
     }
 
@@ -285,6 +345,8 @@ impl Inbox {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::platform::discovery::SwarmMdns;
+    use crate::platform::multicast::{Multicast, NoLock};
 
     fn target(peer: PeerId, addr: Option<&str>) -> Target {
         Target {
@@ -372,6 +434,7 @@ mod tests {
             Keypair::generate_ed25519(),
             vec!["/ip4/127.0.0.1/tcp/0".parse().unwrap()],
             std::slice::from_ref(&phone),
+            &SwarmMdns::new(Multicast::new(NoLock)),
             || {},
         )
         .unwrap();

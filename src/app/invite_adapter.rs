@@ -2,8 +2,12 @@
 //! controllers ([`super::invite`]): the host's invite list, whose Invite
 //! is the lobby's invite command on the room's session, and the inbox
 //! that runs while Home is open, whose Accept joins the room by the
-//! invitation's ticket and whose Decline tells the host. The nodes'
-//! threads reach the window with `upgrade_in_event_loop`.
+//! invitation's ticket and whose Decline tells the host. The inbox stops
+//! while an online session runs (its node is this phone then) and while an
+//! offline game is on screen (nobody can answer an invitation there, and
+//! its discovery would keep Android's multicast lock, which drains the
+//! battery); Home starts it again. The nodes' threads reach the window
+//! with `upgrade_in_event_loop`.
 
 use std::cell::RefCell;
 use std::rc::{Rc, Weak};
@@ -18,7 +22,6 @@ use super::online_adapter::{self, Online};
 use super::room::Invited;
 use super::statistics::rules_data;
 use super::ui::{self, AppWindow, InviteAdapter};
-use crate::platform::multicast::{Multicast, MulticastHold};
 use crate::protocol::Theme;
 
 /// The invitations' side of the online state.
@@ -32,11 +35,8 @@ pub struct Invites {
     /// is open.
     friends: Vec<Invitee>,
     seen: Option<Seen>,
-    /// Phones known besides those mDNS finds (tests on loopback).
+    /// Phones known besides those discovery finds (tests on loopback).
     known: Vec<(PeerId, Multiaddr)>,
-    /// The platform's multicast lock, while the inbox or the list runs
-    /// (a phone drops mDNS without it).
-    hold: Option<MulticastHold>,
 }
 
 impl Invites {
@@ -53,16 +53,6 @@ impl Invites {
             .flat_map(Inbox::addrs)
             .map(|a| a.clone().with(Protocol::P2p(me)))
             .collect()
-    }
-
-    /// Holds the multicast lock from `multicast` (once) while a node runs.
-    fn hold(&mut self, multicast: &Multicast) {
-        if self.hold.is_none() {
-            self.hold = multicast
-                .hold()
-                .inspect_err(|e| tracing::warn!("invitations without the multicast lock: {e}"))
-                .ok();
-        }
     }
 
     /// The invite list: friends, then the other phones seen nearby.
@@ -95,13 +85,17 @@ fn later(
 /// A session is starting: the inbox stops (the session's node is this
 /// phone now) and an unanswered invitation is gone with it.
 pub fn session_begins(window: &AppWindow, invites: &mut Invites) {
+    away_from_home(window, invites);
+    invites.seen = None;
+    window.global::<InviteAdapter>().set_listing(false);
+}
+
+/// Home is left for a game (online or offline): the inbox stops, and an
+/// unanswered invitation is gone with it, until Home opens again.
+pub fn away_from_home(window: &AppWindow, invites: &mut Invites) {
     invites.inbox = None;
     invites.received = None;
-    invites.seen = None;
-    invites.hold = None;
-    let adapter = window.global::<InviteAdapter>();
-    adapter.set_invited(false);
-    adapter.set_listing(false);
+    window.global::<InviteAdapter>().set_invited(false);
 }
 
 /// Connects `InviteAdapter`; `name` gives the player's nickname.
@@ -118,7 +112,7 @@ pub fn connect(window: &AppWindow, online: &Rc<RefCell<Online>>, name: Rc<dyn Fn
         }
         let ui = weak.clone();
         let opened = online_adapter::identity(&s).and_then(|keypair| {
-            Inbox::open(keypair, s.listen.clone(), move |received| {
+            Inbox::open(keypair, s.listen.clone(), &*s.discovery, move |received| {
                 later(&ui, move |window, online| {
                     online.borrow_mut().invites.received = Some(received);
                     show_invitation(window, &online.borrow());
@@ -127,11 +121,7 @@ pub fn connect(window: &AppWindow, online: &Rc<RefCell<Online>>, name: Rc<dyn Fn
             .map_err(|e| e.to_string())
         });
         match opened {
-            Ok(inbox) => {
-                s.invites.inbox = Some(inbox);
-                let multicast = s.multicast.clone();
-                s.invites.hold(&multicast);
-            }
+            Ok(inbox) => s.invites.inbox = Some(inbox),
             Err(e) => window.global::<InviteAdapter>().set_problem(e.into()),
         }
     });
@@ -167,18 +157,23 @@ pub fn connect(window: &AppWindow, online: &Rc<RefCell<Online>>, name: Rc<dyn Fn
             // A damaged statistics file leaves the friends list empty; the
             // statistics screen says why.
             s.invites.friends = invite::friends(&s.data, me).unwrap_or_default();
-            Seen::open(keypair, s.listen.clone(), &s.invites.known, move || {
+            let changed = move || {
                 later(&ui, |window, online| {
                     show_invitees(window, &online.borrow())
                 });
-            })
+            };
+            Seen::open(
+                keypair,
+                s.listen.clone(),
+                &s.invites.known,
+                &*s.discovery,
+                changed,
+            )
             .map_err(|e| e.to_string())
         });
         match opened {
             Ok(seen) => {
                 s.invites.seen = Some(seen);
-                let multicast = s.multicast.clone();
-                s.invites.hold(&multicast);
                 adapter.set_problem("".into());
             }
             Err(e) => adapter.set_problem(e.into()),
@@ -191,9 +186,6 @@ pub fn connect(window: &AppWindow, online: &Rc<RefCell<Online>>, name: Rc<dyn Fn
     adapter.on_close_list(move || {
         let mut s = state.borrow_mut();
         s.invites.seen = None;
-        if s.invites.inbox.is_none() {
-            s.invites.hold = None;
-        }
         if let Some(window) = weak.upgrade() {
             window.global::<InviteAdapter>().set_listing(false);
         }

@@ -30,6 +30,7 @@
 //! - [`statistics`]: this player's games, wins and dice.
 
 mod adapter;
+mod announce;
 pub mod board;
 pub mod dice;
 pub mod fairness;

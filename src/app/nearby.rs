@@ -24,6 +24,7 @@ use libp2p::{Multiaddr, PeerId};
 use slint::{ComponentHandle, ModelRc, VecModel};
 use tokio::sync::{mpsc, oneshot};
 
+use super::announce::announcement;
 use super::statistics::rules_data;
 use super::ui::{self, AppWindow, NearbyAdapter};
 use crate::lobby::nearby::{self, BrowseError, Room, Sighting};
@@ -31,7 +32,7 @@ use crate::lobby::{Filter, Players, TurnTime};
 use crate::net::game::is_loopback;
 use crate::net::{Config, NetError, Node};
 use crate::platform::PlatformError;
-use crate::platform::discovery::{Announcement, Discovering, Discovery, Nearby};
+use crate::platform::discovery::{Discovering, Discovery, Nearby};
 use crate::protocol::Theme;
 
 /// Where the list's network node listens, and which phones it asks besides
@@ -102,14 +103,7 @@ impl NearbyRooms {
         };
         // Listening takes a moment; discovery needs the addresses.
         let node = runtime.block_on(Node::start(keypair, config))?;
-        let me = Announcement {
-            peer: node.peer_id().to_string(),
-            addrs: node
-                .listen_addrs()
-                .iter()
-                .map(ToString::to_string)
-                .collect(),
-        };
+        let me = announcement(node.peer_id(), &node.listen_addrs());
         let (found, sightings) = mpsc::unbounded_channel();
         let discovering = discovery.start(
             &me,
@@ -167,7 +161,7 @@ fn lock(heard: &Mutex<Heard>) -> MutexGuard<'_, Heard> {
 /// A platform discovery's find as the list takes it: a peer id and
 /// addresses that parse, each naming that peer (a hostile announcement
 /// cannot point the list at another phone's id); `None` if nothing is left.
-fn sighting(nearby: Nearby) -> Option<Sighting> {
+pub(super) fn sighting(nearby: Nearby) -> Option<Sighting> {
     match nearby {
         Nearby::Found { peer, addrs } => {
             let peer: PeerId = peer.parse().ok()?;

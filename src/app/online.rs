@@ -6,16 +6,19 @@
 //! from a channel.
 
 use std::path::PathBuf;
+use std::sync::Arc;
 
 use libp2p::Multiaddr;
 use tokio::sync::{mpsc, oneshot};
 
+use super::announce::RoomAnnouncement;
 use crate::bot::Level;
 use crate::lobby::RoomOptions;
 use crate::lobby::host::{Command, Console, Host};
 use crate::net::front::{Action, Front, Progress};
 use crate::net::game::{self, Peer, Role};
 use crate::net::room::SeatView;
+use crate::platform::discovery::Discovery;
 #[cfg(test)]
 use crate::platform::multicast::Multicast;
 use crate::platform::multicast::MulticastHold;
@@ -97,29 +100,40 @@ pub enum Part {
     Resume(PathBuf),
 }
 
-/// Where the session keeps its identity, saved game and statistics, and
-/// where it listens.
-#[derive(Clone, Debug)]
+/// Where the session keeps its identity, saved game and statistics, where
+/// it listens, and how phones nearby find it.
+#[derive(Clone)]
 pub struct Place {
     pub data: PathBuf,
     pub listen: Vec<Multiaddr>,
     pub name: String,
+    /// The platform's discovery: where it runs outside the swarm (Bonjour
+    /// on iOS), the session's node runs without libp2p's mDNS and a hosted
+    /// room is announced through it while the session runs. A guest's
+    /// session is not announced: nobody looks for a guest (it dials the
+    /// host, and the players learn each other's addresses at the setup).
+    pub discovery: Arc<dyn Discovery>,
 }
 
 /// The app's [`Front`]: progress out as [`Update`]s, taps in as actions.
 struct AppFront<F> {
     notify: F,
     actions: mpsc::UnboundedReceiver<Action>,
+    discovery: Arc<dyn Discovery>,
+    announced: RoomAnnouncement,
 }
 
 #[async_trait::async_trait(?Send)]
 impl<F: FnMut(Update)> Front for AppFront<F> {
     fn show(&mut self, progress: Progress<'_>) -> std::io::Result<()> {
         let update = match progress {
-            Progress::Opened(ticket) => Update::Opened {
-                ticket: ticket.to_string(),
-                code: ticket.code().to_string(),
-            },
+            Progress::Opened(ticket) => {
+                self.announced.open(&*self.discovery, ticket);
+                Update::Opened {
+                    ticket: ticket.to_string(),
+                    code: ticket.code().to_string(),
+                }
+            }
             Progress::Joined(ticket) => Update::Joined {
                 ticket: ticket.to_string(),
                 code: ticket.code().to_string(),
@@ -177,6 +191,9 @@ pub struct Session {
     /// The platform's multicast lock, held while the session runs: its
     /// node finds the other phones again by mDNS after a Wi-Fi change.
     _hold: Option<MulticastHold>,
+    /// The hosted room, announced by the platform's discovery until the
+    /// session is dropped or its game ends.
+    announced: RoomAnnouncement,
 }
 
 impl Session {
@@ -197,12 +214,16 @@ impl Session {
             Part::Join(link) => (Role::Join(Some(link)), None, new_folder()),
             Part::Resume(folder) => (Role::Join(None), None, folder),
         };
+        let announced = RoomAnnouncement::default();
+        let mut front = AppFront {
+            notify,
+            actions: action_rx,
+            discovery: place.discovery.clone(),
+            announced: announced.clone(),
+        };
         std::thread::spawn(move || {
-            let mut front = AppFront {
-                notify,
-                actions: action_rx,
-            };
             let ended = run(role, place, folder, &mut front, stopped);
+            front.announced.close();
             (front.notify)(Update::Ended(ended));
         });
         Session {
@@ -210,6 +231,7 @@ impl Session {
             commands,
             stop: Some(stop),
             _hold: None,
+            announced,
         }
     }
 
@@ -235,7 +257,9 @@ impl Session {
 
 impl Drop for Session {
     fn drop(&mut self) {
-        // The thread ends at its next await; the UI does not wait for it.
+        // The thread ends at its next await; the UI does not wait for it,
+        // but the room is no longer announced from now on.
+        self.announced.close();
         if let Some(stop) = self.stop.take() {
             let _ = stop.send(());
         }
@@ -265,6 +289,7 @@ fn run(
             role,
             data: folder.clone(),
             listen: place.listen,
+            mdns: place.discovery.swarm_mdns(),
             pace: std::time::Duration::ZERO,
             linger: std::time::Duration::from_secs(5),
             name: place.name,
@@ -293,6 +318,7 @@ fn run(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::platform::discovery::SwarmMdns;
     use crate::platform::multicast::NoLock;
 
     #[test]
@@ -303,6 +329,7 @@ mod tests {
             data: dir.path().to_owned(),
             listen: vec!["/ip4/127.0.0.1/tcp/0".parse().unwrap()],
             name: "Hana".into(),
+            discovery: Arc::new(SwarmMdns::new(multicast.clone())),
         };
         // A code no room has: the session ends on its own, and still holds
         // the lock until the app drops it.

@@ -7,6 +7,7 @@
 use std::cell::RefCell;
 use std::path::PathBuf;
 use std::rc::{Rc, Weak};
+use std::sync::Arc;
 
 use libp2p::Multiaddr;
 use slint::{ComponentHandle, Image, Model, ModelRc, VecModel};
@@ -26,6 +27,7 @@ use crate::lobby::RoomOptions;
 use crate::lobby::options::{Players, TurnTime};
 use crate::net::front::Action;
 use crate::net::room::SeatView;
+use crate::platform::discovery::Discovery;
 use crate::platform::multicast::Multicast;
 use crate::protocol::Theme;
 use crate::rules::{Colour, FirstPlayer, HouseRules, RuleSet, Seats};
@@ -36,9 +38,12 @@ pub struct Online {
     pub(super) data: PathBuf,
     pub(super) listen: Vec<Multiaddr>,
     pub(super) session: Option<Session>,
-    /// The platform's multicast lock, held by each session (and by the
-    /// invitations' nodes).
+    /// The platform's multicast lock, held by each session (the
+    /// invitations' nodes hold it through their discovery).
     pub(super) multicast: Multicast,
+    /// How phones nearby find this one's room and invitation inbox, and
+    /// how the host's invite list finds them.
+    pub(super) discovery: Arc<dyn Discovery>,
     pub(super) room: Option<Room>,
     /// Invitations: the inbox while Home is open, the host's invite list.
     pub(super) invites: Invites,
@@ -63,13 +68,15 @@ thread_local! {
 
 impl Online {
     /// Online play keeping its files in `data`, listening on every
-    /// interface, holding `multicast` while a session runs.
-    pub fn new(data: PathBuf, multicast: Multicast) -> Online {
+    /// interface, holding `multicast` while a session runs, found through
+    /// `discovery`.
+    pub fn new(data: PathBuf, multicast: Multicast, discovery: Arc<dyn Discovery>) -> Online {
         Online {
             data,
             listen: vec!["/ip4/0.0.0.0/tcp/0".parse().expect("a valid address")],
             session: None,
             multicast,
+            discovery,
             room: None,
             invites: Invites::default(),
             game: None,
@@ -206,6 +213,7 @@ pub(super) fn begin(window: &AppWindow, online: &Rc<RefCell<Online>>, part: Part
         data: s.data.clone(),
         listen: s.listen.clone(),
         name,
+        discovery: s.discovery.clone(),
     };
     let (weak, generation) = (window.as_weak(), s.generation);
     // A new session replaces (and so stops) any earlier one.

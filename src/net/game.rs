@@ -45,6 +45,10 @@ pub struct Peer {
     /// The data folder: identity and saved game.
     pub data: PathBuf,
     pub listen: Vec<Multiaddr>,
+    /// Whether the node may run libp2p's mDNS: not where the platform
+    /// announces and browses by its own means (Bonjour on iOS). It never
+    /// runs on loopback-only addresses, which libp2p's mDNS ignores.
+    pub mdns: bool,
     /// Wait before each of this player's own actions.
     pub pace: Duration,
     /// The longest wait at the end for every peer to hold the final entry.
@@ -138,7 +142,7 @@ pub async fn run(
 ) -> Result<Finished, GameError> {
     let config = Config {
         // libp2p-mdns ignores loopback, so a loopback-only peer needs none.
-        mdns: !peer.listen.iter().all(is_loopback),
+        mdns: peer.mdns && !peer.listen.iter().all(is_loopback),
         listen: peer.listen.clone(),
         ..Config::default()
     };

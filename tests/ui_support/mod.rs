@@ -4,6 +4,8 @@
 #![allow(dead_code)] // each test binary uses a part
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use clovece::app::dice::Dice;
@@ -11,6 +13,8 @@ use clovece::app::nearby::Browsing;
 use clovece::app::settings::{Language, Settings, SettingsFile};
 use clovece::app::ui::AppWindow;
 use clovece::app::{App, Services};
+use clovece::platform::PlatformError;
+use clovece::platform::discovery::{Announcement, Discovering, Discovery, Nearby, NearbySink};
 use i_slint_backend_testing::{ElementHandle, TestingBackend, TestingBackendOptions};
 
 /// Puts this test thread on Slint's testing backend with mocked time and the
@@ -208,4 +212,54 @@ pub fn phone(address: &str) -> (libp2p::PeerId, libp2p::Multiaddr) {
         panic!("no peer id in {address}");
     };
     (peer, addr)
+}
+
+/// A discovery outside the swarm, as Bonjour is on iOS: it keeps what it
+/// last announced and its sink, for the test to report finds, and says
+/// whether it runs.
+#[derive(Default)]
+pub struct FakeBonjour {
+    announced: std::sync::Mutex<Option<Announcement>>,
+    sink: std::sync::Mutex<Option<NearbySink>>,
+    running: Arc<AtomicBool>,
+}
+
+/// Clears its flag when dropped, as a stopped discovery.
+struct Running(Arc<AtomicBool>);
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        self.0.store(false, Ordering::SeqCst);
+    }
+}
+
+impl Discovery for FakeBonjour {
+    fn swarm_mdns(&self) -> bool {
+        false
+    }
+
+    fn start(&self, me: &Announcement, nearby: NearbySink) -> Result<Discovering, PlatformError> {
+        *self.announced.lock().unwrap() = Some(me.clone());
+        *self.sink.lock().unwrap() = Some(nearby);
+        self.running.store(true, Ordering::SeqCst);
+        Ok(Discovering::new(Running(self.running.clone())))
+    }
+}
+
+impl FakeBonjour {
+    /// What the last discovery started announced.
+    pub fn announced(&self) -> Option<Announcement> {
+        self.announced.lock().unwrap().clone()
+    }
+
+    /// Reports `nearby` as the running discovery would.
+    pub fn report(&self, nearby: Nearby) {
+        let sink = self.sink.lock().unwrap().clone();
+        sink.expect("a discovery was started")(nearby);
+    }
+
+    /// Whether a discovery runs (one that was started is not dropped).
+    pub fn running(&self) -> bool {
+        self.running.load(Ordering::SeqCst)
+    }
 }
