@@ -3,13 +3,15 @@
 
 #![allow(dead_code)] // each test binary uses a part
 
-use std::sync::mpsc;
+use std::sync::{Arc, mpsc};
 use std::time::Duration;
 
 use clovece::app::matfyz::Choice;
 use clovece::app::online::{Place, Session, Update};
 use clovece::app::online_game::OnlineGame;
 use clovece::net::front::Action;
+use clovece::platform::discovery::SwarmMdns;
+use clovece::platform::multicast::{Multicast, NoLock};
 
 /// Where an app keeps its files and listens (loopback only).
 pub fn place(dir: &std::path::Path, name: &str) -> Place {
@@ -17,6 +19,7 @@ pub fn place(dir: &std::path::Path, name: &str) -> Place {
         data: dir.to_owned(),
         listen: vec!["/ip4/127.0.0.1/tcp/0".parse().unwrap()],
         name: name.into(),
+        discovery: Arc::new(SwarmMdns::new(Multicast::new(NoLock))),
     }
 }
 
