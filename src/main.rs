@@ -446,6 +446,8 @@ async fn game(role: Role, args: PeerArgs, ready_after: u64) -> anyhow::Result<()
         data: data.clone(),
         listen: args.listen,
         mdns: true,
+        // libp2p's mDNS is the only discovery on the command line.
+        sightings: None,
         pace: Duration::from_millis(args.pace),
         linger: Duration::from_secs(args.linger),
         name: args.name,

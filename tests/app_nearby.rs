@@ -4,7 +4,8 @@
 //! its host is gone; on the screen, tapping the room joins it. A phone
 //! found by the platform's own discovery (Bonjour on iOS) is asked too,
 //! and the app's own hosted room is announced through that discovery,
-//! with the TXT record libp2p's mDNS would carry, while it is open.
+//! with the TXT record libp2p's mDNS would carry, while it is open; a
+//! guest there finds a room by its code through it.
 
 mod process;
 mod ui_support;
@@ -251,6 +252,49 @@ fn a_room_hosted_on_a_bonjour_phone_is_announced_through_it_and_listed_until_it_
     assert!(iphone.running());
     drop(session);
     assert!(!iphone.running(), "the closed room is still announced");
+}
+
+#[test]
+fn a_guest_on_a_bonjour_phone_finds_a_room_by_its_code_through_bonjour() {
+    let dirs = [(); 2].map(|()| tempfile::tempdir().unwrap());
+    let host_phone = Arc::new(FakeBonjour::default());
+    let (_host, ticket) = host_on(host_phone.clone(), dirs[0].path());
+    let host_record = txt_record(&host_phone.announced().expect("the room is announced"));
+    let code = ticket.parse::<clovece::net::Ticket>().unwrap().code();
+
+    // On loopback libp2p's mDNS is off: only Bonjour's find can lead the
+    // guest's lookup to the host.
+    let guest_phone = Arc::new(FakeBonjour::default());
+    let place = Place {
+        data: dirs[1].path().to_owned(),
+        listen: loopback().listen,
+        name: "Ivo".into(),
+        discovery: guest_phone.clone(),
+    };
+    let (tx, updates) = mpsc::channel();
+    let guest = Session::start(Part::Join(code.to_string()), place, move |update| {
+        let _ = tx.send(update);
+    });
+    let end = Instant::now() + WAIT;
+    while !guest_phone.running() {
+        assert!(Instant::now() < end, "the guest's session starts no discovery");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    let me = guest_phone.announced().expect("the guest is announced");
+    assert_ne!(me.peer, host_phone.announced().unwrap().peer);
+    guest_phone.report(txt_peer(&host_record).expect("the record names the host"));
+    loop {
+        match updates.recv_timeout(WAIT).expect("the guest joins") {
+            Update::Joined { ticket: joined, .. } => {
+                assert_eq!(joined, ticket);
+                break;
+            }
+            Update::Ended(ended) => panic!("the guest's session ended: {ended:?}"),
+            _ => {}
+        }
+    }
+    drop(guest);
+    assert!(!guest_phone.running(), "the guest is still announced");
 }
 
 #[test]

@@ -1,8 +1,7 @@
 //! Announcing one of the app's network nodes through the platform's
-//! [`Discovery`], for the nodes that wait to be found: the host's room
-//! ([`RoomAnnouncement`], kept by the online session) and the invitation
-//! inbox ([`super::invite::Inbox`]). The nearby rooms list and the host's
-//! invite list announce their node the same way while they look.
+//! [`Discovery`]: the online session's ([`SessionAnnouncement`]), the
+//! invitation inbox ([`super::invite::Inbox`]), the nearby rooms list and
+//! the host's invite list.
 //!
 //! Where the platform's discovery is libp2p's mDNS inside the swarm
 //! (desktops, Android), the node's own mDNS announces it already; where it
@@ -12,8 +11,9 @@
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use libp2p::{Multiaddr, PeerId};
+use tokio::sync::mpsc;
 
-use crate::net::ticket::Ticket;
+use crate::net::Sighting;
 use crate::platform::discovery::{Announcement, Discovering, Discovery, NearbySink};
 
 /// `peer`'s node listening at `addrs`, as the platform's discovery
@@ -44,55 +44,68 @@ pub(super) fn start(
         .ok()
 }
 
+/// A sink that passes what the discovery finds to a node
+/// ([`crate::net::Node::hear`]) through `found`, each find as a
+/// [`Sighting`]; a hostile one is dropped.
+pub(super) fn to_node(found: mpsc::UnboundedSender<Sighting>) -> NearbySink {
+    Arc::new(move |nearby| {
+        if let Some(sighting) = super::nearby::sighting(nearby) {
+            // Fails only once the node is gone.
+            let _ = found.send(sighting);
+        }
+    })
+}
+
 /// A sink for a node that only waits to be found: the phones the
 /// discovery finds are not its business.
 pub(super) fn unheard() -> NearbySink {
     Arc::new(|_| {})
 }
 
-/// The host's room as a platform discovery outside the swarm announces it,
-/// shared by the online session, which closes it when dropped, and its
-/// network thread, which opens it when the room opens (its addresses are
-/// known only then) and closes it when the game ends. Once closed it stays
-/// closed, so a room that opens just as its session is dropped is never
-/// announced.
+/// The online session's node as a platform discovery outside the swarm
+/// announces it (host, guest or resumed game alike, as libp2p's mDNS
+/// would), shared by the session, which closes it when dropped, and its
+/// network thread, which opens it when the node listens (its addresses
+/// are known only then) and closes it when the game ends. Once closed it
+/// stays closed, so a node that starts listening just as its session is
+/// dropped is never announced.
 #[derive(Clone, Default)]
-pub(super) struct RoomAnnouncement(Arc<Mutex<Room>>);
+pub(super) struct SessionAnnouncement(Arc<Mutex<Announced>>);
 
 #[derive(Default)]
-enum Room {
+enum Announced {
     #[default]
     Waiting,
     /// Kept only to be dropped: that stops the announcement.
-    Announced { _discovering: Discovering },
-    /// Nothing (more) to announce: the room closed, or the swarm's mDNS
+    Running { _discovering: Discovering },
+    /// Nothing (more) to announce: the session ended, or the swarm's mDNS
     /// announces it, or the discovery could not start.
     Done,
 }
 
-impl RoomAnnouncement {
-    /// The room of `ticket` is open: `discovery` announces its host at the
-    /// ticket's addresses, unless the swarm's own mDNS does.
-    pub(super) fn open(&self, discovery: &dyn Discovery, ticket: &Ticket) {
-        let mut room = self.room();
-        if !matches!(*room, Room::Waiting) {
+impl SessionAnnouncement {
+    /// The session's node (`me`) listens: `discovery` announces it and
+    /// tells `found` what it finds, unless the swarm's own mDNS does both.
+    pub(super) fn open(&self, discovery: &dyn Discovery, me: &Announcement, found: NearbySink) {
+        let mut announced = self.announced();
+        if !matches!(*announced, Announced::Waiting) {
             return;
         }
-        *room = if discovery.swarm_mdns() {
-            Room::Done
+        *announced = if discovery.swarm_mdns() {
+            Announced::Done
         } else {
-            let me = announcement(ticket.host(), ticket.addrs());
-            start(discovery, &me, unheard(), "the room")
-                .map_or(Room::Done, |d| Room::Announced { _discovering: d })
+            start(discovery, me, found, "the online session").map_or(Announced::Done, |d| {
+                Announced::Running { _discovering: d }
+            })
         };
     }
 
-    /// The room closed: its announcement stops now.
+    /// The session ended: its announcement stops now.
     pub(super) fn close(&self) {
-        *self.room() = Room::Done;
+        *self.announced() = Announced::Done;
     }
 
-    fn room(&self) -> MutexGuard<'_, Room> {
+    fn announced(&self) -> MutexGuard<'_, Announced> {
         // Each change is one assignment: a poisoned lock is consistent.
         self.0.lock().unwrap_or_else(|p| p.into_inner())
     }

@@ -27,7 +27,7 @@ use tokio::sync::{mpsc, oneshot};
 
 use super::announce::{self, announcement};
 use crate::lobby::invite::{self, Invitation, Target};
-use crate::lobby::nearby::Sighting;
+use crate::net::Sighting;
 use crate::net::game::is_loopback;
 use crate::net::{Config, Event, NetError, Node};
 use crate::platform::discovery::{Discovering, Discovery};

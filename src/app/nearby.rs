@@ -24,13 +24,13 @@ use libp2p::{Multiaddr, PeerId};
 use slint::{ComponentHandle, ModelRc, VecModel};
 use tokio::sync::{mpsc, oneshot};
 
-use super::announce::announcement;
+use super::announce::{announcement, to_node};
 use super::statistics::rules_data;
 use super::ui::{self, AppWindow, NearbyAdapter};
-use crate::lobby::nearby::{self, BrowseError, Room, Sighting};
+use crate::lobby::nearby::{self, BrowseError, Room};
 use crate::lobby::{Filter, Players, TurnTime};
 use crate::net::game::is_loopback;
-use crate::net::{Config, NetError, Node};
+use crate::net::{Config, NetError, Node, Sighting};
 use crate::platform::PlatformError;
 use crate::platform::discovery::{Discovering, Discovery, Nearby};
 use crate::protocol::Theme;
@@ -102,18 +102,11 @@ impl NearbyRooms {
             ..Config::default()
         };
         // Listening takes a moment; discovery needs the addresses.
-        let node = runtime.block_on(Node::start(keypair, config))?;
+        let mut node = runtime.block_on(Node::start(keypair, config))?;
         let me = announcement(node.peer_id(), &node.listen_addrs());
         let (found, sightings) = mpsc::unbounded_channel();
-        let discovering = discovery.start(
-            &me,
-            Arc::new(move |nearby| {
-                if let Some(sighting) = sighting(nearby) {
-                    // Fails only once the list is closed.
-                    let _ = found.send(sighting);
-                }
-            }),
-        )?;
+        node.hear(sightings);
+        let discovering = discovery.start(&me, to_node(found))?;
         let heard = Arc::new(Mutex::new(Heard::default()));
         let (stop, stopped) = oneshot::channel();
         let shared = heard.clone();
@@ -122,7 +115,7 @@ impl NearbyRooms {
             .name("nearby rooms".into())
             .spawn(move || {
                 let result =
-                    runtime.block_on(browse(node, ask, sightings, &shared, &changed, stopped));
+                    runtime.block_on(browse(node, ask, &shared, &changed, stopped));
                 if let Err(e) = result {
                     lock(&shared).failed = Some(e.to_string());
                     changed();
@@ -181,7 +174,6 @@ pub(super) fn sighting(nearby: Nearby) -> Option<Sighting> {
 async fn browse(
     node: Node,
     ask: Vec<(PeerId, Multiaddr)>,
-    sightings: mpsc::UnboundedReceiver<Sighting>,
     heard: &Mutex<Heard>,
     changed: &impl Fn(),
     stop: oneshot::Receiver<()>,
@@ -192,7 +184,6 @@ async fn browse(
     nearby::keep(
         node,
         ask,
-        sightings,
         Filter::default(),
         stopped,
         |list, _| {

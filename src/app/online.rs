@@ -11,12 +11,13 @@ use std::sync::Arc;
 use libp2p::Multiaddr;
 use tokio::sync::{mpsc, oneshot};
 
-use super::announce::RoomAnnouncement;
+use super::announce::{SessionAnnouncement, announcement, to_node};
 use crate::bot::Level;
 use crate::lobby::RoomOptions;
 use crate::lobby::host::{Command, Console, Host};
 use crate::net::front::{Action, Front, Progress};
 use crate::net::game::{self, Peer, Role};
+use crate::net::Sighting;
 use crate::net::room::SeatView;
 use crate::platform::discovery::Discovery;
 #[cfg(test)]
@@ -108,10 +109,10 @@ pub struct Place {
     pub listen: Vec<Multiaddr>,
     pub name: String,
     /// The platform's discovery: where it runs outside the swarm (Bonjour
-    /// on iOS), the session's node runs without libp2p's mDNS and a hosted
-    /// room is announced through it while the session runs. A guest's
-    /// session is not announced: nobody looks for a guest (it dials the
-    /// host, and the players learn each other's addresses at the setup).
+    /// on iOS), the session's node runs without libp2p's mDNS, is
+    /// announced through it while the session runs and hears its finds
+    /// (a room code is looked up among them, and the players are found
+    /// again there after a Wi-Fi change), as libp2p's mDNS would do.
     pub discovery: Arc<dyn Discovery>,
 }
 
@@ -120,20 +121,25 @@ struct AppFront<F> {
     notify: F,
     actions: mpsc::UnboundedReceiver<Action>,
     discovery: Arc<dyn Discovery>,
-    announced: RoomAnnouncement,
+    announced: SessionAnnouncement,
+    /// Where the discovery's finds go: to the session's node.
+    found: mpsc::UnboundedSender<Sighting>,
 }
 
 #[async_trait::async_trait(?Send)]
 impl<F: FnMut(Update)> Front for AppFront<F> {
     fn show(&mut self, progress: Progress<'_>) -> std::io::Result<()> {
         let update = match progress {
-            Progress::Opened(ticket) => {
-                self.announced.open(&*self.discovery, ticket);
-                Update::Opened {
-                    ticket: ticket.to_string(),
-                    code: ticket.code().to_string(),
-                }
+            Progress::Listening { peer, addrs } => {
+                let me = announcement(peer, addrs);
+                let found = to_node(self.found.clone());
+                self.announced.open(&*self.discovery, &me, found);
+                return Ok(());
             }
+            Progress::Opened(ticket) => Update::Opened {
+                ticket: ticket.to_string(),
+                code: ticket.code().to_string(),
+            },
             Progress::Joined(ticket) => Update::Joined {
                 ticket: ticket.to_string(),
                 code: ticket.code().to_string(),
@@ -191,9 +197,9 @@ pub struct Session {
     /// The platform's multicast lock, held while the session runs: its
     /// node finds the other phones again by mDNS after a Wi-Fi change.
     _hold: Option<MulticastHold>,
-    /// The hosted room, announced by the platform's discovery until the
-    /// session is dropped or its game ends.
-    announced: RoomAnnouncement,
+    /// The session's node, announced by the platform's discovery until
+    /// the session is dropped or its game ends.
+    announced: SessionAnnouncement,
 }
 
 impl Session {
@@ -214,15 +220,17 @@ impl Session {
             Part::Join(link) => (Role::Join(Some(link)), None, new_folder()),
             Part::Resume(folder) => (Role::Join(None), None, folder),
         };
-        let announced = RoomAnnouncement::default();
+        let announced = SessionAnnouncement::default();
+        let (found, sightings) = mpsc::unbounded_channel();
         let mut front = AppFront {
             notify,
             actions: action_rx,
             discovery: place.discovery.clone(),
             announced: announced.clone(),
+            found,
         };
         std::thread::spawn(move || {
-            let ended = run(role, place, folder, &mut front, stopped);
+            let ended = run(role, place, folder, sightings, &mut front, stopped);
             front.announced.close();
             (front.notify)(Update::Ended(ended));
         });
@@ -258,7 +266,7 @@ impl Session {
 impl Drop for Session {
     fn drop(&mut self) {
         // The thread ends at its next await; the UI does not wait for it,
-        // but the room is no longer announced from now on.
+        // but the phone is no longer announced from now on.
         self.announced.close();
         if let Some(stop) = self.stop.take() {
             let _ = stop.send(());
@@ -266,13 +274,15 @@ impl Drop for Session {
     }
 }
 
-/// Plays as `role` in session folder `folder` until the game ends
-/// (recording it in the statistics, then removing the folder) or `stop`
-/// fires (keeping a started game there, to be resumed).
+/// Plays as `role` in session folder `folder`, hearing the platform
+/// discovery's `sightings`, until the game ends (recording it in the
+/// statistics, then removing the folder) or `stop` fires (keeping a
+/// started game there, to be resumed).
 fn run(
     role: Role,
     place: Place,
     folder: PathBuf,
+    sightings: mpsc::UnboundedReceiver<Sighting>,
     front: &mut dyn Front,
     stop: oneshot::Receiver<()>,
 ) -> Result<(), String> {
@@ -290,6 +300,7 @@ fn run(
             data: folder.clone(),
             listen: place.listen,
             mdns: place.discovery.swarm_mdns(),
+            sightings: Some(sightings),
             pace: std::time::Duration::ZERO,
             linger: std::time::Duration::from_secs(5),
             name: place.name,

@@ -15,7 +15,6 @@ use std::time::{Duration, Instant};
 use libp2p::identity::Keypair;
 use libp2p::multiaddr::Protocol;
 use libp2p::{Multiaddr, PeerId};
-use tokio::sync::mpsc::UnboundedReceiver;
 
 use super::options::{Filter, Shown};
 use crate::net::game::is_loopback;
@@ -162,14 +161,6 @@ fn phone(addr: &Multiaddr) -> Result<(PeerId, Multiaddr), BrowseError> {
     }
 }
 
-/// A phone found or lost by a discovery outside the node's swarm (the
-/// platform's Bonjour on iOS, where libp2p's mDNS is off).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Sighting {
-    Found { peer: PeerId, addrs: Vec<Multiaddr> },
-    Lost(PeerId),
-}
-
 /// `clovece rooms`: keeps the nearby rooms list for `browse.duration` and
 /// prints every change that passes the filter, as it happens:
 /// `room: <code> free <n> players … ticket <ticket>` when a room appears
@@ -186,12 +177,9 @@ pub async fn run(
         ..Config::default()
     };
     let node = Node::start(keypair, config).await?;
-    // libp2p's mDNS is the only discovery here.
-    let (_, sightings) = tokio::sync::mpsc::unbounded_channel();
     keep(
         node,
         asked,
-        sightings,
         browse.filter,
         tokio::time::sleep(browse.duration),
         |_, changes| changes.iter().try_for_each(|change| print(change, out)),
@@ -200,13 +188,13 @@ pub async fn run(
 }
 
 /// Keeps the list of the rooms that pass `filter` on `node` until `until`
-/// is ready, asking the phones the node's mDNS finds (if it runs), those
-/// in `ask` and those `sightings` report. After every change, `changed`
-/// gets the list and what changed; an error from it ends the list.
+/// is ready, asking the phones in `ask` and those the node finds (by its
+/// mDNS, if it runs, or by the platform's discovery it hears,
+/// [`Node::hear`]). After every change, `changed` gets the list and what
+/// changed; an error from it ends the list.
 pub async fn keep(
     mut node: Node,
     ask: Vec<(PeerId, Multiaddr)>,
-    mut sightings: UnboundedReceiver<Sighting>,
     filter: Filter,
     until: impl Future<Output = ()>,
     mut changed: impl FnMut(&RoomList, &[Change]) -> std::io::Result<()>,
@@ -235,20 +223,6 @@ pub async fn keep(
                 }
                 list.expire(Instant::now())
             }
-            Some(sighting) = sightings.recv() => match sighting {
-                Sighting::Found { peer, addrs } => {
-                    node.add_addrs(peer, addrs);
-                    if !known.contains(&peer) {
-                        known.push(peer);
-                    }
-                    Vec::new()
-                }
-                // The phone said goodbye: no more questions to it.
-                Sighting::Lost(peer) => {
-                    known.retain(|&p| p != peer);
-                    list.lost(peer).into_iter().collect()
-                }
-            },
             event = node.next() => match event {
                 Event::Discovered(peer) => {
                     if !known.contains(&peer) {
@@ -256,7 +230,13 @@ pub async fn keep(
                     }
                     Vec::new()
                 }
-                Event::Expired(peer) | Event::Disconnected(peer) => list.lost(peer).into_iter().collect(),
+                // The phone stopped announcing itself: no more questions
+                // to it until it is found again.
+                Event::Expired(peer) => {
+                    known.retain(|&p| p != peer);
+                    list.lost(peer).into_iter().collect()
+                }
+                Event::Disconnected(peer) => list.lost(peer).into_iter().collect(),
                 Event::Message { from, bytes } => match Frame::decode(&bytes) {
                     Ok(Frame::Lobby(Lobby::Listed { ticket, listing, free })) => {
                         match list.heard(from, &ticket, listing, free, Instant::now()) {

@@ -10,6 +10,8 @@
 
 use std::io;
 
+use libp2p::{Multiaddr, PeerId};
+
 use crate::net::Ticket;
 use crate::net::room::SeatView;
 use crate::protocol::presence::Millis;
@@ -32,6 +34,13 @@ pub enum Action {
 /// What happened, in the order it happened.
 #[derive(Clone, Copy, Debug)]
 pub enum Progress<'a> {
+    /// This phone's node (`peer`) listens at `addrs`, before its room
+    /// opens, it joins a room or its saved game resumes: where the
+    /// platform's discovery announces it.
+    Listening {
+        peer: PeerId,
+        addrs: &'a [Multiaddr],
+    },
     /// The host's room is open with this ticket.
     Opened(&'a Ticket),
     /// This guest is in the room of this ticket (found from a code, or

@@ -9,11 +9,12 @@ use std::time::Duration;
 use libp2p::identity::Keypair;
 use libp2p::multiaddr::Protocol;
 use libp2p::{Multiaddr, PeerId};
+use tokio::sync::mpsc::UnboundedReceiver;
 use tracing::warn;
 
 use super::book::Book;
 use super::front::{Front, Progress};
-use super::node::{Config, NetError, Node};
+use super::node::{Config, NetError, Node, Sighting};
 use super::room::LookupError;
 use super::ticket::TicketError;
 use super::{play, setup};
@@ -49,6 +50,10 @@ pub struct Peer {
     /// announces and browses by its own means (Bonjour on iOS). It never
     /// runs on loopback-only addresses, which libp2p's mDNS ignores.
     pub mdns: bool,
+    /// What the platform's discovery finds, where it runs outside the
+    /// swarm (Bonjour on iOS): the node takes these as it takes mDNS's
+    /// finds, to look up a room code and to find the players again.
+    pub sightings: Option<UnboundedReceiver<Sighting>>,
     /// Wait before each of this player's own actions.
     pub pace: Duration,
     /// The longest wait at the end for every peer to hold the final entry.
@@ -163,16 +168,18 @@ pub async fn run(
         (Role::Host(table, organiser), _) => Start::Host(*table, organiser.as_mut()),
         (Role::Join(Some(link)), _) => Start::Join(link),
     };
+    let sightings = peer.sightings.take();
     // A resumed game's nicknames, said at its setup, come from its book.
     let (mut node, phone, book, names) = match start {
         Start::Resume(saved) => {
-            let (node, phone, book) = resume(&keypair, *saved, &dir, config, front).await?;
+            let (node, phone, book) =
+                resume(&keypair, *saved, &dir, config, sightings, front).await?;
             let names = book.names.clone();
             (node, phone, book, names)
         }
         Start::Host(table, organiser) => {
             let secret = DiceSecret::generate()?;
-            let mut node = Node::start(keypair.clone(), config).await?;
+            let mut node = listen(&keypair, config, sightings, front).await?;
             let (header, peers) = setup::host(
                 &mut node, &keypair, &secret, table, organiser, &peer.name, front,
             )
@@ -183,7 +190,7 @@ pub async fn run(
         }
         Start::Join(link) => {
             let secret = DiceSecret::generate()?;
-            let mut node = Node::start(keypair.clone(), config).await?;
+            let mut node = listen(&keypair, config, sightings, front).await?;
             let (header, peers) = setup::join(
                 &mut node,
                 &keypair,
@@ -259,6 +266,34 @@ fn new_phone(
     Ok(Phone::new(header, keypair, secret, Some(dir))?)
 }
 
+/// Starts this phone's node as `config` says, taking the platform
+/// discovery's `sightings`, and tells `front` where it listens.
+async fn listen(
+    keypair: &Keypair,
+    config: Config,
+    sightings: Option<UnboundedReceiver<Sighting>>,
+    front: &mut dyn Front,
+) -> Result<Node, GameError> {
+    let node = Node::start(keypair.clone(), config).await?;
+    listening(node, sightings, front)
+}
+
+/// `node`, now taking `sightings`, once `front` knows where it listens.
+fn listening(
+    mut node: Node,
+    sightings: Option<UnboundedReceiver<Sighting>>,
+    front: &mut dyn Front,
+) -> Result<Node, GameError> {
+    if let Some(sightings) = sightings {
+        node.hear(sightings);
+    }
+    front.show(Progress::Listening {
+        peer: node.peer_id(),
+        addrs: &node.listen_addrs(),
+    })?;
+    Ok(node)
+}
+
 /// Continues the game saved in `dir`: listens where this phone listened
 /// before if it can (the others redial those addresses), else as `config`
 /// says, and shows how far the log had come.
@@ -267,6 +302,7 @@ async fn resume(
     restored: Restored,
     dir: &Path,
     config: Config,
+    sightings: Option<UnboundedReceiver<Sighting>>,
     front: &mut dyn Front,
 ) -> Result<(Node, Phone, Book), GameError> {
     let phone = Phone::resume(restored, keypair)?;
@@ -286,8 +322,8 @@ async fn resume(
         None => None,
     };
     let node = match node {
-        Some(node) => node,
-        None => Node::start(keypair.clone(), config).await?,
+        Some(node) => listening(node, sightings, front)?,
+        None => listen(keypair, config, sightings, front).await?,
     };
     front.show(Progress::Resumed(phone.log().len()))?;
     Ok((node, phone, book))

@@ -45,5 +45,5 @@ pub mod ticket;
 pub mod wire;
 
 pub use code::RoomCode;
-pub use node::{Config, Event, NetError, Node};
+pub use node::{Config, Event, NetError, Node, Sighting};
 pub use ticket::{RoomId, RoomSecret, Ticket};

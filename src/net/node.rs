@@ -15,6 +15,7 @@ use libp2p::request_response::{self, OutboundFailure, OutboundRequestId};
 use libp2p::swarm::dial_opts::{DialOpts, PeerCondition};
 use libp2p::swarm::{ConnectionId, SwarmEvent};
 use libp2p::{Multiaddr, PeerId, Swarm, TransportError, identify, mdns, ping};
+use tokio::sync::mpsc::UnboundedReceiver;
 use tracing::{debug, info, warn};
 
 use super::backoff::Backoff;
@@ -54,9 +55,11 @@ impl Default for Config {
 /// What happened on the network.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Event {
-    /// mDNS found `peer` nearby (its addresses are remembered for dialling).
+    /// mDNS, or the platform's discovery ([`Node::hear`]), found `peer`
+    /// nearby (its addresses are remembered for dialling).
     Discovered(PeerId),
-    /// mDNS has not heard from `peer` for a while.
+    /// mDNS has not heard from `peer` for a while, or the platform's
+    /// discovery lost it.
     Expired(PeerId),
     /// The first connection to `peer` is up.
     Connected(PeerId),
@@ -141,6 +144,14 @@ fn without_p2p(mut addr: Multiaddr) -> Multiaddr {
     addr
 }
 
+/// A phone found or lost by a discovery outside the node's swarm (the
+/// platform's Bonjour on iOS, where libp2p's mDNS is off).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Sighting {
+    Found { peer: PeerId, addrs: Vec<Multiaddr> },
+    Lost(PeerId),
+}
+
 /// A running node (see the module documentation).
 pub struct Node {
     swarm: Swarm<Behaviour>,
@@ -152,6 +163,9 @@ pub struct Node {
     /// When each connection last answered a ping (or opened).
     heard: HashMap<ConnectionId, Instant>,
     tick: tokio::time::Interval,
+    /// What the platform's discovery finds, where it runs outside the
+    /// swarm ([`Node::hear`]).
+    sightings: Option<UnboundedReceiver<Sighting>>,
 }
 
 impl Node {
@@ -182,6 +196,7 @@ impl Node {
             listening: Vec::new(),
             heard: HashMap::new(),
             tick,
+            sightings: None,
         };
         while !pending.is_empty() {
             match node.swarm.select_next_some().await {
@@ -328,19 +343,47 @@ impl Node {
         }
     }
 
+    /// Takes the phones a discovery outside the swarm finds (Bonjour on
+    /// iOS) as the swarm's mDNS finds are taken: their addresses are
+    /// remembered and each is an [`Event::Discovered`] (a lost one an
+    /// [`Event::Expired`]), so room lookups, the nearby list and redialling
+    /// work the same with either.
+    pub fn hear(&mut self, sightings: UnboundedReceiver<Sighting>) {
+        self.sightings = Some(sightings);
+    }
+
     /// The next event. Cancel-safe: events are queued inside the node.
     pub async fn next(&mut self) -> Event {
         loop {
             if let Some(event) = self.events.pop_front() {
                 return event;
             }
+            let sighting = async {
+                match &mut self.sightings {
+                    Some(sightings) => sightings.recv().await,
+                    None => std::future::pending().await,
+                }
+            };
             tokio::select! {
                 event = self.swarm.select_next_some() => self.handle(event),
                 _ = self.tick.tick() => {
                     self.close_silent();
                     self.redial_due();
                 }
+                sighting = sighting => self.sighted(sighting),
             }
+        }
+    }
+
+    /// Takes one of the platform discovery's finds (`None`: it stopped).
+    fn sighted(&mut self, sighting: Option<Sighting>) {
+        match sighting {
+            Some(Sighting::Found { peer, addrs }) => {
+                self.add_addrs(peer, addrs);
+                self.events.push_back(Event::Discovered(peer));
+            }
+            Some(Sighting::Lost(peer)) => self.events.push_back(Event::Expired(peer)),
+            None => self.sightings = None,
         }
     }
 
