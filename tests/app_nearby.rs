@@ -277,7 +277,10 @@ fn a_guest_on_a_bonjour_phone_finds_a_room_by_its_code_through_bonjour() {
     });
     let end = Instant::now() + WAIT;
     while !guest_phone.running() {
-        assert!(Instant::now() < end, "the guest's session starts no discovery");
+        assert!(
+            Instant::now() < end,
+            "the guest's session starts no discovery"
+        );
         std::thread::sleep(Duration::from_millis(10));
     }
     let me = guest_phone.announced().expect("the guest is announced");

@@ -94,9 +94,8 @@ impl SessionAnnouncement {
         *announced = if discovery.swarm_mdns() {
             Announced::Done
         } else {
-            start(discovery, me, found, "the online session").map_or(Announced::Done, |d| {
-                Announced::Running { _discovering: d }
-            })
+            start(discovery, me, found, "the online session")
+                .map_or(Announced::Done, |d| Announced::Running { _discovering: d })
         };
     }
 

@@ -114,8 +114,7 @@ impl NearbyRooms {
         std::thread::Builder::new()
             .name("nearby rooms".into())
             .spawn(move || {
-                let result =
-                    runtime.block_on(browse(node, ask, &shared, &changed, stopped));
+                let result = runtime.block_on(browse(node, ask, &shared, &changed, stopped));
                 if let Err(e) = result {
                     lock(&shared).failed = Some(e.to_string());
                     changed();
@@ -181,17 +180,11 @@ async fn browse(
     let stopped = async {
         let _ = stop.await;
     };
-    nearby::keep(
-        node,
-        ask,
-        Filter::default(),
-        stopped,
-        |list, _| {
-            lock(heard).rooms = list.rooms().cloned().collect();
-            changed();
-            Ok(())
-        },
-    )
+    nearby::keep(node, ask, Filter::default(), stopped, |list, _| {
+        lock(heard).rooms = list.rooms().cloned().collect();
+        changed();
+        Ok(())
+    })
     .await
 }
 

@@ -15,9 +15,9 @@ use super::announce::{SessionAnnouncement, announcement, to_node};
 use crate::bot::Level;
 use crate::lobby::RoomOptions;
 use crate::lobby::host::{Command, Console, Host};
+use crate::net::Sighting;
 use crate::net::front::{Action, Front, Progress};
 use crate::net::game::{self, Peer, Role};
-use crate::net::Sighting;
 use crate::net::room::SeatView;
 use crate::platform::discovery::Discovery;
 #[cfg(test)]
