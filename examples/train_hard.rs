@@ -46,7 +46,9 @@ fn main() {
         },
     };
     let weights = train(&config, |games, weights| {
-        eprintln!("{games} games: {:?}", weights.quantised());
+        if games % 10_000 == 0 {
+            eprintln!("{games} games: linear {:?}", weights.quantised().linear);
+        }
     });
     print!("{}", weights.rust_source(&config));
 }

@@ -12,7 +12,7 @@
 mod board;
 pub mod features;
 mod hand;
-mod learnt;
+pub mod learnt;
 mod race;
 
 use super::playable::{LOGIT_UNIT, Playable, Values};
