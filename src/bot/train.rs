@@ -163,10 +163,11 @@ impl Weights {
         // The error at each unit's input: none through a unit that is off
         // or full.
         let mut e = [0.0; HIDDEN];
-        for k in 0..HIDDEN {
-            step.output[k] += error * f.input[k].clamp(0.0, 1.0);
-            if (0.0..1.0).contains(&f.input[k]) {
-                e[k] = error * self.output[k];
+        let units = (e.iter_mut().zip(&mut step.output)).zip(f.input.iter().zip(&self.output));
+        for ((e, step), (&input, &output)) in units {
+            *step += error * input.clamp(0.0, 1.0);
+            if (0.0..1.0).contains(&input) {
+                *e = error * output;
             }
         }
         for (b, e) in step.bias.iter_mut().zip(&e) {

@@ -110,12 +110,12 @@ mod tests {
         let g = two_colours();
         // One weight at a time: the score reads that one feature.
         let x = features::of(&g);
-        for i in 0..COUNT {
+        for (i, (&red, &green)) in x[0].iter().zip(&x[2]).enumerate() {
             let mut net = zero();
             net.linear[i] = 3;
             let s = scores(&g, &net);
-            assert_eq!(s[Colour::Red.index()], 3 * i64::from(x[0][i]), "{i}");
-            assert_eq!(s[Colour::Green.index()], 3 * i64::from(x[2][i]), "{i}");
+            assert_eq!(s[Colour::Red.index()], 3 * i64::from(red), "{i}");
+            assert_eq!(s[Colour::Green.index()], 3 * i64::from(green), "{i}");
         }
     }
 
