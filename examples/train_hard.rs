@@ -46,9 +46,7 @@ fn main() {
         },
     };
     let weights = train(&config, |games, weights| {
-        if games % 10_000 == 0 {
-            eprintln!("{games} games: linear {:?}", weights.quantised().linear);
-        }
+        eprintln!("{games} games: {:?}", weights.quantised());
     });
     print!("{}", weights.rust_source(&config));
 }

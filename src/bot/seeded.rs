@@ -17,8 +17,6 @@ pub fn rng(seed: u64) -> ChaCha8Rng {
 pub enum Stream {
     /// The dice of the rollout player's continuations.
     RolloutDice = 1,
-    /// The trainer's initial weights (`bot::train`).
-    TrainerStart = 2,
 }
 
 /// The generator of one `stream` of a decision's seed: unrelated to

@@ -4,11 +4,8 @@
 //! the current weights rate best for it.
 //!
 //! The model is a softmax over the seated colours: colour `c` wins with
-//! chance `e^(s_c) / Σ e^s`, where `s_c` is a network of its
-//! [features](super::classic::features) (each divided by its `SCALE`): a
-//! linear part plus one hidden layer of units clipped to `0..=1`, as
-//! TD-Gammon's, with the gradient taken through the units that are
-//! neither off nor full. After each game every position
+//! chance `e^(s_c) / Σ e^s`, where `s_c = Σ w_i x_ci / SCALE_i` over its
+//! [features](super::classic::features). After each game every position
 //! met is moved towards its λ-return (the offline, forward view of TD(λ)),
 //! the last one towards who won, with the gradient of the log loss.
 //!
@@ -21,7 +18,6 @@ use rand_chacha::ChaCha8Rng;
 use rand_chacha::rand_core::Rng;
 
 use super::classic::features::{self, COUNT, SCALE, Vector};
-use super::classic::learnt::{HIDDEN, Net, UNIT};
 use super::playable::LOGIT_UNIT;
 use super::{Level, Player, seeded};
 use crate::rules::classic::{Game, HouseRules, Phase, Position};
@@ -69,125 +65,32 @@ impl Default for Config {
 /// Rolls after which a self-play game is dropped (none comes near).
 const MAX_ROLLS: u32 = 100_000;
 
-/// A model's weights, in logits per unit of each scaled feature: a linear
-/// part and one hidden layer of units clipped to `0..=1`
-/// ([`learnt::Net`] in floats).
+/// A model's weights, one per feature, in logits per unit of the scaled
+/// feature.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Weights {
-    pub linear: [f64; COUNT],
-    /// `hidden[j][k]`: feature `j`'s weight in unit `k`'s input (by
-    /// feature, so that a feature's contribution to every unit is one
-    /// vectorised loop).
-    pub hidden: [[f64; HIDDEN]; COUNT],
-    pub bias: [f64; HIDDEN],
-    pub output: [f64; HIDDEN],
-}
-
-/// One colour's score and what its gradient needs: the scaled features
-/// (and which of them are not zero: most are one-hot, and skipping the
-/// zeros makes training several times faster) and each hidden unit's
-/// input.
-struct Forward {
-    x: [f64; COUNT],
-    nonzero: [usize; COUNT],
-    nonzeros: usize,
-    input: [f64; HIDDEN],
-    score: f64,
-}
-
-impl Forward {
-    /// The indices of the features that are not zero.
-    fn nonzero(&self) -> &[usize] {
-        &self.nonzero[..self.nonzeros]
-    }
-
-    /// `w · x`.
-    fn dot(&self, w: &[f64; COUNT]) -> f64 {
-        self.nonzero().iter().map(|&j| w[j] * self.x[j]).sum()
-    }
-}
+pub struct Weights(pub [f64; COUNT]);
 
 impl Weights {
     /// Where training starts: the race table alone, at the hand-made
     /// evaluation's weight (a third of a logit per turn), so that the first
-    /// games already race rather than wander, and small hidden weights
-    /// drawn from the seed, each unit half on.
-    fn initial(seed: u64) -> Weights {
-        let mut rng = seeded::stream(seed, seeded::Stream::TrainerStart);
-        let mut uniform =
-            |half: f64| ((rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0) * half;
-        let mut linear = [0.0; COUNT];
-        linear[features::RACE] = -0.354 * f64::from(SCALE[features::RACE]) / 16.0;
-        let hidden = std::array::from_fn(|_| std::array::from_fn(|_| uniform(0.1)));
-        let bias = std::array::from_fn(|_| 0.5 + uniform(0.3));
-        let output = std::array::from_fn(|_| uniform(0.1));
-        Weights {
-            linear,
-            hidden,
-            bias,
-            output,
-        }
+    /// games already race rather than wander.
+    fn initial() -> Weights {
+        let mut w = [0.0; COUNT];
+        w[features::RACE] = -0.354 * f64::from(SCALE[features::RACE]) / 16.0;
+        Weights(w)
     }
 
-    fn forward(&self, x: &Vector) -> Forward {
-        let mut f = Forward {
-            x: [0.0; COUNT],
-            nonzero: [0; COUNT],
-            nonzeros: 0,
-            input: [0.0; HIDDEN],
-            score: 0.0,
-        };
-        for j in (0..COUNT).filter(|&j| x[j] != 0) {
-            f.x[j] = f64::from(x[j]) / f64::from(SCALE[j]);
-            f.nonzero[f.nonzeros] = j;
-            f.nonzeros += 1;
-        }
-        f.input = self.bias;
-        for &j in &f.nonzero[..f.nonzeros] {
-            for (input, w) in f.input.iter_mut().zip(&self.hidden[j]) {
-                *input += w * f.x[j];
-            }
-        }
-        let hidden: f64 = (f.input.iter().zip(&self.output))
-            .map(|(i, o)| o * i.clamp(0.0, 1.0))
-            .sum();
-        f.score = f.dot(&self.linear) + hidden;
-        f
+    fn score(&self, x: &Vector) -> f64 {
+        (self.0.iter().zip(x).zip(SCALE))
+            .map(|((w, &x), s)| w * f64::from(x) / f64::from(s))
+            .sum()
     }
 
-    /// Adds `error` times the gradient of `f`'s score to `step`.
-    fn add_gradient(&self, step: &mut Weights, f: &Forward, error: f64) {
-        for &j in f.nonzero() {
-            step.linear[j] += error * f.x[j];
-        }
-        // The error at each unit's input: none through a unit that is off
-        // or full.
-        let mut e = [0.0; HIDDEN];
-        let units = (e.iter_mut().zip(&mut step.output)).zip(f.input.iter().zip(&self.output));
-        for ((e, step), (&input, &output)) in units {
-            *step += error * input.clamp(0.0, 1.0);
-            if (0.0..1.0).contains(&input) {
-                *e = error * output;
-            }
-        }
-        for (b, e) in step.bias.iter_mut().zip(&e) {
-            *b += e;
-        }
-        for &j in f.nonzero() {
-            for (s, e) in step.hidden[j].iter_mut().zip(&e) {
-                *s += e * f.x[j];
-            }
-        }
-    }
-
-    /// Each seated colour's chance of winning (zero for the others), from
-    /// its forward pass.
-    fn chances_of(seats: Seats, forward: &[Option<Forward>; 4]) -> [f64; 4] {
+    /// Each seated colour's chance of winning (zero for the others).
+    fn chances(&self, seats: Seats, x: &[Vector; 4]) -> [f64; 4] {
         let mut s = [f64::NEG_INFINITY; 4];
         for c in seats.iter() {
-            if let Some(f) = &forward[c.index()] {
-                s[c.index()] = f.score;
-            }
+            s[c.index()] = self.score(&x[c.index()]);
         }
         let top = s.iter().copied().fold(f64::NEG_INFINITY, f64::max);
         let e = s.map(|v| (v - top).exp());
@@ -195,70 +98,27 @@ impl Weights {
         e.map(|v| v / total)
     }
 
-    fn forwards(&self, seats: Seats, x: &[Vector; 4]) -> [Option<Forward>; 4] {
-        let mut out = [None, None, None, None];
-        for c in seats.iter() {
-            out[c.index()] = Some(self.forward(&x[c.index()]));
+    /// The weights in the bot's integers: 65,536ths of a logit per unit of
+    /// each unscaled feature.
+    pub fn quantised(&self) -> [i64; COUNT] {
+        let mut q = [0; COUNT];
+        for (i, w) in self.0.iter().enumerate() {
+            q[i] = (w * LOGIT_UNIT as f64 / f64::from(SCALE[i])).round() as i64;
         }
-        out
-    }
-
-    /// Each seated colour's chance of winning (zero for the others).
-    fn chances(&self, seats: Seats, x: &[Vector; 4]) -> [f64; 4] {
-        Weights::chances_of(seats, &self.forwards(seats, x))
-    }
-
-    /// Adds `alpha` times `step`.
-    fn advance(&mut self, step: &Weights, alpha: f64) {
-        let pairs = (self.linear.iter_mut().zip(&step.linear))
-            .chain(
-                self.hidden
-                    .iter_mut()
-                    .flatten()
-                    .zip(step.hidden.iter().flatten()),
-            )
-            .chain(self.bias.iter_mut().zip(&step.bias))
-            .chain(self.output.iter_mut().zip(&step.output));
-        for (w, s) in pairs {
-            *w += alpha * s;
-        }
-    }
-
-    fn zero() -> Weights {
-        Weights {
-            linear: [0.0; COUNT],
-            hidden: [[0.0; HIDDEN]; COUNT],
-            bias: [0.0; HIDDEN],
-            output: [0.0; HIDDEN],
-        }
-    }
-
-    /// The weights in the bot's integers ([`learnt::Net`]).
-    pub fn quantised(&self) -> Net {
-        let logit = LOGIT_UNIT as f64;
-        let unit = UNIT as f64;
-        let per_feature = |w: &[f64; COUNT], one: f64| -> [i64; COUNT] {
-            std::array::from_fn(|j| (w[j] * one / f64::from(SCALE[j])).round() as i64)
-        };
-        Net {
-            linear: per_feature(&self.linear, logit),
-            hidden: std::array::from_fn(|k| per_feature(&self.hidden.map(|row| row[k]), unit)),
-            bias: self.bias.map(|b| (b * unit).round() as i64),
-            output: self.output.map(|o| (o * logit).round() as i64),
-        }
+        q
     }
 
     /// `src/bot/classic/learnt_weights.rs` for these weights, saying how
     /// they were made.
     pub fn rust_source(&self, config: &Config) -> String {
         let mut out = format!(
-            "//! The learnt evaluation's network (`learnt::Net`). Generated by\n\
-             //! TD(λ) (docs/bots.md), do not edit:\n\
+            "//! The learnt evaluation's weights, in 65,536ths of a logit per unit of\n\
+             //! each feature. Generated by TD(λ) (docs/bots.md), do not edit:\n\
              //! `cargo run --release --example train_hard -- --games {} --seed {} \\\n\
              //! --alpha {} --lambda {}{} > src/bot/classic/learnt_weights.rs`\n\n\
-             use super::Net;\n\n\
+             use super::COUNT;\n\n\
              #[rustfmt::skip]\n\
-             pub const NET: Net = Net {{\n    linear: [\n",
+             pub const WEIGHTS: [i64; COUNT] = [\n",
             config.games,
             config.seed,
             config.alpha,
@@ -268,25 +128,17 @@ impl Weights {
                 Opponents::Pool => " --pool",
             },
         );
-        let net = self.quantised();
-        let list = |v: &[i64]| v.iter().map(i64::to_string).collect::<Vec<_>>().join(", ");
-        for (i, q) in net.linear.iter().enumerate() {
-            out += &format!("        {q}, // {}\n", features::name(i));
+        for (i, q) in self.quantised().iter().enumerate() {
+            out += &format!("    {q}, // {}\n", features::name(i));
         }
-        out += "    ],\n    hidden: [\n";
-        for (k, row) in net.hidden.iter().enumerate() {
-            out += &format!("        [{}], // unit {k}\n", list(row));
-        }
-        out += &format!("    ],\n    bias: [{}],\n", list(&net.bias));
-        out += &format!("    output: [{}],\n}};\n", list(&net.output));
-        out
+        out + "];\n"
     }
 }
 
 /// Trains weights by `config`, calling `progress` after every 1,000th
 /// game with the count so far.
 pub fn train(config: &Config, mut progress: impl FnMut(u32, &Weights)) -> Weights {
-    let mut weights = Weights::initial(config.seed);
+    let mut weights = Weights::initial();
     let mut dice = seeded::rng(config.seed);
     for g in 0..config.games {
         let alpha = config.alpha * (1.0 - 0.9 * f64::from(g) / f64::from(config.games));
@@ -394,18 +246,14 @@ fn learn(
     alpha: f64,
     lambda: f64,
 ) {
-    let forwards: Vec<[Option<Forward>; 4]> = positions
+    let chances: Vec<[f64; 4]> = positions
         .iter()
-        .map(|x| weights.forwards(SEATS, x))
-        .collect();
-    let chances: Vec<[f64; 4]> = forwards
-        .iter()
-        .map(|f| Weights::chances_of(SEATS, f))
+        .map(|x| weights.chances(SEATS, x))
         .collect();
     let mut target = [0.0; 4];
     target[winner.index()] = 1.0;
-    let mut step = Weights::zero();
-    for (t, forward) in forwards.iter().enumerate().rev() {
+    let mut step = [0.0; COUNT];
+    for (t, x) in positions.iter().enumerate().rev() {
         if let Some(next) = chances.get(t + 1) {
             for c in 0..4 {
                 target[c] = (1.0 - lambda) * next[c] + lambda * target[c];
@@ -420,11 +268,14 @@ fn learn(
                 std::array::from_fn(|c| if c == l { error } else { -error * p[c] / rest })
             }
         };
-        for (f, error) in forward.iter().zip(errors) {
-            if let Some(f) = f {
-                weights.add_gradient(&mut step, f, error);
+        for c in SEATS.iter() {
+            let error = errors[c.index()];
+            for (s, (&xi, scale)) in step.iter_mut().zip(x[c.index()].iter().zip(SCALE)) {
+                *s += error * f64::from(xi) / f64::from(scale);
             }
         }
     }
-    weights.advance(&step, alpha);
+    for (w, s) in weights.0.iter_mut().zip(step) {
+        *w += alpha * s;
+    }
 }

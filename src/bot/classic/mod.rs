@@ -12,7 +12,7 @@
 mod board;
 pub mod features;
 mod hand;
-pub mod learnt;
+mod learnt;
 mod race;
 
 use super::playable::{LOGIT_UNIT, Playable, Values};
