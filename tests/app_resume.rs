@@ -157,11 +157,12 @@ fn tap_turn(window: &AppWindow) -> bool {
         ui_support::find(window, "Die").mock_single_click(PointerEventButton::Left);
         return true;
     }
-    if game.get_must_move() && !game.get_turn_computer() {
-        if let Some(piece) = ui_support::enabled(window, "piece").first() {
-            piece.mock_single_click(PointerEventButton::Left);
-            return true;
-        }
+    if game.get_must_move()
+        && !game.get_turn_computer()
+        && let Some(piece) = ui_support::enabled(window, "piece").first()
+    {
+        piece.mock_single_click(PointerEventButton::Left);
+        return true;
     }
     false
 }
