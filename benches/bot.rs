@@ -1,7 +1,7 @@
 //! How long the computer players take per move, on one core
 //! (figures in docs/performance.md, "Computer players").
 //!
-//! `cargo bench --bench bot` first prints the median, 99th percentile and
+//! `cargo benches --bench bot` first prints the median, 99th percentile and
 //! worst time of a move of the hard player and of the tournament's rollout
 //! player over real decisions (positions from games between medium players
 //! where more than one move is legal), then lets criterion measure the mean

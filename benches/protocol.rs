@@ -2,7 +2,7 @@
 //! per second (timed), and, printed before the timings, messages per roll
 //! per phone and bytes per event on the wire (counted in simulated games).
 //!
-//! Run with `cargo bench --bench protocol`.
+//! Run with `cargo benches --bench protocol`.
 
 use std::hint::black_box;
 
