@@ -14,7 +14,7 @@ use std::io;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-use crate::net::book::Book;
+use crate::net::book::{Book, nickname_of};
 use crate::net::game::GAME_DIR;
 use crate::protocol::store::{Store, StoreError};
 use crate::protocol::{Header, Seat, Theme, TurnTimer};
@@ -123,9 +123,7 @@ fn look(folder: PathBuf, dir: &Path) -> Kept {
         .flatten()
         .filter_map(|e| e.metadata().ok()?.modified().ok())
         .max();
-    // The nicknames are in the address book; without it the players show
-    // as their colours.
-    let names = Book::load(dir).map(|book| book.names).unwrap_or_default();
+    let names = nicknames(dir);
     Kept::Unfinished(Unfinished {
         folder,
         seats: seats(&header, &names),
@@ -136,6 +134,13 @@ fn look(folder: PathBuf, dir: &Path) -> Kept {
     })
 }
 
+/// The players' nicknames, kept in the game's address book in `dir`; none
+/// without it (a game saved before nicknames were kept, or a damaged book),
+/// and the players show as their colours.
+fn nicknames(dir: &Path) -> Vec<(libp2p::PeerId, String)> {
+    Book::load(dir).map(|book| book.names).unwrap_or_default()
+}
+
 /// The seats of `header`, the players named by `names`.
 fn seats(header: &Header, names: &[(libp2p::PeerId, String)]) -> Vec<(Colour, Sitter)> {
     Colour::ALL
@@ -144,9 +149,7 @@ fn seats(header: &Header, names: &[(libp2p::PeerId, String)]) -> Vec<(Colour, Si
             let sitter = match header.seats[c.index()].as_ref()? {
                 Seat::Player { key, .. } => Sitter::Player(
                     key.peer_id()
-                        .ok()
-                        .and_then(|id| names.iter().find(|(p, _)| *p == id))
-                        .map(|(_, name)| name.clone())
+                        .map(|peer| nickname_of(names, peer))
                         .unwrap_or_default(),
                 ),
                 Seat::Computer { .. } => Sitter::Computer,
@@ -172,7 +175,7 @@ pub fn give_up(data: &Path, folder: &Path) -> Result<(), GiveUpError> {
         Err(StoreError::Corrupt { intact, .. }) => *intact,
         Err(e) => return Err(GiveUpError::Unreadable(e)),
     };
-    let names = Book::load(&dir).map(|book| book.names).unwrap_or_default();
+    let names = nicknames(&dir);
     let record = Record::given_up(&restored.log, restored.seat, &names);
     crate::stats::Store::new(data).add(record)?;
     discard(folder).map_err(GiveUpError::Remove)

@@ -150,6 +150,16 @@ impl Book {
     }
 }
 
+/// `peer`'s nickname in `names` (a book's, or a finished game's), empty
+/// when it is not known.
+pub fn nickname_of(names: &[(PeerId, String)], peer: PeerId) -> String {
+    names
+        .iter()
+        .find(|(p, _)| *p == peer)
+        .map(|(_, name)| name.clone())
+        .unwrap_or_default()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

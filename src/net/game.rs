@@ -12,7 +12,7 @@ use libp2p::{Multiaddr, PeerId};
 use tokio::sync::mpsc::UnboundedReceiver;
 use tracing::warn;
 
-use super::book::Book;
+use super::book::{Book, nickname_of};
 use super::front::{Front, Progress};
 use super::node::{Config, NetError, Node, Sighting};
 use super::room::LookupError;
@@ -233,9 +233,7 @@ fn by_colour(phone: &Phone, names: &[(PeerId, String)]) -> [String; 4] {
     Colour::ALL.map(|c| match seats[c.index()] {
         Some(Seat::Player { key, .. }) => key
             .peer_id()
-            .ok()
-            .and_then(|id| names.iter().find(|(p, _)| *p == id))
-            .map(|(_, name)| name.clone())
+            .map(|peer| nickname_of(names, peer))
             .unwrap_or_default(),
         _ => String::new(),
     })

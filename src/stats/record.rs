@@ -9,6 +9,7 @@ use libp2p::PeerId;
 use serde::{Deserialize, Serialize};
 
 use crate::lobby::options::rules_name;
+use crate::net::book::nickname_of;
 use crate::net::game::Finished;
 use crate::protocol::{Control, Log, Seat};
 use crate::rules::Colour;
@@ -113,11 +114,7 @@ impl Record {
                     return None;
                 };
                 let peer = key.peer_id().ok()?;
-                let name = names
-                    .iter()
-                    .find(|(p, _)| *p == peer)
-                    .map(|(_, n)| n.clone())
-                    .unwrap_or_default();
+                let name = nickname_of(names, peer);
                 Some(Played {
                     peer: peer.to_base58(),
                     name,
