@@ -11,11 +11,14 @@
 //! - [`rollout`]: Monte-Carlo rollouts, a tournament player (so far
 //!   weaker than hard).
 //! - [`tournament`]: seat-rotated games between players, to measure them.
+//! - [`regret`]: how much a player's moves lose against full-game
+//!   Monte-Carlo rollouts, to see how much is left to gain.
 
 mod classic;
 mod levels;
 mod matfyz;
 mod playable;
+pub mod regret;
 mod rollout;
 mod search;
 mod seeded;

@@ -28,6 +28,18 @@ pub fn stream(seed: u64, stream: Stream) -> ChaCha8Rng {
     rng
 }
 
+/// The generator of `stream` of item `index` of a run with `seed` (a
+/// tournament's game, an audit's rollout): every (seed, index, stream)
+/// draws its own numbers.
+pub fn keyed(seed: u64, index: u32, stream: u64) -> ChaCha8Rng {
+    let mut key = [0u8; 32];
+    key[..8].copy_from_slice(&seed.to_le_bytes());
+    key[8..12].copy_from_slice(&index.to_le_bytes());
+    let mut rng = ChaCha8Rng::from_seed(key);
+    rng.set_stream(stream);
+    rng
+}
+
 /// A fair roll of the die.
 pub fn die(rng: &mut impl Rng) -> Die {
     let face = below(rng, 6) as u8 + 1;

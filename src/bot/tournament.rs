@@ -10,8 +10,7 @@
 use std::fmt;
 use std::sync::atomic::{AtomicU32, Ordering};
 
-use rand_chacha::ChaCha8Rng;
-use rand_chacha::rand_core::{Rng, SeedableRng};
+use rand_chacha::rand_core::Rng;
 
 use super::{Player, seeded};
 use crate::rules::{Colour, Game, Next, RuleSet, Seats};
@@ -105,8 +104,9 @@ impl Tournament {
             let k = colours.iter().position(|&c| c == colour).unwrap_or(0);
             (k + n - g as usize % n) % n
         };
-        let mut dice = game_rng(self.seed, g, 0);
-        let mut bot_seeds = game_rng(self.seed, g, 1);
+        // Game `g`'s stream 0 is its dice, stream 1 its players' seeds.
+        let mut dice = seeded::keyed(self.seed, g, 0);
+        let mut bot_seeds = seeded::keyed(self.seed, g, 1);
         let mut game = Game::new(self.rules, seats, Colour::Red)?;
         for _ in 0..MAX_ROLLS {
             loop {
@@ -124,16 +124,6 @@ impl Tournament {
         }
         None
     }
-}
-
-/// The generator of game `g`'s `stream` (0: dice, 1: players' seeds).
-fn game_rng(seed: u64, g: u32, stream: u64) -> ChaCha8Rng {
-    let mut key = [0u8; 32];
-    key[..8].copy_from_slice(&seed.to_le_bytes());
-    key[8..12].copy_from_slice(&g.to_le_bytes());
-    let mut rng = ChaCha8Rng::from_seed(key);
-    rng.set_stream(stream);
-    rng
 }
 
 /// The 95% Wilson score interval of `wins` out of `games`, as fractions.
