@@ -21,18 +21,21 @@
 //! same dice, a row of faces per turn, so the comparison sees what the
 //! moves change rather than the dice.
 
-use std::sync::atomic::{AtomicU32, Ordering};
-
 use rand_chacha::ChaCha8Rng;
 use rand_chacha::rand_core::Rng;
 
 use super::playable::Playable;
+use super::tournament::in_parallel;
 use super::{Level, Player, seeded};
 use crate::rules::{Colour, Die, Game, Next, RuleSet, Seats};
 
 /// Rolls of one turn that have faces of their own; a longer run of sixes
 /// takes them again from the first.
 const ROLLS_PER_TURN: usize = 8;
+/// The set of rollouts that picks the best move, and the one that measures
+/// it against the player's.
+const PICK: u64 = 2;
+const MEASURE: u64 = 3;
 /// Turns after which a rollout counts as lost (no real game comes near).
 const MAX_TURNS: usize = 10_000;
 
@@ -94,29 +97,9 @@ impl Audit {
     /// Plays the games and audits the player's decisions in them.
     pub fn run(&self) -> Option<Report> {
         let seats = Seats::for_players(self.seats)?;
-        let next_game = AtomicU32::new(0);
-        let worker = || {
-            let mut done = Vec::new();
-            loop {
-                let g = next_game.fetch_add(1, Ordering::Relaxed);
-                if g >= self.games {
-                    return done;
-                }
-                done.push((g, self.audit_game(seats, g)));
-            }
-        };
-        let mut games: Vec<(u32, Option<GameAudit>)> = std::thread::scope(|scope| {
-            let handles: Vec<_> = (0..self.threads.max(1))
-                .map(|_| scope.spawn(worker))
-                .collect();
-            handles
-                .into_iter()
-                .flat_map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
-                .collect()
-        });
-        games.sort_by_key(|&(g, _)| g);
+        let games = in_parallel(self.games, self.threads, |g| self.audit_game(seats, g));
         let mut report = Report::default();
-        for (_, game) in games {
+        for game in games {
             let game = game?;
             report.decisions += game.decisions;
             report.differ += game.differ;
@@ -151,8 +134,14 @@ impl Audit {
                     let moves = game.legal_moves();
                     if seat == mine && moves.len() > 1 {
                         let chosen = moves.iter().position(|&m| m == mv)?;
+                        let set = |set| Rollouts {
+                            models: &models,
+                            count: self.rollouts,
+                            seed,
+                            set,
+                        };
                         let all: Vec<usize> = (0..moves.len()).collect();
-                        let picking = wins_of(&game, &all, &models, self.rollouts, seed, 2);
+                        let picking = wins_of(&game, &all, set(PICK));
                         // The picking set's best, the earliest of equals.
                         let best = (0..moves.len()).rev().max_by_key(|&i| picking[i])?;
                         audit.decisions += 1;
@@ -161,7 +150,7 @@ impl Audit {
                         } else {
                             audit.differ += 1;
                             let pair = [best, chosen];
-                            let w = wins_of(&game, &pair, &models, self.rollouts, seed, 3);
+                            let w = wins_of(&game, &pair, set(MEASURE));
                             i64::from(w[0]) - i64::from(w[1])
                         };
                         audit.gain += gain as f64 / f64::from(self.rollouts);
@@ -208,38 +197,42 @@ impl Report {
     }
 }
 
-/// Wins, for the colour to move, of the legal moves of `game` at
-/// `candidates` (indices into its legal moves) over `rollouts` full-game
-/// rollouts of set `set`.
-fn wins_of(
-    game: &Game,
-    candidates: &[usize],
-    models: &[Model; 4],
-    rollouts: u32,
+/// One set of rollouts of a decision.
+#[derive(Clone, Copy)]
+struct Rollouts<'a> {
+    /// How each colour plays on.
+    models: &'a [Model; 4],
+    /// Rollouts of each candidate move.
+    count: u32,
+    /// The decision's seed.
     seed: u64,
+    /// Which set: sets draw apart from each other.
     set: u64,
-) -> Vec<u32> {
+}
+
+/// Wins, for the colour to move, of the legal moves of `game` at
+/// `candidates` (indices into its legal moves) over the `rollouts`.
+fn wins_of(game: &Game, candidates: &[usize], rollouts: Rollouts) -> Vec<u32> {
     match game {
-        Game::Classic(g) => wins(g, candidates, models, rollouts, seed, set),
-        Game::Matfyz(g) => wins(g, candidates, models, rollouts, seed, set),
+        Game::Classic(g) => wins(g, candidates, rollouts),
+        Game::Matfyz(g) => wins(g, candidates, rollouts),
     }
 }
 
-fn wins<G: Playable>(
-    game: &G,
-    candidates: &[usize],
-    models: &[Model; 4],
-    rollouts: u32,
-    seed: u64,
-    set: u64,
-) -> Vec<u32> {
+fn wins<G: Playable>(game: &G, candidates: &[usize], rollouts: Rollouts) -> Vec<u32> {
+    let Rollouts {
+        models,
+        count,
+        seed,
+        set,
+    } = rollouts;
     let legal: Vec<G::Move> = game.moves().collect();
     let moves: Vec<Option<G::Move>> = candidates.iter().map(|&i| legal.get(i).copied()).collect();
     let mut wins = vec![0; candidates.len()];
     let Next::Move { seat } = game.next() else {
         return wins;
     };
-    for k in 0..rollouts {
+    for k in 0..count {
         // Each set's dice and random players' choices are streams of their
         // own; every candidate meets the same of both.
         let mut dice = Dice::new(seeded::keyed(seed, k, 2 * set));
@@ -384,12 +377,21 @@ mod tests {
         [Model::Greedy, opponents, opponents, opponents]
     }
 
+    fn rollouts(models: &[Model; 4], count: u32, seed: u64) -> Rollouts<'_> {
+        Rollouts {
+            models,
+            count,
+            seed,
+            set: PICK,
+        }
+    }
+
     #[test]
     fn a_move_that_wins_the_game_wins_every_rollout() {
         let game = about_to_win();
         assert_eq!(game.legal_moves().len(), 1);
         for model in [Model::Random, Model::Medium, Model::Greedy] {
-            let wins = wins_of(&game, &[0], &models(model), 20, 7, 2);
+            let wins = wins_of(&game, &[0], rollouts(&models(model), 20, 7));
             assert_eq!(wins, [20], "{model:?}");
         }
     }
@@ -425,7 +427,7 @@ mod tests {
         let game = red_to_move(["T5", "T12", "H1", "H2"], 3);
         assert!(game.legal_moves().len() >= 2);
         for model in [Model::Random, Model::Medium, Model::Greedy] {
-            let wins = wins_of(&game, &[1, 1, 0, 1], &models(model), 12, 3, 2);
+            let wins = wins_of(&game, &[1, 1, 0, 1], rollouts(&models(model), 12, 3));
             assert_eq!(wins[0], wins[1], "{model:?}");
             assert_eq!(wins[0], wins[3], "{model:?}");
         }

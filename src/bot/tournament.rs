@@ -57,41 +57,18 @@ impl Tournament {
             .ok()
             .and_then(Seats::for_players)
             .ok_or(TournamentError::Players(n))?;
-        let next_game = AtomicU32::new(0);
-        let worker = || {
-            let mut wins = vec![0u32; n];
-            let mut unfinished = 0u32;
-            loop {
-                let g = next_game.fetch_add(1, Ordering::Relaxed);
-                if g >= self.games {
-                    return (wins, unfinished);
-                }
-                match self.play(seats, g) {
-                    Some(slot) => wins[slot] += 1,
-                    None => unfinished += 1,
-                }
-            }
-        };
-        let results: Vec<(Vec<u32>, u32)> = std::thread::scope(|scope| {
-            let handles: Vec<_> = (0..self.threads.max(1))
-                .map(|_| scope.spawn(worker))
-                .collect();
-            handles
-                .into_iter()
-                .map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
-                .collect()
-        });
+        let results = in_parallel(self.games, self.threads, |g| self.play(seats, g));
         let mut standings = Standings {
             players: self.players.clone(),
             wins: vec![0; n],
             games: self.games,
             unfinished: 0,
         };
-        for (wins, unfinished) in results {
-            for (total, w) in standings.wins.iter_mut().zip(wins) {
-                *total += w;
+        for winner in results {
+            match winner {
+                Some(slot) => standings.wins[slot] += 1,
+                None => standings.unfinished += 1,
             }
-            standings.unfinished += unfinished;
         }
         Ok(standings)
     }
@@ -124,6 +101,36 @@ impl Tournament {
         }
         None
     }
+}
+
+/// `play(g)` for every game `g` below `games`, on `threads` worker threads
+/// (at least one) that take the next game as they finish one; the results
+/// in the order of the games, so that they do not depend on the threads.
+pub(super) fn in_parallel<T: Send>(
+    games: u32,
+    threads: usize,
+    play: impl Fn(u32) -> T + Sync,
+) -> Vec<T> {
+    let next_game = AtomicU32::new(0);
+    let worker = || {
+        let mut done = Vec::new();
+        loop {
+            let g = next_game.fetch_add(1, Ordering::Relaxed);
+            if g >= games {
+                return done;
+            }
+            done.push((g, play(g)));
+        }
+    };
+    let mut results: Vec<(u32, T)> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..threads.max(1)).map(|_| scope.spawn(worker)).collect();
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
+            .collect()
+    });
+    results.sort_by_key(|&(g, _)| g);
+    results.into_iter().map(|(_, result)| result).collect()
 }
 
 /// The 95% Wilson score interval of `wins` out of `games`, as fractions.
