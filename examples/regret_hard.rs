@@ -3,7 +3,7 @@
 //!
 //! ```text
 //! cargo run --release --example regret_hard -- --opponents random \
-//!     --games 50 --rollouts 1000 --seed 1
+//!     --games 100 --rollouts 1000 --seed 1
 //! ```
 //!
 //! Prints the decisions audited, how often the rollouts pick another move
