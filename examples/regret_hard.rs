@@ -7,12 +7,18 @@
 //! ```
 //!
 //! Prints the decisions audited, how often the rollouts pick another move
-//! and what that pick gains in win rate per game and per decision. The same
-//! arguments print the same figures, whatever the number of threads.
+//! and what that pick gains in win rate per game and per decision; with
+//! `--differences`, also each decision where the two moves differ and the
+//! gain summed by what the two moves do. The same arguments print the same
+//! figures, whatever the number of threads.
+
+use std::collections::BTreeMap;
 
 use clap::Parser;
 use clovece::bot::Player;
-use clovece::bot::regret::Audit;
+use clovece::bot::regret::{Audit, Difference};
+use clovece::rules::classic::Phase;
+use clovece::rules::{Game, Move};
 
 /// Audits a player's moves with full-game rollouts.
 #[derive(Parser)]
@@ -40,6 +46,10 @@ struct Args {
     /// Worker threads (default: every core); the figures do not depend on it.
     #[arg(long)]
     threads: Option<usize>,
+    /// Also print every decision where the rollouts pick another move, and
+    /// the gain by the kinds of the two moves.
+    #[arg(long)]
+    differences: bool,
 }
 
 fn main() -> Result<(), String> {
@@ -74,7 +84,7 @@ fn main() -> Result<(), String> {
         "{} decisions in {} games ({per_game:.1} a game); the rollouts pick another move in {}",
         report.decisions,
         report.gains.len(),
-        report.differ
+        report.differences.len()
     );
     println!(
         "gain of the rollouts' pick: {:+.2} ± {:.2} points of win rate a game ({:+.3} a decision)",
@@ -82,6 +92,82 @@ fn main() -> Result<(), String> {
         100.0 * half,
         100.0 * gain / per_game.max(1.0),
     );
+    if args.differences {
+        print_differences(&report.differences, report.gains.len());
+    }
     eprintln!("{:.0} s", started.elapsed().as_secs_f64());
     Ok(())
+}
+
+/// Each difference, then the gain a game summed by the kinds of the
+/// rollouts' pick and the player's move.
+fn print_differences(differences: &[Difference], games: usize) {
+    let mut by_kind: BTreeMap<(&str, &str), (u32, f64)> = BTreeMap::new();
+    for d in differences {
+        let (pick, played) = (kind(&d.before, d.pick), kind(&d.before, d.played));
+        println!(
+            "game {}, {}: {} ({pick}) instead of {} ({played}): {:+.2} points",
+            d.game,
+            position(&d.before),
+            d.pick,
+            d.played,
+            100.0 * d.gain
+        );
+        let entry = by_kind.entry((pick, played)).or_default();
+        *entry = (entry.0 + 1, entry.1 + d.gain);
+    }
+    println!("| the rollouts' pick | instead of | decisions | gain, points a game |");
+    println!("|---|---|---:|---:|");
+    for ((pick, played), (count, gain)) in by_kind {
+        let per_game = 100.0 * gain / games.max(1) as f64;
+        println!("| {pick} | {played} | {count} | {per_game:+.2} |");
+    }
+}
+
+/// The classic position, `red 4: B,B,T6,T13; blue: …` (the colour to
+/// move first, with its roll); Matfyz positions are not spelled out.
+fn position(game: &Game) -> String {
+    let Game::Classic(game) = game else {
+        return "a Matfyz position".to_string();
+    };
+    let position = game.position();
+    let roll = match game.phase() {
+        Phase::Move { roll } => format!(" {roll}"),
+        _ => String::new(),
+    };
+    let mut colour = position.turn();
+    let mut text = Vec::new();
+    for _ in position.seats().iter() {
+        let places: Vec<String> = position
+            .places(colour)
+            .iter()
+            .map(ToString::to_string)
+            .collect();
+        let rolled = if colour == position.turn() {
+            roll.as_str()
+        } else {
+            ""
+        };
+        text.push(format!("{colour}{rolled}: {}", places.join(",")));
+        colour = position.seats().after(colour);
+    }
+    text.join("; ")
+}
+
+/// What a move does, in a few words.
+fn kind(game: &Game, mv: Move) -> &'static str {
+    let captures = game.clone().play(mv).is_ok_and(|p| p.captured.is_some());
+    match mv {
+        _ if captures => "capture",
+        Move::Matfyz(_) => "run",
+        Move::Classic(m) => match m.progress() {
+            (0, _) => "bring out",
+            (from, to) if from > 40 || to <= 40 => match from {
+                41.. => "within the home row",
+                1 => "leave the start square",
+                _ => "advance",
+            },
+            _ => "into the home row",
+        },
+    }
 }

@@ -27,7 +27,7 @@ use rand_chacha::rand_core::Rng;
 use super::playable::Playable;
 use super::tournament::in_parallel;
 use super::{Level, Player, seeded};
-use crate::rules::{Colour, Die, Game, Next, RuleSet, Seats};
+use crate::rules::{Colour, Die, Game, Move, Next, RuleSet, Seats};
 
 /// Rolls of one turn that have faces of their own; a longer run of sixes
 /// takes them again from the first.
@@ -63,11 +63,26 @@ pub struct Audit {
 pub struct Report {
     /// Decisions audited (two or more legal moves).
     pub decisions: u32,
-    /// Decisions where the rollouts' pick differs from the player's move.
-    pub differ: u32,
     /// Per game, the sum over its decisions of the measuring set's win
     /// rate of the rollouts' pick less that of the player's move.
     pub gains: Vec<f64>,
+    /// The decisions where the rollouts picked another move, in game
+    /// order: to see where the gain comes from.
+    pub differences: Vec<Difference>,
+}
+
+/// A decision where the rollouts' pick differs from the player's move.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Difference {
+    /// The game's index.
+    pub game: u32,
+    /// The game at the decision.
+    pub before: Game,
+    /// The rollouts' pick and the player's move.
+    pub pick: Move,
+    pub played: Move,
+    /// The measuring set's win rate of the pick less that of the move.
+    pub gain: f64,
 }
 
 /// How a colour plays on in a rollout.
@@ -102,8 +117,8 @@ impl Audit {
         for game in games {
             let game = game?;
             report.decisions += game.decisions;
-            report.differ += game.differ;
             report.gains.push(game.gain);
+            report.differences.extend(game.differences);
         }
         Some(report)
     }
@@ -145,15 +160,20 @@ impl Audit {
                         // The picking set's best, the earliest of equals.
                         let best = (0..moves.len()).rev().max_by_key(|&i| picking[i])?;
                         audit.decisions += 1;
-                        let gain = if best == chosen {
-                            0
-                        } else {
-                            audit.differ += 1;
+                        if best != chosen {
                             let pair = [best, chosen];
                             let w = wins_of(&game, &pair, set(MEASURE));
-                            i64::from(w[0]) - i64::from(w[1])
-                        };
-                        audit.gain += gain as f64 / f64::from(self.rollouts);
+                            let wins = f64::from(w[0]) - f64::from(w[1]);
+                            let gain = wins / f64::from(self.rollouts);
+                            audit.gain += gain;
+                            audit.differences.push(Difference {
+                                game: g,
+                                before: game,
+                                pick: *moves.get(best)?,
+                                played: mv,
+                                gain,
+                            });
+                        }
                     }
                     game.play(mv).ok()?;
                 }
@@ -175,8 +195,8 @@ impl Audit {
 #[derive(Default)]
 struct GameAudit {
     decisions: u32,
-    differ: u32,
     gain: f64,
+    differences: Vec<Difference>,
 }
 
 impl Report {
@@ -448,6 +468,15 @@ mod tests {
         let report = audit.run().unwrap();
         assert!(report.decisions >= 3);
         assert_eq!(report.gains.len(), 3);
+        assert!(!report.differences.is_empty());
+        for (g, &gain) in report.gains.iter().enumerate() {
+            let of_game = report.differences.iter().filter(|d| d.game == g as u32);
+            assert!((of_game.map(|d| d.gain).sum::<f64>() - gain).abs() < 1e-9);
+        }
+        for d in &report.differences {
+            let legal = d.before.legal_moves();
+            assert!(d.pick != d.played && legal.contains(&d.pick) && legal.contains(&d.played));
+        }
         assert_eq!(audit.run(), Some(report.clone()));
         let threaded = Audit {
             threads: 2,
