@@ -18,7 +18,7 @@ use clap::Parser;
 use clovece::bot::Player;
 use clovece::bot::regret::{Audit, Difference};
 use clovece::rules::classic::Phase;
-use clovece::rules::{Game, Move};
+use clovece::rules::{Game, Move, Place};
 
 /// Audits a player's moves with full-game rollouts.
 #[derive(Parser)]
@@ -156,18 +156,17 @@ fn position(game: &Game) -> String {
 
 /// What a move does, in a few words.
 fn kind(game: &Game, mv: Move) -> &'static str {
-    let captures = game.clone().play(mv).is_ok_and(|p| p.captured.is_some());
+    let mut after = *game;
+    let captures = after.play(mv).is_ok_and(|p| p.captured.is_some());
     match mv {
         _ if captures => "capture",
         Move::Matfyz(_) => "run",
-        Move::Classic(m) => match m.progress() {
-            (0, _) => "bring out",
-            (from, to) if from > 40 || to <= 40 => match from {
-                41.. => "within the home row",
-                1 => "leave the start square",
-                _ => "advance",
-            },
-            _ => "into the home row",
+        Move::Classic(m) => match (m.from(), m.to()) {
+            (Place::Base, _) => "bring out",
+            (Place::Home(_), _) => "within the home row",
+            (_, Place::Home(_)) => "into the home row",
+            (Place::Track(square), _) if square == m.colour().start() => "leave the start square",
+            _ => "advance",
         },
     }
 }

@@ -117,7 +117,9 @@ impl Audit {
         for game in games {
             let game = game?;
             report.decisions += game.decisions;
-            report.gains.push(game.gain);
+            report
+                .gains
+                .push(game.differences.iter().fold(0.0, |sum, d| sum + d.gain));
             report.differences.extend(game.differences);
         }
         Some(report)
@@ -164,14 +166,12 @@ impl Audit {
                             let pair = [best, chosen];
                             let w = wins_of(&game, &pair, set(MEASURE));
                             let wins = f64::from(w[0]) - f64::from(w[1]);
-                            let gain = wins / f64::from(self.rollouts);
-                            audit.gain += gain;
                             audit.differences.push(Difference {
                                 game: g,
                                 before: game,
                                 pick: *moves.get(best)?,
                                 played: mv,
-                                gain,
+                                gain: wins / f64::from(self.rollouts),
                             });
                         }
                     }
@@ -195,7 +195,6 @@ impl Audit {
 #[derive(Default)]
 struct GameAudit {
     decisions: u32,
-    gain: f64,
     differences: Vec<Difference>,
 }
 
