@@ -149,6 +149,12 @@ fn a_game_dropped_mid_way_is_offered_on_home_resumed_finished_and_recorded_once(
     bot.finish();
 }
 
+/// Whether this player's roll or move is due.
+fn my_turn(window: &AppWindow) -> bool {
+    let game = window.global::<GameAdapter>();
+    game.get_can_roll() || (game.get_must_move() && !game.get_turn_computer())
+}
+
 /// Taps for this player when a roll or move is due (the die, or the first
 /// piece that may move): whether it tapped.
 fn tap_turn(window: &AppWindow) -> bool {
@@ -157,8 +163,7 @@ fn tap_turn(window: &AppWindow) -> bool {
         ui_support::find(window, "Die").mock_single_click(PointerEventButton::Left);
         return true;
     }
-    if game.get_must_move()
-        && !game.get_turn_computer()
+    if my_turn(window)
         && let Some(piece) = ui_support::enabled(window, "piece").first()
     {
         piece.mock_single_click(PointerEventButton::Left);
@@ -168,8 +173,13 @@ fn tap_turn(window: &AppWindow) -> bool {
 }
 
 /// The app on `dir` joins the room of `ticket` through its window, says
-/// ready, and taps `taps` times in the game that starts; then it is
-/// closed, as when it is killed mid-game.
+/// ready, and taps at least `taps` times in the game that starts; then, on
+/// its own roll, it is closed, as when it is killed mid-game.
+///
+/// Closing on its roll means the game, resumed, waits on this phone's roll
+/// (which needs the host's reveal) when the host is found gone. Found gone
+/// while its own roll is due, the host would count as having withheld that
+/// roll, that is as leaving (docs/protocol.md).
 fn join_and_close_mid_game(dir: &std::path::Path, ticket: &str, taps: usize) {
     let app = ui_support::app(dir, 1);
     let window = app.window();
@@ -182,9 +192,19 @@ fn join_and_close_mid_game(dir: &std::path::Path, ticket: &str, taps: usize) {
     pump_until("the game starts", || {
         window.global::<AppAdapter>().get_screen() == Screen::Game
     });
-    for _ in 0..taps {
-        pump_until("this player's turn", || tap_turn(window));
-        // The tap reaches the log before the next is looked for.
+    let game = window.global::<GameAdapter>();
+    for tapped in 0.. {
+        pump_until("this player's turn", || my_turn(window));
+        let (rolls, rolling) = (game.get_rolls(), game.get_can_roll());
+        if tapped >= taps && rolling {
+            return;
+        }
+        assert!(tap_turn(window), "a tap on this player's turn");
+        // A roll is in the log only once the host's reveal is, and may
+        // hand the turn on: the turn looked at next is the one after it.
+        if rolling {
+            pump_until("the roll", || game.get_rolls() != rolls);
+        }
         ui_support::pump(Duration::from_millis(200));
     }
 }

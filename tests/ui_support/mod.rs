@@ -57,7 +57,17 @@ pub fn on_ui_thread(test: impl FnOnce() + Send + 'static) {
         .send(job)
         .expect("the UI thread runs");
     if let Err(panic) = outcome.recv().expect("the UI thread answers") {
-        std::panic::resume_unwind(panic);
+        // Panicked again here with its message, so that the message is in
+        // this test's captured output: the UI thread's own panic message
+        // went to the output of whichever test started that thread.
+        let message = panic
+            .downcast_ref::<String>()
+            .map(String::as_str)
+            .or_else(|| panic.downcast_ref::<&str>().copied());
+        match message {
+            Some(message) => panic!("on the UI thread: {message}"),
+            None => std::panic::resume_unwind(panic),
+        }
     }
 }
 
