@@ -6,7 +6,7 @@
 mod process;
 
 use std::thread;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use process::{Hand, Proc, assert_one_result, dirs};
 use tempfile::TempDir;
@@ -82,7 +82,16 @@ fn a_peer_silent_past_the_grace_period_is_played_by_the_computer_and_takes_its_s
     let back = format!("back: {colour}");
     let waiting = format!("waiting: {colour} 0:0");
     let mut waited = false;
+    // Lines keep coming while the game waits ("waiting: …"), so each wait
+    // has a deadline of its own.
+    let deadline = Instant::now() + process::GAME;
     loop {
+        assert!(
+            Instant::now() < deadline,
+            "no takeover within {:?}; last lines {:?}",
+            process::GAME,
+            last_lines(&procs[0])
+        );
         let line = procs[0].line();
         assert!(
             !line.starts_with("result: "),
@@ -104,8 +113,15 @@ fn a_peer_silent_past_the_grace_period_is_played_by_the_computer_and_takes_its_s
     procs[2].signal("CONT");
     // The returning phone may see its seat taken and take it back in one
     // step; the others see both.
+    let deadline = Instant::now() + process::GAME;
     for proc in &mut procs[..2] {
         loop {
+            assert!(
+                Instant::now() < deadline,
+                "not back within {:?}; last lines {:?}",
+                process::GAME,
+                last_lines(proc)
+            );
             let line = proc.line();
             assert!(!line.starts_with("result: "), "never back: {:?}", proc.seen);
             if line == back {
@@ -114,6 +130,11 @@ fn a_peer_silent_past_the_grace_period_is_played_by_the_computer_and_takes_its_s
         }
     }
     assert_one_result(&procs.into_iter().map(Proc::result).collect::<Vec<_>>());
+}
+
+/// The last lines `proc` printed, for a failure message.
+fn last_lines(proc: &Proc) -> &[String] {
+    &proc.seen[proc.seen.len().saturating_sub(20)..]
 }
 
 #[test]

@@ -6,11 +6,11 @@ mod protocol_support;
 
 use clovece::protocol::sim::Table;
 use clovece::protocol::{
-    Act, Actor, Auto, Certificate, Colours, Control, Due, End, Entry, Kind, LogError, Offered,
-    Signed, Vote,
+    Act, Actor, Auto, Certificate, Colours, Control, Due, End, Entry, Kind, LogError, Message,
+    Offered, Reveal, Signed, Vote,
 };
 use clovece::rules::Colour;
-use protocol_support::table_until;
+use protocol_support::{Sent, phone_of, table_until};
 
 const RED: Colour = Colour::Red;
 const BLUE: Colour = Colour::Blue;
@@ -218,4 +218,51 @@ fn a_player_who_left_cannot_come_back() {
             ..
         })
     ) || e.index < 13));
+}
+
+/// A phone that stops right after its reveal reached one other phone only:
+/// that phone passes the reveal on to the one that says it misses it, so
+/// the two agree that the game waits on no one. Otherwise one would vote
+/// the stopped phone gone and the other never would, and the game would
+/// wait for ever.
+#[test]
+fn a_reveal_that_reached_one_phone_only_is_passed_on_to_the_others() {
+    let table = table_until(roll_due_for(RED));
+    let roll = table.log().state().rolls() + 1;
+    let (mut red, _) = phone_of(&table, RED, None);
+    let (mut blue, mut from_blue) = phone_of(&table, BLUE, None);
+    // Blue's own reveal (sent once it caught up) reaches red; green's
+    // reaches blue only.
+    for (_, bytes) in from_blue.0.drain(..) {
+        red.receive(BLUE, &bytes, &mut Sent::default()).unwrap();
+    }
+    let value = table.chain(GREEN).unwrap().reveal(roll).unwrap();
+    let green = Message::Reveal(Reveal {
+        roll,
+        seat: GREEN,
+        value,
+    });
+    blue.receive(GREEN, &green.encode(), &mut Sent::default())
+        .unwrap();
+    assert_eq!(red.waiting().reveals, Colours::one(GREEN));
+    assert_eq!(blue.waiting().reveals, Colours::NONE);
+
+    let mut from_red = Sent::default();
+    red.tick(&mut from_red).unwrap();
+    let mut answer = Sent::default();
+    for (_, bytes) in from_red.0.drain(..) {
+        blue.receive(RED, &bytes, &mut answer).unwrap();
+    }
+    for (to, bytes) in &answer.0 {
+        assert_eq!(*to, Some(RED), "the answer goes to the phone that asked");
+        red.receive(BLUE, bytes, &mut Sent::default()).unwrap();
+    }
+    assert!(
+        answer
+            .take()
+            .iter()
+            .any(|m| matches!(m, Message::Reveal(r) if r.seat == GREEN && r.roll == roll)),
+        "blue passes green's reveal on"
+    );
+    assert_eq!(red.waiting().reveals, Colours::NONE);
 }

@@ -580,23 +580,8 @@ impl Phone {
         t: &mut dyn Transport,
     ) {
         let ours = self.log.len();
-        if head == self.log.head() && missing.contains(self.seat) {
-            let lost = match self.log.due() {
-                Due::Roll { roll, .. } if roll == self.revealed => self
-                    .chain
-                    .reveal(roll)
-                    .map(|value| Message::Reveal(self.my_reveal(roll, value))),
-                Due::Over(_) => self
-                    .signatures
-                    .get(&self.seat)
-                    .map(|&signature| Message::Result {
-                        seat: self.seat,
-                        head: self.log.head(),
-                        signature,
-                    }),
-                _ => None,
-            };
-            if let Some(message) = lost {
+        if head == self.log.head() {
+            for message in self.missed(missing) {
                 send(t, from, &message);
             }
         }
@@ -610,6 +595,43 @@ impl Phone {
                 len.saturating_sub(16)
             };
             self.send_entries(from, start, t);
+        }
+    }
+
+    /// What a phone at this log's head says it `missing` and this phone
+    /// holds: for the roll due, this player's reveal (once sent) and the
+    /// others' reveals it has; at the end, this player's signature.
+    ///
+    /// Others' reveals are passed on because a phone that stops right after
+    /// sending its reveal to some of the others only would otherwise leave
+    /// them disagreeing for good: those with its reveal wait on no one,
+    /// those without it vote it gone, and no certificate gathers enough
+    /// votes. Passing one on is safe: each is checked against its owner's
+    /// dice commitment, and it was public once sent.
+    fn missed(&self, missing: Colours) -> Vec<Message> {
+        match self.log.due() {
+            Due::Roll { roll, .. } => missing
+                .iter()
+                .filter_map(|seat| {
+                    let value = if seat == self.seat {
+                        self.chain.reveal(roll).filter(|_| roll == self.revealed)?
+                    } else {
+                        *self.reveals.get(&(roll, seat))?
+                    };
+                    Some(Message::Reveal(Reveal { roll, seat, value }))
+                })
+                .collect(),
+            Due::Over(_) if missing.contains(self.seat) => self
+                .signatures
+                .get(&self.seat)
+                .map(|&signature| Message::Result {
+                    seat: self.seat,
+                    head: self.log.head(),
+                    signature,
+                })
+                .into_iter()
+                .collect(),
+            _ => Vec::new(),
         }
     }
 
