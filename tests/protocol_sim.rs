@@ -330,3 +330,21 @@ fn a_thousand_games_with_random_faults_end_in_one_log() {
 fn a_phone_crashing_just_after_the_end_comes_back_on_the_one_log() {
     random_game(320_919_347_534_609_895);
 }
+
+/// A phone gone for good while messages are being lost: its last reveal
+/// may have reached one of the others only, who must pass it on, or the two
+/// would never agree on whom the game waits for.
+#[test]
+fn a_phone_gone_for_good_amid_lost_messages_is_played_by_the_computer() {
+    for seed in 0..40 {
+        let mut config = Config::new(700 + seed, seats(3));
+        config.faults = Faults {
+            drop: 300,
+            ..Faults::default()
+        };
+        config.vanish = Some((Colours::one(Colour::Blue), 5_000 + seed * 1_237));
+        let outcome = run(config);
+        assert!(outcome.converged, "seed {seed} did not converge");
+        assert_agreed(&outcome);
+    }
+}
