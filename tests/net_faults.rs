@@ -86,13 +86,7 @@ fn a_peer_silent_past_the_grace_period_is_played_by_the_computer_and_takes_its_s
     // has a deadline of its own.
     let deadline = Instant::now() + process::GAME;
     loop {
-        assert!(
-            Instant::now() < deadline,
-            "no takeover within {:?}; last lines {:?}",
-            process::GAME,
-            last_lines(&procs[0])
-        );
-        let line = procs[0].line();
+        let line = procs[0].line_before(deadline, "no takeover");
         assert!(
             !line.starts_with("result: "),
             "no takeover: {:?}",
@@ -116,13 +110,7 @@ fn a_peer_silent_past_the_grace_period_is_played_by_the_computer_and_takes_its_s
     let deadline = Instant::now() + process::GAME;
     for proc in &mut procs[..2] {
         loop {
-            assert!(
-                Instant::now() < deadline,
-                "not back within {:?}; last lines {:?}",
-                process::GAME,
-                last_lines(proc)
-            );
-            let line = proc.line();
+            let line = proc.line_before(deadline, "not back");
             assert!(!line.starts_with("result: "), "never back: {:?}", proc.seen);
             if line == back {
                 break;
@@ -130,11 +118,6 @@ fn a_peer_silent_past_the_grace_period_is_played_by_the_computer_and_takes_its_s
         }
     }
     assert_one_result(&procs.into_iter().map(Proc::result).collect::<Vec<_>>());
-}
-
-/// The last lines `proc` printed, for a failure message.
-fn last_lines(proc: &Proc) -> &[String] {
-    &proc.seen[proc.seen.len().saturating_sub(20)..]
 }
 
 #[test]

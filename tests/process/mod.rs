@@ -131,6 +131,21 @@ impl Proc {
         }
     }
 
+    /// The next line, which must come before `deadline`, for waits that
+    /// see lines all along (such as `waiting: …`) and so never run out of
+    /// time line by line; otherwise panics, saying `what` did not happen,
+    /// with the last lines.
+    pub fn line_before(&mut self, deadline: Instant, what: &str) -> String {
+        let left = deadline.saturating_duration_since(Instant::now());
+        match self.next_within(left) {
+            Ok((_, line)) => line,
+            Err(e) => panic!(
+                "{what} by the deadline ({e}); last lines {:?}",
+                &self.seen[self.seen.len().saturating_sub(20)..]
+            ),
+        }
+    }
+
     fn next_within(&mut self, wait: Duration) -> Result<(Instant, String), mpsc::RecvTimeoutError> {
         let (at, line) = self.lines.recv_timeout(wait)?;
         self.seen.push(line.clone());
