@@ -486,14 +486,19 @@ impl Phone {
     fn collect(&self, roll: u32) -> Option<Reveals> {
         let mut reveals = Reveals::default();
         for colour in self.log.state().present().iter() {
-            let value = if colour == self.seat {
-                self.chain.reveal(roll)?
-            } else {
-                *self.reveals.get(&(roll, colour))?
-            };
-            reveals.set(colour, value);
+            reveals.set(colour, self.reveal_of(roll, colour)?);
         }
         Some(reveals)
+    }
+
+    /// `seat`'s reveal for `roll` if this phone has it: its own from its
+    /// dice chain, the others' as received.
+    fn reveal_of(&self, roll: u32, seat: Colour) -> Option<Digest> {
+        if seat == self.seat {
+            self.chain.reveal(roll)
+        } else {
+            self.reveals.get(&(roll, seat)).copied()
+        }
     }
 
     fn take_reveal(&mut self, reveal: Reveal, t: &mut dyn Transport) -> Result<(), PhoneError> {
@@ -612,12 +617,10 @@ impl Phone {
         match self.log.due() {
             Due::Roll { roll, .. } => missing
                 .iter()
+                // This player's own reveal only once it was sent.
+                .filter(|&seat| seat != self.seat || roll == self.revealed)
                 .filter_map(|seat| {
-                    let value = if seat == self.seat {
-                        self.chain.reveal(roll).filter(|_| roll == self.revealed)?
-                    } else {
-                        *self.reveals.get(&(roll, seat))?
-                    };
+                    let value = self.reveal_of(roll, seat)?;
                     Some(Message::Reveal(Reveal { roll, seat, value }))
                 })
                 .collect(),
