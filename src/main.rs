@@ -242,9 +242,10 @@ struct TournamentArgs {
     /// Seed of the dice and of the players' randomness.
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// Worker threads (default: every core); the results do not depend on it.
-    #[arg(long)]
-    threads: Option<usize>,
+    /// Worker threads, 1 to 1024 (default: every core); the results do not
+    /// depend on it.
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..=1024))]
+    threads: Option<u16>,
 }
 
 fn main() -> ExitCode {
@@ -530,9 +531,10 @@ fn tournament(args: TournamentArgs) -> Result<(), String> {
         "matfyz" => RuleSet::Matfyz,
         _ => RuleSet::Classic(house),
     };
-    let threads = args.threads.unwrap_or_else(|| {
-        std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
-    });
+    let threads = args.threads.map_or_else(
+        || std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get),
+        usize::from,
+    );
     let tournament = Tournament {
         rules,
         players: args.players,

@@ -433,7 +433,7 @@ fn the_tournament_command_prints_a_table_with_intervals() {
 }
 
 #[test]
-fn the_tournament_command_refuses_house_rules_for_matfyz_and_unknown_players() {
+fn the_tournament_command_refuses_wrong_arguments() {
     for args in [
         &[
             "--rules",
@@ -446,6 +446,8 @@ fn the_tournament_command_refuses_house_rules_for_matfyz_and_unknown_players() {
         &["--players", "easy,genius"][..],
         &["--players", "easy"][..],
         &["--house", "no-such-rule", "--players", "easy,easy"][..],
+        &["--players", "easy,easy", "--threads", "0"][..],
+        &["--players", "easy,easy", "--threads", "1000000"][..],
     ] {
         let out = tournament_command(args);
         assert!(!out.status.success(), "{args:?}");

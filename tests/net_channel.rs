@@ -257,11 +257,11 @@ async fn banned_for(mut target: Handle, frames: Vec<Vec<u8>>) -> String {
     reason
 }
 
-/// A batch frame holding one message of `len` bytes.
-fn one_message_batch(len: usize) -> Vec<u8> {
+/// A batch frame holding one message of `len` bytes, numbered `first`.
+fn one_message_batch(first: u64, len: usize) -> Vec<u8> {
     let batch = clovece::net::wire::Batch {
         session: 1,
-        first: 0,
+        first,
         messages: vec![serde_bytes::ByteBuf::from(vec![7u8; len])],
     };
     postcard::to_stdvec(&batch).unwrap()
@@ -279,7 +279,7 @@ async fn a_message_at_the_limit_of_64_kib_and_its_envelopes_is_sent_and_delivere
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_received_message_at_the_limit_is_accepted() {
     let mut target = spawn(Keypair::generate_ed25519()).await;
-    let (raw_id, _driver) = raw_peer(&target, vec![one_message_batch(MAX_MESSAGE)]);
+    let (raw_id, _driver) = raw_peer(&target, vec![one_message_batch(0, MAX_MESSAGE)]);
     let got = target
         .wait(20, |e| match e {
             Event::Message { from, bytes } if from == raw_id => Some(Ok(bytes)),
@@ -293,7 +293,7 @@ async fn a_received_message_at_the_limit_is_accepted() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_received_message_one_byte_over_the_limit_gets_its_peer_disconnected_with_the_reason() {
     let target = spawn(Keypair::generate_ed25519()).await;
-    let reason = banned_for(target, vec![one_message_batch(MAX_MESSAGE + 1)]).await;
+    let reason = banned_for(target, vec![one_message_batch(0, MAX_MESSAGE + 1)]).await;
     assert!(
         reason.contains(&format!(
             "{} bytes, more than {MAX_MESSAGE}",
@@ -308,6 +308,15 @@ async fn garbage_sending_peer_is_disconnected() {
     let target = spawn(Keypair::generate_ed25519()).await;
     let reason = banned_for(target, vec![vec![0xff; 40]]).await;
     assert!(reason.contains("garbage"), "{reason}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_batch_numbered_past_the_last_sequence_number_gets_its_peer_disconnected() {
+    // The receiver adds the count to the first number: this one would
+    // overflow it.
+    let target = spawn(Keypair::generate_ed25519()).await;
+    let reason = banned_for(target, vec![one_message_batch(u64::MAX, 1)]).await;
+    assert!(reason.contains("past the last sequence number"), "{reason}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -104,8 +104,9 @@ impl Tournament {
 }
 
 /// `play(g)` for every game `g` below `games`, on `threads` worker threads
-/// (at least one) that take the next game as they finish one; the results
-/// in the order of the games, so that they do not depend on the threads.
+/// (at least one, the calling thread among them) that take the next game as
+/// they finish one; the results in the order of the games, so that they do
+/// not depend on the threads.
 pub(super) fn in_parallel<T: Send>(
     games: u32,
     threads: usize,
@@ -123,11 +124,21 @@ pub(super) fn in_parallel<T: Send>(
         }
     };
     let mut results: Vec<(u32, T)> = std::thread::scope(|scope| {
-        let handles: Vec<_> = (0..threads.max(1)).map(|_| scope.spawn(worker)).collect();
-        handles
-            .into_iter()
-            .flat_map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
-            .collect()
+        // The calling thread is one of the workers. The others start while
+        // the system lets them: one that cannot start (more threads asked
+        // for than the system allows) is one worker fewer, not a panic.
+        let others: Vec<_> = (1..threads)
+            .map_while(|_| std::thread::Builder::new().spawn_scoped(scope, worker).ok())
+            .collect();
+        let mut done = worker();
+        for handle in others {
+            done.extend(
+                handle
+                    .join()
+                    .unwrap_or_else(|e| std::panic::resume_unwind(e)),
+            );
+        }
+        done
     });
     results.sort_by_key(|&(g, _)| g);
     results.into_iter().map(|(_, result)| result).collect()

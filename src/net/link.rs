@@ -136,7 +136,9 @@ impl Inbox {
     /// Takes `batch`: the messages not seen before, in order, and the
     /// acknowledgement to send back.
     pub fn accept(&mut self, batch: Batch) -> (Vec<Vec<u8>>, Ack) {
-        let end = batch.first + batch.messages.len() as u64;
+        // `Batch::decode` refuses numbers past `u64::MAX`; saturating keeps
+        // a batch made otherwise from panicking here.
+        let end = batch.first.saturating_add(batch.messages.len() as u64);
         let expected = match self.at {
             // A new session (the sender restarted, or this node did): its
             // first batch starts with its oldest unacknowledged message.
@@ -266,6 +268,19 @@ mod tests {
         let bytes = postcard::to_stdvec(&batch).unwrap();
         assert!(bytes.len() <= MAX_BATCH_BYTES);
         assert_eq!(Batch::decode(&bytes), Ok(batch));
+    }
+
+    #[test]
+    fn a_batch_numbered_up_to_the_last_sequence_number_does_not_overflow() {
+        let mut inbox = Inbox::default();
+        let batch = Batch {
+            session: 1,
+            first: u64::MAX,
+            messages: vec![ByteBuf::from(vec![1])],
+        };
+        let (fresh, ack) = inbox.accept(batch);
+        assert_eq!(fresh, vec![vec![1]]);
+        assert_eq!(ack.next, u64::MAX);
     }
 
     proptest! {

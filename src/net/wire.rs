@@ -81,6 +81,8 @@ pub enum WireError {
     TooManyMessages(usize),
     #[error("a message of {0} bytes, more than {MAX_MESSAGE}")]
     MessageTooLarge(usize),
+    #[error("{len} messages numbered from {first}, past the last sequence number")]
+    PastLastNumber { first: u64, len: usize },
 }
 
 impl Batch {
@@ -91,6 +93,13 @@ impl Batch {
         }
         if let Some(m) = self.messages.iter().find(|m| m.len() > MAX_MESSAGE) {
             return Err(WireError::MessageTooLarge(m.len()));
+        }
+        // No sender counts that far; the receiver adds the count to `first`.
+        if self.first.checked_add(self.messages.len() as u64).is_none() {
+            return Err(WireError::PastLastNumber {
+                first: self.first,
+                len: self.messages.len(),
+            });
         }
         Ok(self)
     }
@@ -238,6 +247,17 @@ mod tests {
         assert_eq!(
             Batch::decode(&encode(&big)),
             Err(WireError::MessageTooLarge(MAX_MESSAGE + 1))
+        );
+        let last = Batch {
+            first: u64::MAX,
+            ..batch(vec![vec![1]])
+        };
+        assert_eq!(
+            Batch::decode(&encode(&last)),
+            Err(WireError::PastLastNumber {
+                first: u64::MAX,
+                len: 1
+            })
         );
         let huge = vec![0u8; MAX_BATCH_BYTES + 1];
         assert_eq!(
