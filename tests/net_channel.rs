@@ -458,3 +458,40 @@ impl FreezablePeer {
         thaw
     }
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_node_forgets_idle_peers_past_its_bound_and_keeps_the_ones_it_needs() {
+    use clovece::net::Node;
+    use clovece::net::node::MAX_PEERS;
+    use libp2p::Multiaddr;
+
+    let mut node = Node::start(Keypair::generate_ed25519(), loopback())
+        .await
+        .unwrap();
+    // Nothing answers on loopback's discard port; the node is never polled
+    // here, so the kept peer's dial stays pending.
+    let addr: Multiaddr = "/ip4/127.0.0.1/tcp/9".parse().unwrap();
+    let kept = PeerId::random();
+    node.add_addrs(kept, [addr.clone()]);
+    node.keep(kept);
+    // Made-up peers, as a hostile device announces them by mDNS.
+    let made_up: Vec<PeerId> = (0..10 * MAX_PEERS).map(|_| PeerId::random()).collect();
+    for &peer in &made_up {
+        node.add_addrs(peer, [addr.clone()]);
+    }
+    let known = made_up
+        .iter()
+        .filter(|&&p| !node.addrs(p).is_empty())
+        .count();
+    assert!(known <= MAX_PEERS, "{known} made-up peers still known");
+    assert!(node.addrs(made_up[0]).is_empty(), "the first is forgotten");
+    assert!(
+        !node.addrs(*made_up.last().unwrap()).is_empty(),
+        "the newest is known"
+    );
+    assert_eq!(
+        node.addrs(kept),
+        vec![addr],
+        "a kept peer is never forgotten"
+    );
+}

@@ -135,7 +135,25 @@ impl Peer {
     fn banned(&self, now: Instant) -> bool {
         self.banned_until.is_some_and(|until| now < until)
     }
+
+    /// Whether forgetting the peer loses nothing but its addresses: no
+    /// connection or dial, not kept, nothing to send or in flight, no ban
+    /// running.
+    fn idle(&self, now: Instant) -> bool {
+        self.connections == 0
+            && !self.dialing
+            && self.redial.is_none()
+            && self.outbox.is_empty()
+            && self.in_flight.is_none()
+            && !self.banned(now)
+    }
 }
+
+/// The most peers the node keeps state for before it forgets the idle ones.
+/// Every device on the Wi-Fi can announce made-up peers by mDNS, and new
+/// identities cost nothing, so the map must be bounded in total; a game or
+/// a nearby-rooms list meets a few dozen real phones at most.
+pub const MAX_PEERS: usize = 1024;
 
 fn without_p2p(mut addr: Multiaddr) -> Multiaddr {
     if let Some(Protocol::P2p(_)) = addr.iter().last() {
@@ -158,6 +176,8 @@ pub struct Node {
     session: u64,
     limits: Limits,
     peers: HashMap<PeerId, Peer>,
+    /// The size of `peers` at which the idle ones are forgotten.
+    forget_at: usize,
     events: VecDeque<Event>,
     listening: Vec<Multiaddr>,
     /// When each connection last answered a ping (or opened).
@@ -192,6 +212,7 @@ impl Node {
             session: u64::from_le_bytes(session),
             limits: config.limits,
             peers: HashMap::new(),
+            forget_at: MAX_PEERS,
             events: VecDeque::new(),
             listening: Vec::new(),
             heard: HashMap::new(),
@@ -389,6 +410,13 @@ impl Node {
 
     fn peer(&mut self, peer: PeerId) -> &mut Peer {
         let (session, limits) = (self.session, self.limits);
+        if self.peers.len() >= self.forget_at && !self.peers.contains_key(&peer) {
+            let now = Instant::now();
+            self.peers.retain(|_, p| !p.idle(now));
+            // Peers that are not idle stay; the next look waits until the
+            // map has doubled, so that looking stays cheap per peer added.
+            self.forget_at = MAX_PEERS.max(2 * self.peers.len());
+        }
         self.peers
             .entry(peer)
             .or_insert_with(|| Peer::new(session, limits, Instant::now()))
