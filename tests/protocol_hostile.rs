@@ -243,6 +243,55 @@ fn two_different_events_at_one_index_are_refused() {
 }
 
 #[test]
+fn another_computer_turn_in_place_of_one_is_refused() {
+    // Blue is the computer's: play until it has moved, then a few entries on.
+    let mut config = protocol_support::config();
+    config.computers = Colours::one(BLUE);
+    let mut table = Table::new(&config).unwrap();
+    let at = loop {
+        assert!(table.step(), "the game ended first");
+        let last = table.log().entries().last().unwrap();
+        if matches!(last.kind, Kind::Computer(Auto::Move(_))) {
+            break last.index;
+        }
+    };
+    for _ in 0..3 {
+        assert!(table.step());
+    }
+    let ours = table.log().entries()[at as usize].clone();
+    let Kind::Computer(Auto::Move(mv)) = ours.kind else {
+        unreachable!()
+    };
+    let (len, head) = (table.log().len(), table.log().head());
+    // Every other blue move there, and a roll, whatever their hashes.
+    for other in ["0>44", "1>2", "0>1"] {
+        let (from, to) = other.split_once('>').unwrap();
+        let json = format!(r#"{{"Classic":{{"colour":"blue","from":{from},"to":{to}}}}}"#);
+        let bogus: Move = serde_json::from_str(&json).unwrap();
+        if bogus == mv {
+            continue;
+        }
+        let entry = Entry {
+            kind: Kind::Computer(Auto::Move(bogus)),
+            ..ours.clone()
+        };
+        assert_eq!(
+            table.log_mut().offer(entry),
+            Err(LogError::OtherComputerTurn { index: at })
+        );
+    }
+    let roll = Entry {
+        kind: Kind::Computer(Auto::Roll(Default::default())),
+        ..ours
+    };
+    assert_eq!(
+        table.log_mut().offer(roll),
+        Err(LogError::OtherComputerTurn { index: at })
+    );
+    assert_eq!((table.log().len(), table.log().head()), (len, head));
+}
+
+#[test]
 fn bad_certificates_are_refused() {
     let mut table = table_until(roll_due_for(RED));
     let log = table.log();

@@ -25,6 +25,8 @@ pub enum LogError {
     Outranked { index: u32 },
     #[error("{seat} signed two different entries for index {index}")]
     Equivocation { seat: Colour, index: u32 },
+    #[error("entry {index} is another computer turn than the one in its place")]
+    OtherComputerTurn { index: u32 },
     #[error("{0} is not a player's seat")]
     NotAPlayer(Colour),
     #[error("the signature of {0} does not match the entry")]
@@ -181,6 +183,16 @@ impl Log {
         let at = index as usize;
         if index < len && self.hashes[at] == hash {
             return Err(LogError::Duplicate { index });
+        }
+        // A computer turn is a function of the log before it, so only one
+        // can stand in a place, and ours was checked. Refusing another one
+        // here outright spares searching the computer's move again for
+        // every copy a hostile phone sends.
+        if index < len
+            && matches!(entry.kind, Kind::Computer(_))
+            && matches!(self.entries[at].kind, Kind::Computer(_))
+        {
+            return Err(LogError::OtherComputerTurn { index });
         }
         let state = self.states[at].apply(&self.setup, index, prev, &entry.kind)?;
         if index < len {
