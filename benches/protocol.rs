@@ -34,6 +34,7 @@ fn kind(entry: &Entry) -> &'static str {
         Kind::Computer(Auto::Roll(_)) => "computer's roll",
         Kind::Computer(Auto::Move(_)) => "computer's move",
         Kind::Absent(_) => "absence certificate",
+        Kind::Cheat(_) => "proof of cheating",
     }
 }
 

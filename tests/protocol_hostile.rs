@@ -6,8 +6,8 @@ mod protocol_support;
 use clovece::protocol::sim::{Config, Table};
 use clovece::protocol::wire::MAX_MESSAGE;
 use clovece::protocol::{
-    Act, Actor, Auto, Certificate, Colours, DecodeError, Digest, Due, Entry, Kind, LogError,
-    Message, Offered, Phone, PhoneError, Reveal, Vote,
+    Act, Actor, Auto, Certificate, Colours, Control, DecodeError, Digest, Due, Entry, Kind,
+    LogError, Message, Offered, Phone, PhoneError, Proof, Reveal, Signed, Vote,
 };
 use clovece::rules::{Colour, FlowError, Move, Seats};
 use proptest::prelude::*;
@@ -289,6 +289,110 @@ fn another_computer_turn_in_place_of_one_is_refused() {
         Err(LogError::OtherComputerTurn { index: at })
     );
     assert_eq!((table.log().len(), table.log().head()), (len, head));
+}
+
+/// Red moves at a turn with a choice (its first or second legal move), the
+/// game goes on, and then red signs the other move for that old turn,
+/// knowing the dice since. Returns the table (the honest game) and the two
+/// moves.
+fn rewind(second: bool) -> (Table, Entry, Entry) {
+    let mut table = table_until(choice_for(RED));
+    let moves = table.log().state().game().unwrap().legal_moves();
+    let [mut played, mut other] =
+        [moves[0], moves[1]].map(|mv| table.sign(RED, Act::Move { mv, auto: false }).unwrap());
+    if second {
+        std::mem::swap(&mut played, &mut other);
+    }
+    table.log_mut().offer(played.clone()).unwrap();
+    for _ in 0..6 {
+        assert!(table.step(), "the game ended first");
+    }
+    (table, played, other)
+}
+
+#[test]
+fn a_player_who_signs_another_move_for_an_old_turn_is_out() {
+    for second in [false, true] {
+        rewound_player_is_out(second);
+    }
+}
+
+fn rewound_player_is_out(second: bool) {
+    let (table, played, other) = rewind(second);
+    let at = played.index;
+    let proof = Entry::expose(&played, &other).unwrap();
+    // Whichever of the two moves hashes lower, a phone that has seen both
+    // writes the proof in their place, sends it, and red is out.
+    let (mut blue, mut out) = phone_of(&table, BLUE, None);
+    out.take();
+    let _ = blue.receive(RED, &Message::Entry(other).encode(), &mut out);
+    assert_eq!(blue.log().entries()[at as usize], proof);
+    assert_eq!(blue.log().state().control(RED), Some(Control::Left));
+    assert!(
+        out.take().contains(&Message::Entry(proof.clone())),
+        "the proof is sent"
+    );
+    // A phone that never saw the second move takes the proof alone.
+    let (mut green, mut out) = phone_of(&table, GREEN, None);
+    let _ = green.receive(BLUE, &Message::Entry(proof.clone()).encode(), &mut out);
+    assert_eq!(green.log().entries()[at as usize], proof);
+    // Both go on from there, the computer playing red, and agree.
+    assert_eq!(
+        green.log().entries()[..=at as usize],
+        blue.log().entries()[..=at as usize]
+    );
+}
+
+#[test]
+fn a_proof_that_does_not_hold_is_refused() {
+    let (mut table, played, other) = rewind(false);
+    let Kind::Cheat(proof) = Entry::expose(&played, &other).unwrap().kind else {
+        unreachable!()
+    };
+    let with = |first: &Signed, second: &Signed| Entry {
+        kind: Kind::Cheat(Box::new(Proof {
+            first: first.clone(),
+            second: second.clone(),
+        })),
+        ..played.clone()
+    };
+    // One act twice, or the two in the other order.
+    assert_eq!(
+        refused(&mut table, with(&proof.first, &proof.first)),
+        LogError::NotAProof
+    );
+    assert_eq!(
+        refused(&mut table, with(&proof.second, &proof.first)),
+        LogError::NotAProof
+    );
+    // Leaving and a move are not a cheat: an honest phone signs both when
+    // it leaves while its move goes out.
+    let Kind::Player(leave) = table.sign(RED, Act::Leave).unwrap().kind else {
+        unreachable!()
+    };
+    assert_eq!(
+        refused(&mut table, with(&proof.first, &leave)),
+        LogError::NotAProof
+    );
+    // A second act whose signature is not red's.
+    let forged = Signed {
+        signature: proof.first.signature,
+        ..proof.second.clone()
+    };
+    let as_entry = |signed: &Signed| Entry {
+        kind: Kind::Player(signed.clone()),
+        ..played.clone()
+    };
+    let bad = Entry::expose(&as_entry(&proof.first), &as_entry(&forged)).unwrap();
+    assert_eq!(refused(&mut table, bad), LogError::BadSignature(RED));
+    // The real proof holds, in place of red's move and all after it.
+    let real = Entry::expose(&played, &other).unwrap();
+    assert!(matches!(
+        table.log_mut().offer(real),
+        Ok(Offered::Replaced { .. })
+    ));
+    assert_eq!(table.log().len(), played.index + 1);
+    assert_eq!(table.log().state().control(RED), Some(Control::Left));
 }
 
 #[test]

@@ -9,7 +9,9 @@
 //!   unsigned because its content is fixed: every phone computes the same
 //!   entry, so it needs no message and cannot conflict;
 //! - an absence certificate: every other present player's signed vote that
-//!   some players' phones are gone.
+//!   some players' phones are gone;
+//! - a proof of cheating: two different rolls or moves one player signed
+//!   for one place, which any phone that holds both may write.
 
 use std::cmp::Ordering;
 
@@ -40,6 +42,30 @@ pub enum Kind {
     Computer(Auto),
     /// Players whose phones are gone, certified by everyone else present.
     Absent(Certificate),
+    /// A player signed two different acts of their turn for this place.
+    Cheat(Box<Proof>),
+}
+
+/// Two different rolls or moves that one seat signed for one place, `first`
+/// the one whose entry hashes lower, so that every phone that holds both
+/// writes the same proof. An honest phone signs at most one act per place,
+/// so this proves a player who went back to replay a turn knowing the dice
+/// that followed (docs/protocol.md, "What a cheater can and cannot do").
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Proof {
+    pub first: Signed,
+    pub second: Signed,
+}
+
+impl Proof {
+    /// The two acts as the entries they were, at `index` after `prev`.
+    pub fn entries(&self, index: u32, prev: Digest) -> [Entry; 2] {
+        [&self.first, &self.second].map(|signed| Entry {
+            index,
+            prev,
+            kind: Kind::Player(signed.clone()),
+        })
+    }
 }
 
 /// A player's act, signed with the key of their seat.
@@ -178,6 +204,30 @@ impl Entry {
         Digest::of(Domain::Entry, &bytes)
     }
 
+    /// The proof that the player who signed `a` and `b`, two different rolls
+    /// or moves for one place, cheated; `None` if they are not that.
+    pub fn expose(a: &Entry, b: &Entry) -> Option<Entry> {
+        let (Kind::Player(x), Kind::Player(y)) = (&a.kind, &b.kind) else {
+            return None;
+        };
+        let turn = |s: &Signed| matches!(s.act, Act::Roll(_) | Act::Move { .. });
+        if a.index != b.index || a.prev != b.prev || x.seat != y.seat || x == y {
+            return None;
+        }
+        if !turn(x) || !turn(y) {
+            return None;
+        }
+        let (first, second) = if a.hash() < b.hash() { (x, y) } else { (y, x) };
+        Some(Entry {
+            index: a.index,
+            prev: a.prev,
+            kind: Kind::Cheat(Box::new(Proof {
+                first: first.clone(),
+                second: second.clone(),
+            })),
+        })
+    }
+
     /// The seat that signed this entry, for a player's act.
     pub fn author(&self) -> Option<Colour> {
         match &self.kind {
@@ -190,6 +240,7 @@ impl Entry {
     /// follow the same previous entry (see [`Entry::wins_over`]).
     fn class(&self) -> (u8, usize) {
         match &self.kind {
+            Kind::Cheat(_) => (5, 0),
             Kind::Absent(cert) => (4, cert.votes.len()),
             Kind::Player(Signed {
                 act: Act::Roll(_) | Act::Move { .. },
@@ -209,7 +260,9 @@ impl Entry {
     /// (the same index after the same entry; both valid there). Every phone
     /// decides the same way whatever order the two arrive in:
     ///
-    /// 1. An absence certificate wins: every other present player had given
+    /// 0. A proof of cheating wins over everything: whatever else claims the
+    ///    place, the player who signed two acts for it is out.
+    /// 1. Then an absence certificate: every other present player had given
     ///    up waiting, so the absent phone's act came too late. Between two
     ///    certificates, the one with more votes (the larger side of a
     ///    partition).

@@ -363,6 +363,26 @@ impl Phone {
         Ok(())
     }
 
+    /// Writes the proof when `ours` and `theirs` are two different acts one
+    /// player signed for one place (a rewind: docs/protocol.md), and sends
+    /// it: the proof outranks both, and the player is out of the game.
+    fn expose(
+        &mut self,
+        ours: Option<Entry>,
+        theirs: &Entry,
+        t: &mut dyn Transport,
+    ) -> Result<(), PhoneError> {
+        let Some(proof) = ours.and_then(|ours| Entry::expose(&ours, theirs)) else {
+            return Ok(());
+        };
+        // Refused only when it changes nothing (the cheater has left).
+        if let Ok(offered) = self.log.offer(proof.clone()) {
+            self.save(&proof, offered)?;
+            self.broadcast(t, &Message::Entry(proof));
+        }
+        Ok(())
+    }
+
     /// Takes an entry this phone made into the log and saves it.
     fn append(&mut self, entry: Entry) -> Result<(), PhoneError> {
         let offered = self.log.offer(entry.clone())?;
@@ -534,10 +554,13 @@ impl Phone {
         let mut refused = None;
         for entry in entries {
             let index = entry.index;
+            // What the entry displaces, or is refused for, in its place.
+            let ours = self.log.entries().get(index as usize).cloned();
             match self.log.offer(entry.clone()) {
                 Ok(offered) => {
                     self.backtrack = 0;
                     self.save(&entry, offered)?;
+                    self.expose(ours, &entry, t)?;
                 }
                 Err(LogError::Duplicate { .. }) => {}
                 Err(LogError::Gap { len, .. }) => {
@@ -558,6 +581,7 @@ impl Phone {
                 }
                 Err(error) => {
                     if let LogError::Equivocation { .. } = error {
+                        self.expose(ours, &entry, t)?;
                         self.send_entries(from, index, t);
                     }
                     refused = Some(error);

@@ -6,7 +6,7 @@ use super::colours::Colours;
 use super::computer::computer_move;
 use super::dice::{Link, Reveals, Throw};
 use super::digest::Digest;
-use super::event::{Act, Auto, Certificate, Kind, Signable};
+use super::event::{Act, Auto, Certificate, Entry, Kind, Signable, Signed};
 use super::header::{Seat, Setup};
 use super::log::LogError;
 use super::result::{End, GameResult};
@@ -187,19 +187,7 @@ impl State {
         match kind {
             Kind::Player(signed) => {
                 let seat = signed.seat;
-                let verifier = setup.verifiers[seat.index()]
-                    .as_ref()
-                    .ok_or(LogError::NotAPlayer(seat))?;
-                let what = Signable::Act {
-                    game: setup.game,
-                    index,
-                    prev,
-                    seat,
-                    act: &signed.act,
-                };
-                if !verifier.verify(&what, &signed.signature) {
-                    return Err(LogError::BadSignature(seat));
-                }
+                verify(setup, index, prev, signed)?;
                 self.not_over()?;
                 match &signed.act {
                     Act::Roll(reveals) => {
@@ -234,6 +222,19 @@ impl State {
             Kind::Absent(cert) => {
                 self.not_over()?;
                 next.certify(setup, index, prev, cert)?;
+            }
+            Kind::Cheat(proof) => {
+                // Valid when exposing its two acts gives this very proof.
+                let [a, b] = proof.entries(index, prev);
+                if Entry::expose(&a, &b).map(|e| e.kind).as_ref() != Some(kind) {
+                    return Err(LogError::NotAProof);
+                }
+                verify(setup, index, prev, &proof.first)?;
+                verify(setup, index, prev, &proof.second)?;
+                self.not_over()?;
+                // Out of the game as if they had left on purpose: the
+                // computer plays the seat, and the result says so.
+                next.leave(proof.first.seat)?;
             }
         }
         next.settle(setup)?;
@@ -495,6 +496,26 @@ impl State {
             rolls: self.rolls,
         })
     }
+}
+
+/// Checks `signed`'s signature by its seat's key, as entry `index` after
+/// `prev`.
+fn verify(setup: &Setup, index: u32, prev: Digest, signed: &Signed) -> Result<(), LogError> {
+    let seat = signed.seat;
+    let verifier = setup.verifiers[seat.index()]
+        .as_ref()
+        .ok_or(LogError::NotAPlayer(seat))?;
+    let what = Signable::Act {
+        game: setup.game,
+        index,
+        prev,
+        seat,
+        act: &signed.act,
+    };
+    if !verifier.verify(&what, &signed.signature) {
+        return Err(LogError::BadSignature(seat));
+    }
+    Ok(())
 }
 
 fn not_turn(by: Actor) -> LogError {
