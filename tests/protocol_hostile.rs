@@ -385,6 +385,22 @@ fn a_proof_that_does_not_hold_is_refused() {
     };
     let bad = Entry::expose(&as_entry(&proof.first), &as_entry(&forged)).unwrap();
     assert_eq!(refused(&mut table, bad), LogError::BadSignature(RED));
+    // Two moves red signed for a place where blue is to roll: both acts
+    // must be valid in their place, so a proof cannot rewind the game to
+    // where the player was not even due.
+    let mut elsewhere = table_until(roll_due_for(BLUE));
+    let [a, b] = [played.clone(), other.clone()].map(|e| {
+        let Kind::Player(Signed {
+            act: Act::Move { mv, .. },
+            ..
+        }) = e.kind
+        else {
+            unreachable!()
+        };
+        elsewhere.sign(RED, Act::Move { mv, auto: false }).unwrap()
+    });
+    let undue = Entry::expose(&a, &b).unwrap();
+    assert_eq!(refused(&mut elsewhere, undue), LogError::NotYourTurn(RED));
     // The real proof holds, in place of red's move and all after it.
     let real = Entry::expose(&played, &other).unwrap();
     assert!(matches!(

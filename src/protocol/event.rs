@@ -2,7 +2,7 @@
 //! of entry `i - 1` (the game id for entry 0), so a log is a hash chain and
 //! two phones with the same head hash have the same log.
 //!
-//! There are three kinds of entry, by who may write them:
+//! There are four kinds of entry, by who may write them:
 //! - a player's own act, signed with their key: a roll, a move, taking
 //!   their seat back, leaving;
 //! - a computer turn (a roll or move of a seat the computer plays), which is

@@ -221,6 +221,15 @@ impl Log {
         })
     }
 
+    /// Drops the entries from `len` on (a phone's own entry it could not
+    /// save).
+    pub(crate) fn truncate(&mut self, len: u32) {
+        let len = len as usize;
+        self.entries.truncate(len);
+        self.hashes.truncate(len);
+        self.states.truncate(len + 1);
+    }
+
     /// The computer's move for the seat to move now (what a computer seat
     /// plays, and what a player's phone plays when their timer runs out).
     pub fn computer_move(&self) -> Option<Move> {

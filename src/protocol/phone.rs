@@ -383,10 +383,15 @@ impl Phone {
         Ok(())
     }
 
-    /// Takes an entry this phone made into the log and saves it.
+    /// Takes an entry this phone made into the log and saves it. If it
+    /// cannot be saved it is taken out again: an act that is not on disk
+    /// must not be sent (after a restart the phone would sign another one
+    /// for the same place, which reads as cheating).
     fn append(&mut self, entry: Entry) -> Result<(), PhoneError> {
+        let len = self.log.len();
         let offered = self.log.offer(entry.clone())?;
         self.save(&entry, offered)
+            .inspect_err(|_| self.log.truncate(len))
     }
 
     fn save(&mut self, entry: &Entry, offered: Offered) -> Result<(), PhoneError> {

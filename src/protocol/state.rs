@@ -229,9 +229,11 @@ impl State {
                 if Entry::expose(&a, &b).map(|e| e.kind).as_ref() != Some(kind) {
                     return Err(LogError::NotAProof);
                 }
-                verify(setup, index, prev, &proof.first)?;
-                verify(setup, index, prev, &proof.second)?;
-                self.not_over()?;
+                // Both acts must be valid here (signed, in the seat's turn,
+                // legal), so a proof stands only where the player really
+                // had two choices, and never where they were not due.
+                self.apply(setup, index, prev, &a.kind)?;
+                self.apply(setup, index, prev, &b.kind)?;
                 // Out of the game as if they had left on purpose: the
                 // computer plays the seat, and the result says so.
                 next.leave(proof.first.seat)?;
