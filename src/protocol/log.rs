@@ -208,9 +208,7 @@ impl Log {
                 });
             }
         }
-        let dropped = self.entries.split_off(at);
-        self.hashes.truncate(at);
-        self.states.truncate(at + 1);
+        let dropped = self.truncate(index);
         self.entries.push(entry);
         self.hashes.push(hash);
         self.states.push(state);
@@ -221,13 +219,14 @@ impl Log {
         })
     }
 
-    /// Drops the entries from `len` on (a phone's own entry it could not
-    /// save).
-    pub(crate) fn truncate(&mut self, len: u32) {
+    /// Drops the entries from `len` on and returns them (an entry that lost
+    /// its place, with everything after it; a phone's own entry it could
+    /// not save).
+    pub(crate) fn truncate(&mut self, len: u32) -> Vec<Entry> {
         let len = len as usize;
-        self.entries.truncate(len);
         self.hashes.truncate(len);
         self.states.truncate(len + 1);
+        self.entries.split_off(len)
     }
 
     /// The computer's move for the seat to move now (what a computer seat

@@ -390,8 +390,9 @@ impl Phone {
     fn append(&mut self, entry: Entry) -> Result<(), PhoneError> {
         let len = self.log.len();
         let offered = self.log.offer(entry.clone())?;
-        self.save(&entry, offered)
-            .inspect_err(|_| self.log.truncate(len))
+        self.save(&entry, offered).inspect_err(|_| {
+            self.log.truncate(len);
+        })
     }
 
     fn save(&mut self, entry: &Entry, offered: Offered) -> Result<(), PhoneError> {

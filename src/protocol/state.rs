@@ -6,7 +6,7 @@ use super::colours::Colours;
 use super::computer::computer_move;
 use super::dice::{Link, Reveals, Throw};
 use super::digest::Digest;
-use super::event::{Act, Auto, Certificate, Entry, Kind, Signable, Signed};
+use super::event::{Act, Auto, Certificate, Entry, Kind, Signable};
 use super::header::{Seat, Setup};
 use super::log::LogError;
 use super::result::{End, GameResult};
@@ -187,7 +187,19 @@ impl State {
         match kind {
             Kind::Player(signed) => {
                 let seat = signed.seat;
-                verify(setup, index, prev, signed)?;
+                let verifier = setup.verifiers[seat.index()]
+                    .as_ref()
+                    .ok_or(LogError::NotAPlayer(seat))?;
+                let what = Signable::Act {
+                    game: setup.game,
+                    index,
+                    prev,
+                    seat,
+                    act: &signed.act,
+                };
+                if !verifier.verify(&what, &signed.signature) {
+                    return Err(LogError::BadSignature(seat));
+                }
                 self.not_over()?;
                 match &signed.act {
                     Act::Roll(reveals) => {
@@ -498,26 +510,6 @@ impl State {
             rolls: self.rolls,
         })
     }
-}
-
-/// Checks `signed`'s signature by its seat's key, as entry `index` after
-/// `prev`.
-fn verify(setup: &Setup, index: u32, prev: Digest, signed: &Signed) -> Result<(), LogError> {
-    let seat = signed.seat;
-    let verifier = setup.verifiers[seat.index()]
-        .as_ref()
-        .ok_or(LogError::NotAPlayer(seat))?;
-    let what = Signable::Act {
-        game: setup.game,
-        index,
-        prev,
-        seat,
-        act: &signed.act,
-    };
-    if !verifier.verify(&what, &signed.signature) {
-        return Err(LogError::BadSignature(seat));
-    }
-    Ok(())
 }
 
 fn not_turn(by: Actor) -> LogError {
