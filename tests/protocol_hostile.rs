@@ -11,7 +11,7 @@ use clovece::protocol::{
 };
 use clovece::rules::{Colour, FlowError, Move, Seats};
 use proptest::prelude::*;
-use protocol_support::{Sent, phone_of, table_until};
+use protocol_support::{Sent, certificate, phone_of, table_until};
 use std::sync::{Mutex, OnceLock};
 
 const RED: Colour = Colour::Red;
@@ -407,6 +407,41 @@ fn a_proof_that_does_not_hold_is_refused() {
     ));
     assert_eq!(table.log().len(), played.index + 1);
     assert_eq!(table.log().state().control(RED), Some(Control::Left));
+}
+
+/// Green was certified absent and the computer played on; then green signs
+/// `act` for `seat` at the place of the computer's first turn, as if it had
+/// come back (or left) right there: with other dice from then on.
+fn signed_for_an_old_computer_turn(seat: Colour, act: Act) -> LogError {
+    let mut table = table_until(roll_due_for(GREEN));
+    let cert = certificate(&table, Colours::one(GREEN));
+    table.log_mut().offer(cert).unwrap();
+    let at = table.log().len();
+    for _ in 0..8 {
+        assert!(table.step(), "the game ended first");
+    }
+    assert!(matches!(
+        table.log().entries()[at as usize].kind,
+        Kind::Computer(_)
+    ));
+    let log = table.log();
+    let old = Entry::sign(
+        table.signer(seat).unwrap(),
+        log.game(),
+        at,
+        log.entries()[at as usize - 1].hash(),
+        seat,
+        act,
+    );
+    refused(&mut table, old)
+}
+
+#[test]
+fn returning_or_leaving_at_an_old_place_cannot_set_the_game_back() {
+    for (seat, act) in [(GREEN, Act::Return), (RED, Act::Leave)] {
+        let error = signed_for_an_old_computer_turn(seat, act);
+        assert!(matches!(error, LogError::Outranked { .. }), "{error}");
+    }
 }
 
 #[test]

@@ -6,11 +6,11 @@ mod protocol_support;
 
 use clovece::protocol::sim::Table;
 use clovece::protocol::{
-    Act, Actor, Auto, Certificate, Colours, Control, Due, End, Entry, Kind, LogError, Message,
-    Offered, Reveal, Signed, Vote,
+    Act, Actor, Auto, Colours, Control, Due, End, Entry, Kind, LogError, Message, Offered, Reveal,
+    Signed,
 };
 use clovece::rules::Colour;
-use protocol_support::{Sent, phone_of, table_until};
+use protocol_support::{Sent, certificate, phone_of, table_until};
 
 const RED: Colour = Colour::Red;
 const BLUE: Colour = Colour::Blue;
@@ -20,25 +20,6 @@ fn roll_due_for(seat: Colour) -> impl Fn(&Table) -> bool {
     move |t| {
         t.log().len() > 10
             && matches!(t.log().due(), Due::Roll { by: Actor::Player(s), .. } if s == seat)
-    }
-}
-
-/// The certificate that `gone` are gone, voted by everyone else present.
-fn certificate(table: &Table, gone: Colours) -> Entry {
-    let log = table.log();
-    let voters = log.state().present().difference(gone);
-    let votes = voters
-        .iter()
-        .map(|voter| {
-            let signer = table.signer(voter).unwrap();
-            let vote = Vote::sign(signer, log.game(), log.len(), log.head(), gone, voter);
-            (voter, vote.signature)
-        })
-        .collect();
-    Entry {
-        index: log.len(),
-        prev: log.head(),
-        kind: Kind::Absent(Certificate { gone, votes }),
     }
 }
 
@@ -141,18 +122,30 @@ fn a_certificate_wins_over_the_absent_players_late_roll() {
 }
 
 #[test]
-fn a_return_racing_a_computer_turn_changes_nothing_in_it() {
+fn a_computer_turn_wins_over_a_return_racing_it() {
     let mut table = table_until(roll_due_for(GREEN));
     let cert = certificate(&table, Colours::one(GREEN));
     table.log_mut().offer(cert).unwrap();
     let computer = table.next_entry().unwrap();
     let back = table.sign(GREEN, Act::Return).unwrap();
     let mut after = both_orders(&table, &computer, &back);
-    // The return won the place; the computer's roll comes right after it,
-    // the same as before.
-    assert_eq!(after.log().entries().last(), Some(&back));
-    assert_eq!(after.next_entry().unwrap().kind, computer.kind);
+    assert_eq!(after.log().entries().last(), Some(&computer));
+    // Green signs its return again after the computer's roll.
+    let back = after.sign(GREEN, Act::Return).unwrap();
+    assert_eq!(after.log_mut().offer(back), Ok(Offered::Appended));
+    assert!(after.log().state().returning().contains(GREEN));
     assert!(after.step());
+}
+
+#[test]
+fn leaving_wins_over_a_return_racing_it() {
+    let mut table = table_until(roll_due_for(GREEN));
+    let cert = certificate(&table, Colours::one(GREEN));
+    table.log_mut().offer(cert).unwrap();
+    let back = table.sign(GREEN, Act::Return).unwrap();
+    let leave = table.sign(RED, Act::Leave).unwrap();
+    let after = both_orders(&table, &back, &leave);
+    assert_eq!(after.log().entries().last(), Some(&leave));
 }
 
 #[test]
@@ -166,6 +159,26 @@ fn leaving_never_undoes_a_roll() {
     let leave = after.sign(GREEN, Act::Leave).unwrap();
     assert_eq!(after.log_mut().offer(leave), Ok(Offered::Appended));
     assert_eq!(after.log().state().control(GREEN), Some(Control::Left));
+}
+
+#[test]
+fn a_phone_whose_leaving_lost_a_race_signs_it_again() {
+    let table = table_until(roll_due_for(RED));
+    let roll = table.next_entry().unwrap();
+    let (mut green, mut out) = phone_of(&table, GREEN, None);
+    out.take();
+    green.leave(&mut out).unwrap();
+    let len = table.log().len() as usize;
+    assert_eq!(green.log().len() as usize, len + 1);
+    green
+        .receive(RED, &Message::Entry(roll.clone()).encode(), &mut out)
+        .unwrap();
+    let entries = green.log().entries();
+    assert_eq!(entries[len], roll);
+    assert_eq!(green.log().state().control(GREEN), Some(Control::Left));
+    let again = entries.last().unwrap();
+    assert_eq!(again.index as usize, len + 1);
+    assert!(out.take().contains(&Message::Entry(again.clone())));
 }
 
 #[test]

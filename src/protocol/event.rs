@@ -246,12 +246,12 @@ impl Entry {
                 act: Act::Roll(_) | Act::Move { .. },
                 ..
             }) => (3, 0),
-            Kind::Player(Signed {
-                act: Act::Return, ..
-            }) => (2, 0),
-            Kind::Computer(_) => (1, 0),
+            Kind::Computer(_) => (2, 0),
             Kind::Player(Signed {
                 act: Act::Leave, ..
+            }) => (1, 0),
+            Kind::Player(Signed {
+                act: Act::Return, ..
             }) => (0, 0),
         }
     }
@@ -267,13 +267,17 @@ impl Entry {
     ///    certificates, the one with more votes (the larger side of a
     ///    partition).
     /// 2. Then a player's roll or move in their own turn.
-    /// 3. Then a player taking their seat back (this changes nothing until
-    ///    the next turn, so the entries it displaces come back unchanged).
-    /// 4. Then a computer turn.
-    /// 5. Last, leaving, so that leaving can never undo a roll that has been
-    ///    seen; the phone that leaves signs it again after the roll.
+    /// 3. Then a computer turn.
+    /// 4. Then leaving, so that leaving can never undo a roll that has been
+    ///    seen.
+    /// 5. Last, taking one's seat back, so that a player who was away
+    ///    cannot set the game back by signing it for an old place, where
+    ///    their reveals would then make other dice, dice they alone could
+    ///    work out for every such place.
     ///
-    /// Ties (two certificates with as many votes, or a player who signed two
+    /// The phone whose leaving or return lost signs it again at the end of
+    /// the log. Ties (two certificates with as many votes, two players
+    /// leaving or returning at one place, or a player who signed two
     /// different acts) go to the lower hash.
     pub fn wins_over(&self, hash: &Digest, other: &Entry, other_hash: &Digest) -> bool {
         match self.class().cmp(&other.class()) {

@@ -103,6 +103,9 @@ pub struct Phone {
     tapped: bool,
     /// The turn timer ran out: the computer plays the rest of this turn.
     autoplay: bool,
+    /// The player chose to leave: signed again until it is in the log (it
+    /// loses a race with anything else written for its place).
+    leaving: bool,
     /// The last roll this phone sent its reveal for.
     revealed: u32,
     /// Result signatures, by seat.
@@ -173,6 +176,7 @@ impl Phone {
             gone: Colours::NONE,
             tapped: false,
             autoplay: false,
+            leaving: false,
             revealed: 0,
             signatures: BTreeMap::new(),
             backtrack: 0,
@@ -224,7 +228,7 @@ impl Phone {
 
     /// The player leaves the game on purpose.
     pub fn leave(&mut self, t: &mut dyn Transport) -> Result<(), PhoneError> {
-        self.act(Act::Leave, t)?;
+        self.leaving = true;
         self.drive(t)
     }
 
@@ -418,13 +422,20 @@ impl Phone {
     }
 
     /// Does everything this phone can do now: sends its reveal, plays the
-    /// computer's turns, rolls after a tap, takes its seat back, votes.
+    /// computer's turns, rolls after a tap, leaves, takes its seat back,
+    /// votes. Leaving and returning lose every race for a place, so they
+    /// are signed again here until they are in the log.
     fn drive(&mut self, t: &mut dyn Transport) -> Result<(), PhoneError> {
         loop {
             let state = self.log.state();
+            let over = matches!(state.due(), Due::Over(_));
+            if self.leaving && state.control(self.seat) != Some(Control::Left) && !over {
+                self.act(Act::Leave, t)?;
+                continue;
+            }
             if state.control(self.seat) == Some(Control::Absent)
                 && !state.returning().contains(self.seat)
-                && !matches!(state.due(), Due::Over(_))
+                && !over
             {
                 self.act(Act::Return, t)?;
                 continue;

@@ -5,7 +5,7 @@
 use std::path::Path;
 
 use clovece::protocol::sim::{Config, Player, Table, setup};
-use clovece::protocol::{Message, Phone, Transport};
+use clovece::protocol::{Certificate, Colours, Entry, Kind, Message, Phone, Transport, Vote};
 use clovece::rules::{Colour, Seats};
 
 /// Records what a phone sends.
@@ -74,4 +74,23 @@ pub fn phone_of(table: &Table, seat: Colour, dir: Option<&Path>) -> (Phone, Sent
             .unwrap();
     }
     (phone, out)
+}
+
+/// The certificate that `gone` are gone, voted by everyone else present.
+pub fn certificate(table: &Table, gone: Colours) -> Entry {
+    let log = table.log();
+    let voters = log.state().present().difference(gone);
+    let votes = voters
+        .iter()
+        .map(|voter| {
+            let signer = table.signer(voter).unwrap();
+            let vote = Vote::sign(signer, log.game(), log.len(), log.head(), gone, voter);
+            (voter, vote.signature)
+        })
+        .collect();
+    Entry {
+        index: log.len(),
+        prev: log.head(),
+        kind: Kind::Absent(Certificate { gone, votes }),
+    }
 }
