@@ -42,8 +42,24 @@ fn choice_for(seat: Colour) -> impl Fn(&Table) -> bool {
     }
 }
 
-/// Offers `entry` and checks that it is refused with nothing appended.
+/// Offers `entry`, which no honest phone sends, and checks that it is
+/// refused with nothing appended, blaming whoever sent it.
 fn refused(table: &mut Table, entry: Entry) -> LogError {
+    let error = offered_in_vain(table, entry);
+    assert!(PhoneError::from(error.clone()).blames_sender(), "{error}");
+    error
+}
+
+/// Offers `entry`, which an honest phone may pass on (it has it, but it
+/// does not take the place here), and checks that it is refused with
+/// nothing appended, without blaming whoever sent it.
+fn lost(table: &mut Table, entry: Entry) -> LogError {
+    let error = offered_in_vain(table, entry);
+    assert!(!PhoneError::from(error.clone()).blames_sender(), "{error}");
+    error
+}
+
+fn offered_in_vain(table: &mut Table, entry: Entry) -> LogError {
     let before = (table.log().len(), table.log().head());
     let error = table.log_mut().offer(entry).unwrap_err();
     assert_eq!((table.log().len(), table.log().head()), before);
@@ -170,6 +186,7 @@ fn reveal_not_matching_its_commitment_is_refused() {
     });
     let error = phone.receive(BLUE, &bad.encode(), &mut out).unwrap_err();
     assert!(matches!(error, PhoneError::RevealMismatch(BLUE, r) if r == roll));
+    assert!(error.blames_sender());
     assert_eq!(phone.log().head(), table.log().head());
 }
 
@@ -178,7 +195,7 @@ fn replayed_old_event_is_refused() {
     let mut table = table_until(|t| t.log().len() > 20);
     let old = table.log().entries()[12].clone();
     assert_eq!(
-        refused(&mut table, old.clone()),
+        lost(&mut table, old.clone()),
         LogError::Duplicate { index: 12 }
     );
     // Moved to the end of the log, its signature no longer fits.
@@ -226,7 +243,7 @@ fn two_different_events_at_one_index_are_refused() {
     let mut first = table.clone();
     first.log_mut().offer(keep.clone()).unwrap();
     assert_eq!(
-        refused(&mut first, other.clone()),
+        lost(&mut first, other.clone()),
         LogError::Equivocation {
             seat: RED,
             index: keep.index
@@ -433,7 +450,7 @@ fn signed_for_an_old_computer_turn(seat: Colour, act: Act) -> LogError {
         seat,
         act,
     );
-    refused(&mut table, old)
+    lost(&mut table, old)
 }
 
 #[test]
@@ -513,6 +530,45 @@ fn bad_certificates_are_refused() {
 }
 
 #[test]
+fn forged_votes_and_result_signatures_are_refused() {
+    let mut table = table_until(roll_due_for(RED));
+    let (mut phone, mut out) = phone_of(&table, GREEN, None);
+    // Blue signs a vote in red's name.
+    let log = table.log();
+    let vote = Vote {
+        voter: RED,
+        ..Vote::sign(
+            table.signer(BLUE).unwrap(),
+            log.game(),
+            log.len(),
+            log.head(),
+            Colours::one(GREEN),
+            BLUE,
+        )
+    };
+    let error = phone
+        .receive(BLUE, &Message::Vote(vote).encode(), &mut out)
+        .unwrap_err();
+    assert!(matches!(error, PhoneError::BadVote(RED)), "{error}");
+    assert!(error.blames_sender());
+
+    while table.step() {}
+    let (mut phone, mut out) = phone_of(&table, GREEN, None);
+    let result = table.log().result().unwrap();
+    let forged = Message::Result {
+        seat: RED,
+        head: table.log().head(),
+        signature: result.sign(table.signer(BLUE).unwrap()),
+    };
+    let error = phone.receive(BLUE, &forged.encode(), &mut out).unwrap_err();
+    assert!(
+        matches!(error, PhoneError::BadResultSignature(RED)),
+        "{error}"
+    );
+    assert!(error.blames_sender());
+}
+
+#[test]
 fn oversized_or_malformed_messages_are_refused() {
     let too_large = vec![0u8; MAX_MESSAGE + 1];
     assert_eq!(
@@ -544,10 +600,12 @@ fn oversized_or_malformed_messages_are_refused() {
     ));
     // A phone refuses such messages with the decoder's error.
     let (mut phone, mut out) = phone_of(&table, GREEN, None);
+    let error = phone.receive(RED, &too_large, &mut out).unwrap_err();
     assert!(matches!(
-        phone.receive(RED, &too_large, &mut out),
-        Err(PhoneError::Decode(DecodeError::TooLarge { .. }))
+        error,
+        PhoneError::Decode(DecodeError::TooLarge { .. })
     ));
+    assert!(error.blames_sender());
     assert_eq!(phone.log().head(), table.log().head());
 }
 

@@ -175,8 +175,13 @@ pub(super) async fn play(
                             if let Ok(Message::Status { head, .. }) = Message::decode(&message) {
                                 heads[colour.index()] = Some(head);
                             }
-                            if let Err(e) = phone.receive(colour, &message, &mut Wire { node, peers, me }) {
-                                warn!(%colour, "refused a message: {e}");
+                            match phone.receive(colour, &message, &mut Wire { node, peers, me }) {
+                                // Checking it may have cost a signature or a
+                                // computer's move: a phone that sends what no
+                                // honest phone would is not heard again.
+                                Err(e) if e.blames_sender() => node.ban(from, format!("{colour}: {e}")),
+                                Err(e) => warn!(%colour, "refused a message: {e}"),
+                                Ok(()) => {}
                             }
                     }
                 }

@@ -84,6 +84,42 @@ pub enum PhoneError {
     BadResultSignature(Colour),
 }
 
+impl PhoneError {
+    /// Whether no honest phone sends what was refused, so the transport may
+    /// stop listening to the sender: a message that does not decode, or an
+    /// entry, reveal or signature that is wrong where it claims to be (an
+    /// entry is checked only when this phone has the one before it, so the
+    /// sender's game up to there is the same). Not so for an entry that
+    /// lost its place, came twice or on another branch, or is one of two a
+    /// cheater signed (an honest phone may pass those on), nor for this
+    /// phone's own failures.
+    pub fn blames_sender(&self) -> bool {
+        match self {
+            PhoneError::Decode(_)
+            | PhoneError::NotAPlayer(_)
+            | PhoneError::RevealMismatch(..)
+            | PhoneError::BadVote(_)
+            | PhoneError::BadResultSignature(_) => true,
+            PhoneError::Log(error) => !matches!(
+                error,
+                LogError::Gap { .. }
+                    | LogError::UnknownBranch { .. }
+                    | LogError::Duplicate { .. }
+                    | LogError::Outranked { .. }
+                    | LogError::Equivocation { .. }
+                    | LogError::NoGame
+            ),
+            PhoneError::Store(_)
+            | PhoneError::Header(_)
+            | PhoneError::Key(_)
+            | PhoneError::NotSeated
+            | PhoneError::WrongSecret
+            | PhoneError::NotYourRoll
+            | PhoneError::NotYourMove => false,
+        }
+    }
+}
+
 /// One phone of a game.
 #[derive(Debug)]
 pub struct Phone {
