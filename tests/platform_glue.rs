@@ -4,12 +4,14 @@
 
 use std::sync::{Arc, Mutex};
 
+use clovece::net::seen::{MAX_ADDRS, MAX_PHONES};
 use clovece::platform::PlatformError;
 use clovece::platform::camera::{
     Camera, CameraError, CameraPermission, CameraSession, FrameSink, NoCamera,
 };
 use clovece::platform::discovery::{
-    Announcement, Browsed, Discovery, Nearby, NearbySink, SERVICE, SwarmMdns, txt_peer, txt_record,
+    Announcement, Browsed, Discovery, Find, Nearby, NearbySink, SERVICE, SwarmMdns, txt_peer,
+    txt_record,
 };
 use clovece::platform::lifecycle::{Bookmark, Lifecycle};
 use clovece::platform::multicast::{Multicast, MulticastLock};
@@ -501,9 +503,13 @@ fn txt_for(peer: &str, addr: &str) -> Vec<u8> {
 #[test]
 fn discovery_bonjour_gathers_an_instances_addresses_and_reports_its_loss() {
     let mut browsed = Browsed::new("me");
-    assert!(!browsed.found("me"), "our own instance is not queried");
-    assert!(browsed.found("x7kq"));
-    assert!(!browsed.found("x7kq"), "nor one instance twice");
+    assert_eq!(
+        browsed.found("me"),
+        Find::Skip,
+        "our own instance is not queried"
+    );
+    assert_eq!(browsed.found("x7kq"), Find::Query { stop: None });
+    assert_eq!(browsed.found("x7kq"), Find::Skip, "nor one instance twice");
     browsed.querying("x7kq", Some(1));
     let a = "/ip4/192.168.1.5/tcp/4001";
     let b = "/ip6/fe80::5/tcp/4001";
@@ -536,12 +542,45 @@ fn discovery_bonjour_gathers_an_instances_addresses_and_reports_its_loss() {
 #[test]
 fn discovery_bonjour_retries_an_instance_whose_query_failed() {
     let mut browsed = Browsed::<u32>::new("me");
-    assert!(browsed.found("x7kq"));
+    assert_eq!(browsed.found("x7kq"), Find::Query { stop: None });
     browsed.querying("x7kq", None);
-    assert!(browsed.found("x7kq"));
+    assert_eq!(browsed.found("x7kq"), Find::Query { stop: None });
     // Lost before any TXT record: nothing to report.
     browsed.querying("x7kq", Some(3));
     assert_eq!(browsed.lost("x7kq"), (Some(3), None));
+}
+
+#[test]
+fn discovery_bonjour_keeps_the_instances_that_named_their_peer_through_a_flood() {
+    let mut browsed = Browsed::<usize>::new("me");
+    assert_eq!(browsed.found("real"), Find::Query { stop: None });
+    browsed.querying("real", Some(0));
+    let a = "/ip4/127.0.0.1/tcp/4001";
+    assert!(browsed.txt(&0, &txt_for(PEER, a)).is_some());
+    // Made-up instances that never answer: once the list is full, each
+    // new one pushes out the oldest of them, whose query is stopped.
+    let mut stopped = Vec::new();
+    for n in 1..1_000 {
+        match browsed.found(&format!("fake{n}")) {
+            Find::Query { stop } => stopped.extend(stop),
+            Find::Skip => panic!("a made-up instance left no room"),
+        }
+        browsed.querying(&format!("fake{n}"), Some(n));
+    }
+    assert_eq!(stopped.len(), 999 - (MAX_PHONES - 1));
+    assert_eq!(stopped[..3], [1, 2, 3]);
+    // The real one is still there, and its addresses are bounded too.
+    for port in 0..100 {
+        browsed.txt(&0, &txt_for(PEER, &format!("/ip4/127.0.0.1/tcp/{port}")));
+    }
+    match browsed.txt(&0, &txt_for(PEER, "/ip4/127.0.0.1/tcp/9999")) {
+        Some(Nearby::Found { addrs, .. }) => assert_eq!(addrs.len(), MAX_ADDRS),
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(
+        browsed.lost("real"),
+        (Some(0), Some(Nearby::Lost { peer: PEER.into() }))
+    );
 }
 
 proptest! {

@@ -27,9 +27,9 @@ use tokio::sync::{mpsc, oneshot};
 
 use super::announce::{self, announcement};
 use crate::lobby::invite::{self, Invitation, Target};
-use crate::net::Sighting;
 use crate::net::game::is_loopback;
 use crate::net::{Config, Event, NetError, Node};
+use crate::net::{Sighting, seen};
 use crate::platform::discovery::{Discovering, Discovery};
 use crate::stats::{StatsError, tally};
 
@@ -237,24 +237,32 @@ impl Seen {
 
 /// Takes `sighting` into `phones`: whether they changed. A phone found
 /// again adds the addresses not known yet; a lost phone is gone unless the
-/// app was told of it (`told`).
+/// app was told of it (`told`). The list is bounded ([`seen`]): past it, a
+/// new phone takes the place of the oldest the app was not told of.
 fn see(phones: &mut Vec<Target>, told: &[PeerId], sighting: Sighting) -> bool {
     match sighting {
-        Sighting::Found { peer, addrs } => match phones.iter_mut().find(|t| t.peer == peer) {
-            Some(target) => {
-                let before = target.addrs.len();
+        Sighting::Found { peer, addrs } => {
+            let learn = |target: &mut Target| {
+                let mut added = false;
                 for addr in addrs {
-                    if !target.addrs.contains(&addr) {
-                        target.addrs.push(addr);
-                    }
+                    added |= seen::learn(&mut target.addrs, addr);
                 }
-                target.addrs.len() != before
+                added
+            };
+            if let Some(target) = phones.iter_mut().find(|t| t.peer == peer) {
+                return learn(target);
             }
-            None => {
-                phones.push(Target { peer, addrs });
-                true
+            if seen::make_room(phones, |t| told.contains(&t.peer)).is_err() {
+                return false;
             }
-        },
+            let mut target = Target {
+                peer,
+                addrs: Vec::new(),
+            };
+            learn(&mut target);
+            phones.push(target);
+            true
+        }
         Sighting::Lost(peer) => {
             let before = phones.len();
             phones.retain(|t| t.peer != peer || told.contains(&peer));
@@ -394,6 +402,27 @@ mod tests {
                 (other, "", false, 1)
             ]
         );
+    }
+
+    #[test]
+    fn a_flood_of_phones_seen_keeps_the_list_bounded_and_the_phones_told_of() {
+        let told = [PeerId::random()];
+        let mut phones = vec![target(told[0], None)];
+        let found = |peer: PeerId, port: usize| Sighting::Found {
+            peer,
+            addrs: vec![format!("/ip4/127.0.0.1/tcp/{port}").parse().unwrap()],
+        };
+        for port in 0..1_000 {
+            assert!(see(&mut phones, &told, found(PeerId::random(), port)));
+        }
+        assert_eq!(phones.len(), seen::MAX_PHONES);
+        assert_eq!(phones[0].peer, told[0]);
+        // A phone that names address after address keeps the newest ones.
+        let peer = phones[1].peer;
+        for port in 0..100 {
+            see(&mut phones, &told, found(peer, port));
+        }
+        assert_eq!(phones[1].addrs.len(), seen::MAX_ADDRS);
     }
 
     #[test]

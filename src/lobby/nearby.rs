@@ -19,6 +19,7 @@ use libp2p::{Multiaddr, PeerId};
 use super::options::{Filter, Shown};
 use crate::net::game::is_loopback;
 use crate::net::room::{Frame, Listing, Lobby};
+use crate::net::seen;
 use crate::net::{Config, Event, NetError, Node, Ticket};
 
 /// How often every known phone is asked: a few bytes each way to a
@@ -124,6 +125,11 @@ impl RoomList {
         stale.into_iter().filter_map(|h| self.lost(h)).collect()
     }
 
+    /// Whether `host`'s room is in the list.
+    pub fn lists(&self, host: PeerId) -> bool {
+        self.rooms.contains_key(&host)
+    }
+
     pub fn rooms(&self) -> impl Iterator<Item = &Room> {
         self.rooms.values().map(|(room, _)| room)
     }
@@ -199,14 +205,18 @@ pub async fn keep(
     until: impl Future<Output = ()>,
     mut changed: impl FnMut(&RoomList, &[Change]) -> std::io::Result<()>,
 ) -> Result<(), BrowseError> {
+    // The phones asked, oldest first; those with a room listed stay.
     let mut known: Vec<PeerId> = Vec::new();
-    for (peer, addr) in ask {
-        node.add_addrs(peer, [addr]);
-        if !known.contains(&peer) {
+    let mut list = RoomList::new(filter);
+    let found = |known: &mut Vec<PeerId>, list: &RoomList, peer: PeerId| {
+        if !known.contains(&peer) && seen::make_room(known, |&p| list.lists(p)).is_ok() {
             known.push(peer);
         }
+    };
+    for (peer, addr) in ask {
+        node.add_addrs(peer, [addr]);
+        found(&mut known, &list, peer);
     }
-    let mut list = RoomList::new(filter);
     let mut tick = tokio::time::interval(ASK_EVERY);
     tokio::pin!(until);
     loop {
@@ -225,9 +235,7 @@ pub async fn keep(
             }
             event = node.next() => match event {
                 Event::Discovered(peer) => {
-                    if !known.contains(&peer) {
-                        known.push(peer);
-                    }
+                    found(&mut known, &list, peer);
                     Vec::new()
                 }
                 // The phone stopped announcing itself: no more questions

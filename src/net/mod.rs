@@ -10,6 +10,7 @@
 //! - [`guard`]: how much a peer may send before it counts as flooding.
 //! - [`backoff`]: when to dial a lost peer again.
 //! - [`book`]: the peers' addresses saved beside a game, for resuming it.
+//! - [`seen`]: how many phones and addresses a list of them keeps.
 //! - [`swarm`]: the libp2p stack and its tuning.
 //! - [`node`]: a running node: discovery, connections, the byte channel.
 //! - [`nearby`]: `clovece nearby`, the phones mDNS finds.
@@ -38,6 +39,7 @@ pub mod nearby;
 pub mod node;
 mod play;
 pub mod room;
+pub mod seen;
 mod setup;
 pub mod swarm;
 pub mod terminal;

@@ -21,6 +21,7 @@ use tracing::{debug, info, warn};
 use super::backoff::Backoff;
 use super::guard::{Guard, Limits};
 use super::link::{Inbox, Outbox};
+use super::seen;
 use super::swarm::{self, Behaviour, BehaviourEvent, SwarmError};
 use super::wire::{Ack, MAX_MESSAGE, Request};
 
@@ -123,13 +124,7 @@ impl Peer {
     }
 
     fn learn(&mut self, addr: Multiaddr) {
-        let addr = without_p2p(addr);
-        self.addrs.retain(|a| *a != addr);
-        self.addrs.push(addr);
-        const KEEP: usize = 16;
-        if self.addrs.len() > KEEP {
-            self.addrs.remove(0);
-        }
+        seen::learn(&mut self.addrs, without_p2p(addr));
     }
 
     fn banned(&self, now: Instant) -> bool {

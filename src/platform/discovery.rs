@@ -13,12 +13,12 @@
 //! Joining by the host's ticket (QR code or link) needs no discovery and
 //! works everywhere, also where a Wi-Fi network blocks multicast.
 
-use std::collections::HashMap;
 use std::fmt;
 use std::sync::Arc;
 
 use super::PlatformError;
 use super::multicast::Multicast;
+use crate::net::seen;
 
 /// The DNS-SD service type libp2p's mDNS announces (its records live under
 /// `_p2p._udp.local`); iOS's `NSBonjourServices` must list it.
@@ -173,43 +173,65 @@ pub fn txt_peer(record: &[u8]) -> Option<Nearby> {
 /// Instances are named at random by libp2p, so the peer is learnt from the
 /// TXT records; libp2p announces one record per address, so an instance's
 /// addresses are gathered across records and reported whenever one is new.
+/// Anyone on the Wi-Fi can announce instances and records, so both lists
+/// are bounded ([`seen`]): an instance whose records named its peer is kept,
+/// the oldest other one makes room for a new one.
 #[derive(Debug)]
 pub struct Browsed<Q> {
     /// Our own instance name, which browsing also finds.
     own: String,
-    instances: HashMap<String, Instance<Q>>,
+    /// Oldest first.
+    instances: Vec<Instance<Q>>,
 }
 
 #[derive(Debug)]
 struct Instance<Q> {
+    name: String,
     query: Option<Q>,
     peer: Option<String>,
     addrs: Vec<String>,
+}
+
+/// What to do about an instance browsing found.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Find<Q> {
+    /// Nothing: it is ourselves or known already, or every instance kept
+    /// has named its peer (it is tried again when found again).
+    Skip,
+    /// Start its TXT query, after stopping `stop`, the query of the
+    /// instance it pushed out.
+    Query { stop: Option<Q> },
 }
 
 impl<Q: PartialEq> Browsed<Q> {
     pub fn new(own: &str) -> Browsed<Q> {
         Browsed {
             own: own.to_owned(),
-            instances: HashMap::new(),
+            instances: Vec::new(),
         }
     }
 
-    /// Browsing found `name`: whether to start a TXT query for it (not for
-    /// ourselves, nor twice).
-    pub fn found(&mut self, name: &str) -> bool {
-        if name == self.own || self.instances.contains_key(name) {
-            return false;
+    fn named(&mut self, name: &str) -> Option<&mut Instance<Q>> {
+        self.instances.iter_mut().find(|i| i.name == name)
+    }
+
+    /// Browsing found `name`.
+    pub fn found(&mut self, name: &str) -> Find<Q> {
+        if name == self.own || self.named(name).is_some() {
+            return Find::Skip;
         }
-        self.instances.insert(
-            name.to_owned(),
-            Instance {
-                query: None,
-                peer: None,
-                addrs: Vec::new(),
-            },
-        );
-        true
+        let Ok(out) = seen::make_room(&mut self.instances, |i| i.peer.is_some()) else {
+            return Find::Skip;
+        };
+        self.instances.push(Instance {
+            name: name.to_owned(),
+            query: None,
+            peer: None,
+            addrs: Vec::new(),
+        });
+        Find::Query {
+            stop: out.and_then(|i| i.query),
+        }
     }
 
     /// The TXT query for `name` started (or failed: `None`, and the
@@ -217,24 +239,25 @@ impl<Q: PartialEq> Browsed<Q> {
     pub fn querying(&mut self, name: &str, query: Option<Q>) {
         match query {
             Some(query) => {
-                if let Some(instance) = self.instances.get_mut(name) {
+                if let Some(instance) = self.named(name) {
                     instance.query = Some(query);
                 }
             }
-            None => {
-                self.instances.remove(name);
-            }
+            None => self.instances.retain(|i| i.name != name),
         }
     }
 
     /// Browsing lost `name`: its query to stop, and the loss to report if
     /// its peer was known.
     pub fn lost(&mut self, name: &str) -> (Option<Q>, Option<Nearby>) {
-        match self.instances.remove(name) {
-            Some(instance) => (
-                instance.query,
-                instance.peer.map(|peer| Nearby::Lost { peer }),
-            ),
+        match self.instances.iter().position(|i| i.name == name) {
+            Some(at) => {
+                let instance = self.instances.remove(at);
+                (
+                    instance.query,
+                    instance.peer.map(|peer| Nearby::Lost { peer }),
+                )
+            }
             None => (None, None),
         }
     }
@@ -248,18 +271,16 @@ impl<Q: PartialEq> Browsed<Q> {
         };
         let instance = self
             .instances
-            .values_mut()
+            .iter_mut()
             .find(|i| i.query.as_ref() == Some(query))?;
         if instance.peer.get_or_insert_with(|| peer.clone()) != &peer {
             return None;
         }
-        let before = instance.addrs.len();
+        let mut new = false;
         for addr in addrs {
-            if !instance.addrs.contains(&addr) {
-                instance.addrs.push(addr);
-            }
+            new |= seen::learn(&mut instance.addrs, addr);
         }
-        (instance.addrs.len() > before).then(|| Nearby::Found {
+        new.then(|| Nearby::Found {
             peer,
             addrs: instance.addrs.clone(),
         })

@@ -22,7 +22,7 @@ use std::thread::JoinHandle;
 
 use crate::platform::PlatformError;
 use crate::platform::discovery::{
-    Announcement, Browsed, Discovering, Discovery, NearbySink, SERVICE, txt_record,
+    Announcement, Browsed, Discovering, Discovery, Find, NearbySink, SERVICE, txt_record,
 };
 
 type DNSServiceRef = *mut c_void;
@@ -321,8 +321,10 @@ unsafe extern "C" fn on_browsed(
             }
             return;
         }
-        if !session.browsed.found(&instance) {
-            return;
+        match session.browsed.found(&instance) {
+            Find::Skip => return,
+            Find::Query { stop: Some(out) } => DNSServiceRefDeallocate(out),
+            Find::Query { stop: None } => {}
         }
         let mut full = [0 as c_char; MAX_DOMAIN_NAME];
         let mut query = session.connection;
