@@ -102,6 +102,8 @@ pub struct Host {
     room: Option<(Ticket, Listing)>,
     /// Phones to invite as soon as the room is open.
     invites: Vec<Target>,
+    /// Phones invited that have not declined: only their word is taken.
+    invited: Vec<PeerId>,
     /// `None`: start by itself as soon as possible.
     console: Option<Console>,
     notes: Vec<Note>,
@@ -137,6 +139,7 @@ impl Host {
             name: name.to_owned(),
             room: None,
             invites: Vec::new(),
+            invited: Vec::new(),
             console,
             notes: Vec::new(),
             started: None,
@@ -165,6 +168,9 @@ impl Host {
             listing: *listing,
             from: self.name.clone(),
         };
+        if !self.invited.contains(&target.peer) {
+            self.invited.push(target.peer);
+        }
         self.notes.push(Note::Dial(target.peer, target.addrs));
         self.notes.push(Note::Send(target.peer, invite));
         self.notes
@@ -255,7 +261,12 @@ impl Organiser for Host {
             {
                 self.changed();
             }
-            Lobby::Declined { room } if Some(room) == self.room_id() => {
+            // Any phone with the ticket can send this; only an invited one
+            // is listed as declining, once per invitation.
+            Lobby::Declined { room }
+                if Some(room) == self.room_id() && self.invited.contains(&from) =>
+            {
+                self.invited.retain(|&p| p != from);
                 self.notes.push(Note::Say(format!("declined: {from}")));
             }
             _ => {}
@@ -348,6 +359,12 @@ mod tests {
             },
         );
         assert_eq!(host.notes(), vec![Note::Say(format!("declined: {friend}"))]);
+        // Said again, or by a phone that was not invited: not listed.
+        for from in [friend, PeerId::random()] {
+            let room = ticket.room();
+            host.message(from, Lobby::Declined { room });
+            assert!(host.notes().is_empty());
+        }
     }
 
     #[test]
