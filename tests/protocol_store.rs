@@ -8,10 +8,10 @@ use std::fs;
 use std::path::Path;
 
 use clovece::protocol::store::Damage;
-use clovece::protocol::{Message, Phone, Store, StoreError};
+use clovece::protocol::{Actor, Colours, Due, Message, Phone, Store, StoreError};
 use clovece::rules::Colour;
 use proptest::prelude::*;
-use protocol_support::{config, phone_of, player, table_until};
+use protocol_support::{certificate, config, phone_of, player, table_until};
 
 const GREEN: Colour = Colour::Green;
 
@@ -49,6 +49,50 @@ fn a_restarted_phone_reloads_its_game_and_continues() {
     drop(phone);
     let again = Store::open(dir.path()).unwrap();
     assert_eq!(again.log.head(), table.log().head());
+}
+
+/// Green moves, then loses the move to a certificate that its phone was
+/// gone. A phone stopped after cutting the file back and before writing
+/// the certificate finds its move in its place again on loading, not an
+/// empty place where its player could choose another move (which would
+/// read as cheating).
+#[test]
+fn a_phone_stopped_while_an_entry_loses_its_place_finds_it_again() {
+    let dir = tempfile::tempdir().unwrap();
+    let table = table_until(|t| {
+        t.log().len() > 10
+            && matches!(t.log().due(), Due::Move { by: Actor::Player(s), .. } if s == GREEN)
+    });
+    let (mut phone, mut out) = phone_of(&table, GREEN, Some(dir.path()));
+    let before = fs::metadata(log_file(dir.path())).unwrap().len();
+    let mv = table.log().state().game().unwrap().legal_moves()[0];
+    phone.play(mv, &mut out).unwrap();
+    let moved = phone.log().entries().last().unwrap().clone();
+    let cert = certificate(&table, Colours::one(GREEN));
+    phone
+        .receive(
+            Colour::Red,
+            &Message::Entry(cert.clone()).encode(),
+            &mut out,
+        )
+        .unwrap();
+    let at = cert.index as usize;
+    assert_eq!(phone.log().entries()[at], cert);
+    drop(phone);
+    // Not stopped: the certificate is in the place.
+    assert_eq!(Store::open(dir.path()).unwrap().log.entries()[at], cert);
+    // Stopped between the two writes: the move is back, and saved again.
+    let file = fs::OpenOptions::new()
+        .write(true)
+        .open(log_file(dir.path()))
+        .unwrap();
+    file.set_len(before).unwrap();
+    drop(file);
+    for _ in 0..2 {
+        let restored = Store::open(dir.path()).unwrap();
+        assert_eq!(restored.log.len() as usize, at + 1);
+        assert_eq!(restored.log.entries()[at], moved);
+    }
 }
 
 #[test]

@@ -75,9 +75,9 @@ pub enum LogError {
 pub enum Offered {
     /// It was appended at the end.
     Appended,
-    /// It won its place against the entry there, which was dropped with
-    /// everything after it.
-    Replaced { dropped: Vec<Entry> },
+    /// It won its place against `lost`, the entry there, which was dropped
+    /// with everything after it.
+    Replaced { lost: Box<Entry> },
 }
 
 /// One roll of the game, for the roll history and the dice statistics.
@@ -208,14 +208,15 @@ impl Log {
                 });
             }
         }
-        let dropped = self.truncate(index);
+        let lost = self.truncate(index).into_iter().next();
         self.entries.push(entry);
         self.hashes.push(hash);
         self.states.push(state);
-        Ok(if dropped.is_empty() {
-            Offered::Appended
-        } else {
-            Offered::Replaced { dropped }
+        Ok(match lost {
+            None => Offered::Appended,
+            Some(lost) => Offered::Replaced {
+                lost: Box::new(lost),
+            },
         })
     }
 

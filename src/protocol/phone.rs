@@ -450,10 +450,10 @@ impl Phone {
         let Some(store) = &mut self.store else {
             return Ok(());
         };
-        if let Offered::Replaced { .. } = offered {
-            store.truncate(entry.index)?;
+        match &offered {
+            Offered::Replaced { lost } => store.replace(entry, lost)?,
+            Offered::Appended => store.append(entry)?,
         }
-        store.append(entry)?;
         Ok(())
     }
 

@@ -8,6 +8,12 @@
 //! the middle of an append leaves a short or unchecked last record; loading
 //! stops there with an error that carries everything before it, and the
 //! first write after that cuts the damage off.
+//!
+//! When an entry loses a conflict, the file is cut back and the winner
+//! appended: two steps. The entry taken out is first kept aside in its own
+//! file, so that a phone stopped between the two finds it in its place
+//! again on loading, rather than an empty place where its player could sign
+//! another act (which would read as cheating; docs/protocol.md).
 
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, Read, Write};
@@ -26,6 +32,7 @@ use crate::rules::Colour;
 
 const LOG_FILE: &str = "log";
 const SECRET_FILE: &str = "secret";
+const DROPPED_FILE: &str = "dropped";
 const HEAD_LEN: usize = 8;
 
 /// This phone's part of a game that only it knows.
@@ -138,6 +145,28 @@ fn sync_dir(dir: &Path) -> Result<(), StoreError> {
         .map_err(io_error(dir))
 }
 
+/// Writes `bytes` as the file `name` in `dir`, whole or not at all: to a
+/// temporary file, synced, then renamed over it, and the rename synced.
+fn write_whole(dir: &Path, name: &str, bytes: &[u8]) -> Result<(), StoreError> {
+    let path = dir.join(name);
+    let temp = dir.join(format!("{name}.tmp"));
+    let mut file = File::create(&temp).map_err(io_error(&temp))?;
+    file.write_all(bytes)
+        .and_then(|()| file.sync_all())
+        .map_err(io_error(&temp))?;
+    fs::rename(&temp, &path).map_err(io_error(&path))?;
+    sync_dir(dir)
+}
+
+/// The entry kept aside by [`Store::replace`], if the log ends right
+/// before its place; anything else there (none, another place, damage) is
+/// no such entry.
+fn dropped_at_end(dir: &Path, log: &Log) -> Option<Entry> {
+    let bytes = fs::read(dir.join(DROPPED_FILE)).ok()?;
+    let (entry, _) = read_record::<Entry>(&bytes).ok()?;
+    (entry.index == log.len() && entry.prev == log.head()).then_some(entry)
+}
+
 impl Store {
     /// Creates the files of a new game in `dir` (which must exist): the
     /// secret first, then the log with the header.
@@ -152,13 +181,7 @@ impl Store {
             seat,
             dice: secret.clone(),
         };
-        let path = dir.join(SECRET_FILE);
-        let temp = dir.join("secret.tmp");
-        let mut file = File::create(&temp).map_err(io_error(&temp))?;
-        file.write_all(&record(&secret))
-            .and_then(|()| file.sync_all())
-            .map_err(io_error(&temp))?;
-        fs::rename(&temp, &path).map_err(io_error(&path))?;
+        write_whole(dir, SECRET_FILE, &record(&secret))?;
 
         let path = dir.join(LOG_FILE);
         let mut file = File::create(&path).map_err(io_error(&path))?;
@@ -221,22 +244,29 @@ impl Store {
                 }
             }
         }
+        let mut store = Store {
+            dir: dir.to_owned(),
+            file,
+            ends,
+            file_len: bytes.len() as u64,
+        };
+        let intact = log.len();
+        if let Some(entry) = dropped_at_end(dir, &log)
+            && log.offer(entry.clone()).is_ok()
+        {
+            store.append(&entry)?;
+        }
         let restored = Restored {
             log,
             seat: secret.seat,
             secret: secret.dice,
-            store: Store {
-                dir: dir.to_owned(),
-                file,
-                ends,
-                file_len: bytes.len() as u64,
-            },
+            store,
         };
         match damage {
             None => Ok(restored),
             Some((offset, why)) => Err(StoreError::Corrupt {
                 path,
-                index: restored.log.len(),
+                index: intact,
                 offset,
                 why,
                 intact: Box::new(restored),
@@ -257,11 +287,14 @@ impl Store {
         self.len() == 0
     }
 
-    /// Keeps the first `len` entries and drops the rest (a conflict was
-    /// lost), durably.
-    pub fn truncate(&mut self, len: u32) -> Result<(), StoreError> {
-        self.ends.truncate(len as usize + 1);
-        self.cut()
+    /// Puts `entry` in the place of `dropped`, which lost a conflict to it,
+    /// dropping everything after, durably; `dropped` is kept aside first
+    /// (see the module documentation).
+    pub fn replace(&mut self, entry: &Entry, dropped: &Entry) -> Result<(), StoreError> {
+        write_whole(&self.dir, DROPPED_FILE, &record(dropped))?;
+        self.ends.truncate(entry.index as usize + 1);
+        self.cut()?;
+        self.append(entry)
     }
 
     /// Cuts the file back to its last intact record.
