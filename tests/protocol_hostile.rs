@@ -6,7 +6,7 @@ mod protocol_support;
 use clovece::protocol::sim::{Config, Table};
 use clovece::protocol::wire::MAX_MESSAGE;
 use clovece::protocol::{
-    Act, Actor, Auto, Certificate, Colours, Control, DecodeError, Digest, Due, Entry, Kind,
+    Act, Actor, Auto, Certificate, Change, Colours, Control, DecodeError, Digest, Due, Entry, Kind,
     LogError, Message, Offered, Phone, PhoneError, Proof, Reveal, Signed, Vote,
 };
 use clovece::rules::{Colour, FlowError, Move, Seats};
@@ -426,12 +426,14 @@ fn a_proof_that_does_not_hold_is_refused() {
     assert_eq!(table.log().state().control(RED), Some(Control::Left));
 }
 
-/// Green was certified absent and the computer played on; then green signs
-/// `act` for `seat` at the place of the computer's first turn, as if it had
-/// come back (or left) right there: with other dice from then on.
-fn signed_for_an_old_computer_turn(seat: Colour, act: Act) -> LogError {
+/// Green was certified absent and the computer played on. An act signed
+/// for the place of the computer's first turn after that would set the
+/// game back to it; no player's act is valid there, whoever signs it: the
+/// seat in turn was the computer's.
+#[test]
+fn no_act_takes_the_place_of_an_old_computer_turn() {
     let mut table = table_until(roll_due_for(GREEN));
-    let cert = certificate(&table, Colours::one(GREEN));
+    let cert = certificate(&table, Change::Gone(Colours::one(GREEN)));
     table.log_mut().offer(cert).unwrap();
     let at = table.log().len();
     for _ in 0..8 {
@@ -441,23 +443,18 @@ fn signed_for_an_old_computer_turn(seat: Colour, act: Act) -> LogError {
         table.log().entries()[at as usize].kind,
         Kind::Computer(_)
     ));
-    let log = table.log();
-    let old = Entry::sign(
-        table.signer(seat).unwrap(),
-        log.game(),
-        at,
-        log.entries()[at as usize - 1].hash(),
-        seat,
-        act,
-    );
-    lost(&mut table, old)
-}
-
-#[test]
-fn returning_or_leaving_at_an_old_place_cannot_set_the_game_back() {
-    for (seat, act) in [(GREEN, Act::Return), (RED, Act::Leave)] {
-        let error = signed_for_an_old_computer_turn(seat, act);
-        assert!(matches!(error, LogError::Outranked { .. }), "{error}");
+    let prev = table.log().entries()[at as usize - 1].hash();
+    for seat in [RED, BLUE, GREEN] {
+        let log = table.log();
+        let old = Entry::sign(
+            table.signer(seat).unwrap(),
+            log.game(),
+            at,
+            prev,
+            seat,
+            Act::Leave,
+        );
+        assert_eq!(refused(&mut table, old), LogError::NotYourTurn(seat));
     }
 }
 
@@ -465,33 +462,31 @@ fn returning_or_leaving_at_an_old_place_cannot_set_the_game_back() {
 fn bad_certificates_are_refused() {
     let mut table = table_until(roll_due_for(RED));
     let log = table.log();
-    let vote = |voter: Colour, gone: Colours| {
+    let vote = |voter: Colour, change: Change| {
         Vote::sign(
             table.signer(voter).unwrap(),
             log.game(),
             log.len(),
             log.head(),
-            gone,
+            change,
             voter,
         )
     };
-    let cert = |gone: Colours, votes: Vec<Vote>| Entry {
+    let cert = |change: Change, votes: Vec<Vote>| Entry {
         index: log.len(),
         prev: log.head(),
         kind: Kind::Absent(Certificate {
-            gone,
+            change,
             votes: votes.into_iter().map(|v| (v.voter, v.signature)).collect(),
         }),
     };
-    let green = Colours::one(GREEN);
+    let green = Change::Gone(Colours::one(GREEN));
+    let blue_green = Change::Gone(Colours::one(BLUE).with(GREEN));
     let red_blue = Colours::one(RED).with(BLUE);
     let cases = [
         // Red alone cannot declare both others gone.
         (
-            cert(
-                red_blue.without(RED).with(GREEN),
-                vec![vote(RED, Colours::one(BLUE).with(GREEN))],
-            ),
+            cert(blue_green, vec![vote(RED, blue_green)]),
             LogError::TooFewVoters {
                 voters: Colours::one(RED),
                 present: red_blue.with(GREEN),
@@ -507,18 +502,24 @@ fn bad_certificates_are_refused() {
         ),
         // Blue's vote was for another set.
         (
-            cert(
-                green,
-                vec![
-                    vote(RED, green),
-                    vote(BLUE, red_blue.without(BLUE).with(GREEN)),
-                ],
-            ),
+            cert(green, vec![vote(RED, green), vote(BLUE, blue_green)]),
             LogError::BadSignature(BLUE),
         ),
         (
-            cert(Colours::NONE, vec![]),
+            cert(Change::Gone(Colours::NONE), vec![]),
             LogError::GoneNotPresent(Colours::NONE),
+        ),
+        // Green is not away, so it cannot come back.
+        (
+            cert(
+                Change::Back(GREEN),
+                vec![
+                    vote(RED, Change::Back(GREEN)),
+                    vote(BLUE, Change::Back(GREEN)),
+                    vote(GREEN, Change::Back(GREEN)),
+                ],
+            ),
+            LogError::NotAbsent(GREEN),
         ),
     ];
     let good = cert(green, vec![vote(RED, green), vote(BLUE, green)]);
@@ -527,6 +528,51 @@ fn bad_certificates_are_refused() {
     }
     // The right certificate is taken.
     assert_eq!(table.log_mut().offer(good), Ok(Offered::Appended));
+    // Now away, green comes back only with its own vote and everyone's.
+    let log = table.log();
+    let back = |voters: &[Colour]| Entry {
+        index: log.len(),
+        prev: log.head(),
+        kind: Kind::Absent(Certificate {
+            change: Change::Back(GREEN),
+            votes: voters
+                .iter()
+                .map(|&voter| {
+                    let signer = table.signer(voter).unwrap();
+                    let vote = Vote::sign(
+                        signer,
+                        log.game(),
+                        log.len(),
+                        log.head(),
+                        Change::Back(GREEN),
+                        voter,
+                    );
+                    (voter, vote.signature)
+                })
+                .collect(),
+        }),
+    };
+    let (without_green, without_blue, all) = (
+        back(&[RED, BLUE]),
+        back(&[RED, GREEN]),
+        back(&[RED, BLUE, GREEN]),
+    );
+    let all_three = red_blue.with(GREEN);
+    assert_eq!(
+        refused(&mut table, without_green),
+        LogError::WrongVoters {
+            voters: all_three,
+            signed: vec![RED, BLUE]
+        }
+    );
+    assert_eq!(
+        refused(&mut table, without_blue),
+        LogError::WrongVoters {
+            voters: all_three,
+            signed: vec![RED, GREEN]
+        }
+    );
+    assert_eq!(table.log_mut().offer(all), Ok(Offered::Appended));
 }
 
 #[test]
@@ -542,7 +588,7 @@ fn forged_votes_and_result_signatures_are_refused() {
             log.game(),
             log.len(),
             log.head(),
-            Colours::one(GREEN),
+            Change::Gone(Colours::one(GREEN)),
             BLUE,
         )
     };

@@ -8,7 +8,7 @@ use std::fs;
 use std::path::Path;
 
 use clovece::protocol::store::Damage;
-use clovece::protocol::{Actor, Colours, Due, Message, Phone, Store, StoreError};
+use clovece::protocol::{Actor, Change, Colours, Due, Message, Phone, Store, StoreError};
 use clovece::rules::Colour;
 use proptest::prelude::*;
 use protocol_support::{certificate, config, phone_of, player, table_until};
@@ -68,7 +68,7 @@ fn a_phone_stopped_while_an_entry_loses_its_place_finds_it_again() {
     let mv = table.log().state().game().unwrap().legal_moves()[0];
     phone.play(mv, &mut out).unwrap();
     let moved = phone.log().entries().last().unwrap().clone();
-    let cert = certificate(&table, Colours::one(GREEN));
+    let cert = certificate(&table, Change::Gone(Colours::one(GREEN)));
     phone
         .receive(
             Colour::Red,

@@ -6,8 +6,8 @@ mod protocol_support;
 
 use clovece::protocol::sim::Table;
 use clovece::protocol::{
-    Act, Actor, Auto, Colours, Control, Due, End, Entry, Kind, LogError, Message, Offered, Reveal,
-    Signed,
+    Act, Actor, Auto, Change, Colours, Control, Due, End, Entry, Kind, LogError, Message, Offered,
+    Reveal,
 };
 use clovece::rules::Colour;
 use protocol_support::{Sent, certificate, phone_of, table_until};
@@ -39,7 +39,7 @@ fn both_orders(table: &Table, first: &Entry, second: &Entry) -> Table {
 #[test]
 fn an_absent_players_seat_is_played_by_the_computer_without_their_reveals() {
     let mut table = table_until(roll_due_for(BLUE));
-    let cert = certificate(&table, Colours::one(BLUE));
+    let cert = certificate(&table, Change::Gone(Colours::one(BLUE)));
     assert_eq!(table.log_mut().offer(cert), Ok(Offered::Appended));
     assert_eq!(table.log().state().control(BLUE), Some(Control::Absent));
     let Due::Roll { by, seat, .. } = table.log().due() else {
@@ -69,17 +69,14 @@ fn an_absent_players_seat_is_played_by_the_computer_without_their_reveals() {
 #[test]
 fn a_returning_player_takes_the_seat_back_at_the_next_turn_boundary() {
     let mut table = table_until(roll_due_for(BLUE));
-    let cert = certificate(&table, Colours::one(BLUE));
+    let cert = certificate(&table, Change::Gone(Colours::one(BLUE)));
     table.log_mut().offer(cert).unwrap();
     // Blue comes back in the middle of its own turn, which the computer is
     // playing: the turn stays the computer's.
-    let back = table.sign(BLUE, Act::Return).unwrap();
+    let back = certificate(&table, Change::Back(BLUE));
     assert_eq!(table.log_mut().offer(back), Ok(Offered::Appended));
-    let returning = table.sign(BLUE, Act::Return).unwrap();
-    assert_eq!(
-        table.log_mut().offer(returning),
-        Err(LogError::NotAbsent(BLUE))
-    );
+    let again = certificate(&table, Change::Back(BLUE));
+    assert_eq!(table.log_mut().offer(again), Err(LogError::NotAbsent(BLUE)));
     while matches!(
         table.log().due(),
         Due::Roll {
@@ -113,7 +110,7 @@ fn a_returning_player_takes_the_seat_back_at_the_next_turn_boundary() {
 fn a_certificate_wins_over_the_absent_players_late_roll() {
     let table = table_until(roll_due_for(BLUE));
     let late = table.next_entry().unwrap();
-    let cert = certificate(&table, Colours::one(BLUE));
+    let cert = certificate(&table, Change::Gone(Colours::one(BLUE)));
     let after = both_orders(&table, &late, &cert);
     assert!(matches!(
         after.log().entries().last().unwrap().kind,
@@ -122,69 +119,108 @@ fn a_certificate_wins_over_the_absent_players_late_roll() {
 }
 
 #[test]
-fn a_computer_turn_wins_over_a_return_racing_it() {
+fn a_return_wins_over_a_computer_turn_racing_it_and_changes_nothing_in_it() {
     let mut table = table_until(roll_due_for(GREEN));
-    let cert = certificate(&table, Colours::one(GREEN));
+    let cert = certificate(&table, Change::Gone(Colours::one(GREEN)));
     table.log_mut().offer(cert).unwrap();
     let computer = table.next_entry().unwrap();
-    let back = table.sign(GREEN, Act::Return).unwrap();
+    let back = certificate(&table, Change::Back(GREEN));
     let mut after = both_orders(&table, &computer, &back);
-    assert_eq!(after.log().entries().last(), Some(&computer));
-    // Green signs its return again after the computer's roll.
-    let back = after.sign(GREEN, Act::Return).unwrap();
-    assert_eq!(after.log_mut().offer(back), Ok(Offered::Appended));
-    assert!(after.log().state().returning().contains(GREEN));
+    // The return won the place; the computer's roll comes right after it,
+    // the same as before.
+    assert_eq!(after.log().entries().last(), Some(&back));
+    assert_eq!(after.next_entry().unwrap().kind, computer.kind);
     assert!(after.step());
 }
 
 #[test]
-fn leaving_wins_over_a_return_racing_it() {
-    let mut table = table_until(roll_due_for(GREEN));
-    let cert = certificate(&table, Colours::one(GREEN));
-    table.log_mut().offer(cert).unwrap();
-    let back = table.sign(GREEN, Act::Return).unwrap();
-    let leave = table.sign(RED, Act::Leave).unwrap();
-    let after = both_orders(&table, &back, &leave);
-    assert_eq!(after.log().entries().last(), Some(&leave));
-}
-
-#[test]
-fn leaving_never_undoes_a_roll() {
-    let table = table_until(roll_due_for(RED));
-    let roll = table.next_entry().unwrap();
+fn leaving_is_an_act_of_ones_own_turn() {
+    let mut table = table_until(roll_due_for(RED));
+    // Not in another player's turn, where it would claim their place.
     let leave = table.sign(GREEN, Act::Leave).unwrap();
-    let mut after = both_orders(&table, &roll, &leave);
-    assert_eq!(after.log().entries().last(), Some(&roll));
-    // Green signs its leaving again after the roll.
-    let leave = after.sign(GREEN, Act::Leave).unwrap();
-    assert_eq!(after.log_mut().offer(leave), Ok(Offered::Appended));
-    assert_eq!(after.log().state().control(GREEN), Some(Control::Left));
+    assert_eq!(
+        table.log_mut().offer(leave),
+        Err(LogError::NotYourTurn(GREEN))
+    );
+    let leave = table.sign(RED, Act::Leave).unwrap();
+    assert_eq!(table.log_mut().offer(leave), Ok(Offered::Appended));
+    assert_eq!(table.log().state().control(RED), Some(Control::Left));
+    // The computer plays on for red, in the same turn.
+    assert!(matches!(
+        table.log().due(),
+        Due::Roll {
+            by: Actor::Computer,
+            seat: Some(RED),
+            ..
+        }
+    ));
 }
 
 #[test]
-fn a_phone_whose_leaving_lost_a_race_signs_it_again() {
-    let table = table_until(roll_due_for(RED));
-    let roll = table.next_entry().unwrap();
-    let (mut green, mut out) = phone_of(&table, GREEN, None);
-    out.take();
+fn a_phone_told_to_leave_leaves_in_its_next_turn() {
+    let early = table_until(roll_due_for(RED));
+    let (mut green, mut out) = phone_of(&early, GREEN, None);
     green.leave(&mut out).unwrap();
-    let len = table.log().len() as usize;
-    assert_eq!(green.log().len() as usize, len + 1);
-    green
-        .receive(RED, &Message::Entry(roll.clone()).encode(), &mut out)
-        .unwrap();
-    let entries = green.log().entries();
-    assert_eq!(entries[len], roll);
+    assert_eq!(green.log().len(), early.log().len());
+    assert_eq!(green.log().state().control(GREEN), Some(Control::Player));
+    // Red's and blue's turns reach green's phone; then its own is due.
+    let later = table_until(roll_due_for(GREEN));
+    let rest = Message::Entries {
+        entries: later.log().entries()[early.log().len() as usize..].to_vec(),
+    };
+    out.take();
+    green.receive(RED, &rest.encode(), &mut out).unwrap();
+    let left = green.log().entries()[later.log().len() as usize].clone();
+    assert_eq!(left.author(), Some(GREEN));
     assert_eq!(green.log().state().control(GREEN), Some(Control::Left));
-    let again = entries.last().unwrap();
-    assert_eq!(again.index as usize, len + 1);
-    assert!(out.take().contains(&Message::Entry(again.clone())));
+    assert!(out.take().contains(&Message::Entry(left)));
+}
+
+/// Green's phone was certified gone and comes back: it asks by its vote,
+/// every phone present votes too, and each assembles the same certificate.
+#[test]
+fn a_phone_back_from_absence_is_voted_back_by_everyone_present() {
+    let mut table = table_until(roll_due_for(GREEN));
+    let cert = certificate(&table, Change::Gone(Colours::one(GREEN)));
+    table.log_mut().offer(cert).unwrap();
+    let mut phones: Vec<(Colour, clovece::protocol::Phone, Sent)> = [RED, BLUE, GREEN]
+        .into_iter()
+        .map(|seat| {
+            let (phone, out) = phone_of(&table, seat, None);
+            (seat, phone, out)
+        })
+        .collect();
+    // Deliver everything sent until nobody sends any more.
+    loop {
+        let mut sent = Vec::new();
+        for (seat, _, out) in &mut phones {
+            sent.extend(out.0.drain(..).map(|(to, bytes)| (*seat, to, bytes)));
+        }
+        if sent.is_empty() {
+            break;
+        }
+        for (from, to, bytes) in sent {
+            for (seat, phone, out) in &mut phones {
+                if *seat != from && to.is_none_or(|to| to == *seat) {
+                    let _ = phone.receive(from, &bytes, out);
+                }
+            }
+        }
+    }
+    for (_, phone, _) in &phones {
+        assert!(phone.log().state().returning().contains(GREEN));
+        assert_eq!(phone.log().head(), phones[0].1.log().head());
+    }
+    assert!(phones[0].1.log().entries().iter().any(|e| matches!(
+        &e.kind,
+        Kind::Absent(c) if c.change == Change::Back(GREEN) && c.votes.len() == 3
+    )));
 }
 
 #[test]
 fn withholding_ones_own_roll_is_on_the_record() {
     let mut table = table_until(roll_due_for(BLUE));
-    let cert = certificate(&table, Colours::one(BLUE));
+    let cert = certificate(&table, Change::Gone(Colours::one(BLUE)));
     table.log_mut().offer(cert).unwrap();
     while table.step() {}
     let result = table.log().result().unwrap();
@@ -193,44 +229,56 @@ fn withholding_ones_own_roll_is_on_the_record() {
     assert_eq!(result.withheld[RED.index()], 0);
 }
 
+/// Each player in `seats` leaves in their next turn, the computer playing
+/// on meanwhile.
+fn leave_in_turn(table: &mut Table, seats: &[Colour]) {
+    let mut left = Vec::new();
+    while left.len() < seats.len() {
+        match table.log().due() {
+            Due::Roll {
+                by: Actor::Player(seat),
+                ..
+            }
+            | Due::Move {
+                by: Actor::Player(seat),
+                ..
+            } if seats.contains(&seat) && !left.contains(&seat) => {
+                let leave = table.sign(seat, Act::Leave).unwrap();
+                assert_eq!(table.log_mut().offer(leave), Ok(Offered::Appended));
+                left.push(seat);
+            }
+            _ => assert!(table.step(), "the game ended first"),
+        }
+    }
+}
+
 #[test]
 fn when_every_player_leaves_the_game_is_abandoned() {
     let mut table = table_until(|t| t.log().len() > 12);
-    for seat in [RED, BLUE, GREEN] {
-        let leave = table.sign(seat, Act::Leave).unwrap();
-        table.log_mut().offer(leave).unwrap();
-    }
+    leave_in_turn(&mut table, &[RED, BLUE, GREEN]);
     assert_eq!(table.log().due(), Due::Over(End::Abandoned));
     let result = table.log().result().unwrap();
     assert_eq!(result.left.len(), 3);
     assert_eq!(result.placings, [Some(3), Some(3), Some(3), None]);
-    let late = table.sign(RED, Act::Return).unwrap();
-    assert!(table.log_mut().offer(late).is_err());
 }
 
 #[test]
 fn a_player_who_left_cannot_come_back() {
     let mut table = table_until(|t| t.log().len() > 12);
-    let leave = table.sign(BLUE, Act::Leave).unwrap();
-    table.log_mut().offer(leave).unwrap();
-    let back = table.sign(BLUE, Act::Return).unwrap();
+    leave_in_turn(&mut table, &[BLUE]);
+    let at = table.log().len();
+    let back = certificate(&table, Change::Back(BLUE));
     assert_eq!(table.log_mut().offer(back), Err(LogError::NotAbsent(BLUE)));
-    let again = table.sign(BLUE, Act::Leave).unwrap();
-    assert_eq!(
-        table.log_mut().offer(again),
-        Err(LogError::AlreadyLeft(BLUE))
-    );
     // The computer plays blue to the end.
     while table.step() {}
     assert!(matches!(table.log().due(), Due::Over(End::Won(_))));
-    assert!(table.log().entries().iter().all(|e| !matches!(
-        e.kind,
-        Kind::Player(Signed {
-            seat: BLUE,
-            act: Act::Roll(_) | Act::Move { .. },
-            ..
-        })
-    ) || e.index < 13));
+    assert!(
+        table
+            .log()
+            .entries()
+            .iter()
+            .all(|e| e.author() != Some(BLUE) || e.index < at)
+    );
 }
 
 /// A phone that stops right after its reveal reached one other phone only:

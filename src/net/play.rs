@@ -106,7 +106,7 @@ pub(super) async fn play(
     // The head whose roll or move the front was asked for.
     let mut asked: Option<Digest> = None;
     let mut finished: Option<Instant> = None;
-    // This player's own actions so far, and whether they left on purpose.
+    // This player's own actions so far, and whether they chose to leave.
     let mut actions: u32 = 0;
     let mut left = false;
     let mut controls = [None; 4];
@@ -148,6 +148,10 @@ pub(super) async fn play(
             phone.tick(&mut Wire { node, peers, me })?;
             finished = Some(Instant::now());
         }
+        if left && finished.is_none() && phone.log().state().control(me) == Some(Control::Left) {
+            front.show(Progress::Left(head))?;
+            finished = Some(Instant::now());
+        }
         if let Some(at) = finished {
             let all = left
                 || Colour::ALL
@@ -160,10 +164,12 @@ pub(super) async fn play(
                 return Ok(phone);
             }
         }
-        if finished.is_none() && phone.waiting().mine && act.is_none_or(|(_, h)| h != head) {
+        if finished.is_none() && !left && phone.waiting().mine && act.is_none_or(|(_, h)| h != head)
+        {
             act = Some((Instant::now() + peer.pace, head));
         }
-        let due = act.filter(|&(_, h)| h == head && acted != Some(head) && finished.is_none());
+        let due =
+            act.filter(|&(_, h)| h == head && acted != Some(head) && finished.is_none() && !left);
         // What this player does now, if anything.
         let action = tokio::select! {
             event = node.next() => {
@@ -195,7 +201,7 @@ pub(super) async fn play(
                 phone.observe(seen, &mut wire)?;
                 None
             }
-            action = front.input(asked == Some(head)), if finished.is_none() => action?,
+            action = front.input(asked == Some(head)), if finished.is_none() && !left => action?,
             () = sleep_until(due.map_or(Instant::now(), |(at, _)| at)), if due.is_some() => {
                 acted = Some(head);
                 let action = front.due(&phone)?;
@@ -225,11 +231,10 @@ pub(super) async fn play(
             Ok(()) => actions += 1,
             Err(e) => warn!("cannot act: {e}"),
         }
-        if action == Action::Leave || peer.leave_after.is_some_and(|n| actions >= n) {
+        if !left && (action == Action::Leave || peer.leave_after.is_some_and(|n| actions >= n)) {
+            // Signed in this player's next turn; the loop goes on until then.
             phone.leave(&mut wire)?;
-            front.show(Progress::Left(phone.log().head()))?;
             left = true;
-            finished = Some(Instant::now());
         }
     }
 }

@@ -3,13 +3,14 @@
 //! two phones with the same head hash have the same log.
 //!
 //! There are four kinds of entry, by who may write them:
-//! - a player's own act, signed with their key: a roll, a move, taking
-//!   their seat back, leaving;
+//! - a player's own act in their turn, signed with their key: a roll, a
+//!   move, leaving;
 //! - a computer turn (a roll or move of a seat the computer plays), which is
 //!   unsigned because its content is fixed: every phone computes the same
 //!   entry, so it needs no message and cannot conflict;
-//! - an absence certificate: every other present player's signed vote that
-//!   some players' phones are gone;
+//! - a certificate: every present player's signed vote that some players'
+//!   phones are gone (and the computer plays them), or that an absent
+//!   player is back (and takes the seat back at the next turn);
 //! - a proof of cheating: two different rolls or moves one player signed
 //!   for one place, which any phone that holds both may write.
 
@@ -40,7 +41,8 @@ pub enum Kind {
     Player(Signed),
     /// A turn of a seat the computer plays.
     Computer(Auto),
-    /// Players whose phones are gone, certified by everyone else present.
+    /// Players whose phones are gone, or one who is back, certified by
+    /// everyone present.
     Absent(Certificate),
     /// A player signed two different acts of their turn for this place.
     Cheat(Box<Proof>),
@@ -76,7 +78,7 @@ pub struct Signed {
     pub signature: Signature,
 }
 
-/// What a player does.
+/// What a player does in their turn.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Act {
     /// Rolls the die: the roller's own reveal and everyone else's, which
@@ -85,9 +87,10 @@ pub enum Act {
     /// Moves; `auto` when the player's turn timer ran out and the phone
     /// played the computer's move for them (it must then be that move).
     Move { mv: Move, auto: bool },
-    /// Takes the seat back from the computer, from the next turn on.
-    Return,
     /// Leaves the game on purpose; the computer plays the seat to the end.
+    /// Only in one's own turn, where nothing but one's own acts can claim
+    /// the place, so that it can neither be written for an old place to
+    /// set the game back nor be displaced there later.
     Leave,
 }
 
@@ -100,48 +103,59 @@ pub enum Auto {
     Move(Move),
 }
 
-/// Every present player not in `gone` voted that the phones in `gone` are
-/// gone, at this entry's index and previous hash.
+/// A change of who plays which seat, voted at this entry's index and
+/// previous hash: every present player not in `gone` voted that the phones
+/// in `gone` are gone; or every present player and the player in `back`
+/// voted that they are back. Honest phones vote only for the entry after
+/// their head, so a certificate can never be made for an old place.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Certificate {
-    pub gone: Colours,
+    pub change: Change,
     /// One vote per voter, in colour order.
     pub votes: Vec<(Colour, Signature)>,
 }
 
-/// A player's vote that the phones in `gone` are gone, for the entry at
-/// `index` after `prev`. Votes are messages; once every present player not
-/// in `gone` has voted, any phone can assemble the [`Certificate`].
+/// What a certificate changes: either some players are gone, or one absent
+/// player is back.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum Change {
+    Gone(Colours),
+    Back(Colour),
+}
+
+/// A player's vote for `change`, for the entry at `index` after `prev`.
+/// Votes are messages; once everyone [`Certificate`] needs has voted, any
+/// phone can assemble it.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Vote {
     pub index: u32,
     pub prev: Digest,
-    pub gone: Colours,
+    pub change: Change,
     pub voter: Colour,
     pub signature: Signature,
 }
 
 impl Vote {
-    /// `voter`'s vote that `gone` are gone, for entry `index` after `prev`
-    /// in the game `game`.
+    /// `voter`'s vote for `change` at entry `index` after `prev` in the
+    /// game `game`.
     pub fn sign(
         signer: &Signer,
         game: Digest,
         index: u32,
         prev: Digest,
-        gone: Colours,
+        change: Change,
         voter: Colour,
     ) -> Vote {
         let signature = signer.sign(&Signable::Vote {
             game,
             index,
             prev,
-            gone,
+            change,
         });
         Vote {
             index,
             prev,
-            gone,
+            change,
             voter,
             signature,
         }
@@ -165,7 +179,7 @@ pub(crate) enum Signable<'a> {
         game: Digest,
         index: u32,
         prev: Digest,
-        gone: Colours,
+        change: Change,
     },
     Result(&'a GameResult),
 }
@@ -204,17 +218,13 @@ impl Entry {
         Digest::of(Domain::Entry, &bytes)
     }
 
-    /// The proof that the player who signed `a` and `b`, two different rolls
-    /// or moves for one place, cheated; `None` if they are not that.
+    /// The proof that the player who signed `a` and `b`, two different acts
+    /// for one place, cheated; `None` if they are not that.
     pub fn expose(a: &Entry, b: &Entry) -> Option<Entry> {
         let (Kind::Player(x), Kind::Player(y)) = (&a.kind, &b.kind) else {
             return None;
         };
-        let turn = |s: &Signed| matches!(s.act, Act::Roll(_) | Act::Move { .. });
         if a.index != b.index || a.prev != b.prev || x.seat != y.seat || x == y {
-            return None;
-        }
-        if !turn(x) || !turn(y) {
             return None;
         }
         let (first, second) = if a.hash() < b.hash() { (x, y) } else { (y, x) };
@@ -242,17 +252,8 @@ impl Entry {
         match &self.kind {
             Kind::Cheat(_) => (5, 0),
             Kind::Absent(cert) => (4, cert.votes.len()),
-            Kind::Player(Signed {
-                act: Act::Roll(_) | Act::Move { .. },
-                ..
-            }) => (3, 0),
+            Kind::Player(_) => (3, 0),
             Kind::Computer(_) => (2, 0),
-            Kind::Player(Signed {
-                act: Act::Leave, ..
-            }) => (1, 0),
-            Kind::Player(Signed {
-                act: Act::Return, ..
-            }) => (0, 0),
         }
     }
 
@@ -262,22 +263,19 @@ impl Entry {
     ///
     /// 0. A proof of cheating wins over everything: whatever else claims the
     ///    place, the player who signed two acts for it is out.
-    /// 1. Then an absence certificate: every other present player had given
-    ///    up waiting, so the absent phone's act came too late. Between two
-    ///    certificates, the one with more votes (the larger side of a
-    ///    partition).
-    /// 2. Then a player's roll or move in their own turn.
-    /// 3. Then a computer turn.
-    /// 4. Then leaving, so that leaving can never undo a roll that has been
-    ///    seen.
-    /// 5. Last, taking one's seat back, so that a player who was away
-    ///    cannot set the game back by signing it for an old place, where
-    ///    their reveals would then make other dice, dice they alone could
-    ///    work out for every such place.
+    /// 1. Then a certificate: every present player voted for it at this
+    ///    place, so whatever else came too late (an absent phone's act, a
+    ///    computer turn racing a return). Between two, the one with more
+    ///    votes (the larger side of a partition).
+    /// 2. Then a player's act in their own turn.
+    /// 3. Last, a computer turn.
     ///
-    /// The phone whose leaving or return lost signs it again at the end of
-    /// the log. Ties (two certificates with as many votes, two players
-    /// leaving or returning at one place, or a player who signed two
+    /// A player's act and a computer turn never claim one place (the seat
+    /// in turn is one or the other), nor do two players' acts; so what can
+    /// win a place after the game has gone on from it is only a proof or a
+    /// certificate, and neither can be made late: a certificate needs every
+    /// present player's vote for the place, given only at their head.
+    /// Ties (two certificates with as many votes, or a player who signed two
     /// different acts) go to the lower hash.
     pub fn wins_over(&self, hash: &Digest, other: &Entry, other_hash: &Digest) -> bool {
         match self.class().cmp(&other.class()) {

@@ -40,7 +40,7 @@ pub mod wire;
 pub use colours::Colours;
 pub use dice::{DiceChain, DiceSecret, Reveals, Throw};
 pub use digest::Digest;
-pub use event::{Act, Auto, Certificate, Entry, Kind, Proof, Signed, Vote};
+pub use event::{Act, Auto, Certificate, Change, Entry, Kind, Proof, Signed, Vote};
 pub use header::{Header, HeaderError, Seat, SignedHeader, Theme, TurnTimer};
 pub use identity::{PublicKey, Signature, Signer};
 pub use log::{Log, LogError, Offered, RollRecord};

@@ -1,5 +1,5 @@
 //! One phone's part in a game: it keeps the log, sends this player's reveals
-//! and acts, plays the computer's turns, votes on absences, catches up and
+//! and acts, plays the computer's turns, votes on absences and returns, catches up and
 //! saves every entry to disk. It never reads a clock: time reaches it as
 //! [`Observation`]s from the transport layer (see [`super::presence`]), and
 //! messages go through the [`Transport`] trait, so the same code runs over
@@ -13,7 +13,7 @@ use libp2p_identity::Keypair;
 use super::colours::Colours;
 use super::dice::{DiceChain, DiceSecret, Reveals};
 use super::digest::Digest;
-use super::event::{Act, Auto, Certificate, Entry, Kind, Signable, Vote};
+use super::event::{Act, Auto, Certificate, Change, Entry, Kind, Signable, Vote};
 use super::header::{HeaderError, Seat, SignedHeader};
 use super::identity::{NotEd25519, Signature, Signer};
 use super::log::{Log, LogError, Offered};
@@ -60,6 +60,10 @@ pub enum PhoneError {
     Decode(#[from] DecodeError),
     #[error(transparent)]
     Log(#[from] LogError),
+    /// An entry of this phone's own (its player's act, a computer turn, a
+    /// certificate) was refused: nothing the sender of a message did.
+    #[error("this phone's own entry was refused: {0}")]
+    Own(LogError),
     #[error(transparent)]
     Store(#[from] StoreError),
     #[error("refusing the game: {0}")]
@@ -85,6 +89,14 @@ pub enum PhoneError {
 }
 
 impl PhoneError {
+    /// `error` as this phone's own failure.
+    fn own(error: PhoneError) -> PhoneError {
+        match error {
+            PhoneError::Log(error) => PhoneError::Own(error),
+            other => other,
+        }
+    }
+
     /// Whether no honest phone sends what was refused, so the transport may
     /// stop listening to the sender: a message that does not decode, or an
     /// entry, reveal or signature that is wrong where it claims to be (an
@@ -109,7 +121,8 @@ impl PhoneError {
                     | LogError::Equivocation { .. }
                     | LogError::NoGame
             ),
-            PhoneError::Store(_)
+            PhoneError::Own(_)
+            | PhoneError::Store(_)
             | PhoneError::Header(_)
             | PhoneError::Key(_)
             | PhoneError::NotSeated
@@ -132,15 +145,15 @@ pub struct Phone {
     /// seat), each checked against its chain.
     reveals: BTreeMap<(u32, Colour), Digest>,
     /// Votes for the entry after the head, by voter.
-    votes: BTreeMap<Colour, Vote>,
+    votes: BTreeMap<(Colour, Change), Vote>,
     /// Players the transport reports gone.
     gone: Colours,
     /// The player tapped the die.
     tapped: bool,
     /// The turn timer ran out: the computer plays the rest of this turn.
     autoplay: bool,
-    /// The player chose to leave: signed again until it is in the log (it
-    /// loses a race with anything else written for its place).
+    /// The player chose to leave: signed in their next turn (leaving is an
+    /// act of one's own turn).
     leaving: bool,
     /// The last roll this phone sent its reveal for.
     revealed: u32,
@@ -262,7 +275,9 @@ impl Phone {
         }
     }
 
-    /// The player leaves the game on purpose.
+    /// The player leaves the game on purpose, at once if it is their turn,
+    /// else in their next turn (taking the seat back first if the computer
+    /// plays it for their phone's absence).
     pub fn leave(&mut self, t: &mut dyn Transport) -> Result<(), PhoneError> {
         self.leaving = true;
         self.drive(t)
@@ -281,7 +296,13 @@ impl Phone {
     /// this log stands and sends again what may have been lost.
     pub fn tick(&mut self, t: &mut dyn Transport) -> Result<(), PhoneError> {
         self.status(t);
-        if let Some(vote) = self.votes.get(&self.seat).cloned() {
+        let mine: Vec<Vote> = self
+            .votes
+            .values()
+            .filter(|v| v.voter == self.seat)
+            .cloned()
+            .collect();
+        for vote in mine {
             self.broadcast(t, &Message::Vote(vote));
         }
         self.drive(t)
@@ -458,24 +479,13 @@ impl Phone {
     }
 
     /// Does everything this phone can do now: sends its reveal, plays the
-    /// computer's turns, rolls after a tap, leaves, takes its seat back,
-    /// votes. Leaving and returning lose every race for a place, so they
-    /// are signed again here until they are in the log.
+    /// computer's turns, rolls after a tap, leaves in its turn, votes.
     fn drive(&mut self, t: &mut dyn Transport) -> Result<(), PhoneError> {
+        self.run(t).map_err(PhoneError::own)
+    }
+
+    fn run(&mut self, t: &mut dyn Transport) -> Result<(), PhoneError> {
         loop {
-            let state = self.log.state();
-            let over = matches!(state.due(), Due::Over(_));
-            if self.leaving && state.control(self.seat) != Some(Control::Left) && !over {
-                self.act(Act::Leave, t)?;
-                continue;
-            }
-            if state.control(self.seat) == Some(Control::Absent)
-                && !state.returning().contains(self.seat)
-                && !over
-            {
-                self.act(Act::Return, t)?;
-                continue;
-            }
             let due = self.log.due();
             let my_turn = matches!(due, Due::Roll { by: Actor::Player(p), .. }
                 | Due::Move { by: Actor::Player(p), .. } if p == self.seat);
@@ -483,11 +493,20 @@ impl Phone {
                 self.autoplay = false;
                 self.tapped = false;
             }
+            if my_turn && self.leaving {
+                self.act(Act::Leave, t)?;
+                continue;
+            }
             match due {
                 Due::Over(_) => {
                     self.sign_result(t);
                     break;
                 }
+                // Nobody present to reveal: the game waits for a return.
+                Due::Roll {
+                    by: Actor::Computer,
+                    ..
+                } if self.log.state().present().is_empty() => break,
                 Due::Roll {
                     roll,
                     by: Actor::Computer,
@@ -727,30 +746,60 @@ impl Phone {
         }
     }
 
-    /// Votes that the players the transport reports gone are gone, if the
-    /// game still counts them present.
+    /// Votes, for the entry after the head, for what this phone holds true:
+    /// that the players the transport reports gone are gone; that this
+    /// player is back while the computer plays its seat; that a player who
+    /// asks to come back (by voting for it) is back.
     fn vote(&mut self, t: &mut dyn Transport) -> Result<(), PhoneError> {
-        let present = self.log.state().present();
-        let gone = self.gone.intersection(present).without(self.seat);
-        if gone.is_empty() || !present.contains(self.seat) || matches!(self.log.due(), Due::Over(_))
-        {
+        let state = self.log.state();
+        if matches!(state.due(), Due::Over(_)) {
             return Ok(());
         }
-        if self.votes.get(&self.seat).is_some_and(|v| v.gone == gone) {
-            return Ok(());
+        let present = state.present();
+        let away = |seat: Colour| {
+            state.control(seat) == Some(Control::Absent) && !state.returning().contains(seat)
+        };
+        let mut changes = Vec::new();
+        if away(self.seat) {
+            changes.push(Change::Back(self.seat));
         }
-        let log = &self.log;
-        let vote = Vote::sign(
-            &self.signer,
-            log.game(),
-            log.len(),
-            log.head(),
-            gone,
-            self.seat,
-        );
-        self.votes.insert(self.seat, vote.clone());
-        self.broadcast(t, &Message::Vote(vote));
+        if present.contains(self.seat) {
+            let gone = self.gone.intersection(present).without(self.seat);
+            if !gone.is_empty() {
+                changes.push(Change::Gone(gone));
+            }
+            changes.extend(self.votes.keys().filter_map(|&(voter, change)| {
+                (change == Change::Back(voter) && away(voter)).then_some(change)
+            }));
+        }
+        for change in changes {
+            if self.votes.contains_key(&(self.seat, change)) {
+                continue;
+            }
+            let log = &self.log;
+            let vote = Vote::sign(
+                &self.signer,
+                log.game(),
+                log.len(),
+                log.head(),
+                change,
+                self.seat,
+            );
+            self.keep_vote(vote.clone());
+            self.broadcast(t, &Message::Vote(vote));
+        }
         self.certify(t)
+    }
+
+    /// Keeps `vote`; a voter's vote that others are gone replaces the one
+    /// they gave before (the set they report gone changed).
+    fn keep_vote(&mut self, vote: Vote) {
+        if let Change::Gone(_) = vote.change {
+            self.votes.retain(|&(voter, change), _| {
+                voter != vote.voter || !matches!(change, Change::Gone(_))
+            });
+        }
+        self.votes.insert((vote.voter, vote.change), vote);
     }
 
     fn take_vote(&mut self, vote: Vote, t: &mut dyn Transport) -> Result<(), PhoneError> {
@@ -765,29 +814,28 @@ impl Phone {
             game: setup.game,
             index: vote.index,
             prev: vote.prev,
-            gone: vote.gone,
+            change: vote.change,
         };
         if !verifier.verify(&what, &vote.signature) {
             return Err(PhoneError::BadVote(vote.voter));
         }
-        self.votes.insert(vote.voter, vote);
-        self.certify(t)
+        self.keep_vote(vote);
+        self.vote(t).map_err(PhoneError::own)
     }
 
     /// Appends and sends a certificate once every vote it needs is in.
     fn certify(&mut self, t: &mut dyn Transport) -> Result<(), PhoneError> {
         let present = self.log.state().present();
-        let sets: Vec<Colours> = self.votes.values().map(|v| v.gone).collect();
-        for gone in sets {
-            let voters = present.difference(gone);
+        let mut changes: Vec<Change> = self.votes.keys().map(|&(_, change)| change).collect();
+        changes.dedup();
+        for change in changes {
+            let voters = match change {
+                Change::Gone(gone) => present.difference(gone),
+                Change::Back(seat) => present.with(seat),
+            };
             let votes: Option<Vec<(Colour, Signature)>> = voters
                 .iter()
-                .map(|c| {
-                    self.votes
-                        .get(&c)
-                        .filter(|v| v.gone == gone)
-                        .map(|v| (c, v.signature))
-                })
+                .map(|c| self.votes.get(&(c, change)).map(|v| (c, v.signature)))
                 .collect();
             let Some(votes) = votes else {
                 continue;
@@ -795,7 +843,7 @@ impl Phone {
             let entry = Entry {
                 index: self.log.len(),
                 prev: self.log.head(),
-                kind: Kind::Absent(Certificate { gone, votes }),
+                kind: Kind::Absent(Certificate { change, votes }),
             };
             // A certificate the rules refuse (too few voters) stays a set of
             // votes; the watch keeps reporting and votes come again.

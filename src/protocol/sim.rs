@@ -24,7 +24,7 @@ use super::log::Log;
 use super::phone::{Phone, PhoneError, Transport};
 use super::presence::{Millis, Watch};
 use super::result::{GameResult, SignedResult};
-use super::state::{Actor, Due, State};
+use super::state::{Actor, Control, Due, State};
 use super::store::{Store, StoreError};
 use super::wire::Message;
 use crate::bot::Level;
@@ -287,7 +287,7 @@ impl Transport for Outbox {
 /// One simulated phone.
 struct Node {
     player: Player,
-    /// `None` while crashed, or after leaving.
+    /// `None` while crashed, or once its leave is everywhere.
     phone: Option<Phone>,
     watch: Watch,
     /// The log head at which the automated player last planned to act.
@@ -538,6 +538,20 @@ impl Sim {
         if node.phone.as_ref().is_some_and(|p| p.log().len() >= at) {
             self.call(i, |phone, out| phone.leave(out));
             self.nodes[i].left = true;
+        }
+    }
+
+    /// A phone whose player left stops once every phone still running has
+    /// the leave (as the app lingers until its peers hold it): it signs it
+    /// only in its next turn.
+    fn stop_if_left(&mut self, i: usize) {
+        let seat = self.nodes[i].player.seat;
+        let has_left = |n: &Node| {
+            n.phone
+                .as_ref()
+                .is_none_or(|p| p.log().state().control(seat) == Some(Control::Left))
+        };
+        if self.nodes[i].left && self.nodes.iter().all(has_left) {
             self.nodes[i].phone = None;
         }
     }
@@ -644,6 +658,7 @@ impl Sim {
             }
             for i in 0..self.nodes.len() {
                 self.leave_if_due(i);
+                self.stop_if_left(i);
             }
             // A phone that crashes in those ten seconds unsettles the game
             // again: go on until it is back and on the one log.

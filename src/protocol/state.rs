@@ -6,7 +6,7 @@ use super::colours::Colours;
 use super::computer::computer_move;
 use super::dice::{Link, Reveals, Throw};
 use super::digest::Digest;
-use super::event::{Act, Auto, Certificate, Entry, Kind, Signable};
+use super::event::{Act, Auto, Certificate, Change, Entry, Kind, Signable};
 use super::header::{Seat, Setup};
 use super::log::LogError;
 use super::result::{End, GameResult};
@@ -213,8 +213,10 @@ impl State {
                         }
                         next.play(*mv)?;
                     }
-                    Act::Return => next.take_back(seat)?,
-                    Act::Leave => next.leave(seat)?,
+                    Act::Leave => {
+                        self.expect_turn(Actor::Player(seat))?;
+                        next.leave(seat)?;
+                    }
                 }
             }
             Kind::Computer(auto) => {
@@ -266,6 +268,14 @@ impl State {
         match self.due {
             Due::Roll { by: due, .. } if due == by => Ok(()),
             Due::Move { by: due, .. } if due == by => Err(LogError::Flow(FlowError::MoveDue)),
+            _ => Err(not_turn(by)),
+        }
+    }
+
+    /// That `by` is to roll or to move.
+    fn expect_turn(&self, by: Actor) -> Result<(), LogError> {
+        match self.due {
+            Due::Roll { by: due, .. } | Due::Move { by: due, .. } if due == by => Ok(()),
             _ => Err(not_turn(by)),
         }
     }
@@ -345,14 +355,6 @@ impl State {
         }
     }
 
-    fn take_back(&mut self, seat: Colour) -> Result<(), LogError> {
-        if self.control(seat) != Some(Control::Absent) || self.returning.contains(seat) {
-            return Err(LogError::NotAbsent(seat));
-        }
-        self.returning = self.returning.with(seat);
-        Ok(())
-    }
-
     fn leave(&mut self, seat: Colour) -> Result<(), LogError> {
         match self.control(seat) {
             Some(Control::Player | Control::Absent) => {
@@ -364,10 +366,12 @@ impl State {
         }
     }
 
-    /// Checks an absence certificate: the gone players are present, every
-    /// other present player voted (in colour order), and they are at least
-    /// half of those present, so that a minority cut off from the rest can
-    /// never declare the majority gone.
+    /// Checks a certificate. That players are gone: they are present,
+    /// every other present player voted, and they are at least half of
+    /// those present, so that a minority cut off from the rest can never
+    /// declare the majority gone. That a player is back: they are absent
+    /// (and not coming back already), and they and every present player
+    /// voted; they take the seat back at the next turn boundary.
     fn certify(
         &mut self,
         setup: &Setup,
@@ -376,14 +380,24 @@ impl State {
         cert: &Certificate,
     ) -> Result<(), LogError> {
         let present = self.present();
-        let gone = cert.gone;
-        if gone.is_empty() || !gone.is_subset(present) {
-            return Err(LogError::GoneNotPresent(gone));
-        }
-        let voters = present.difference(gone);
-        if !may_certify(present, gone) {
-            return Err(LogError::TooFewVoters { voters, present });
-        }
+        let voters = match cert.change {
+            Change::Gone(gone) => {
+                if gone.is_empty() || !gone.is_subset(present) {
+                    return Err(LogError::GoneNotPresent(gone));
+                }
+                let voters = present.difference(gone);
+                if !may_certify(present, gone) {
+                    return Err(LogError::TooFewVoters { voters, present });
+                }
+                voters
+            }
+            Change::Back(seat) => {
+                if self.control(seat) != Some(Control::Absent) || self.returning.contains(seat) {
+                    return Err(LogError::NotAbsent(seat));
+                }
+                present.with(seat)
+            }
+        };
         let signed: Vec<Colour> = cert.votes.iter().map(|&(c, _)| c).collect();
         if !signed.iter().copied().eq(voters.iter()) {
             return Err(LogError::WrongVoters { voters, signed });
@@ -392,7 +406,7 @@ impl State {
             game: setup.game,
             index,
             prev,
-            gone,
+            change: cert.change,
         };
         for (voter, signature) in &cert.votes {
             let verifier = setup.verifiers[voter.index()]
@@ -402,14 +416,21 @@ impl State {
                 return Err(LogError::BadSignature(*voter));
             }
         }
-        for colour in gone.iter() {
-            self.control[colour.index()] = Some(Control::Absent);
-            self.absences[colour.index()] = self.absences[colour.index()].saturating_add(1);
-            if matches!(self.due, Due::Roll { by: Actor::Player(roller), .. } if roller == colour) {
-                self.withheld[colour.index()] = self.withheld[colour.index()].saturating_add(1);
+        match cert.change {
+            Change::Gone(gone) => {
+                for colour in gone.iter() {
+                    self.control[colour.index()] = Some(Control::Absent);
+                    self.absences[colour.index()] = self.absences[colour.index()].saturating_add(1);
+                    if matches!(self.due, Due::Roll { by: Actor::Player(roller), .. } if roller == colour)
+                    {
+                        self.withheld[colour.index()] =
+                            self.withheld[colour.index()].saturating_add(1);
+                    }
+                }
+                self.returning = self.returning.difference(gone);
             }
+            Change::Back(seat) => self.returning = self.returning.with(seat),
         }
-        self.returning = self.returning.difference(gone);
         Ok(())
     }
 

@@ -106,7 +106,7 @@ mod tests {
     use super::*;
     use crate::protocol::colours::Colours;
     use crate::protocol::dice::Reveals;
-    use crate::protocol::event::{Act, Certificate, Kind};
+    use crate::protocol::event::{Act, Certificate, Change, Kind};
     use crate::protocol::identity::Signer;
     use libp2p_identity::Keypair;
 
@@ -129,8 +129,8 @@ mod tests {
             index: u32::MAX,
             prev: Digest([2; 32]),
             kind: Kind::Absent(Certificate {
-                gone: Colours::one(Colour::Red),
-                votes: vec![(Colour::Blue, signed.signature); 3],
+                change: Change::Gone(Colours::one(Colour::Red)),
+                votes: vec![(Colour::Blue, signed.signature); 4],
             }),
         };
         for entry in [roll, cert] {
