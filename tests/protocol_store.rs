@@ -81,18 +81,41 @@ fn a_phone_stopped_while_an_entry_loses_its_place_finds_it_again() {
     drop(phone);
     // Not stopped: the certificate is in the place.
     assert_eq!(Store::open(dir.path()).unwrap().log.entries()[at], cert);
-    // Stopped between the two writes: the move is back, and saved again.
-    let file = fs::OpenOptions::new()
-        .write(true)
-        .open(log_file(dir.path()))
-        .unwrap();
-    file.set_len(before).unwrap();
-    drop(file);
+    // Stopped between the two writes: the move is back, and loading writes
+    // nothing (listing saved games only reads them).
+    let stopped = || {
+        let file = fs::OpenOptions::new()
+            .write(true)
+            .open(log_file(dir.path()))
+            .unwrap();
+        file.set_len(before).unwrap();
+    };
+    stopped();
     for _ in 0..2 {
         let restored = Store::open(dir.path()).unwrap();
         assert_eq!(restored.log.len() as usize, at + 1);
         assert_eq!(restored.log.entries()[at], moved);
+        assert_eq!(fs::metadata(log_file(dir.path())).unwrap().len(), before);
     }
+    let keypair = player(&config(), GREEN).keypair;
+    let resume = || Phone::resume(Store::open(dir.path()).unwrap(), &keypair).unwrap();
+    // The certificate comes again and takes the place again.
+    let mut phone = resume();
+    let cert_again = Message::Entry(cert.clone()).encode();
+    phone.receive(Colour::Red, &cert_again, &mut out).unwrap();
+    drop(phone);
+    assert_eq!(Store::open(dir.path()).unwrap().log.entries()[at], cert);
+    // Or the game goes on from the move: it is saved before what follows.
+    stopped();
+    let mut honest = table.clone();
+    honest.log_mut().offer(moved.clone()).unwrap();
+    let next = honest.next_entry().unwrap();
+    let mut phone = resume();
+    let next_bytes = Message::Entry(next.clone()).encode();
+    phone.receive(Colour::Red, &next_bytes, &mut out).unwrap();
+    drop(phone);
+    let log = Store::open(dir.path()).unwrap().log;
+    assert_eq!(log.entries()[at..at + 2], [moved, next]);
 }
 
 #[test]

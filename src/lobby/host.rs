@@ -243,7 +243,11 @@ impl Organiser for Host {
 
     fn arrived(&mut self, peer: PeerId, name: &str) {
         match self.seating.arrive(peer, name) {
-            Ok(()) => self.changed(),
+            Ok(()) => {
+                // An invitation accepted is no longer one to decline.
+                self.invited.retain(|&p| p != peer);
+                self.changed();
+            }
             Err(e) => self.notes.push(Note::Say(format!("refused: {e}"))),
         }
     }
@@ -365,6 +369,21 @@ mod tests {
             host.message(from, Lobby::Declined { room });
             assert!(host.notes().is_empty());
         }
+        // Invited again, the friend comes in instead: a late decline is not
+        // listed either.
+        host.invite(Target {
+            peer: friend,
+            addrs: Vec::new(),
+        });
+        host.arrived(friend, "Ivo");
+        host.notes();
+        let room = ticket.room();
+        host.message(friend, Lobby::Declined { room });
+        assert!(
+            !host
+                .notes()
+                .contains(&Note::Say(format!("declined: {friend}")))
+        );
     }
 
     #[test]

@@ -205,11 +205,14 @@ pub async fn keep(
     until: impl Future<Output = ()>,
     mut changed: impl FnMut(&RoomList, &[Change]) -> std::io::Result<()>,
 ) -> Result<(), BrowseError> {
-    // The phones asked, oldest first; those with a room listed stay.
+    // The phones asked, oldest first; those named in `ask` and those with a
+    // room listed stay.
+    let told: Vec<PeerId> = ask.iter().map(|&(peer, _)| peer).collect();
     let mut known: Vec<PeerId> = Vec::new();
     let mut list = RoomList::new(filter);
     let found = |known: &mut Vec<PeerId>, list: &RoomList, peer: PeerId| {
-        if !known.contains(&peer) && seen::make_room(known, |&p| list.lists(p)).is_ok() {
+        let kept = |p: &PeerId| told.contains(p) || list.lists(*p);
+        if !known.contains(&peer) && seen::make_room(known, kept).is_ok() {
             known.push(peer);
         }
     };

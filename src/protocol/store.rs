@@ -53,6 +53,9 @@ pub struct Store {
     /// The file's length, which is longer than the last end while damage
     /// found on loading has not been cut off yet.
     file_len: u64,
+    /// The entry kept aside that loading put back at the end of the log:
+    /// written before the next one, so that loading writes nothing.
+    restored: Option<Entry>,
 }
 
 /// A game loaded from disk.
@@ -196,6 +199,7 @@ impl Store {
             file,
             ends: vec![end],
             file_len: end,
+            restored: None,
         })
     }
 
@@ -244,18 +248,15 @@ impl Store {
                 }
             }
         }
-        let mut store = Store {
+        let intact = log.len();
+        let restored = dropped_at_end(dir, &log).filter(|entry| log.offer(entry.clone()).is_ok());
+        let store = Store {
             dir: dir.to_owned(),
             file,
             ends,
             file_len: bytes.len() as u64,
+            restored,
         };
-        let intact = log.len();
-        if let Some(entry) = dropped_at_end(dir, &log)
-            && log.offer(entry.clone()).is_ok()
-        {
-            store.append(&entry)?;
-        }
         let restored = Restored {
             log,
             seat: secret.seat,
@@ -280,7 +281,7 @@ impl Store {
 
     /// Number of entries saved.
     pub fn len(&self) -> u32 {
-        self.ends.len() as u32 - 1
+        self.ends.len() as u32 - 1 + u32::from(self.restored.is_some())
     }
 
     pub fn is_empty(&self) -> bool {
@@ -292,9 +293,11 @@ impl Store {
     /// (see the module documentation).
     pub fn replace(&mut self, entry: &Entry, dropped: &Entry) -> Result<(), StoreError> {
         write_whole(&self.dir, DROPPED_FILE, &record(dropped))?;
+        // The entry loading put back is the last: it goes with the rest.
+        self.restored = None;
         self.ends.truncate(entry.index as usize + 1);
         self.cut()?;
-        self.append(entry)
+        self.write(entry)
     }
 
     /// Cuts the file back to its last intact record.
@@ -313,6 +316,16 @@ impl Store {
 
     /// Appends `entry` and syncs it to disk.
     pub fn append(&mut self, entry: &Entry) -> Result<(), StoreError> {
+        if let Some(restored) = self.restored.take()
+            && let Err(error) = self.write(&restored)
+        {
+            self.restored = Some(restored);
+            return Err(error);
+        }
+        self.write(entry)
+    }
+
+    fn write(&mut self, entry: &Entry) -> Result<(), StoreError> {
         self.cut()?;
         let path = self.log_path();
         let bytes = record(entry);
