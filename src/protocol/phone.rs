@@ -1,8 +1,8 @@
 //! One phone's part in a game: it keeps the log, sends this player's reveals
-//! and acts, plays the computer's turns, votes on absences and returns, catches up and
-//! saves every entry to disk. It never reads a clock: time reaches it as
-//! [`Observation`]s from the transport layer (see [`super::presence`]), and
-//! messages go through the [`Transport`] trait, so the same code runs over
+//! and acts, plays the computer's turns, votes on absences and returns,
+//! catches up and saves every entry to disk. It never reads a clock: time
+//! reaches it as [`Observation`]s from the transport layer (see
+//! [`super::presence`]), and messages go through the [`Transport`] trait, so the same code runs over
 //! libp2p and over the simulated network of the tests.
 
 use std::collections::BTreeMap;
