@@ -2,8 +2,9 @@
 //! and acts, plays the computer's turns, votes on absences and returns,
 //! catches up and saves every entry to disk. It never reads a clock: time
 //! reaches it as [`Observation`]s from the transport layer (see
-//! [`super::presence`]), and messages go through the [`Transport`] trait, so the same code runs over
-//! libp2p and over the simulated network of the tests.
+//! [`super::presence`]), and messages go through the [`Transport`] trait,
+//! so the same code runs over libp2p and over the simulated network of the
+//! tests.
 
 use std::collections::BTreeMap;
 use std::path::Path;
