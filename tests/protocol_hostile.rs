@@ -11,7 +11,7 @@ use clovece::protocol::{
 };
 use clovece::rules::{Colour, FlowError, Move, Seats};
 use proptest::prelude::*;
-use protocol_support::{Sent, certificate, phone_of, table_until};
+use protocol_support::{Sent, phone_of, table_until};
 use std::sync::{Mutex, OnceLock};
 
 const RED: Colour = Colour::Red;
@@ -433,7 +433,9 @@ fn a_proof_that_does_not_hold_is_refused() {
 #[test]
 fn no_act_takes_the_place_of_an_old_computer_turn() {
     let mut table = table_until(roll_due_for(GREEN));
-    let cert = certificate(&table, Change::Gone(Colours::one(GREEN)));
+    let cert = table
+        .certificate(Change::Gone(Colours::one(GREEN)))
+        .unwrap();
     table.log_mut().offer(cert).unwrap();
     let at = table.log().len();
     for _ in 0..8 {
@@ -462,16 +464,7 @@ fn no_act_takes_the_place_of_an_old_computer_turn() {
 fn bad_certificates_are_refused() {
     let mut table = table_until(roll_due_for(RED));
     let log = table.log();
-    let vote = |voter: Colour, change: Change| {
-        Vote::sign(
-            table.signer(voter).unwrap(),
-            log.game(),
-            log.len(),
-            log.head(),
-            change,
-            voter,
-        )
-    };
+    let vote = |voter: Colour, change: Change| table.vote(change, voter).unwrap();
     let cert = |change: Change, votes: Vec<Vote>| Entry {
         index: log.len(),
         prev: log.head(),
@@ -538,15 +531,7 @@ fn bad_certificates_are_refused() {
             votes: voters
                 .iter()
                 .map(|&voter| {
-                    let signer = table.signer(voter).unwrap();
-                    let vote = Vote::sign(
-                        signer,
-                        log.game(),
-                        log.len(),
-                        log.head(),
-                        Change::Back(GREEN),
-                        voter,
-                    );
+                    let vote = table.vote(Change::Back(GREEN), voter).unwrap();
                     (voter, vote.signature)
                 })
                 .collect(),
@@ -580,17 +565,9 @@ fn forged_votes_and_result_signatures_are_refused() {
     let mut table = table_until(roll_due_for(RED));
     let (mut phone, mut out) = phone_of(&table, GREEN, None);
     // Blue signs a vote in red's name.
-    let log = table.log();
     let vote = Vote {
         voter: RED,
-        ..Vote::sign(
-            table.signer(BLUE).unwrap(),
-            log.game(),
-            log.len(),
-            log.head(),
-            Change::Gone(Colours::one(GREEN)),
-            BLUE,
-        )
+        ..table.vote(Change::Gone(Colours::one(GREEN)), BLUE).unwrap()
     };
     let error = phone
         .receive(BLUE, &Message::Vote(vote).encode(), &mut out)

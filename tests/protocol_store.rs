@@ -11,7 +11,7 @@ use clovece::protocol::store::Damage;
 use clovece::protocol::{Actor, Change, Colours, Due, Message, Phone, Store, StoreError};
 use clovece::rules::Colour;
 use proptest::prelude::*;
-use protocol_support::{certificate, config, phone_of, player, table_until};
+use protocol_support::{config, phone_of, player, table_until};
 
 const GREEN: Colour = Colour::Green;
 
@@ -68,7 +68,9 @@ fn a_phone_stopped_while_an_entry_loses_its_place_finds_it_again() {
     let mv = table.log().state().game().unwrap().legal_moves()[0];
     phone.play(mv, &mut out).unwrap();
     let moved = phone.log().entries().last().unwrap().clone();
-    let cert = certificate(&table, Change::Gone(Colours::one(GREEN)));
+    let cert = table
+        .certificate(Change::Gone(Colours::one(GREEN)))
+        .unwrap();
     phone
         .receive(
             Colour::Red,

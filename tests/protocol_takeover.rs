@@ -10,7 +10,7 @@ use clovece::protocol::{
     Reveal,
 };
 use clovece::rules::Colour;
-use protocol_support::{Sent, certificate, phone_of, table_until};
+use protocol_support::{Sent, phone_of, table_until};
 
 const RED: Colour = Colour::Red;
 const BLUE: Colour = Colour::Blue;
@@ -39,7 +39,7 @@ fn both_orders(table: &Table, first: &Entry, second: &Entry) -> Table {
 #[test]
 fn an_absent_players_seat_is_played_by_the_computer_without_their_reveals() {
     let mut table = table_until(roll_due_for(BLUE));
-    let cert = certificate(&table, Change::Gone(Colours::one(BLUE)));
+    let cert = table.certificate(Change::Gone(Colours::one(BLUE))).unwrap();
     assert_eq!(table.log_mut().offer(cert), Ok(Offered::Appended));
     assert_eq!(table.log().state().control(BLUE), Some(Control::Absent));
     let Due::Roll { by, seat, .. } = table.log().due() else {
@@ -69,13 +69,13 @@ fn an_absent_players_seat_is_played_by_the_computer_without_their_reveals() {
 #[test]
 fn a_returning_player_takes_the_seat_back_at_the_next_turn_boundary() {
     let mut table = table_until(roll_due_for(BLUE));
-    let cert = certificate(&table, Change::Gone(Colours::one(BLUE)));
+    let cert = table.certificate(Change::Gone(Colours::one(BLUE))).unwrap();
     table.log_mut().offer(cert).unwrap();
     // Blue comes back in the middle of its own turn, which the computer is
     // playing: the turn stays the computer's.
-    let back = certificate(&table, Change::Back(BLUE));
+    let back = table.certificate(Change::Back(BLUE)).unwrap();
     assert_eq!(table.log_mut().offer(back), Ok(Offered::Appended));
-    let again = certificate(&table, Change::Back(BLUE));
+    let again = table.certificate(Change::Back(BLUE)).unwrap();
     assert_eq!(table.log_mut().offer(again), Err(LogError::NotAbsent(BLUE)));
     while matches!(
         table.log().due(),
@@ -110,7 +110,7 @@ fn a_returning_player_takes_the_seat_back_at_the_next_turn_boundary() {
 fn a_certificate_wins_over_the_absent_players_late_roll() {
     let table = table_until(roll_due_for(BLUE));
     let late = table.next_entry().unwrap();
-    let cert = certificate(&table, Change::Gone(Colours::one(BLUE)));
+    let cert = table.certificate(Change::Gone(Colours::one(BLUE))).unwrap();
     let after = both_orders(&table, &late, &cert);
     assert!(matches!(
         after.log().entries().last().unwrap().kind,
@@ -121,10 +121,12 @@ fn a_certificate_wins_over_the_absent_players_late_roll() {
 #[test]
 fn a_return_wins_over_a_computer_turn_racing_it_and_changes_nothing_in_it() {
     let mut table = table_until(roll_due_for(GREEN));
-    let cert = certificate(&table, Change::Gone(Colours::one(GREEN)));
+    let cert = table
+        .certificate(Change::Gone(Colours::one(GREEN)))
+        .unwrap();
     table.log_mut().offer(cert).unwrap();
     let computer = table.next_entry().unwrap();
-    let back = certificate(&table, Change::Back(GREEN));
+    let back = table.certificate(Change::Back(GREEN)).unwrap();
     let mut after = both_orders(&table, &computer, &back);
     // The return won the place; the computer's roll comes right after it,
     // the same as before.
@@ -181,7 +183,9 @@ fn a_phone_told_to_leave_leaves_in_its_next_turn() {
 #[test]
 fn a_phone_back_from_absence_is_voted_back_by_everyone_present() {
     let mut table = table_until(roll_due_for(GREEN));
-    let cert = certificate(&table, Change::Gone(Colours::one(GREEN)));
+    let cert = table
+        .certificate(Change::Gone(Colours::one(GREEN)))
+        .unwrap();
     table.log_mut().offer(cert).unwrap();
     let mut phones: Vec<(Colour, clovece::protocol::Phone, Sent)> = [RED, BLUE, GREEN]
         .into_iter()
@@ -220,7 +224,7 @@ fn a_phone_back_from_absence_is_voted_back_by_everyone_present() {
 #[test]
 fn withholding_ones_own_roll_is_on_the_record() {
     let mut table = table_until(roll_due_for(BLUE));
-    let cert = certificate(&table, Change::Gone(Colours::one(BLUE)));
+    let cert = table.certificate(Change::Gone(Colours::one(BLUE))).unwrap();
     table.log_mut().offer(cert).unwrap();
     while table.step() {}
     let result = table.log().result().unwrap();
@@ -267,7 +271,7 @@ fn a_player_who_left_cannot_come_back() {
     let mut table = table_until(|t| t.log().len() > 12);
     leave_in_turn(&mut table, &[BLUE]);
     let at = table.log().len();
-    let back = certificate(&table, Change::Back(BLUE));
+    let back = table.certificate(Change::Back(BLUE)).unwrap();
     assert_eq!(table.log_mut().offer(back), Err(LogError::NotAbsent(BLUE)));
     // The computer plays blue to the end.
     while table.step() {}

@@ -17,7 +17,7 @@ use super::colours::Colours;
 use super::dice::Reveals;
 use super::dice::{DiceChain, DiceSecret};
 use super::digest::Digest;
-use super::event::{Act, Auto, Entry, Kind, Signed};
+use super::event::{Act, Auto, Certificate, Change, Entry, Kind, Signed, Vote};
 use super::header::{Header, HeaderError, Seat, SignedHeader, TurnTimer};
 use super::identity::{PublicKey, Signer};
 use super::log::Log;
@@ -753,6 +753,40 @@ impl Table {
             seat,
             act,
         ))
+    }
+
+    /// `voter`'s vote for `change` at the next entry.
+    pub fn vote(&self, change: Change, voter: Colour) -> Option<Vote> {
+        let log = &self.log;
+        let signer = self.signer(voter)?;
+        Some(Vote::sign(
+            signer,
+            log.game(),
+            log.len(),
+            log.head(),
+            change,
+            voter,
+        ))
+    }
+
+    /// The certificate of `change` as the next entry, voted by everyone it
+    /// needs: everyone else present for players gone; everyone present and
+    /// the player for one back.
+    pub fn certificate(&self, change: Change) -> Option<Entry> {
+        let present = self.log.state().present();
+        let voters = match change {
+            Change::Gone(gone) => present.difference(gone),
+            Change::Back(seat) => present.with(seat),
+        };
+        let votes = voters
+            .iter()
+            .map(|voter| Some((voter, self.vote(change, voter)?.signature)))
+            .collect::<Option<_>>()?;
+        Some(Entry {
+            index: self.log.len(),
+            prev: self.log.head(),
+            kind: Kind::Absent(Certificate { change, votes }),
+        })
     }
 
     /// Every present player's reveal for the roll due.

@@ -26,7 +26,7 @@ pub enum Message {
     /// due. Unsigned: it proves itself by hashing to the player's previous
     /// link.
     Reveal(Reveal),
-    /// A vote that some phones are gone.
+    /// A vote that some phones are gone, or that a player is back.
     Vote(Vote),
     /// Where the sender's log stands and whose reveal for the roll due (or,
     /// once the game is over, whose result signature) it still lacks, sent

@@ -5,7 +5,7 @@
 use std::path::Path;
 
 use clovece::protocol::sim::{Config, Player, Table, setup};
-use clovece::protocol::{Certificate, Change, Entry, Kind, Message, Phone, Transport, Vote};
+use clovece::protocol::{Message, Phone, Transport};
 use clovece::rules::{Colour, Seats};
 
 /// Records what a phone sends.
@@ -74,28 +74,4 @@ pub fn phone_of(table: &Table, seat: Colour, dir: Option<&Path>) -> (Phone, Sent
             .unwrap();
     }
     (phone, out)
-}
-
-/// The certificate of `change`, voted by everyone it needs: everyone else
-/// present for players gone, everyone present and the player for one back.
-pub fn certificate(table: &Table, change: Change) -> Entry {
-    let log = table.log();
-    let present = log.state().present();
-    let voters = match change {
-        Change::Gone(gone) => present.difference(gone),
-        Change::Back(seat) => present.with(seat),
-    };
-    let votes = voters
-        .iter()
-        .map(|voter| {
-            let signer = table.signer(voter).unwrap();
-            let vote = Vote::sign(signer, log.game(), log.len(), log.head(), change, voter);
-            (voter, vote.signature)
-        })
-        .collect();
-    Entry {
-        index: log.len(),
-        prev: log.head(),
-        kind: Kind::Absent(Certificate { change, votes }),
-    }
 }
