@@ -6,7 +6,7 @@
 //! so the same code runs over libp2p and over the simulated network of the
 //! tests.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
 use libp2p_identity::Keypair;
@@ -827,8 +827,7 @@ impl Phone {
     /// Appends and sends a certificate once every vote it needs is in.
     fn certify(&mut self, t: &mut dyn Transport) -> Result<(), PhoneError> {
         let present = self.log.state().present();
-        let mut changes: Vec<Change> = self.votes.keys().map(|&(_, change)| change).collect();
-        changes.dedup();
+        let changes: BTreeSet<Change> = self.votes.keys().map(|&(_, change)| change).collect();
         for change in changes {
             let voters = match change {
                 Change::Gone(gone) => present.difference(gone),
