@@ -164,12 +164,13 @@ pub(super) async fn play(
                 return Ok(phone);
             }
         }
-        if finished.is_none() && !left && phone.waiting().mine && act.is_none_or(|(_, h)| h != head)
-        {
+        // Whether this player still acts: not once the game is over for
+        // them, nor while their leave waits for their turn.
+        let acting = finished.is_none() && !left;
+        if acting && phone.waiting().mine && act.is_none_or(|(_, h)| h != head) {
             act = Some((Instant::now() + peer.pace, head));
         }
-        let due =
-            act.filter(|&(_, h)| h == head && acted != Some(head) && finished.is_none() && !left);
+        let due = act.filter(|&(_, h)| h == head && acted != Some(head) && acting);
         // What this player does now, if anything.
         let action = tokio::select! {
             event = node.next() => {
@@ -201,7 +202,7 @@ pub(super) async fn play(
                 phone.observe(seen, &mut wire)?;
                 None
             }
-            action = front.input(asked == Some(head)), if finished.is_none() && !left => action?,
+            action = front.input(asked == Some(head)), if acting => action?,
             () = sleep_until(due.map_or(Instant::now(), |(at, _)| at)), if due.is_some() => {
                 acted = Some(head);
                 let action = front.due(&phone)?;

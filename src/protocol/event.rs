@@ -11,8 +11,8 @@
 //! - a certificate: every present player's signed vote that some players'
 //!   phones are gone (and the computer plays them), or that an absent
 //!   player is back (and takes the seat back at the next turn);
-//! - a proof of cheating: two different rolls or moves one player signed
-//!   for one place, which any phone that holds both may write.
+//! - a proof of cheating: two different acts one player signed for one
+//!   place, which any phone that holds both may write.
 
 use std::cmp::Ordering;
 
@@ -48,7 +48,7 @@ pub enum Kind {
     Cheat(Box<Proof>),
 }
 
-/// Two different rolls or moves that one seat signed for one place, `first`
+/// Two different acts that one seat signed for one place, `first`
 /// the one whose entry hashes lower, so that every phone that holds both
 /// writes the same proof. An honest phone signs at most one act per place,
 /// so this proves a player who went back to replay a turn knowing the dice
@@ -121,6 +121,18 @@ pub struct Certificate {
 pub enum Change {
     Gone(Colours),
     Back(Colour),
+}
+
+impl Change {
+    /// Who must vote for this change while `present` play their seats:
+    /// everyone else present for players gone; everyone present and the
+    /// player for one back.
+    pub fn voters(self, present: Colours) -> Colours {
+        match self {
+            Change::Gone(gone) => present.difference(gone),
+            Change::Back(seat) => present.with(seat),
+        }
+    }
 }
 
 /// A player's vote for `change`, for the entry at `index` after `prev`.

@@ -27,9 +27,7 @@ pub enum LogError {
     Equivocation { seat: Colour, index: u32 },
     #[error("entry {index} is another computer turn than the one in its place")]
     OtherComputerTurn { index: u32 },
-    #[error(
-        "the proof of cheating does not hold: not two different rolls or moves of one seat, in order"
-    )]
+    #[error("the proof of cheating does not hold: not two different acts of one seat, in order")]
     NotAProof,
     #[error("{0} is not a player's seat")]
     NotAPlayer(Colour),

@@ -829,11 +829,8 @@ impl Phone {
         let present = self.log.state().present();
         let changes: BTreeSet<Change> = self.votes.keys().map(|&(_, change)| change).collect();
         for change in changes {
-            let voters = match change {
-                Change::Gone(gone) => present.difference(gone),
-                Change::Back(seat) => present.with(seat),
-            };
-            let votes: Option<Vec<(Colour, Signature)>> = voters
+            let votes: Option<Vec<(Colour, Signature)>> = change
+                .voters(present)
                 .iter()
                 .map(|c| self.votes.get(&(c, change)).map(|v| (c, v.signature)))
                 .collect();

@@ -770,15 +770,10 @@ impl Table {
     }
 
     /// The certificate of `change` as the next entry, voted by everyone it
-    /// needs: everyone else present for players gone; everyone present and
-    /// the player for one back.
+    /// needs ([`Change::voters`]).
     pub fn certificate(&self, change: Change) -> Option<Entry> {
-        let present = self.log.state().present();
-        let voters = match change {
-            Change::Gone(gone) => present.difference(gone),
-            Change::Back(seat) => present.with(seat),
-        };
-        let votes = voters
+        let votes = change
+            .voters(self.log.state().present())
             .iter()
             .map(|voter| Some((voter, self.vote(change, voter)?.signature)))
             .collect::<Option<_>>()?;

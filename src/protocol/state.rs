@@ -380,24 +380,22 @@ impl State {
         cert: &Certificate,
     ) -> Result<(), LogError> {
         let present = self.present();
-        let voters = match cert.change {
+        let voters = cert.change.voters(present);
+        match cert.change {
             Change::Gone(gone) => {
                 if gone.is_empty() || !gone.is_subset(present) {
                     return Err(LogError::GoneNotPresent(gone));
                 }
-                let voters = present.difference(gone);
                 if !may_certify(present, gone) {
                     return Err(LogError::TooFewVoters { voters, present });
                 }
-                voters
             }
             Change::Back(seat) => {
                 if self.control(seat) != Some(Control::Absent) || self.returning.contains(seat) {
                     return Err(LogError::NotAbsent(seat));
                 }
-                present.with(seat)
             }
-        };
+        }
         let signed: Vec<Colour> = cert.votes.iter().map(|&(c, _)| c).collect();
         if !signed.iter().copied().eq(voters.iter()) {
             return Err(LogError::WrongVoters { voters, signed });
