@@ -11,24 +11,12 @@ use clovece::protocol::{
 };
 use clovece::rules::{Colour, FlowError, Move, Seats};
 use proptest::prelude::*;
-use protocol_support::{Sent, phone_of, table_until};
+use protocol_support::{Sent, certified_gone, phone_of, roll_due_for, table_until};
 use std::sync::{Mutex, OnceLock};
 
 const RED: Colour = Colour::Red;
 const BLUE: Colour = Colour::Blue;
 const GREEN: Colour = Colour::Green;
-
-fn roll_due_for(seat: Colour) -> impl Fn(&Table) -> bool {
-    move |t| t.log().len() > 10 && t.log().due().eq(&roll_of(t, seat))
-}
-
-fn roll_of(t: &Table, seat: Colour) -> Due {
-    Due::Roll {
-        roll: t.log().state().rolls() + 1,
-        seat: Some(seat),
-        by: Actor::Player(seat),
-    }
-}
 
 /// A move is due for `seat` and it has at least two legal moves.
 fn choice_for(seat: Colour) -> impl Fn(&Table) -> bool {
@@ -432,11 +420,7 @@ fn a_proof_that_does_not_hold_is_refused() {
 /// seat in turn was the computer's.
 #[test]
 fn no_act_takes_the_place_of_an_old_computer_turn() {
-    let mut table = table_until(roll_due_for(GREEN));
-    let cert = table
-        .certificate(Change::Gone(Colours::one(GREEN)))
-        .unwrap();
-    table.log_mut().offer(cert).unwrap();
+    let mut table = certified_gone(GREEN);
     let at = table.log().len();
     for _ in 0..8 {
         assert!(table.step(), "the game ended first");

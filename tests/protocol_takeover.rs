@@ -10,18 +10,11 @@ use clovece::protocol::{
     Reveal,
 };
 use clovece::rules::Colour;
-use protocol_support::{Sent, phone_of, table_until};
+use protocol_support::{Sent, certified_gone, phone_of, roll_due_for, table_until};
 
 const RED: Colour = Colour::Red;
 const BLUE: Colour = Colour::Blue;
 const GREEN: Colour = Colour::Green;
-
-fn roll_due_for(seat: Colour) -> impl Fn(&Table) -> bool {
-    move |t| {
-        t.log().len() > 10
-            && matches!(t.log().due(), Due::Roll { by: Actor::Player(s), .. } if s == seat)
-    }
-}
 
 /// Offers `first` then `second` to a copy of `table`, and the other way
 /// round to another copy; both must end with the same log.
@@ -68,9 +61,7 @@ fn an_absent_players_seat_is_played_by_the_computer_without_their_reveals() {
 
 #[test]
 fn a_returning_player_takes_the_seat_back_at_the_next_turn_boundary() {
-    let mut table = table_until(roll_due_for(BLUE));
-    let cert = table.certificate(Change::Gone(Colours::one(BLUE))).unwrap();
-    table.log_mut().offer(cert).unwrap();
+    let mut table = certified_gone(BLUE);
     // Blue comes back in the middle of its own turn, which the computer is
     // playing: the turn stays the computer's.
     let back = table.certificate(Change::Back(BLUE)).unwrap();
@@ -120,11 +111,7 @@ fn a_certificate_wins_over_the_absent_players_late_roll() {
 
 #[test]
 fn a_return_wins_over_a_computer_turn_racing_it_and_changes_nothing_in_it() {
-    let mut table = table_until(roll_due_for(GREEN));
-    let cert = table
-        .certificate(Change::Gone(Colours::one(GREEN)))
-        .unwrap();
-    table.log_mut().offer(cert).unwrap();
+    let table = certified_gone(GREEN);
     let computer = table.next_entry().unwrap();
     let back = table.certificate(Change::Back(GREEN)).unwrap();
     let mut after = both_orders(&table, &computer, &back);
@@ -182,11 +169,7 @@ fn a_phone_told_to_leave_leaves_in_its_next_turn() {
 /// every phone present votes too, and each assembles the same certificate.
 #[test]
 fn a_phone_back_from_absence_is_voted_back_by_everyone_present() {
-    let mut table = table_until(roll_due_for(GREEN));
-    let cert = table
-        .certificate(Change::Gone(Colours::one(GREEN)))
-        .unwrap();
-    table.log_mut().offer(cert).unwrap();
+    let table = certified_gone(GREEN);
     let mut phones: Vec<(Colour, clovece::protocol::Phone, Sent)> = [RED, BLUE, GREEN]
         .into_iter()
         .map(|seat| {
@@ -223,9 +206,7 @@ fn a_phone_back_from_absence_is_voted_back_by_everyone_present() {
 
 #[test]
 fn withholding_ones_own_roll_is_on_the_record() {
-    let mut table = table_until(roll_due_for(BLUE));
-    let cert = table.certificate(Change::Gone(Colours::one(BLUE))).unwrap();
-    table.log_mut().offer(cert).unwrap();
+    let mut table = certified_gone(BLUE);
     while table.step() {}
     let result = table.log().result().unwrap();
     assert_eq!(result.withheld[BLUE.index()], 1);

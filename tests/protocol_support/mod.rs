@@ -5,7 +5,7 @@
 use std::path::Path;
 
 use clovece::protocol::sim::{Config, Player, Table, setup};
-use clovece::protocol::{Message, Phone, Transport};
+use clovece::protocol::{Actor, Change, Colours, Due, Message, Phone, Transport};
 use clovece::rules::{Colour, Seats};
 
 /// Records what a phone sends.
@@ -42,6 +42,23 @@ pub fn player(config: &Config, seat: Colour) -> Player {
         .into_iter()
         .find(|p| p.seat == seat)
         .unwrap()
+}
+
+/// Whether `seat`'s roll is due, past the opening.
+pub fn roll_due_for(seat: Colour) -> impl Fn(&Table) -> bool {
+    move |t| {
+        t.log().len() > 10
+            && matches!(t.log().due(), Due::Roll { by: Actor::Player(s), .. } if s == seat)
+    }
+}
+
+/// A game of [`config`] played until `seat`'s roll is due, where `seat`
+/// was then certified gone: the computer plays it.
+pub fn certified_gone(seat: Colour) -> Table {
+    let mut table = table_until(roll_due_for(seat));
+    let cert = table.certificate(Change::Gone(Colours::one(seat))).unwrap();
+    table.log_mut().offer(cert).unwrap();
+    table
 }
 
 /// A game of [`config`] played until `until` holds.
