@@ -6,6 +6,7 @@
 //! --console`, one command a line: see [`Command`]) or the app's room
 //! screen.
 
+use std::collections::BTreeSet;
 use std::str::FromStr;
 
 use libp2p::PeerId;
@@ -103,7 +104,7 @@ pub struct Host {
     /// Phones to invite as soon as the room is open.
     invites: Vec<Target>,
     /// Phones invited that have not declined: only their word is taken.
-    invited: Vec<PeerId>,
+    invited: BTreeSet<PeerId>,
     /// `None`: start by itself as soon as possible.
     console: Option<Console>,
     notes: Vec<Note>,
@@ -139,7 +140,7 @@ impl Host {
             name: name.to_owned(),
             room: None,
             invites: Vec::new(),
-            invited: Vec::new(),
+            invited: BTreeSet::new(),
             console,
             notes: Vec::new(),
             started: None,
@@ -168,9 +169,7 @@ impl Host {
             listing: *listing,
             from: self.name.clone(),
         };
-        if !self.invited.contains(&target.peer) {
-            self.invited.push(target.peer);
-        }
+        self.invited.insert(target.peer);
         self.notes.push(Note::Dial(target.peer, target.addrs));
         self.notes.push(Note::Send(target.peer, invite));
         self.notes
@@ -245,7 +244,7 @@ impl Organiser for Host {
         match self.seating.arrive(peer, name) {
             Ok(()) => {
                 // An invitation accepted is no longer one to decline.
-                self.invited.retain(|&p| p != peer);
+                self.invited.remove(&peer);
                 self.changed();
             }
             Err(e) => self.notes.push(Note::Say(format!("refused: {e}"))),
@@ -270,7 +269,7 @@ impl Organiser for Host {
             Lobby::Declined { room }
                 if Some(room) == self.room_id() && self.invited.contains(&from) =>
             {
-                self.invited.retain(|&p| p != from);
+                self.invited.remove(&from);
                 self.notes.push(Note::Say(format!("declined: {from}")));
             }
             _ => {}
