@@ -18,7 +18,8 @@ use ui_support::{app, enabled, find, label_of, pump_until, settings_dir, shows};
 #[test]
 fn a_game_against_the_computer_is_played_to_the_result() {
     ui_support::init();
-    let dir = settings_dir("vs-computer");
+    let folder = settings_dir("vs-computer");
+    let dir = folder.path();
     let app = app(&dir, 11);
     let window = app.window();
     window.show().unwrap();
@@ -52,7 +53,6 @@ fn a_game_against_the_computer_is_played_to_the_result() {
                 notes.iter().any(|n: &String| n.contains("try of three")),
                 "{notes:?}"
             );
-            let _ = std::fs::remove_dir_all(dir);
             return;
         }
         if game.get_can_roll() {
@@ -84,7 +84,8 @@ fn a_game_against_the_computer_is_played_to_the_result() {
 #[test]
 fn pass_and_play_asks_each_player_in_turn_and_leaving_asks_first() {
     ui_support::init();
-    let dir = settings_dir("pass-and-play");
+    let folder = settings_dir("pass-and-play");
+    let dir = folder.path();
     let app = app(&dir, 5);
     let window = app.window();
     window.show().unwrap();
@@ -133,13 +134,13 @@ fn pass_and_play_asks_each_player_in_turn_and_leaving_asks_first() {
     find(window, "Leave game").mock_single_click(PointerEventButton::Left);
     find(window, "Leave").mock_single_click(PointerEventButton::Left);
     assert!(find(window, "Pass and play").is_valid());
-    let _ = std::fs::remove_dir_all(dir);
 }
 
 #[test]
 fn settings_are_saved_and_switch_the_language() {
     ui_support::init();
-    let dir = settings_dir("settings");
+    let folder = settings_dir("settings");
+    let dir = folder.path();
     let app = app(&dir, 1);
     let window = app.window();
     window.show().unwrap();
@@ -175,13 +176,13 @@ fn settings_are_saved_and_switch_the_language() {
     );
     let saved = std::fs::read_to_string(dir.join("settings.json")).unwrap();
     assert!(saved.contains("\"language\": \"czech\""), "{saved}");
-    std::fs::remove_dir_all(dir).unwrap();
 }
 
 #[test]
 fn the_fairness_view_lists_every_roll_and_each_players_faces() {
     ui_support::init();
-    let dir = settings_dir("fairness");
+    let folder = settings_dir("fairness");
+    let dir = folder.path();
     let app = app(&dir, 3);
     let window = app.window();
     window.show().unwrap();
@@ -251,13 +252,13 @@ fn the_fairness_view_lists_every_roll_and_each_players_faces() {
             .next()
             .is_none()
     );
-    let _ = std::fs::remove_dir_all(dir);
 }
 
 #[test]
 fn when_the_turn_timer_runs_out_the_computer_rolls_for_the_person() {
     ui_support::init();
-    let dir = settings_dir("turn-timer");
+    let folder = settings_dir("turn-timer");
+    let dir = folder.path();
     let app = app(&dir, 4);
     let window = app.window();
     window.show().unwrap();
@@ -280,13 +281,13 @@ fn when_the_turn_timer_runs_out_the_computer_rolls_for_the_person() {
     // the full time again.
     assert_eq!(game.get_rolls(), 1);
     assert!(find(window, "10 seconds left").is_valid());
-    let _ = std::fs::remove_dir_all(dir);
 }
 
 #[test]
 fn a_game_against_the_computer_has_no_turn_timer() {
     ui_support::init();
-    let dir = settings_dir("no-timer");
+    let folder = settings_dir("no-timer");
+    let dir = folder.path();
     let app = app(&dir, 4);
     let window = app.window();
     window.show().unwrap();
@@ -303,13 +304,13 @@ fn a_game_against_the_computer_has_no_turn_timer() {
             .find_first()
             .is_none()
     );
-    let _ = std::fs::remove_dir_all(dir);
 }
 
 #[test]
 fn a_dropped_player_is_marked_with_the_time_waited_and_the_computer_with_its_mark() {
     ui_support::init();
-    let dir = settings_dir("waiting");
+    let folder = settings_dir("waiting");
+    let dir = folder.path();
     let app = app(&dir, 4);
     let window = app.window();
     window.show().unwrap();
@@ -324,13 +325,13 @@ fn a_dropped_player_is_marked_with_the_time_waited_and_the_computer_with_its_mar
     players[1].waiting = 32;
     game.set_players(slint::ModelRc::new(slint::VecModel::from(players)));
     assert!(find(window, "Green (Green, computer), 0 home, waiting 0:32").is_valid());
-    let _ = std::fs::remove_dir_all(dir);
 }
 
 #[test]
 fn a_game_that_cannot_go_on_without_the_gone_phones_says_so_and_offers_leave() {
     ui_support::init();
-    let dir = settings_dir("stranded");
+    let folder = settings_dir("stranded");
+    let dir = folder.path();
     let app = app(&dir, 4);
     let window = app.window();
     window.show().unwrap();
@@ -348,13 +349,13 @@ fn a_game_that_cannot_go_on_without_the_gone_phones_says_so_and_offers_leave() {
         .unwrap()
         .mock_single_click(PointerEventButton::Left);
     assert!(shows(window, "Stay"), "asked first, as always");
-    let _ = std::fs::remove_dir_all(dir);
 }
 
 #[test]
 fn setup_offers_classic_croatian_and_matfyz_rules() {
     ui_support::init();
-    let dir = settings_dir("rules");
+    let folder = settings_dir("rules");
+    let dir = folder.path();
     let app = app(&dir, 4);
     let window = app.window();
     window.show().unwrap();
@@ -367,13 +368,13 @@ fn setup_offers_classic_croatian_and_matfyz_rules() {
     find(window, "Start").mock_single_click(PointerEventButton::Left);
     assert_eq!(window.global::<AppAdapter>().get_screen(), Screen::Game);
     assert!(!window.global::<MatfyzAdapter>().get_active());
-    let _ = std::fs::remove_dir_all(dir);
 }
 
 #[test]
 fn hosting_offers_matfyz_rules() {
     ui_support::init();
-    let dir = settings_dir("host-rules");
+    let folder = settings_dir("host-rules");
+    let dir = folder.path();
     let app = app(&dir, 4);
     let window = app.window();
     window.show().unwrap();
@@ -386,7 +387,6 @@ fn hosting_offers_matfyz_rules() {
     assert!(find(window, "Shared pieces: move any colour you have neither in your base nor at home, and bring one of each colour home.").is_valid());
     find(window, "Classic rules").mock_single_click(PointerEventButton::Left);
     assert_eq!(room.get_rules(), clovece::app::ui::RuleChoice::Classic);
-    let _ = std::fs::remove_dir_all(dir);
 }
 
 #[test]
@@ -401,7 +401,8 @@ fn the_room_screen_opens_for_a_guest_and_ready_toggles() {
     );
     let (ticket, _) = process::ticket(&mut host);
 
-    let dir = settings_dir("room");
+    let folder = settings_dir("room");
+    let dir = folder.path();
     let app = app(&dir, 3);
     app.listen_on(vec!["/ip4/127.0.0.1/tcp/0".parse().unwrap()]);
     let window = app.window();
@@ -474,7 +475,6 @@ fn the_room_screen_opens_for_a_guest_and_ready_toggles() {
     let rolls = game.get_rolls();
     find(window, "Die").mock_single_click(PointerEventButton::Left);
     pump_until("the roll is in the log", || game.get_rolls() > rolls);
-    let _ = std::fs::remove_dir_all(dir);
 }
 
 /// The label of the first element whose label contains `part`.
@@ -489,7 +489,8 @@ fn label_containing(window: &clovece::app::ui::AppWindow, part: &'static str) ->
 #[test]
 fn the_join_screen_rejects_a_bad_code_and_joins_with_a_good_one() {
     ui_support::init();
-    let dir = settings_dir("join");
+    let folder = settings_dir("join");
+    let dir = folder.path();
     let app = app(&dir, 1);
     let window = app.window();
     window.show().unwrap();
@@ -520,13 +521,13 @@ fn the_join_screen_rejects_a_bad_code_and_joins_with_a_good_one() {
 
     find(window, "Back").mock_single_click(PointerEventButton::Left);
     assert!(shows(window, "Join a room"));
-    let _ = std::fs::remove_dir_all(dir);
 }
 
 #[test]
 fn the_nearby_rooms_screen_opens_empty_with_its_three_filters() {
     ui_support::init();
-    let dir = settings_dir("nearby");
+    let folder = settings_dir("nearby");
+    let dir = folder.path();
     let app = ui_support::app_on_loopback(&dir, 1, Vec::new());
     let window = app.window();
     window.show().unwrap();
@@ -551,7 +552,6 @@ fn the_nearby_rooms_screen_opens_empty_with_its_three_filters() {
     assert_eq!(adapter.get_problem(), "");
     find(window, "Back").mock_single_click(PointerEventButton::Left);
     assert_eq!(window.global::<AppAdapter>().get_screen(), Screen::Home);
-    let _ = std::fs::remove_dir_all(dir);
 }
 
 #[test]
@@ -559,7 +559,8 @@ fn the_statistics_screen_is_empty_before_a_game_and_shows_a_recorded_one() {
     use clovece::stats::{Outcome, Played, Record, Store};
 
     ui_support::init();
-    let dir = settings_dir("statistics");
+    let folder = settings_dir("statistics");
+    let dir = folder.path();
     let app = app(&dir, 1);
     let window = app.window();
     window.show().unwrap();
@@ -596,13 +597,13 @@ fn the_statistics_screen_is_empty_before_a_game_and_shows_a_recorded_one() {
     assert!(shows(window, "Win rate: 33 %"));
     assert!(shows(window, "Croatian: games 2, wins 1, win rate 33 %"));
     assert!(shows(window, "Face 6: 18 times"));
-    let _ = std::fs::remove_dir_all(dir);
 }
 
 #[test]
 fn a_damaged_statistics_file_is_a_message_not_a_crash() {
     ui_support::init();
-    let dir = settings_dir("statistics-damaged");
+    let folder = settings_dir("statistics-damaged");
+    let dir = folder.path();
     let app = app(&dir, 1);
     let window = app.window();
     window.show().unwrap();
@@ -613,13 +614,13 @@ fn a_damaged_statistics_file_is_a_message_not_a_crash() {
     find(window, "Statistics").mock_single_click(PointerEventButton::Left);
     assert!(shows(window, "The statistics cannot be read"));
     assert!(label_containing(window, "stats.jsonl").is_some());
-    let _ = std::fs::remove_dir_all(dir);
 }
 
 #[test]
 fn the_scan_screen_on_a_desktop_reads_a_picture_of_the_qr_code_and_joins() {
     ui_support::init();
-    let dir = settings_dir("scan");
+    let folder = settings_dir("scan");
+    let dir = folder.path();
     let app = app(&dir, 1);
     let window = app.window();
     window.show().unwrap();
@@ -651,7 +652,6 @@ fn the_scan_screen_on_a_desktop_reads_a_picture_of_the_qr_code_and_joins() {
     ui_support::text_field(window, "Picture file").set_accessible_value(picture.to_str().unwrap());
     read.mock_single_click(PointerEventButton::Left);
     assert_eq!(*joined.borrow(), [ticket.to_string()]);
-    let _ = std::fs::remove_dir_all(dir);
 }
 
 /// Writes the QR code of `text` as a PNG picture, 4 pixels a module.
@@ -689,7 +689,8 @@ fn starting(window: &clovece::app::ui::AppWindow, start: &'static str) -> Vec<El
 #[test]
 fn a_matfyz_game_against_the_computer_asks_both_choices_and_reaches_the_result() {
     ui_support::init();
-    let dir = settings_dir("matfyz");
+    let folder = settings_dir("matfyz");
+    let dir = folder.path();
     // A die whose game asks both kinds of choice (not every game does).
     let app = app(&dir, 3);
     let window = app.window();
@@ -720,7 +721,6 @@ fn a_matfyz_game_against_the_computer_asks_both_choices_and_reaches_the_result()
                 notes.iter().any(|n: &String| n.contains("'s base")),
                 "{notes:?}"
             );
-            let _ = std::fs::remove_dir_all(dir);
             return;
         }
         if game.get_can_roll() {

@@ -193,7 +193,8 @@ fn matfyz_mid_game() -> OfflineGame {
 #[test]
 fn the_home_screen_looks_as_recorded() {
     ui_support::init();
-    let dir = ui_support::settings_dir("shot-home");
+    let folder = ui_support::settings_dir("shot-home");
+    let dir = folder.path();
     let app = ui_support::app(&dir, 1);
     check(app.window(), PHONE, "home");
 }
@@ -201,7 +202,8 @@ fn the_home_screen_looks_as_recorded() {
 #[test]
 fn the_classic_board_in_mid_game_looks_as_recorded() {
     ui_support::init();
-    let dir = ui_support::settings_dir("shot-classic");
+    let folder = ui_support::settings_dir("shot-classic");
+    let dir = folder.path();
     let app = ui_support::app(&dir, 1);
     app.resume(mid_game());
     check(app.window(), PHONE, "board-classic");
@@ -210,7 +212,8 @@ fn the_classic_board_in_mid_game_looks_as_recorded() {
 #[test]
 fn the_sea_board_in_mid_game_looks_as_recorded() {
     ui_support::init();
-    let dir = ui_support::settings_dir("shot-sea");
+    let folder = ui_support::settings_dir("shot-sea");
+    let dir = folder.path();
     let app = ui_support::app(&dir, 1);
     app.window()
         .global::<SettingsAdapter>()
@@ -222,7 +225,8 @@ fn the_sea_board_in_mid_game_looks_as_recorded() {
 #[test]
 fn the_board_beside_the_panel_on_a_desktop_window_looks_as_recorded() {
     ui_support::init();
-    let dir = ui_support::settings_dir("shot-desktop");
+    let folder = ui_support::settings_dir("shot-desktop");
+    let dir = folder.path();
     let app = ui_support::app(&dir, 1);
     app.resume(mid_game());
     check(app.window(), (960, 640), "board-desktop");
@@ -259,7 +263,8 @@ fn played() -> OfflineGame {
 #[test]
 fn the_matfyz_board_in_mid_game_looks_as_recorded() {
     ui_support::init();
-    let dir = ui_support::settings_dir("shot-matfyz");
+    let folder = ui_support::settings_dir("shot-matfyz");
+    let dir = folder.path();
     let app = ui_support::app(&dir, 1);
     app.resume(matfyz_mid_game());
     check(app.window(), PHONE, "board-matfyz");
@@ -268,7 +273,8 @@ fn the_matfyz_board_in_mid_game_looks_as_recorded() {
 #[test]
 fn the_matfyz_plan_choice_looks_as_recorded() {
     ui_support::init();
-    let dir = ui_support::settings_dir("shot-matfyz-plan");
+    let folder = ui_support::settings_dir("shot-matfyz-plan");
+    let dir = folder.path();
     let app = ui_support::app(&dir, 1);
     app.resume(matfyz_mid_game());
     app.window().show().unwrap();
@@ -280,7 +286,8 @@ fn the_matfyz_plan_choice_looks_as_recorded() {
 #[test]
 fn the_fairness_view_looks_as_recorded() {
     ui_support::init();
-    let dir = ui_support::settings_dir("shot-fairness");
+    let folder = ui_support::settings_dir("shot-fairness");
+    let dir = folder.path();
     let app = ui_support::app(&dir, 1);
     app.resume(played());
     app.window().show().unwrap();
@@ -292,7 +299,8 @@ fn the_fairness_view_looks_as_recorded() {
 #[test]
 fn the_leave_warning_looks_as_recorded() {
     ui_support::init();
-    let dir = ui_support::settings_dir("shot-leave");
+    let folder = ui_support::settings_dir("shot-leave");
+    let dir = folder.path();
     let app = ui_support::app(&dir, 1);
     app.resume(mid_game());
     app.window().show().unwrap();
@@ -303,7 +311,8 @@ fn the_leave_warning_looks_as_recorded() {
 #[test]
 fn the_pass_and_play_setup_looks_as_recorded() {
     ui_support::init();
-    let dir = ui_support::settings_dir("shot-setup");
+    let folder = ui_support::settings_dir("shot-setup");
+    let dir = folder.path();
     let app = ui_support::app(&dir, 1);
     app.window().show().unwrap();
     ui_support::find(app.window(), "Pass and play").mock_single_click(PointerEventButton::Left);
@@ -317,7 +326,8 @@ fn the_host_room_screen_looks_as_recorded() {
     use clovece::app::ui::{AppAdapter, RoomAdapter, Screen, SeatData, SeatKind};
     use clovece::net::{RoomId, Ticket};
     ui_support::init();
-    let dir = ui_support::settings_dir("shot-room");
+    let folder = ui_support::settings_dir("shot-room");
+    let dir = folder.path();
     let app = ui_support::app(&dir, 1);
     let window = app.window();
     // A fixed room: the host, a guest ready, one not yet, the computer.
@@ -357,7 +367,8 @@ fn the_host_room_screen_looks_as_recorded() {
 #[test]
 fn the_join_screen_with_a_code_looks_as_recorded() {
     ui_support::init();
-    let dir = ui_support::settings_dir("shot-join");
+    let folder = ui_support::settings_dir("shot-join");
+    let dir = folder.path();
     let app = ui_support::app(&dir, 1);
     app.window().show().unwrap();
     ui_support::find(app.window(), "Join a room").mock_single_click(PointerEventButton::Left);
@@ -370,7 +381,8 @@ fn the_nearby_rooms_screen_looks_as_recorded() {
     use clovece::app::ui::{NearbyAdapter, RoomData, RulesData, RulesKind};
 
     ui_support::init();
-    let dir = ui_support::settings_dir("shot-nearby");
+    let folder = ui_support::settings_dir("shot-nearby");
+    let dir = folder.path();
     let app = ui_support::app_on_loopback(&dir, 1, Vec::new());
     app.window().show().unwrap();
     ui_support::find(app.window(), "Nearby rooms").mock_single_click(PointerEventButton::Left);
@@ -422,7 +434,8 @@ fn the_statistics_screen_looks_as_recorded() {
     use clovece::stats::{Outcome, Played, Record, Store};
 
     ui_support::init();
-    let dir = ui_support::settings_dir("shot-statistics");
+    let folder = ui_support::settings_dir("shot-statistics");
+    let dir = folder.path();
     let app = ui_support::app(&dir, 1);
     let me = clovece::net::identity::load_or_create(&dir)
         .unwrap()
@@ -464,7 +477,8 @@ fn the_statistics_screen_looks_as_recorded() {
 #[test]
 fn the_scan_screen_on_a_desktop_looks_as_recorded() {
     ui_support::init();
-    let dir = ui_support::settings_dir("shot-scan");
+    let folder = ui_support::settings_dir("shot-scan");
+    let dir = folder.path();
     let app = ui_support::app(&dir, 1);
     app.window().show().unwrap();
     ui_support::find(app.window(), "Join a room").mock_single_click(PointerEventButton::Left);
@@ -477,7 +491,8 @@ fn the_scan_screen_on_a_desktop_looks_as_recorded() {
 #[test]
 fn the_host_options_look_as_recorded() {
     ui_support::init();
-    let dir = ui_support::settings_dir("shot-host");
+    let folder = ui_support::settings_dir("shot-host");
+    let dir = folder.path();
     let app = ui_support::app(&dir, 1);
     app.window().show().unwrap();
     ui_support::find(app.window(), "Host a room").mock_single_click(PointerEventButton::Left);
@@ -490,7 +505,8 @@ fn the_invite_list_looks_as_recorded() {
         AppAdapter, InviteAdapter, InviteState, InviteeData, RoomAdapter, Screen,
     };
     ui_support::init();
-    let dir = ui_support::settings_dir("shot-invite");
+    let folder = ui_support::settings_dir("shot-invite");
+    let dir = folder.path();
     let app = ui_support::app(&dir, 1);
     let window = app.window();
     window.global::<RoomAdapter>().set_hosting(true);
@@ -517,7 +533,8 @@ fn the_invite_list_looks_as_recorded() {
 fn an_invitation_on_home_looks_as_recorded() {
     use clovece::app::ui::{BoardTheme, InviteAdapter, RoomData, RulesData, RulesKind};
     ui_support::init();
-    let dir = ui_support::settings_dir("shot-invited");
+    let folder = ui_support::settings_dir("shot-invited");
+    let dir = folder.path();
     let app = ui_support::app(&dir, 1);
     let invite = app.window().global::<InviteAdapter>();
     invite.set_from("Hana".into());
@@ -545,7 +562,8 @@ fn the_offer_to_resume_an_online_game_looks_as_recorded() {
         BoardTheme, Hue, PlayerData, ResumeAdapter, ResumeState, RoomData, RulesData, RulesKind,
     };
     ui_support::init();
-    let dir = ui_support::settings_dir("shot-resume");
+    let folder = ui_support::settings_dir("shot-resume");
+    let dir = folder.path();
     let app = ui_support::app(&dir, 1);
     let resume = app.window().global::<ResumeAdapter>();
     resume.set_game(RoomData {

@@ -3,7 +3,7 @@
 
 #![allow(dead_code)] // each test binary uses a part
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
@@ -80,11 +80,13 @@ fn init_with(threading: bool) {
     let _ = slint::platform::set_platform(Box::new(backend));
 }
 
-/// An empty settings folder of its own for the test `name`.
-pub fn settings_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("clovece-ui-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    dir
+/// An empty settings folder of its own for the test `name`, removed when
+/// the test drops it (the tests once left hundreds behind in the temp dir).
+pub fn settings_dir(name: &str) -> tempfile::TempDir {
+    tempfile::Builder::new()
+        .prefix(&format!("clovece-ui-{name}-"))
+        .tempdir()
+        .unwrap()
 }
 
 /// The app with its settings in `dir` and a die seeded with `seed`, in
