@@ -20,7 +20,7 @@ fn a_game_against_the_computer_is_played_to_the_result() {
     ui_support::init();
     let folder = settings_dir("vs-computer");
     let dir = folder.path();
-    let app = app(&dir, 11);
+    let app = app(dir, 11);
     let window = app.window();
     window.show().unwrap();
 
@@ -86,7 +86,7 @@ fn pass_and_play_asks_each_player_in_turn_and_leaving_asks_first() {
     ui_support::init();
     let folder = settings_dir("pass-and-play");
     let dir = folder.path();
-    let app = app(&dir, 5);
+    let app = app(dir, 5);
     let window = app.window();
     window.show().unwrap();
 
@@ -141,7 +141,7 @@ fn settings_are_saved_and_switch_the_language() {
     ui_support::init();
     let folder = settings_dir("settings");
     let dir = folder.path();
-    let app = app(&dir, 1);
+    let app = app(dir, 1);
     let window = app.window();
     window.show().unwrap();
 
@@ -183,7 +183,7 @@ fn the_fairness_view_lists_every_roll_and_each_players_faces() {
     ui_support::init();
     let folder = settings_dir("fairness");
     let dir = folder.path();
-    let app = app(&dir, 3);
+    let app = app(dir, 3);
     let window = app.window();
     window.show().unwrap();
 
@@ -259,7 +259,7 @@ fn when_the_turn_timer_runs_out_the_computer_rolls_for_the_person() {
     ui_support::init();
     let folder = settings_dir("turn-timer");
     let dir = folder.path();
-    let app = app(&dir, 4);
+    let app = app(dir, 4);
     let window = app.window();
     window.show().unwrap();
 
@@ -288,7 +288,7 @@ fn a_game_against_the_computer_has_no_turn_timer() {
     ui_support::init();
     let folder = settings_dir("no-timer");
     let dir = folder.path();
-    let app = app(&dir, 4);
+    let app = app(dir, 4);
     let window = app.window();
     window.show().unwrap();
 
@@ -311,7 +311,7 @@ fn a_dropped_player_is_marked_with_the_time_waited_and_the_computer_with_its_mar
     ui_support::init();
     let folder = settings_dir("waiting");
     let dir = folder.path();
-    let app = app(&dir, 4);
+    let app = app(dir, 4);
     let window = app.window();
     window.show().unwrap();
 
@@ -332,7 +332,7 @@ fn a_game_that_cannot_go_on_without_the_gone_phones_says_so_and_offers_leave() {
     ui_support::init();
     let folder = settings_dir("stranded");
     let dir = folder.path();
-    let app = app(&dir, 4);
+    let app = app(dir, 4);
     let window = app.window();
     window.show().unwrap();
     find(window, "Play against the computer").mock_single_click(PointerEventButton::Left);
@@ -356,7 +356,7 @@ fn setup_offers_classic_croatian_and_matfyz_rules() {
     ui_support::init();
     let folder = settings_dir("rules");
     let dir = folder.path();
-    let app = app(&dir, 4);
+    let app = app(dir, 4);
     let window = app.window();
     window.show().unwrap();
 
@@ -375,7 +375,7 @@ fn hosting_offers_matfyz_rules() {
     ui_support::init();
     let folder = settings_dir("host-rules");
     let dir = folder.path();
-    let app = app(&dir, 4);
+    let app = app(dir, 4);
     let window = app.window();
     window.show().unwrap();
 
@@ -403,7 +403,7 @@ fn the_room_screen_opens_for_a_guest_and_ready_toggles() {
 
     let folder = settings_dir("room");
     let dir = folder.path();
-    let app = app(&dir, 3);
+    let app = app(dir, 3);
     app.listen_on(vec!["/ip4/127.0.0.1/tcp/0".parse().unwrap()]);
     let window = app.window();
     window.show().unwrap();
@@ -491,7 +491,7 @@ fn the_join_screen_rejects_a_bad_code_and_joins_with_a_good_one() {
     ui_support::init();
     let folder = settings_dir("join");
     let dir = folder.path();
-    let app = app(&dir, 1);
+    let app = app(dir, 1);
     let window = app.window();
     window.show().unwrap();
     let joined = ui_support::joins(window);
@@ -528,7 +528,7 @@ fn the_nearby_rooms_screen_opens_empty_with_its_three_filters() {
     ui_support::init();
     let folder = settings_dir("nearby");
     let dir = folder.path();
-    let app = ui_support::app_on_loopback(&dir, 1, Vec::new());
+    let app = ui_support::app_on_loopback(dir, 1, Vec::new());
     let window = app.window();
     window.show().unwrap();
 
@@ -561,7 +561,7 @@ fn the_statistics_screen_is_empty_before_a_game_and_shows_a_recorded_one() {
     ui_support::init();
     let folder = settings_dir("statistics");
     let dir = folder.path();
-    let app = app(&dir, 1);
+    let app = app(dir, 1);
     let window = app.window();
     window.show().unwrap();
 
@@ -570,7 +570,7 @@ fn the_statistics_screen_is_empty_before_a_game_and_shows_a_recorded_one() {
     find(window, "Back").mock_single_click(PointerEventButton::Left);
 
     // The data folder is the settings' folder, as for `clovece stats`.
-    let me = clovece::net::identity::load_or_create(&dir).unwrap();
+    let me = clovece::net::identity::load_or_create(dir).unwrap();
     let played = |peer: String, outcome| Played {
         peer,
         name: "Ana".to_owned(),
@@ -585,7 +585,7 @@ fn the_statistics_screen_is_empty_before_a_game_and_shows_a_recorded_one() {
             played(libp2p::PeerId::random().to_base58(), Outcome::Lost),
         ],
     };
-    let store = Store::new(&dir);
+    let store = Store::new(dir);
     store.add(record("won", Outcome::Won)).unwrap();
     store.add(record("left", Outcome::Left)).unwrap();
 
@@ -604,10 +604,10 @@ fn a_damaged_statistics_file_is_a_message_not_a_crash() {
     ui_support::init();
     let folder = settings_dir("statistics-damaged");
     let dir = folder.path();
-    let app = app(&dir, 1);
+    let app = app(dir, 1);
     let window = app.window();
     window.show().unwrap();
-    clovece::net::identity::load_or_create(&dir).unwrap();
+    clovece::net::identity::load_or_create(dir).unwrap();
     // A folder where the file should be cannot be read at all.
     std::fs::create_dir(dir.join("stats.jsonl")).unwrap();
 
@@ -621,7 +621,7 @@ fn the_scan_screen_on_a_desktop_reads_a_picture_of_the_qr_code_and_joins() {
     ui_support::init();
     let folder = settings_dir("scan");
     let dir = folder.path();
-    let app = app(&dir, 1);
+    let app = app(dir, 1);
     let window = app.window();
     window.show().unwrap();
     let joined = ui_support::joins(window);
@@ -692,7 +692,7 @@ fn a_matfyz_game_against_the_computer_asks_both_choices_and_reaches_the_result()
     let folder = settings_dir("matfyz");
     let dir = folder.path();
     // A die whose game asks both kinds of choice (not every game does).
-    let app = app(&dir, 3);
+    let app = app(dir, 3);
     let window = app.window();
     window.show().unwrap();
 

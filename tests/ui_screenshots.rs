@@ -195,7 +195,7 @@ fn the_home_screen_looks_as_recorded() {
     ui_support::init();
     let folder = ui_support::settings_dir("shot-home");
     let dir = folder.path();
-    let app = ui_support::app(&dir, 1);
+    let app = ui_support::app(dir, 1);
     check(app.window(), PHONE, "home");
 }
 
@@ -204,7 +204,7 @@ fn the_classic_board_in_mid_game_looks_as_recorded() {
     ui_support::init();
     let folder = ui_support::settings_dir("shot-classic");
     let dir = folder.path();
-    let app = ui_support::app(&dir, 1);
+    let app = ui_support::app(dir, 1);
     app.resume(mid_game());
     check(app.window(), PHONE, "board-classic");
 }
@@ -214,7 +214,7 @@ fn the_sea_board_in_mid_game_looks_as_recorded() {
     ui_support::init();
     let folder = ui_support::settings_dir("shot-sea");
     let dir = folder.path();
-    let app = ui_support::app(&dir, 1);
+    let app = ui_support::app(dir, 1);
     app.window()
         .global::<SettingsAdapter>()
         .set_theme(BoardTheme::Sea);
@@ -227,7 +227,7 @@ fn the_board_beside_the_panel_on_a_desktop_window_looks_as_recorded() {
     ui_support::init();
     let folder = ui_support::settings_dir("shot-desktop");
     let dir = folder.path();
-    let app = ui_support::app(&dir, 1);
+    let app = ui_support::app(dir, 1);
     app.resume(mid_game());
     check(app.window(), (960, 640), "board-desktop");
 }
@@ -265,7 +265,7 @@ fn the_matfyz_board_in_mid_game_looks_as_recorded() {
     ui_support::init();
     let folder = ui_support::settings_dir("shot-matfyz");
     let dir = folder.path();
-    let app = ui_support::app(&dir, 1);
+    let app = ui_support::app(dir, 1);
     app.resume(matfyz_mid_game());
     check(app.window(), PHONE, "board-matfyz");
 }
@@ -275,7 +275,7 @@ fn the_matfyz_plan_choice_looks_as_recorded() {
     ui_support::init();
     let folder = ui_support::settings_dir("shot-matfyz-plan");
     let dir = folder.path();
-    let app = ui_support::app(&dir, 1);
+    let app = ui_support::app(dir, 1);
     app.resume(matfyz_mid_game());
     app.window().show().unwrap();
     ui_support::find(app.window(), "Red piece on square 27")
@@ -288,7 +288,7 @@ fn the_fairness_view_looks_as_recorded() {
     ui_support::init();
     let folder = ui_support::settings_dir("shot-fairness");
     let dir = folder.path();
-    let app = ui_support::app(&dir, 1);
+    let app = ui_support::app(dir, 1);
     app.resume(played());
     app.window().show().unwrap();
     ui_support::find(app.window(), "Roll history and dice statistics")
@@ -301,7 +301,7 @@ fn the_leave_warning_looks_as_recorded() {
     ui_support::init();
     let folder = ui_support::settings_dir("shot-leave");
     let dir = folder.path();
-    let app = ui_support::app(&dir, 1);
+    let app = ui_support::app(dir, 1);
     app.resume(mid_game());
     app.window().show().unwrap();
     ui_support::find(app.window(), "Leave game").mock_single_click(PointerEventButton::Left);
@@ -313,7 +313,7 @@ fn the_pass_and_play_setup_looks_as_recorded() {
     ui_support::init();
     let folder = ui_support::settings_dir("shot-setup");
     let dir = folder.path();
-    let app = ui_support::app(&dir, 1);
+    let app = ui_support::app(dir, 1);
     app.window().show().unwrap();
     ui_support::find(app.window(), "Pass and play").mock_single_click(PointerEventButton::Left);
     ui_support::find(app.window(), "20 seconds per turn")
@@ -328,7 +328,7 @@ fn the_host_room_screen_looks_as_recorded() {
     ui_support::init();
     let folder = ui_support::settings_dir("shot-room");
     let dir = folder.path();
-    let app = ui_support::app(&dir, 1);
+    let app = ui_support::app(dir, 1);
     let window = app.window();
     // A fixed room: the host, a guest ready, one not yet, the computer.
     let key = libp2p::identity::Keypair::ed25519_from_bytes([7; 32]).unwrap();
@@ -369,7 +369,7 @@ fn the_join_screen_with_a_code_looks_as_recorded() {
     ui_support::init();
     let folder = ui_support::settings_dir("shot-join");
     let dir = folder.path();
-    let app = ui_support::app(&dir, 1);
+    let app = ui_support::app(dir, 1);
     app.window().show().unwrap();
     ui_support::find(app.window(), "Join a room").mock_single_click(PointerEventButton::Left);
     ui_support::text_field(app.window(), "Room code or ticket link").set_accessible_value("k7m2qx");
@@ -383,7 +383,7 @@ fn the_nearby_rooms_screen_looks_as_recorded() {
     ui_support::init();
     let folder = ui_support::settings_dir("shot-nearby");
     let dir = folder.path();
-    let app = ui_support::app_on_loopback(&dir, 1, Vec::new());
+    let app = ui_support::app_on_loopback(dir, 1, Vec::new());
     app.window().show().unwrap();
     ui_support::find(app.window(), "Nearby rooms").mock_single_click(PointerEventButton::Left);
     ui_support::find(app.window(), "30 seconds per turn")
@@ -436,13 +436,13 @@ fn the_statistics_screen_looks_as_recorded() {
     ui_support::init();
     let folder = ui_support::settings_dir("shot-statistics");
     let dir = folder.path();
-    let app = ui_support::app(&dir, 1);
-    let me = clovece::net::identity::load_or_create(&dir)
+    let app = ui_support::app(dir, 1);
+    let me = clovece::net::identity::load_or_create(dir)
         .unwrap()
         .public()
         .to_peer_id()
         .to_base58();
-    let store = Store::new(&dir);
+    let store = Store::new(dir);
     let games = [
         ("classic", Outcome::Won, [5, 4, 6, 3, 5, 7]),
         ("classic", Outcome::Lost, [6, 5, 4, 6, 4, 5]),
@@ -479,7 +479,7 @@ fn the_scan_screen_on_a_desktop_looks_as_recorded() {
     ui_support::init();
     let folder = ui_support::settings_dir("shot-scan");
     let dir = folder.path();
-    let app = ui_support::app(&dir, 1);
+    let app = ui_support::app(dir, 1);
     app.window().show().unwrap();
     ui_support::find(app.window(), "Join a room").mock_single_click(PointerEventButton::Left);
     ui_support::find(app.window(), "Scan a QR code").mock_single_click(PointerEventButton::Left);
@@ -493,7 +493,7 @@ fn the_host_options_look_as_recorded() {
     ui_support::init();
     let folder = ui_support::settings_dir("shot-host");
     let dir = folder.path();
-    let app = ui_support::app(&dir, 1);
+    let app = ui_support::app(dir, 1);
     app.window().show().unwrap();
     ui_support::find(app.window(), "Host a room").mock_single_click(PointerEventButton::Left);
     check(app.window(), PHONE, "host");
@@ -507,7 +507,7 @@ fn the_invite_list_looks_as_recorded() {
     ui_support::init();
     let folder = ui_support::settings_dir("shot-invite");
     let dir = folder.path();
-    let app = ui_support::app(&dir, 1);
+    let app = ui_support::app(dir, 1);
     let window = app.window();
     window.global::<RoomAdapter>().set_hosting(true);
     let invitee = |name: &str, peer: &str, state| InviteeData {
@@ -535,7 +535,7 @@ fn an_invitation_on_home_looks_as_recorded() {
     ui_support::init();
     let folder = ui_support::settings_dir("shot-invited");
     let dir = folder.path();
-    let app = ui_support::app(&dir, 1);
+    let app = ui_support::app(dir, 1);
     let invite = app.window().global::<InviteAdapter>();
     invite.set_from("Hana".into());
     invite.set_room(RoomData {
@@ -564,7 +564,7 @@ fn the_offer_to_resume_an_online_game_looks_as_recorded() {
     ui_support::init();
     let folder = ui_support::settings_dir("shot-resume");
     let dir = folder.path();
-    let app = ui_support::app(&dir, 1);
+    let app = ui_support::app(dir, 1);
     let resume = app.window().global::<ResumeAdapter>();
     resume.set_game(RoomData {
         code: "".into(),
