@@ -210,15 +210,23 @@ pub async fn keep(
     let told: Vec<PeerId> = ask.iter().map(|&(peer, _)| peer).collect();
     let mut known: Vec<PeerId> = Vec::new();
     let mut list = RoomList::new(filter);
-    let found = |known: &mut Vec<PeerId>, list: &RoomList, peer: PeerId| {
+    // A phone pushed out of the list is not asked any more: what was queued
+    // for it goes too.
+    let found = |known: &mut Vec<PeerId>, list: &RoomList, node: &mut Node, peer: PeerId| {
         let kept = |p: &PeerId| told.contains(p) || list.lists(*p);
-        if !known.contains(&peer) && seen::make_room(known, kept).is_ok() {
+        if known.contains(&peer) {
+            return;
+        }
+        if let Ok(out) = seen::make_room(known, kept) {
+            if let Some(out) = out {
+                node.give_up(out);
+            }
             known.push(peer);
         }
     };
     for (peer, addr) in ask {
         node.add_addrs(peer, [addr]);
-        found(&mut known, &list, peer);
+        found(&mut known, &list, &mut node, peer);
     }
     let mut tick = tokio::time::interval(ASK_EVERY);
     tokio::pin!(until);
@@ -238,13 +246,14 @@ pub async fn keep(
             }
             event = node.next() => match event {
                 Event::Discovered(peer) => {
-                    found(&mut known, &list, peer);
+                    found(&mut known, &list, &mut node, peer);
                     Vec::new()
                 }
                 // The phone stopped announcing itself: no more questions
                 // to it until it is found again.
                 Event::Expired(peer) => {
                     known.retain(|&p| p != peer);
+                    node.give_up(peer);
                     list.lost(peer).into_iter().collect()
                 }
                 Event::Disconnected(peer) => list.lost(peer).into_iter().collect(),

@@ -110,6 +110,15 @@ impl Outbox {
         self.in_flight = false;
     }
 
+    /// Gives up on every message waiting (counted as dropped): the
+    /// receiver takes a gap in the numbers as it takes one left by
+    /// [`MAX_QUEUED_BYTES`].
+    pub fn drop_all(&mut self) {
+        self.dropped += self.queue.len() as u64;
+        self.queue.clear();
+        self.bytes = 0;
+    }
+
     /// Messages waiting for an acknowledgement.
     pub fn len(&self) -> usize {
         self.queue.len()
@@ -252,6 +261,27 @@ mod tests {
         let (fresh, ack) = inbox.accept(batch);
         assert_eq!(fresh.len() as u64, count);
         assert_eq!(ack.next, 2 + count);
+    }
+
+    #[test]
+    fn messages_given_up_on_leave_a_gap_the_receiver_jumps() {
+        let (mut outbox, mut inbox) = (Outbox::new(1), Inbox::default());
+        outbox.push(vec![1]);
+        assert_eq!(deliver(&mut outbox, &mut inbox), vec![vec![1]]);
+        outbox.push(vec![2]);
+        outbox.push(vec![3]);
+        outbox.drop_all();
+        assert!(outbox.is_empty());
+        assert_eq!(outbox.dropped(), 2);
+        assert_eq!(outbox.batch(), None, "nothing left to send");
+        // Numbering goes on after the messages given up on.
+        outbox.push(vec![4]);
+        let batch = outbox.batch().unwrap();
+        assert_eq!(batch.first, 3);
+        let (fresh, ack) = inbox.accept(batch);
+        assert_eq!(fresh, vec![vec![4]]);
+        outbox.acked(ack);
+        assert!(outbox.is_empty());
     }
 
     #[test]

@@ -268,6 +268,18 @@ impl Node {
         Ok(())
     }
 
+    /// Stops asking `to`, a phone that left a bounded list: the messages
+    /// queued for it and not yet acknowledged are dropped, and so is its
+    /// mDNS sighting. A made-up phone (one that never answers) leaves
+    /// nothing behind for the node to keep, and a real one is found again
+    /// ([`Event::Discovered`]) at its next answer to mDNS, within a second.
+    pub fn give_up(&mut self, to: PeerId) {
+        if let Some(p) = self.peers.get_mut(&to) {
+            p.outbox.drop_all();
+        }
+        self.forget_sighting(&to);
+    }
+
     /// Messages queued for `to` and not yet acknowledged.
     pub fn unacknowledged(&self, to: PeerId) -> usize {
         self.peers.get(&to).map_or(0, |p| p.outbox.len())
@@ -663,6 +675,41 @@ impl Node {
         }
     }
 
+    /// Keeps libp2p-mdns's own list of (peer, address) pairs within
+    /// [`seen::MAX_SIGHTINGS`]: it holds each pair for as long as the
+    /// announcement asks, which a made-up one can make hours. The peers
+    /// dropped are the oldest the node would forget anyway (idle: no
+    /// connection, dial, redial or message); their `Expired` events follow.
+    fn bound_mdns(&mut self) {
+        let Some(mdns) = self.swarm.behaviour().mdns.as_ref() else {
+            return;
+        };
+        let pairs: Vec<PeerId> = mdns.discovered_nodes().copied().collect();
+        let now = Instant::now();
+        let kept = |peer: &PeerId| self.peers.get(peer).is_some_and(|p| !p.idle(now));
+        let dropped = seen::overflow(&pairs, kept);
+        if dropped.is_empty() {
+            return;
+        }
+        debug!(count = dropped.len(), "mDNS list full: dropping idle peers");
+        for peer in &dropped {
+            self.forget_sighting(peer);
+        }
+    }
+
+    /// Drops `peer` from libp2p-mdns's list (an [`Event::Expired`] follows
+    /// if it was there), so that its next answer is a new sighting.
+    fn forget_sighting(&mut self, peer: &PeerId) {
+        if let Some(mdns) = self.swarm.behaviour_mut().mdns.as_mut() {
+            // Deprecated in libp2p-mdns 0.48 as unused, and the only way to
+            // drop a sighting from outside; libp2p is pinned (Cargo.toml), so
+            // a release without it is a build error here, not a silent
+            // change.
+            #[allow(deprecated)]
+            mdns.expire_node(peer);
+        }
+    }
+
     fn on_mdns(&mut self, event: mdns::Event) {
         match event {
             mdns::Event::Discovered(found) => {
@@ -674,6 +721,7 @@ impl Node {
                     }
                 }
                 self.events.extend(new.into_iter().map(Event::Discovered));
+                self.bound_mdns();
             }
             mdns::Event::Expired(gone) => {
                 let mut expired = Vec::new();

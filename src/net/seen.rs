@@ -2,7 +2,11 @@
 //! announce made-up phones by mDNS or Bonjour, and addresses for them, for
 //! nothing, and each phone a list holds is asked, dialled or drawn again and
 //! again; so a list keeps at most [`MAX_PHONES`] phones and [`MAX_ADDRS`]
-//! addresses for each.
+//! addresses for each, and the mDNS discovery's own list at most
+//! [`MAX_SIGHTINGS`] (phone, address) pairs.
+
+use std::collections::{HashMap, HashSet};
+use std::hash::Hash;
 
 /// Phones a list keeps: a room meets a few dozen real phones.
 pub const MAX_PHONES: usize = 64;
@@ -44,6 +48,42 @@ pub fn learn<A: PartialEq>(addrs: &mut Vec<A>, addr: A) -> bool {
     new
 }
 
+/// (Phone, address) pairs the mDNS discovery may hold. libp2p-mdns keeps
+/// each pair an announcement names for as long as the announcement asks,
+/// and looks through all of them for every pair it hears, so made-up
+/// announcements would cost memory and time without end; real phones
+/// account for a few dozen, with a few addresses each.
+pub const MAX_SIGHTINGS: usize = 256;
+
+/// The phones to drop from a discovery's list of (phone, address) pairs,
+/// given oldest first with one phone per pair, once it holds more than
+/// [`MAX_SIGHTINGS`]: the oldest phones that are not `kept`, until at most
+/// half the bound is left (so that dropping is rare, and cheap per pair
+/// heard). A real phone answers the next query, within a second, so one
+/// dropped under a flood is found again.
+pub fn overflow<P: Copy + Eq + Hash>(pairs: &[P], kept: impl Fn(&P) -> bool) -> Vec<P> {
+    if pairs.len() <= MAX_SIGHTINGS {
+        return Vec::new();
+    }
+    let mut count: HashMap<P, usize> = HashMap::new();
+    for &phone in pairs {
+        *count.entry(phone).or_default() += 1;
+    }
+    let mut left = pairs.len();
+    let mut seen = HashSet::new();
+    let mut dropped = Vec::new();
+    for phone in pairs {
+        if left <= MAX_SIGHTINGS / 2 {
+            break;
+        }
+        if seen.insert(phone) && !kept(phone) {
+            left -= count[phone];
+            dropped.push(*phone);
+        }
+    }
+    dropped
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -70,6 +110,29 @@ mod tests {
         let mut short = vec![1, 2];
         assert_eq!(make_room(&mut short, |_| false), Ok(None));
         assert_eq!(short, [1, 2]);
+    }
+
+    #[test]
+    fn the_discovery_list_drops_the_oldest_phones_not_kept_down_to_half() {
+        // Phone 0 (kept) and phone 1 have two addresses each, among the oldest.
+        let mut pairs = vec![0, 1, 0, 1];
+        pairs.extend(2..MAX_SIGHTINGS as u32 - 2);
+        assert_eq!(pairs.len(), MAX_SIGHTINGS);
+        assert!(overflow(&pairs, |_| false).is_empty());
+
+        pairs.push(9_999);
+        let dropped = overflow(&pairs, |&p| p == 0);
+        // Phone 1 and the oldest others go, until half the bound is left:
+        // the kept phone's two pairs and the newest ones stay.
+        let left = pairs.iter().filter(|p| !dropped.contains(p)).count();
+        assert_eq!(left, MAX_SIGHTINGS / 2);
+        assert_eq!(dropped[0], 1);
+        assert!(!dropped.contains(&0));
+        assert!(!dropped.contains(&9_999));
+        assert!(dropped.windows(2).all(|w| w[0] < w[1]), "oldest first");
+
+        // When (nearly) all are kept, only the rest can go.
+        assert_eq!(overflow(&pairs, |&p| p != 5), [5]);
     }
 
     #[test]

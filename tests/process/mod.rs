@@ -46,12 +46,18 @@ pub fn clovece(data: &Path, args: &[&str]) -> Proc {
 /// `clovece <args> --data <data>` inside the network namespace `ns`,
 /// listening on `addr` (see `tests/netns`).
 pub fn in_namespace(ns: &str, addr: &str, data: &Path, args: &[&str]) -> Proc {
+    logging_in_namespace(ns, addr, data, args, "warn")
+}
+
+/// [`in_namespace`] with `RUST_LOG` set to `log`.
+pub fn logging_in_namespace(ns: &str, addr: &str, data: &Path, args: &[&str], log: &str) -> Proc {
     let inner = command(data, args, addr);
     let mut outer = Command::new("ip");
     outer
         .args(["netns", "exec", ns])
         .arg(inner.get_program())
-        .args(inner.get_args());
+        .args(inner.get_args())
+        .env("RUST_LOG", log);
     Proc::spawn(outer)
 }
 
