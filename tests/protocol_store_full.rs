@@ -1,0 +1,95 @@
+//! A move that cannot be saved is taken back: it is not in the log, not
+//! sent, and the player can make it again once the disk takes it (an act
+//! sent but not on disk would, after a restart, let the player sign
+//! another one for the same place, which reads as cheating).
+//!
+//! A test binary of its own: the write is made to fail by a file size
+//! limit (`RLIMIT_FSIZE`), which holds for the whole process.
+
+mod protocol_support;
+
+use std::fs;
+
+use clovece::protocol::{Actor, Due, Message, PhoneError, Store, StoreError};
+use clovece::rules::Colour;
+use protocol_support::{phone_of, table_until};
+
+const GREEN: Colour = Colour::Green;
+
+/// While alive, no file of this process can grow past `bytes`: a write
+/// past it fails with `EFBIG` (`SIGXFSZ`, which would end the process, is
+/// ignored).
+struct SizeLimit {
+    before: libc::rlimit,
+}
+
+impl SizeLimit {
+    fn new(bytes: u64) -> SizeLimit {
+        let mut before = libc::rlimit {
+            rlim_cur: 0,
+            rlim_max: 0,
+        };
+        // SAFETY: plain system calls on values owned here.
+        unsafe {
+            libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
+            assert_eq!(libc::getrlimit(libc::RLIMIT_FSIZE, &mut before), 0);
+            let limit = libc::rlimit {
+                rlim_cur: bytes,
+                rlim_max: before.rlim_max,
+            };
+            assert_eq!(libc::setrlimit(libc::RLIMIT_FSIZE, &limit), 0);
+        }
+        SizeLimit { before }
+    }
+}
+
+impl Drop for SizeLimit {
+    fn drop(&mut self) {
+        // SAFETY: as in `new`; the soft limit goes back up to where it was,
+        // which the hard limit allows.
+        unsafe {
+            libc::setrlimit(libc::RLIMIT_FSIZE, &self.before);
+        }
+    }
+}
+
+fn entries_sent(out: &mut protocol_support::Sent) -> usize {
+    let sent = out.take();
+    sent.iter()
+        .filter(|m| matches!(m, Message::Entry(_)))
+        .count()
+}
+
+#[test]
+fn a_move_that_cannot_be_saved_is_taken_back_and_not_sent() {
+    let dir = tempfile::tempdir().unwrap();
+    let table = table_until(|t| {
+        t.log().len() > 10
+            && matches!(t.log().due(), Due::Move { by: Actor::Player(s), .. } if s == GREEN)
+    });
+    let (mut phone, mut out) = phone_of(&table, GREEN, Some(dir.path()));
+    out.take();
+    let log = dir.path().join("log");
+    let saved = fs::read(&log).unwrap();
+    let len = phone.log().len();
+    let mv = table.log().state().game().unwrap().legal_moves()[0];
+
+    let limit = SizeLimit::new(saved.len() as u64);
+    let error = phone.play(mv, &mut out).unwrap_err();
+    drop(limit);
+    assert!(
+        matches!(error, PhoneError::Store(StoreError::Io { .. })),
+        "{error}"
+    );
+    assert_eq!(phone.log().len(), len, "the move is taken back");
+    assert_eq!(entries_sent(&mut out), 0, "and not sent");
+    assert_eq!(fs::read(&log).unwrap(), saved);
+
+    // Once the disk takes it, the same move is made, saved and sent.
+    phone.play(mv, &mut out).unwrap();
+    assert_eq!(phone.log().len(), len + 1);
+    assert_eq!(entries_sent(&mut out), 1);
+    let head = phone.log().head();
+    drop(phone);
+    assert_eq!(Store::open(dir.path()).unwrap().log.head(), head);
+}
