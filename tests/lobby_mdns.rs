@@ -23,29 +23,27 @@ use hickory_proto::rr::{Name, RData, Record};
 
 use process::{BIN, in_namespace, logging_in_namespace};
 
+/// `clovece rooms` for 2-player rooms in the namespace `ns` (on
+/// 192.0.2.2), given half a second for its node to come up.
+fn rooms_list(ns: &str, data: &std::path::Path) -> process::Proc {
+    let list = in_namespace(
+        ns,
+        "192.0.2.2",
+        &data.join("list"),
+        &["rooms", "--seconds", "60", "--players", "2"],
+    );
+    std::thread::sleep(Duration::from_millis(500));
+    list
+}
+
 #[test]
 fn open_room_appears_nearby_by_mdns_and_leaves_when_full() {
-    if !cfg!(target_os = "linux") {
-        eprintln!("skipping: network namespaces are Linux only");
+    let Some(namespaces) = netns::pair_or_skip("lobby", "the lobby mDNS test") else {
         return;
-    }
-    let namespaces = match netns::pair("lobby") {
-        Ok(ns) => ns,
-        Err(why) => {
-            eprintln!("skipping the lobby mDNS test (needs root and `ip netns`): {why}");
-            return;
-        }
     };
     let (a, b) = namespaces.names();
     let data = tempfile::tempdir().unwrap();
-    let mut list = in_namespace(
-        b,
-        "192.0.2.2",
-        &data.path().join("list"),
-        &["rooms", "--seconds", "60", "--players", "2"],
-    );
-    // Let the list's node come up before the room opens.
-    std::thread::sleep(Duration::from_millis(500));
+    let mut list = rooms_list(b, data.path());
     let opened = Instant::now();
     let bot = ["--bot", "medium", "--linger", "5"];
     let mut host = in_namespace(
@@ -184,26 +182,12 @@ fn flood(ns: &str, packets: Vec<Vec<u8>>, every: Duration) -> std::thread::JoinH
 /// of sightings (it says so in its debug log).
 #[test]
 fn a_flood_of_made_up_phones_leaves_the_list_bounded_and_working() {
-    if !cfg!(target_os = "linux") {
-        eprintln!("skipping: network namespaces are Linux only");
+    let Some(namespaces) = netns::pair_or_skip("flood", "the mDNS flood test") else {
         return;
-    }
-    let namespaces = match netns::pair("flood") {
-        Ok(ns) => ns,
-        Err(why) => {
-            eprintln!("skipping the mDNS flood test (needs root and `ip netns`): {why}");
-            return;
-        }
     };
     let (a, b) = namespaces.names();
     let data = tempfile::tempdir().unwrap();
-    let mut list = in_namespace(
-        b,
-        "192.0.2.2",
-        &data.path().join("list"),
-        &["rooms", "--seconds", "60", "--players", "2"],
-    );
-    std::thread::sleep(Duration::from_millis(500));
+    let mut list = rooms_list(b, data.path());
     // 50 packets a second for 8 s: 3,200 made-up phones, each announced
     // for a day (a slow flood, so that the debug build keeps up). The room
     // opens 3 s into it.

@@ -38,16 +38,8 @@ fn micros(value: &str) -> u128 {
 
 #[test]
 fn phones_in_two_namespaces_discover_each_other_by_mdns() {
-    if !cfg!(target_os = "linux") {
-        eprintln!("skipping: network namespaces are Linux only");
+    let Some(namespaces) = netns::pair_or_skip("mdns", "the mDNS namespace test") else {
         return;
-    }
-    let namespaces = match netns::pair("mdns") {
-        Ok(ns) => ns,
-        Err(why) => {
-            eprintln!("skipping the mDNS namespace test (needs root and `ip netns`): {why}");
-            return;
-        }
     };
     let (a_ns, b_ns) = namespaces.names();
     let data = tempfile::tempdir().unwrap();

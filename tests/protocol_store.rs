@@ -8,10 +8,10 @@ use std::fs;
 use std::path::Path;
 
 use clovece::protocol::store::Damage;
-use clovece::protocol::{Actor, Change, Colours, Due, Message, Phone, Store, StoreError};
+use clovece::protocol::{Change, Colours, Message, Phone, Store, StoreError};
 use clovece::rules::Colour;
 use proptest::prelude::*;
-use protocol_support::{config, phone_of, player, table_until};
+use protocol_support::{config, move_due_for, phone_of, player, table_until};
 
 const GREEN: Colour = Colour::Green;
 
@@ -59,10 +59,7 @@ fn a_restarted_phone_reloads_its_game_and_continues() {
 #[test]
 fn a_phone_stopped_while_an_entry_loses_its_place_finds_it_again() {
     let dir = tempfile::tempdir().unwrap();
-    let table = table_until(|t| {
-        t.log().len() > 10
-            && matches!(t.log().due(), Due::Move { by: Actor::Player(s), .. } if s == GREEN)
-    });
+    let table = table_until(move_due_for(GREEN));
     let (mut phone, mut out) = phone_of(&table, GREEN, Some(dir.path()));
     let before = fs::metadata(log_file(dir.path())).unwrap().len();
     let mv = table.log().state().game().unwrap().legal_moves()[0];

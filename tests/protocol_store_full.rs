@@ -10,9 +10,9 @@ mod protocol_support;
 
 use std::fs;
 
-use clovece::protocol::{Actor, Due, Message, PhoneError, Store, StoreError};
+use clovece::protocol::{Message, PhoneError, Store, StoreError};
 use clovece::rules::Colour;
-use protocol_support::{phone_of, table_until};
+use protocol_support::{move_due_for, phone_of, table_until};
 
 const GREEN: Colour = Colour::Green;
 
@@ -63,10 +63,7 @@ fn entries_sent(out: &mut protocol_support::Sent) -> usize {
 #[test]
 fn a_move_that_cannot_be_saved_is_taken_back_and_not_sent() {
     let dir = tempfile::tempdir().unwrap();
-    let table = table_until(|t| {
-        t.log().len() > 10
-            && matches!(t.log().due(), Due::Move { by: Actor::Player(s), .. } if s == GREEN)
-    });
+    let table = table_until(move_due_for(GREEN));
     let (mut phone, mut out) = phone_of(&table, GREEN, Some(dir.path()));
     out.take();
     let log = dir.path().join("log");

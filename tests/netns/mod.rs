@@ -38,6 +38,18 @@ fn ip(args: &[&str]) -> Result<(), String> {
     })
 }
 
+/// [`pair`] for the test `what`, or `None` after saying why it is skipped
+/// (not Linux, no root, no `ip netns`).
+pub fn pair_or_skip(tag: &str, what: &str) -> Option<Namespaces> {
+    if !cfg!(target_os = "linux") {
+        eprintln!("skipping {what}: network namespaces are Linux only");
+        return None;
+    }
+    pair(tag)
+        .inspect_err(|why| eprintln!("skipping {what} (needs root and `ip netns`): {why}"))
+        .ok()
+}
+
 /// Two namespaces named `clovece-<tag>-<pid>-a/b`, `192.0.2.1` and
 /// `192.0.2.2`, joined by a veth pair; an error (no root, no `ip netns`)
 /// says why they cannot be made.

@@ -52,6 +52,14 @@ pub fn roll_due_for(seat: Colour) -> impl Fn(&Table) -> bool {
     }
 }
 
+/// Whether `seat`'s player is to move, past the first few entries.
+pub fn move_due_for(seat: Colour) -> impl Fn(&Table) -> bool {
+    move |t| {
+        t.log().len() > 10
+            && matches!(t.log().due(), Due::Move { by: Actor::Player(s), .. } if s == seat)
+    }
+}
+
 /// A game of [`config`] played until `seat`'s roll is due, where `seat`
 /// was then certified gone: the computer plays it.
 pub fn certified_gone(seat: Colour) -> Table {
