@@ -6,6 +6,8 @@
 //! A test binary of its own: the write is made to fail by a file size
 //! limit (`RLIMIT_FSIZE`), which holds for the whole process.
 
+#![cfg(unix)]
+
 mod protocol_support;
 
 use std::fs;
