@@ -495,3 +495,49 @@ async fn a_node_forgets_idle_peers_past_its_bound_and_keeps_the_ones_it_needs() 
         "a kept peer is never forgotten"
     );
 }
+
+/// A node that forgot a peer (idle, past its bound) and meets it again
+/// starts a new channel to it. Reusing the old numbering under the same
+/// session made the peer take the next messages for ones it had already
+/// seen and drop them, acknowledged.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_peer_forgotten_and_met_again_gets_every_new_message() {
+    use clovece::net::node::MAX_PEERS;
+    use libp2p::Multiaddr;
+
+    let mut a = spawn(Keypair::generate_ed25519()).await;
+    let mut b = spawn(Keypair::generate_ed25519()).await;
+    let (b_id, b_addrs) = (b.id, b.addrs.clone());
+    let addrs = b_addrs.clone();
+    a.run(move |n| {
+        n.add_addrs(b_id, addrs);
+        n.dial(b_id);
+    });
+    for i in 0..3 {
+        a.send(b_id, numbered(0, i));
+    }
+    assert_eq!(b.messages(3, 10).await.len(), 3);
+    a.acknowledged(b_id).await;
+    a.run(|n| n.disconnect_all());
+    a.wait(10, |e| (e == Event::Disconnected(b_id)).then_some(()))
+        .await;
+    // Made-up peers push the idle b out of a's memory.
+    let (tx, rx) = tokio::sync::oneshot::channel();
+    a.run(move |n| {
+        let addr: Multiaddr = "/ip4/127.0.0.1/tcp/9".parse().unwrap();
+        for _ in 0..2 * MAX_PEERS {
+            n.add_addrs(PeerId::random(), [addr.clone()]);
+        }
+        let _ = tx.send(n.addrs(b_id).is_empty());
+    });
+    assert!(rx.await.unwrap(), "b is forgotten");
+    a.run(move |n| {
+        n.add_addrs(b_id, b_addrs);
+        n.dial(b_id);
+    });
+    for i in 3..5 {
+        a.send(b_id, numbered(0, i));
+    }
+    let got = b.messages(2, 10).await;
+    assert_eq!(got, [(a.id, numbered(0, 3)), (a.id, numbered(0, 4))]);
+}

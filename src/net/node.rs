@@ -131,6 +131,13 @@ impl Peer {
         self.banned_until.is_some_and(|until| now < until)
     }
 
+    /// Whether the node is connected to the peer, dialling it or keeping
+    /// it. A message merely queued does not count: one queued for a
+    /// made-up peer would keep it for good.
+    fn reached(&self) -> bool {
+        self.connections > 0 || self.dialing || self.redial.is_some()
+    }
+
     /// Whether forgetting the peer loses nothing but its addresses: no
     /// connection or dial, not kept, nothing to send or in flight, no ban
     /// running.
@@ -168,7 +175,10 @@ pub enum Sighting {
 /// A running node (see the module documentation).
 pub struct Node {
     swarm: Swarm<Behaviour>,
-    session: u64,
+    /// The session of the next channel this node starts to a peer: drawn
+    /// at random at start and counted up for each, so that a peer the node
+    /// forgot and meets again gets a new session, not numbers it has seen.
+    next_session: u64,
     limits: Limits,
     peers: HashMap<PeerId, Peer>,
     /// The size of `peers` at which the idle ones are forgotten.
@@ -204,7 +214,7 @@ impl Node {
         tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
         let mut node = Node {
             swarm,
-            session: u64::from_le_bytes(session),
+            next_session: u64::from_le_bytes(session),
             limits: config.limits,
             peers: HashMap::new(),
             forget_at: MAX_PEERS,
@@ -416,7 +426,7 @@ impl Node {
     }
 
     fn peer(&mut self, peer: PeerId) -> &mut Peer {
-        let (session, limits) = (self.session, self.limits);
+        let limits = self.limits;
         if self.peers.len() >= self.forget_at && !self.peers.contains_key(&peer) {
             let now = Instant::now();
             self.peers.retain(|_, p| !p.idle(now));
@@ -424,9 +434,11 @@ impl Node {
             // map has doubled, so that looking stays cheap per peer added.
             self.forget_at = MAX_PEERS.max(2 * self.peers.len());
         }
-        self.peers
-            .entry(peer)
-            .or_insert_with(|| Peer::new(session, limits, Instant::now()))
+        self.peers.entry(peer).or_insert_with(|| {
+            let session = self.next_session;
+            self.next_session = session.wrapping_add(1);
+            Peer::new(session, limits, Instant::now())
+        })
     }
 
     /// Closes the connections that have not answered a ping for
@@ -678,15 +690,17 @@ impl Node {
     /// Keeps libp2p-mdns's own list of (peer, address) pairs within
     /// [`seen::MAX_SIGHTINGS`]: it holds each pair for as long as the
     /// announcement asks, which a made-up one can make hours. The peers
-    /// dropped are the oldest the node would forget anyway (idle: no
-    /// connection, dial, redial or message); their `Expired` events follow.
+    /// dropped are the oldest the node has not reached (no connection,
+    /// dial or redial); their `Expired` events follow.
     fn bound_mdns(&mut self) {
         let Some(mdns) = self.swarm.behaviour().mdns.as_ref() else {
             return;
         };
+        if mdns.discovered_nodes().len() <= seen::MAX_SIGHTINGS {
+            return;
+        }
         let pairs: Vec<PeerId> = mdns.discovered_nodes().copied().collect();
-        let now = Instant::now();
-        let kept = |peer: &PeerId| self.peers.get(peer).is_some_and(|p| !p.idle(now));
+        let kept = |peer: &PeerId| self.peers.get(peer).is_some_and(Peer::reached);
         let dropped = seen::overflow(&pairs, kept);
         if dropped.is_empty() {
             return;

@@ -57,10 +57,11 @@ pub const MAX_SIGHTINGS: usize = 256;
 
 /// The phones to drop from a discovery's list of (phone, address) pairs,
 /// given oldest first with one phone per pair, once it holds more than
-/// [`MAX_SIGHTINGS`]: the oldest phones that are not `kept`, until at most
-/// half the bound is left (so that dropping is rare, and cheap per pair
-/// heard). A real phone answers the next query, within a second, so one
-/// dropped under a flood is found again.
+/// [`MAX_SIGHTINGS`]: the oldest phones that are not `kept`, or have more
+/// than [`MAX_ADDRS`] pairs (kept or not: a phone announcing address after
+/// address), until at most half the bound is left (so that dropping is
+/// rare, and cheap per pair heard). A real phone answers the next query,
+/// within a second, so one dropped under a flood is found again.
 pub fn overflow<P: Copy + Eq + Hash>(pairs: &[P], kept: impl Fn(&P) -> bool) -> Vec<P> {
     if pairs.len() <= MAX_SIGHTINGS {
         return Vec::new();
@@ -76,7 +77,7 @@ pub fn overflow<P: Copy + Eq + Hash>(pairs: &[P], kept: impl Fn(&P) -> bool) -> 
         if left <= MAX_SIGHTINGS / 2 {
             break;
         }
-        if seen.insert(phone) && !kept(phone) {
+        if seen.insert(phone) && (!kept(phone) || count[phone] > MAX_ADDRS) {
             left -= count[phone];
             dropped.push(*phone);
         }
@@ -133,6 +134,9 @@ mod tests {
 
         // When (nearly) all are kept, only the rest can go.
         assert_eq!(overflow(&pairs, |&p| p != 5), [5]);
+        // A kept phone with more addresses than a phone has goes too.
+        pairs.extend([7; MAX_ADDRS]);
+        assert_eq!(overflow(&pairs, |&p| p != 5), [5, 7]);
     }
 
     #[test]

@@ -46,19 +46,37 @@ pub fn clovece(data: &Path, args: &[&str]) -> Proc {
 /// `clovece <args> --data <data>` inside the network namespace `ns`,
 /// listening on `addr` (see `tests/netns`).
 pub fn in_namespace(ns: &str, addr: &str, data: &Path, args: &[&str]) -> Proc {
-    logging_in_namespace(ns, addr, data, args, "warn")
+    Proc::spawn(namespaced(ns, addr, data, args))
 }
 
 /// [`in_namespace`] with `RUST_LOG` set to `log`.
 pub fn logging_in_namespace(ns: &str, addr: &str, data: &Path, args: &[&str], log: &str) -> Proc {
+    let mut command = namespaced(ns, addr, data, args);
+    command.env("RUST_LOG", log);
+    Proc::spawn(command)
+}
+
+fn namespaced(ns: &str, addr: &str, data: &Path, args: &[&str]) -> Command {
     let inner = command(data, args, addr);
     let mut outer = Command::new("ip");
     outer
         .args(["netns", "exec", ns])
         .arg(inner.get_program())
-        .args(inner.get_args())
-        .env("RUST_LOG", log);
-    Proc::spawn(outer)
+        .args(inner.get_args());
+    outer
+}
+
+/// `clovece rooms` for 2-player rooms inside the namespace `ns`, on
+/// `addr`, given half a second for its node to come up.
+pub fn rooms_in_namespace(ns: &str, addr: &str, data: &Path) -> Proc {
+    let list = in_namespace(
+        ns,
+        addr,
+        &data.join("list"),
+        &["rooms", "--seconds", "60", "--players", "2"],
+    );
+    thread::sleep(Duration::from_millis(500));
+    list
 }
 
 fn command(data: &Path, args: &[&str], addr: &str) -> Command {
