@@ -138,16 +138,10 @@ impl Peer {
         self.connections > 0 || self.dialing || self.redial.is_some()
     }
 
-    /// Whether forgetting the peer loses nothing but its addresses: no
-    /// connection or dial, not kept, nothing to send or in flight, no ban
-    /// running.
+    /// Whether forgetting the peer loses nothing but its addresses: not
+    /// [`Peer::reached`], nothing to send or in flight, no ban running.
     fn idle(&self, now: Instant) -> bool {
-        self.connections == 0
-            && !self.dialing
-            && self.redial.is_none()
-            && self.outbox.is_empty()
-            && self.in_flight.is_none()
-            && !self.banned(now)
+        !self.reached() && self.outbox.is_empty() && self.in_flight.is_none() && !self.banned(now)
     }
 }
 
