@@ -1,23 +1,48 @@
-//! Writes the fuzz target's seeds (docs/protocol.md, "Tests and fuzzing"):
-//! one message of every kind from a real game, each in its own file, so that
-//! the fuzzer starts from well-formed messages. Run again when the wire
-//! format changes:
+//! Writes the fuzz targets' seeds (docs/protocol.md, "Tests and fuzzing"),
+//! each in its own file, so that the fuzzers start from well-formed input:
+//! for `decode_message` one message of every kind from a real game, for
+//! `decode_lobby` one lobby frame of every kind, a batch of them, and a
+//! room's links and code. Run again when a wire format changes:
 //!
 //! ```text
-//! cargo run --example fuzz_seeds -- fuzz/seeds/decode_message
+//! cargo run --example fuzz_seeds -- fuzz/seeds
 //! ```
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
+use clovece::bot::Level;
+use clovece::net::room::{Frame, Listing, Lobby, Refusal, SeatView};
+use clovece::net::wire::Batch;
+use clovece::net::{RoomId, RoomSecret, Ticket};
 use clovece::protocol::sim::{Config, Table};
-use clovece::protocol::{Act, Actor, Change, Colours, Due, Entry, Message, Reveal};
-use clovece::rules::{Colour, Seats};
+use clovece::protocol::{
+    Act, Actor, Change, Colours, Due, Entry, Message, Reveal, Theme, TurnTimer,
+};
+use clovece::rules::{Colour, HouseRules, RuleSet, Seats};
+use libp2p::Multiaddr;
+use libp2p::identity::Keypair;
+use serde_bytes::ByteBuf;
 
 fn main() {
-    let dir: PathBuf = std::env::args_os()
+    let root: PathBuf = std::env::args_os()
         .nth(1)
-        .map_or_else(|| "fuzz/seeds/decode_message".into(), PathBuf::from);
-    std::fs::create_dir_all(&dir).expect("the seeds' folder");
+        .map_or_else(|| "fuzz/seeds".into(), PathBuf::from);
+    let messages: Vec<Vec<u8>> = game_messages().iter().map(Message::encode).collect();
+    write(&root.join("decode_message"), &messages);
+    write(&root.join("decode_lobby"), &lobby_inputs());
+}
+
+/// Writes each of `seeds` to its own file in `dir`.
+fn write(dir: &Path, seeds: &[Vec<u8>]) {
+    std::fs::create_dir_all(dir).expect("the seeds' folder");
+    for (n, bytes) in seeds.iter().enumerate() {
+        std::fs::write(dir.join(format!("seed{n:02}")), bytes).expect("a seed");
+    }
+    println!("{} seeds in {}", seeds.len(), dir.display());
+}
+
+/// One message of every kind, from a real game.
+fn game_messages() -> Vec<Message> {
     let mut table =
         Table::new(&Config::new(7, Seats::for_players(3).expect("3 players"))).expect("a game");
     let mut messages = Vec::new();
@@ -120,10 +145,88 @@ fn main() {
         head: table.log().head(),
         signature: result.sign(table.signer(Colour::Blue).expect("blue")),
     });
-    for (n, message) in messages.iter().enumerate() {
-        let bytes = message.encode();
-        assert_eq!(Message::decode(&bytes).as_ref(), Ok(message));
-        std::fs::write(dir.join(format!("seed{n:02}")), bytes).expect("a seed");
+    for message in &messages {
+        assert_eq!(Message::decode(&message.encode()).as_ref(), Ok(message));
     }
-    println!("{} seeds in {}", messages.len(), dir.display());
+    messages
+}
+
+/// A lobby frame of every kind, a batch of frames as the byte channel
+/// carries them, and an open and a private room's links and code as text.
+fn lobby_inputs() -> Vec<Vec<u8>> {
+    let host = Keypair::ed25519_from_bytes([3; 32])
+        .expect("a key")
+        .public()
+        .to_peer_id();
+    let addr: Multiaddr = "/ip4/127.0.0.1/tcp/4001".parse().expect("an address");
+    let room = RoomId::from_bytes([1; 16]);
+    let open = Ticket::new(room, host, [addr.clone()], None).expect("a ticket");
+    let secret = Some(RoomSecret::from_bytes([2; 16]));
+    let private = Ticket::new(room, host, [addr], secret).expect("a ticket");
+    let listing = Listing {
+        players: 4,
+        rules: RuleSet::Classic(HouseRules::CROATIAN),
+        timer: TurnTimer::Seconds30,
+        theme: Theme::Sea,
+    };
+    let lobby = [
+        Lobby::Lookup,
+        Lobby::Open {
+            ticket: open.to_string(),
+        },
+        Lobby::Join { room, secret },
+        Lobby::Admitted { room },
+        Lobby::Refused {
+            room,
+            why: Refusal::Full,
+        },
+        Lobby::Browse,
+        Lobby::Listed {
+            ticket: open.to_string(),
+            listing,
+            free: 2,
+        },
+        Lobby::Ready { room, ready: true },
+        Lobby::Leave { room },
+        Lobby::Seats {
+            room,
+            seats: vec![
+                SeatView::Host {
+                    name: "Hana".into(),
+                },
+                SeatView::Guest {
+                    name: "Ivo".into(),
+                    ready: false,
+                },
+                SeatView::Computer { level: Level::Hard },
+                SeatView::Empty,
+            ],
+        },
+        Lobby::Invite {
+            ticket: private.to_string(),
+            listing,
+            from: "Hana".into(),
+        },
+        Lobby::Declined { room },
+    ];
+    let mut frames: Vec<Vec<u8>> = lobby
+        .into_iter()
+        .map(|message| Frame::Lobby(message).encode())
+        .collect();
+    frames.push(Frame::Game(ByteBuf::from(game_messages()[0].encode())).encode());
+    let batch = Batch {
+        session: 7,
+        first: 3,
+        messages: frames[..3].iter().cloned().map(ByteBuf::from).collect(),
+    };
+    frames.push(postcard::to_stdvec(&batch).expect("a batch"));
+    frames.extend(
+        [
+            open.to_string(),
+            private.to_string(),
+            open.code().to_string(),
+        ]
+        .map(String::into_bytes),
+    );
+    frames
 }
