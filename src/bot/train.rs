@@ -5,7 +5,7 @@
 //!
 //! The model is a softmax over the seated colours: colour `c` wins with
 //! chance `e^(s_c) / Σ e^s`, where `s_c = Σ w_i x_ci / SCALE_i` over its
-//! [features](super::classic::features). After each game every position
+//! [`features`]. After each game every position
 //! met is moved towards its λ-return (the offline, forward view of TD(λ)),
 //! the last one towards who won, with the gradient of the log loss.
 //!
