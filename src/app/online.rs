@@ -344,10 +344,21 @@ mod tests {
         };
         // A code no room has: the session ends on its own, and still holds
         // the lock until the app drops it.
-        let session = Session::start(Part::Join("K7M2QX".into()), place, |_| {})
-            .holding(multicast.hold().unwrap());
+        let (ended, ended_rx) = std::sync::mpsc::channel();
+        let session = Session::start(Part::Join("K7M2QX".into()), place, move |update| {
+            if let Update::Ended(_) = update {
+                let _ = ended.send(());
+            }
+        })
+        .holding(multicast.hold().unwrap());
         assert_eq!(multicast.holds(), 1);
         drop(session);
         assert_eq!(multicast.holds(), 0);
+        // The app does not wait for the network thread, but the test does:
+        // otherwise the thread writes the phone's key into the folder
+        // again after the test removed it, leaving it behind.
+        ended_rx
+            .recv_timeout(std::time::Duration::from_secs(30))
+            .unwrap();
     }
 }
