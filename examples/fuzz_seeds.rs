@@ -29,7 +29,7 @@ fn main() {
         .map_or_else(|| "fuzz/seeds".into(), PathBuf::from);
     let messages: Vec<Vec<u8>> = game_messages().iter().map(Message::encode).collect();
     write(&root.join("decode_message"), &messages);
-    write(&root.join("decode_lobby"), &lobby_inputs());
+    write(&root.join("decode_lobby"), &lobby_inputs(&messages[0]));
 }
 
 /// Writes each of `seeds` to its own file in `dir`.
@@ -151,9 +151,10 @@ fn game_messages() -> Vec<Message> {
     messages
 }
 
-/// A lobby frame of every kind, a batch of frames as the byte channel
-/// carries them, and an open and a private room's links and code as text.
-fn lobby_inputs() -> Vec<Vec<u8>> {
+/// A lobby frame of every kind (the game's frame carrying `game_message`),
+/// a batch of frames as the byte channel carries them, and an open and a
+/// private room's links and code as text.
+fn lobby_inputs(game_message: &[u8]) -> Vec<Vec<u8>> {
     let host = Keypair::ed25519_from_bytes([3; 32])
         .expect("a key")
         .public()
@@ -213,7 +214,7 @@ fn lobby_inputs() -> Vec<Vec<u8>> {
         .into_iter()
         .map(|message| Frame::Lobby(message).encode())
         .collect();
-    frames.push(Frame::Game(ByteBuf::from(game_messages()[0].encode())).encode());
+    frames.push(Frame::Game(ByteBuf::from(game_message)).encode());
     let batch = Batch {
         session: 7,
         first: 3,
