@@ -556,7 +556,10 @@ fn forged_votes_and_result_signatures_are_refused() {
     let error = phone
         .receive(BLUE, &Message::Vote(vote).encode(), &mut out)
         .unwrap_err();
-    assert!(matches!(error, PhoneError::BadVote(RED)), "{error}");
+    assert!(
+        matches!(error, PhoneError::Log(LogError::BadSignature(RED))),
+        "{error}"
+    );
     assert!(error.blames_sender());
 
     while table.step() {}

@@ -19,7 +19,7 @@ use super::header::{HeaderError, Seat, SignedHeader};
 use super::identity::{NotEd25519, Signature, Signer};
 use super::log::{Log, LogError, Offered};
 use super::result::SignedResult;
-use super::state::{Actor, Control, Due};
+use super::state::{Actor, Control, Due, check_signature};
 use super::store::{Restored, Store, StoreError};
 use super::wire::{DecodeError, MAX_BATCH, Message, Reveal};
 use crate::rules::{Colour, Move};
@@ -79,12 +79,10 @@ pub enum PhoneError {
     NotYourRoll,
     #[error("it is not this player's turn to move")]
     NotYourMove,
-    #[error("{0} is not a player, so it has no reveals or votes")]
+    #[error("{0} is not a player, so it has no reveals or result signature")]
     NotAPlayer(Colour),
     #[error("the reveal of {0} for roll {1} does not match its dice commitment")]
     RevealMismatch(Colour, u32),
-    #[error("the vote of {0} has a bad signature")]
-    BadVote(Colour),
     #[error("the result signature of {0} does not match the result")]
     BadResultSignature(Colour),
 }
@@ -111,7 +109,6 @@ impl PhoneError {
             PhoneError::Decode(_)
             | PhoneError::NotAPlayer(_)
             | PhoneError::RevealMismatch(..)
-            | PhoneError::BadVote(_)
             | PhoneError::BadResultSignature(_) => true,
             PhoneError::Log(error) => !matches!(
                 error,
@@ -807,19 +804,13 @@ impl Phone {
         if vote.index != self.log.len() || vote.prev != self.log.head() {
             return Ok(());
         }
-        let setup = self.log.setup();
-        let verifier = setup.verifiers[vote.voter.index()]
-            .as_ref()
-            .ok_or(PhoneError::NotAPlayer(vote.voter))?;
         let what = Signable::Vote {
-            game: setup.game,
+            game: self.log.setup().game,
             index: vote.index,
             prev: vote.prev,
             change: vote.change,
         };
-        if !verifier.verify(&what, &vote.signature) {
-            return Err(PhoneError::BadVote(vote.voter));
-        }
+        check_signature(self.log.setup(), vote.voter, &what, &vote.signature)?;
         self.keep_vote(vote);
         self.vote(t).map_err(PhoneError::own)
     }

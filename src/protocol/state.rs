@@ -8,6 +8,7 @@ use super::dice::{Link, Reveals, Throw};
 use super::digest::Digest;
 use super::event::{Act, Auto, Certificate, Change, Entry, Kind, Signable};
 use super::header::{Seat, Setup};
+use super::identity::Signature;
 use super::log::LogError;
 use super::result::{End, GameResult};
 use crate::rules::opening::{Opening, OpeningNext};
@@ -187,9 +188,6 @@ impl State {
         match kind {
             Kind::Player(signed) => {
                 let seat = signed.seat;
-                let verifier = setup.verifiers[seat.index()]
-                    .as_ref()
-                    .ok_or(LogError::NotAPlayer(seat))?;
                 let what = Signable::Act {
                     game: setup.game,
                     index,
@@ -197,9 +195,7 @@ impl State {
                     seat,
                     act: &signed.act,
                 };
-                if !verifier.verify(&what, &signed.signature) {
-                    return Err(LogError::BadSignature(seat));
-                }
+                check_signature(setup, seat, &what, &signed.signature)?;
                 self.not_over()?;
                 match &signed.act {
                     Act::Roll(reveals) => {
@@ -407,12 +403,7 @@ impl State {
             change: cert.change,
         };
         for (voter, signature) in &cert.votes {
-            let verifier = setup.verifiers[voter.index()]
-                .as_ref()
-                .ok_or(LogError::NotAPlayer(*voter))?;
-            if !verifier.verify(&what, signature) {
-                return Err(LogError::BadSignature(*voter));
-            }
+            check_signature(setup, *voter, &what, signature)?;
         }
         match cert.change {
             Change::Gone(gone) => {
@@ -528,6 +519,24 @@ impl State {
             withheld: self.withheld,
             rolls: self.rolls,
         })
+    }
+}
+
+/// Checks that the player of `seat` signed `what`: an entry's act or a
+/// vote, which the log checks as entries come and a phone as votes come.
+pub(super) fn check_signature(
+    setup: &Setup,
+    seat: Colour,
+    what: &Signable,
+    signature: &Signature,
+) -> Result<(), LogError> {
+    let verifier = setup.verifiers[seat.index()]
+        .as_ref()
+        .ok_or(LogError::NotAPlayer(seat))?;
+    if verifier.verify(what, signature) {
+        Ok(())
+    } else {
+        Err(LogError::BadSignature(seat))
     }
 }
 
