@@ -31,7 +31,7 @@ pub enum LogError {
     NotAProof,
     #[error("{0} is not a player's seat")]
     NotAPlayer(Colour),
-    #[error("the signature of {0} does not match the entry")]
+    #[error("the signature of {0} does not match the act or vote it signs")]
     BadSignature(Colour),
     #[error("it is not {0}'s turn")]
     NotYourTurn(Colour),
