@@ -804,13 +804,14 @@ impl Phone {
         if vote.index != self.log.len() || vote.prev != self.log.head() {
             return Ok(());
         }
+        let setup = self.log.setup();
         let what = Signable::Vote {
-            game: self.log.setup().game,
+            game: setup.game,
             index: vote.index,
             prev: vote.prev,
             change: vote.change,
         };
-        check_signature(self.log.setup(), vote.voter, &what, &vote.signature)?;
+        check_signature(setup, vote.voter, &what, &vote.signature)?;
         self.keep_vote(vote);
         self.vote(t).map_err(PhoneError::own)
     }
