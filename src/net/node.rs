@@ -30,6 +30,10 @@ pub const BAN: Duration = Duration::from_secs(60);
 
 /// How often the node looks at its redial timers.
 const TICK: Duration = Duration::from_millis(50);
+/// How long [`Node::start`] waits after a listener's last address event
+/// before it counts the addresses complete, and at most in all.
+const SETTLE_QUIET: Duration = Duration::from_millis(50);
+const SETTLE_MAX: Duration = Duration::from_millis(500);
 
 /// What a node is started with.
 #[derive(Clone, Debug)]
@@ -151,6 +155,15 @@ impl Peer {
 /// a nearby-rooms list meets a few dozen real phones at most.
 pub const MAX_PEERS: usize = 1024;
 
+/// Whether `addr` listens on every interface (`0.0.0.0` or `::`).
+fn is_unspecified(addr: &Multiaddr) -> bool {
+    addr.iter().any(|p| match p {
+        Protocol::Ip4(ip) => ip.is_unspecified(),
+        Protocol::Ip6(ip) => ip.is_unspecified(),
+        _ => false,
+    })
+}
+
 fn without_p2p(mut addr: Multiaddr) -> Multiaddr {
     if let Some(Protocol::P2p(_)) = addr.iter().last() {
         addr.pop();
@@ -202,6 +215,7 @@ impl Node {
                 })?;
             pending.push((id, addr));
         }
+        let unspecified = pending.iter().any(|(_, addr)| is_unspecified(addr));
         let mut session = [0; 8];
         getrandom::fill(&mut session)?;
         let mut tick = tokio::time::interval(TICK);
@@ -243,7 +257,26 @@ impl Node {
                 other => node.handle(other),
             }
         }
+        if unspecified {
+            node.settle().await;
+        }
         Ok(node)
+    }
+
+    /// Handles events until none has come for [`SETTLE_QUIET`] (at most
+    /// [`SETTLE_MAX`]). A listener on `0.0.0.0` reports one address per
+    /// interface, one event after another, loopback often first: a ticket
+    /// made after the first alone would list only `127.0.0.1`, which no
+    /// other phone can reach.
+    async fn settle(&mut self) {
+        let end = tokio::time::Instant::now() + SETTLE_MAX;
+        loop {
+            let quiet = (tokio::time::Instant::now() + SETTLE_QUIET).min(end);
+            match tokio::time::timeout_at(quiet, self.swarm.select_next_some()).await {
+                Ok(event) => self.handle(event),
+                Err(_) => break,
+            }
+        }
     }
 
     pub fn peer_id(&self) -> PeerId {
