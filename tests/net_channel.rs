@@ -494,6 +494,23 @@ async fn a_node_forgets_idle_peers_past_its_bound_and_keeps_the_ones_it_needs() 
         vec![addr],
         "a kept peer is never forgotten"
     );
+    // Strangers that asked and left without taking their answers, under
+    // a new identity each time: what is queued for them goes with them.
+    let strangers: Vec<PeerId> = (0..10 * MAX_PEERS).map(|_| PeerId::random()).collect();
+    for &peer in &strangers {
+        node.send(peer, vec![7; 1000]).unwrap();
+    }
+    let queued = strangers
+        .iter()
+        .filter(|&&p| node.unacknowledged(p) > 0)
+        .count();
+    assert!(queued <= MAX_PEERS, "{queued} strangers' answers kept");
+    assert_eq!(
+        node.unacknowledged(strangers[0]),
+        0,
+        "the first is forgotten"
+    );
+    assert_eq!(node.unacknowledged(*strangers.last().unwrap()), 1);
 }
 
 /// A node that forgot a peer (idle, past its bound) and meets it again

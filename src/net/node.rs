@@ -142,10 +142,13 @@ impl Peer {
         self.connections > 0 || self.dialing || self.redial.is_some()
     }
 
-    /// Whether forgetting the peer loses nothing but its addresses: not
-    /// [`Peer::reached`], nothing to send or in flight, no ban running.
+    /// Whether the peer may be forgotten once the map is full: not
+    /// [`Peer::reached`], nothing in flight, no ban running. What is
+    /// queued for it goes with it: a stranger that connects, asks, takes
+    /// no answer and leaves, under a new identity each time, would
+    /// otherwise keep its answers here for good.
     fn idle(&self, now: Instant) -> bool {
-        !self.reached() && self.outbox.is_empty() && self.in_flight.is_none() && !self.banned(now)
+        !self.reached() && self.in_flight.is_none() && !self.banned(now)
     }
 }
 

@@ -38,6 +38,10 @@ use crate::rules::{Colour, FirstPlayer, RuleSet, Seats};
 const JOIN_WAIT: Duration = Duration::from_secs(10);
 /// How long a joiner looks for a room by its code.
 const FIND_WAIT: Duration = Duration::from_secs(3);
+/// The most messages queued for a phone, and not taken by it, with which
+/// the room still answers its questions: a phone in the room takes them
+/// within moments and never has this many on its way.
+const MAX_UNTAKEN_ANSWERS: usize = 16;
 /// The longest nickname a phone passes on (in characters); longer ones are
 /// cut, so a hostile peer cannot fill the others' statistics.
 pub const MAX_NAME: usize = 32;
@@ -324,7 +328,12 @@ pub(super) async fn host(
         };
         if let Ok(Frame::Lobby(lobby)) = Frame::decode(&bytes) {
             if let Some(answer) = room.answer(from, &lobby) {
-                let _ = node.send(from, Frame::Lobby(answer).encode());
+                // A phone that takes none of its answers gets no more: a
+                // stranger asking thousands of times a second would
+                // otherwise queue megabytes here.
+                if node.unacknowledged(from) < MAX_UNTAKEN_ANSWERS {
+                    let _ = node.send(from, Frame::Lobby(answer).encode());
+                }
             } else if header.is_none()
                 && matches!(lobby, Lobby::Leave { room: r } if r == room.ticket().room())
             {
