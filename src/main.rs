@@ -109,7 +109,7 @@ enum Command {
         /// Seconds the game waits for a phone that is gone before the
         /// computer plays for it.
         #[arg(long, hide = true, default_value_t = clovece::protocol::header::DEFAULT_GRACE_SECS,
-              value_parser = clap::value_parser!(u16).range(1..))]
+              value_parser = clap::value_parser!(u16).range(1..=45))]
         grace: u16,
         #[command(flatten)]
         peer: PeerArgs,

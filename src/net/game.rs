@@ -107,6 +107,11 @@ pub enum GameError {
     Unfinished(PathBuf),
     #[error("the host sent a header that does not seat this player as agreed")]
     BadSeat,
+    #[error(
+        "the host sent a header that would let a player hold the game up (turn timer {}, {grace} s for a phone that is gone); not signed",
+        timer.map_or("none".to_owned(), |s| format!("{s} s"))
+    )]
+    Unfair { timer: Option<u16>, grace: u16 },
     #[error(transparent)]
     Header(#[from] HeaderError),
     #[error("cannot create the game folder {0}: {1}")]

@@ -27,7 +27,7 @@ use super::node::{Event, Node};
 use super::room::{self, Frame, Listing, Lobby, Room, SeatView};
 use super::ticket::{RoomId, RoomSecret, Ticket};
 use crate::bot::Level;
-use crate::protocol::header::DEFAULT_ROLLS;
+use crate::protocol::header::{DEFAULT_GRACE_SECS, DEFAULT_ROLLS};
 use crate::protocol::{
     DiceChain, DiceSecret, Digest, Header, PhoneError, PublicKey, Seat, Signature, SignedHeader,
     Signer, Theme, TurnTimer,
@@ -462,14 +462,7 @@ pub(super) async fn join(
         }
         match Envelope::unframe(&bytes) {
             Some(Envelope::Setup(Setup::Sign(header))) => {
-                let seat = header.seat_of(signer.public()).ok_or(GameError::BadSeat)?;
-                let agreed = matches!(
-                    header.seats[seat.index()],
-                    Some(Seat::Player { commitment: c, .. }) if c == commitment
-                ) && header.rolls == DEFAULT_ROLLS;
-                if !agreed {
-                    return Err(GameError::BadSeat);
-                }
+                signable(&header, signer.public(), commitment)?;
                 send(
                     node,
                     host,
@@ -504,6 +497,30 @@ pub(super) async fn join(
     }
 }
 
+/// Whether a guest whose offer was `key` and `commitment` signs `header`:
+/// it must seat the guest as offered, with the standard dice, and be
+/// fair to every player. Every room has a turn timer and waits the rules'
+/// 45 s (or less) for a phone that is gone, so a header without a timer or
+/// with a longer grace period is refused: with it, a host could hold the
+/// others for hours in a game it stopped playing.
+fn signable(header: &Header, key: PublicKey, commitment: Digest) -> Result<(), GameError> {
+    let seat = header.seat_of(key).ok_or(GameError::BadSeat)?;
+    let agreed = matches!(
+        header.seats[seat.index()],
+        Some(Seat::Player { commitment: c, .. }) if c == commitment
+    ) && header.rolls == DEFAULT_ROLLS;
+    if !agreed {
+        return Err(GameError::BadSeat);
+    }
+    if header.timer == TurnTimer::None || header.grace_secs > DEFAULT_GRACE_SECS {
+        return Err(GameError::Unfair {
+            timer: header.timer.seconds(),
+            grace: header.grace_secs,
+        });
+    }
+    Ok(())
+}
+
 pub(super) fn send(node: &mut Node, to: PeerId, envelope: &Envelope) {
     if let Err(e) = node.send(to, envelope.frame()) {
         warn!(%to, "cannot send: {e}");
@@ -515,6 +532,46 @@ mod tests {
     use super::*;
     use crate::net::wire::MAX_MESSAGE as MAX_CHANNEL;
     use crate::protocol::wire::MAX_MESSAGE as MAX_LOG;
+
+    #[test]
+    fn a_guest_signs_only_its_own_seat_with_a_timer_and_the_rules_grace() {
+        let guest = Signer::new(&Keypair::ed25519_from_bytes([2; 32]).unwrap()).unwrap();
+        let host = Signer::new(&Keypair::ed25519_from_bytes([1; 32]).unwrap()).unwrap();
+        let commitment =
+            DiceChain::new(&DiceSecret::from_bytes([9; 32]), DEFAULT_ROLLS).commitment();
+        let seat = |signer: &Signer| Seat::Player {
+            key: signer.public(),
+            commitment,
+        };
+        let mut fair = Header::new(
+            [1; 32],
+            RuleSet::Classic(Default::default()),
+            [Some(seat(&host)), None, Some(seat(&guest)), None],
+        );
+        fair.timer = TurnTimer::Seconds30;
+        let check = |header: &Header| signable(header, guest.public(), commitment);
+        assert!(check(&fair).is_ok());
+        let mut shorter = fair.clone();
+        shorter.grace_secs = 2;
+        assert!(check(&shorter).is_ok());
+
+        let mut unseated = fair.clone();
+        unseated.seats[2] = None;
+        assert!(matches!(check(&unseated), Err(GameError::BadSeat)));
+        let other = DiceChain::new(&DiceSecret::from_bytes([8; 32]), DEFAULT_ROLLS).commitment();
+        assert!(matches!(
+            signable(&fair, guest.public(), other),
+            Err(GameError::BadSeat)
+        ));
+        let mut no_timer = fair.clone();
+        no_timer.timer = TurnTimer::None;
+        let mut long_grace = fair.clone();
+        long_grace.grace_secs = u16::MAX;
+        for unfair in [no_timer, long_grace] {
+            let refused = check(&unfair).unwrap_err();
+            assert!(matches!(refused, GameError::Unfair { .. }), "{refused}");
+        }
+    }
 
     #[test]
     fn a_game_log_message_at_its_64_kib_limit_fits_the_channel_in_its_envelopes() {
