@@ -1,7 +1,7 @@
 //! The `clovece` command line: with no command it opens the app window;
 //! the commands are the app's headless jobs.
 
-use std::io::Read;
+use std::io::{Read, Write};
 use std::process::ExitCode;
 
 use anyhow::Context;
@@ -254,13 +254,10 @@ fn main() -> ExitCode {
         None => clovece::app::run().map_err(|e| e.to_string()),
         Some(Command::Moves) => answer(clovece::notation::moves),
         Some(Command::Replay) => answer(clovece::notation::replay),
-        Some(Command::Bench { seconds, games }) => {
-            bench(match games {
-                Some(n) => Budget::Games(n),
-                None => Budget::Time(Duration::from_secs(seconds)),
-            });
-            Ok(())
-        }
+        Some(Command::Bench { seconds, games }) => bench(match games {
+            Some(n) => Budget::Games(n),
+            None => Budget::Time(Duration::from_secs(seconds)),
+        }),
         Some(Command::Nearby {
             data,
             listen,
@@ -413,7 +410,8 @@ fn main() -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(message) => {
-            eprintln!("clovece: {}", one_line(&message));
+            // Nothing more can be said when standard error is closed too.
+            let _ = writeln!(std::io::stderr(), "clovece: {}", one_line(&message));
             ExitCode::from(2)
         }
     }
@@ -491,19 +489,27 @@ fn answer<E: std::fmt::Display>(f: fn(&str) -> Result<String, E>) -> Result<(), 
         .read_to_string(&mut input)
         .map_err(|e| format!("cannot read standard input: {e}"))?;
     let out = f(&input).map_err(|e| e.to_string())?;
-    println!("{out}");
-    Ok(())
+    print_out(&format!("{out}\n"))
 }
 
-fn bench(budget: Budget) {
+/// Writes `text` on standard output: an error rather than a panic when
+/// the reader has gone (`clovece moves | head -c 1`).
+fn print_out(text: &str) -> Result<(), String> {
+    let mut out = std::io::stdout().lock();
+    out.write_all(text.as_bytes())
+        .and_then(|()| out.flush())
+        .map_err(|e| format!("cannot write standard output: {e}"))
+}
+
+fn bench(budget: Budget) -> Result<(), String> {
     let t = clovece::bench::playouts(budget, 1);
-    println!(
-        "random 4-player classic playouts: {:.0} games/s on one core ({} games, {:.1} rolls/game, {:.1} ns/roll)",
+    print_out(&format!(
+        "random 4-player classic playouts: {:.0} games/s on one core ({} games, {:.1} rolls/game, {:.1} ns/roll)\n",
         t.games_per_second(),
         t.games,
         t.rolls as f64 / t.games as f64,
         t.nanos_per_roll()
-    );
+    ))
 }
 
 /// The message with control characters escaped, so that an error quoting
@@ -549,15 +555,15 @@ fn tournament(args: TournamentArgs) -> Result<(), String> {
     } else {
         args.house.join(",")
     };
-    println!(
-        "rules {}, house rules {house}, {} players, {} games, seed {}",
+    print_out(&format!(
+        "rules {}, house rules {house}, {} players, {} games, seed {}\n{standings}",
         args.rules,
         tournament.players.len(),
         tournament.games,
         tournament.seed
-    );
-    print!("{standings}");
-    eprintln!(
+    ))?;
+    let _ = writeln!(
+        std::io::stderr(),
         "{:.1} s on {threads} threads",
         started.elapsed().as_secs_f64()
     );

@@ -155,3 +155,23 @@ fn a_finished_game_has_no_moves() {
         "pieces": {"red": ["B", "B", "B", "B"], "green": ["H1", "H2", "H3", "H4"]}, "roll": 3});
     assert_eq!(answer("moves", &doc), json!({"moves": []}));
 }
+
+#[test]
+fn a_closed_standard_output_is_an_error_not_a_panic() {
+    let (reader, writer) = std::io::pipe().unwrap();
+    drop(reader);
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_clovece"))
+        .arg("moves")
+        .stdin(std::process::Stdio::piped())
+        .stdout(writer)
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let doc = with(spec_position(), "roll", json!(6)).to_string();
+    std::io::Write::write_all(&mut child.stdin.take().unwrap(), doc.as_bytes()).unwrap();
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("cannot write standard output"), "{err}");
+    assert!(!err.contains("panicked"), "{err}");
+}
