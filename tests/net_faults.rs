@@ -166,3 +166,31 @@ fn resuming_with_no_saved_game_says_so_and_exits_2() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("no saved game to resume"), "{err}");
 }
+
+#[test]
+fn a_saved_game_that_cannot_be_read_is_kept_and_no_new_game_replaces_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let game = dir.path().join("game");
+    std::fs::create_dir(&game).unwrap();
+    std::fs::write(game.join("secret"), b"not a secret").unwrap();
+    std::fs::write(game.join("log"), b"a log this phone cannot read").unwrap();
+    for args in [
+        &["host", "--players", "2", "--computer", "1"][..],
+        &["join", "ABCD2345"],
+    ] {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_clovece"))
+            .args(args)
+            .args(["--bot", "easy", "--listen", "/ip4/127.0.0.1/tcp/0"])
+            .args(["--data", dir.path().to_str().unwrap()])
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains("cannot be read"), "{err}");
+        assert_eq!(std::fs::read(game.join("secret")).unwrap(), b"not a secret");
+        assert_eq!(
+            std::fs::read(game.join("log")).unwrap(),
+            b"a log this phone cannot read"
+        );
+    }
+}

@@ -222,8 +222,8 @@ fn a_damaged_secret_or_header_is_a_clear_error() {
     ));
     fs::remove_file(&secret).unwrap();
     let error = Store::open(dir.path()).unwrap_err();
-    assert!(matches!(error, StoreError::Io { .. }));
-    assert!(error.to_string().contains("secret"), "{error}");
+    assert!(matches!(error, StoreError::Empty { .. }), "{error}");
+    assert!(error.to_string().contains("no saved game"), "{error}");
 }
 
 proptest! {

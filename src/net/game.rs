@@ -105,6 +105,12 @@ pub enum GameError {
         .0.display()
     )]
     Unfinished(PathBuf),
+    #[error(
+        "{} holds a saved game that cannot be read ({}); it is left as it is: move it away or use another --data",
+        .0.display(),
+        .1
+    )]
+    Unreadable(PathBuf, StoreError),
     #[error("the host sent a header that does not seat this player as agreed")]
     BadSeat,
     #[error(
@@ -169,6 +175,11 @@ pub async fn run(
         }
         (Role::Join(Some(_)), Ok(saved)) if saved.log.result().is_none() => {
             return Err(GameError::Unfinished(dir));
+        }
+        // A new game replaces only a finished one or nothing: a saved game
+        // this phone cannot read is kept for the player to look at.
+        (_, Err(e)) if !matches!(e, StoreError::Empty { .. }) => {
+            return Err(GameError::Unreadable(dir, e));
         }
         (Role::Host(table, organiser), _) => Start::Host(*table, organiser.as_mut()),
         (Role::Join(Some(link)), _) => Start::Join(link),

@@ -84,6 +84,11 @@ pub enum Damage {
 
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {
+    /// Nothing was ever saved in the folder (it has no dice secret, the
+    /// first file a game writes): the one case where a new game may be
+    /// created there without losing one.
+    #[error("{} holds no saved game", .path.display())]
+    Empty { path: PathBuf },
     #[error("{}: {source}", .path.display())]
     Io { path: PathBuf, source: io::Error },
     #[error("{} holds no game: {why}", .path.display())]
@@ -206,7 +211,12 @@ impl Store {
     /// Loads the game saved in `dir`, checking every entry again.
     pub fn open(dir: &Path) -> Result<Restored, StoreError> {
         let path = dir.join(SECRET_FILE);
-        let bytes = fs::read(&path).map_err(io_error(&path))?;
+        let bytes = fs::read(&path).map_err(|source| match source.kind() {
+            io::ErrorKind::NotFound => StoreError::Empty {
+                path: dir.to_owned(),
+            },
+            _ => io_error(&path)(source),
+        })?;
         let (secret, _): (Secret, _) = read_record(&bytes).map_err(|why| StoreError::Secret {
             path: path.clone(),
             why,
