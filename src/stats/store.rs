@@ -3,10 +3,10 @@
 //! write-to-temporary, fsync, rename and fsync of the folder, so a crash
 //! leaves either the old file or the new one. A damaged line (a disk
 //! error, a hand edit) is reported by number and skipped, and every other
-//! line is kept; before the next write replaces such a file, it is kept
-//! beside it as `stats.jsonl.damaged`, so nothing is lost.
+//! line is kept; before the next write replaces such a file, it is added
+//! to the end of `stats.jsonl.damaged` beside it, so nothing is lost.
 
-use std::fs::{self, File};
+use std::fs::{self, File, OpenOptions};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
@@ -84,9 +84,7 @@ impl Store {
             return Ok(false);
         }
         if !loaded.damaged.is_empty() {
-            let mut keep = self.path.clone().into_os_string();
-            keep.push(".damaged");
-            fs::copy(&self.path, &keep).map_err(|e| StatsError::Write(keep.into(), e))?;
+            self.keep_damaged()?;
         }
         loaded.records.push(record);
         self.write(&loaded.records)?;
@@ -100,6 +98,25 @@ impl Store {
             Some(record) => self.add(record),
             None => Ok(false),
         }
+    }
+
+    /// Adds the file as it is now to the end of `stats.jsonl.damaged`,
+    /// before a write drops its damaged lines: appended, so that an
+    /// earlier damage kept there stays too.
+    fn keep_damaged(&self) -> Result<(), StatsError> {
+        let mut keep = self.path.clone().into_os_string();
+        keep.push(".damaged");
+        let keep = PathBuf::from(keep);
+        let bytes = fs::read(&self.path).map_err(|e| StatsError::Read(self.path.clone(), e))?;
+        OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(&keep)
+            .and_then(|mut file| {
+                file.write_all(&bytes)?;
+                file.sync_all()
+            })
+            .map_err(|e| StatsError::Write(keep, e))
     }
 
     fn write(&self, records: &[Record]) -> Result<(), StatsError> {
@@ -168,11 +185,20 @@ mod tests {
         assert_eq!(loaded.records.len(), 2);
         assert_eq!(loaded.damaged, vec![1, 4]);
         store.add(record("d")).unwrap();
-        let kept = fs::read_to_string(dir.path().join("stats.jsonl.damaged")).unwrap();
-        assert_eq!(kept, text);
+        let kept = dir.path().join("stats.jsonl.damaged");
+        assert_eq!(fs::read_to_string(&kept).unwrap(), text);
         let loaded = store.load().unwrap();
         assert_eq!(loaded.records.len(), 3);
         assert!(loaded.damaged.is_empty());
+        // A second damage is kept after the first.
+        let second = format!(
+            "{}\nmore garbage\n",
+            fs::read_to_string(store.path()).unwrap()
+        );
+        fs::write(store.path(), &second).unwrap();
+        store.add(record("e")).unwrap();
+        assert_eq!(fs::read_to_string(&kept).unwrap(), text + &second);
+        assert_eq!(store.load().unwrap().records.len(), 4);
     }
 
     #[test]
