@@ -7,7 +7,7 @@ use clovece::protocol::sim::{Config, Table};
 use clovece::protocol::wire::MAX_MESSAGE;
 use clovece::protocol::{
     Act, Actor, Auto, Certificate, Change, Colours, Control, DecodeError, Digest, Due, Entry, Kind,
-    LogError, Message, Offered, Phone, PhoneError, Proof, Reveal, Signed, Vote,
+    LogError, Message, Offered, Phone, PhoneError, Proof, Reveal, Signed, Transport, Vote,
 };
 use clovece::rules::{Colour, FlowError, Move, Seats};
 use proptest::prelude::*;
@@ -617,6 +617,50 @@ fn oversized_or_malformed_messages_are_refused() {
     ));
     assert!(error.blames_sender());
     assert_eq!(phone.log().head(), table.log().head());
+}
+
+/// A transport whose peers have `backlog` messages each on their way.
+struct Slow {
+    sent: Sent,
+    backlog: usize,
+}
+
+impl Transport for Slow {
+    fn send(&mut self, to: Colour, message: &[u8]) {
+        self.sent.send(to, message);
+    }
+    fn broadcast(&mut self, message: &[u8]) {
+        self.sent.broadcast(message);
+    }
+    fn backlog(&self, _to: Colour) -> usize {
+        self.backlog
+    }
+}
+
+#[test]
+fn a_phone_that_takes_nothing_is_sent_no_more_entries_however_often_it_asks() {
+    let table = table_until(|t| t.log().len() > 20);
+    let (mut phone, _) = phone_of(&table, GREEN, None);
+    let sync = Message::Sync { from: 0 }.encode();
+    let mut taking = Slow {
+        sent: Sent::default(),
+        backlog: 0,
+    };
+    phone.receive(RED, &sync, &mut taking).unwrap();
+    assert!(matches!(
+        taking.sent.take()[..],
+        [Message::Entries { ref entries }] if entries.len() > 20
+    ));
+    let mut not_taking = Slow {
+        sent: Sent::default(),
+        backlog: 1000,
+    };
+    for _ in 0..100 {
+        // Not an error: a phone catching up may ask again before an answer
+        // arrives, and it is not blamed for it.
+        phone.receive(RED, &sync, &mut not_taking).unwrap();
+    }
+    assert!(not_taking.sent.take().is_empty());
 }
 
 /// Green's phone in a game a few entries in, shared by the cases below.

@@ -48,6 +48,10 @@ impl Transport for Wire<'_> {
             }
         }
     }
+
+    fn backlog(&self, to: Colour) -> usize {
+        self.peers[to.index()].map_or(0, |peer| self.node.unacknowledged(peer))
+    }
 }
 
 /// Tells the front `away: <colour>` when the computer takes a player's

@@ -24,6 +24,11 @@ use super::store::{Restored, Store, StoreError};
 use super::wire::{DecodeError, MAX_BATCH, Message, Reveal};
 use crate::rules::{Colour, Move};
 
+/// The most messages a phone may have left untaken and still be sent a
+/// batch of entries it asks for ([`Phone::send_entries`]): far more than a
+/// phone that takes its messages ever has on its way.
+const MAX_BACKLOG: usize = 32;
+
 /// How messages leave a phone. Peers are named by seat colour; the network
 /// layer maps them to libp2p peer ids with the keys in the header.
 pub trait Transport {
@@ -31,6 +36,11 @@ pub trait Transport {
     fn send(&mut self, to: Colour, message: &[u8]);
     /// Sends `message` to every other phone of the game.
     fn broadcast(&mut self, message: &[u8]);
+    /// How many messages sent to the phone of `to` it has not taken yet;
+    /// a transport that keeps no queue has none.
+    fn backlog(&self, _to: Colour) -> usize {
+        0
+    }
 }
 
 /// What the transport layer saw as time passed.
@@ -732,7 +742,16 @@ impl Phone {
         }
     }
 
+    /// Sends `to` the entries from index `from` on, one batch, unless it
+    /// has not taken what was sent to it before: every batch costs this
+    /// phone an encoding of up to [`MAX_BATCH`] entries, and a phone asking
+    /// many thousand times a second without taking the answers would keep
+    /// this one busy. It asks again once it has taken them (its status
+    /// every second says where its log stands).
     fn send_entries(&self, to: Colour, from: u32, t: &mut dyn Transport) {
+        if t.backlog(to) >= MAX_BACKLOG {
+            return;
+        }
         let entries = self.log.entries();
         let start = (from as usize).min(entries.len());
         let end = (start + MAX_BATCH).min(entries.len());
