@@ -103,9 +103,10 @@ enum Command {
         #[arg(long, default_value = "classic", value_parser = board)]
         board: Theme,
         /// How the first player is chosen: random, red, highest-roll or
-        /// first-six.
-        #[arg(long, default_value = "random", value_parser = first)]
-        first: FirstPlayer,
+        /// first-six [default: the rules' own: first-six for croatian,
+        /// highest-roll for matfyz, random for classic].
+        #[arg(long, value_parser = first)]
+        first: Option<FirstPlayer>,
         /// Seconds the game waits for a phone that is gone before the
         /// computer plays for it.
         #[arg(long, hide = true, default_value_t = clovece::protocol::header::DEFAULT_GRACE_SECS,
@@ -294,13 +295,14 @@ fn main() -> ExitCode {
                     players.to_string(),
                 ))
                 .and_then(|players| {
+                    let rules = clovece::lobby::options::rules(&rules, &house)?;
                     let options = RoomOptions {
                         private,
                         players,
                         turn,
                         board,
-                        rules: clovece::lobby::options::rules(&rules, &house)?,
-                        first,
+                        rules,
+                        first: first.unwrap_or_else(|| FirstPlayer::for_room(rules)),
                     };
                     let console = console.then(|| {
                         let stdin = tokio::io::BufReader::new(tokio::io::stdin());

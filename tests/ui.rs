@@ -371,7 +371,7 @@ fn setup_offers_classic_croatian_and_matfyz_rules() {
 }
 
 #[test]
-fn hosting_offers_matfyz_rules() {
+fn hosting_offers_each_rule_set_with_its_own_first_player() {
     ui_support::init();
     let folder = settings_dir("host-rules");
     let dir = folder.path();
@@ -382,11 +382,20 @@ fn hosting_offers_matfyz_rules() {
     find(window, "Host a room").mock_single_click(PointerEventButton::Left);
     let room = window.global::<clovece::app::ui::RoomAdapter>();
     assert_eq!(room.get_rules(), clovece::app::ui::RuleChoice::Classic);
+    // Each rule set brings its own way of choosing who begins (0 random,
+    // 2 highest roll, 3 first six), which the host may change after.
+    assert_eq!(room.get_first(), 0);
     find(window, "Matfyz rules").mock_single_click(PointerEventButton::Left);
     assert_eq!(room.get_rules(), clovece::app::ui::RuleChoice::Matfyz);
+    assert_eq!(room.get_first(), 2);
     assert!(find(window, "Shared pieces: move any colour you have neither in your base nor at home, and bring one of each colour home.").is_valid());
+    find(window, "Croatian rules").mock_single_click(PointerEventButton::Left);
+    assert_eq!(room.get_first(), 3);
+    find(window, "Red begins").mock_single_click(PointerEventButton::Left);
+    assert_eq!(room.get_first(), 1);
     find(window, "Classic rules").mock_single_click(PointerEventButton::Left);
     assert_eq!(room.get_rules(), clovece::app::ui::RuleChoice::Classic);
+    assert_eq!(room.get_first(), 0);
 }
 
 #[test]

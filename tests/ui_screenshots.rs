@@ -238,11 +238,14 @@ fn played() -> OfflineGame {
     let players = ["Anna", "Boris", "Cyril", "Dana"]
         .map(|name| Player::Human { name: name.into() })
         .to_vec();
-    let mut game = OfflineGame::new(Setup {
-        players,
-        rules: RuleSet::Classic(HouseRules::default()),
-        timer: TurnTimer::None,
-    })
+    let mut game = OfflineGame::new(
+        Setup {
+            players,
+            rules: RuleSet::Classic(HouseRules::default()),
+            timer: TurnTimer::None,
+        },
+        || unreachable!("red begins a classic game"),
+    )
     .unwrap();
     let mut dice = Dice::from_seed([5; 32]);
     while game.fairness().history().len() < 60 {

@@ -267,8 +267,13 @@ impl App {
                 return;
             };
             let setup = setup_from_ui(&window, &state.borrow());
-            state.borrow_mut().setup = Some(setup.clone());
-            if let Ok(game) = OfflineGame::new(setup) {
+            let game = {
+                let mut s = state.borrow_mut();
+                s.setup = Some(setup.clone());
+                let dice = &mut s.dice;
+                OfflineGame::new(setup, || dice.roll())
+            };
+            if let Ok(game) = game {
                 start(&window, &state, &online, game);
             }
         });
@@ -421,8 +426,13 @@ impl App {
                     .set_screen(ui::Screen::Home);
                 return;
             }
-            let setup = state.borrow().setup.clone();
-            if let Some(game) = setup.and_then(|s| OfflineGame::new(s).ok()) {
+            let game = {
+                let mut s = state.borrow_mut();
+                let setup = s.setup.clone();
+                let dice = &mut s.dice;
+                setup.and_then(|setup| OfflineGame::new(setup, || dice.roll()).ok())
+            };
+            if let Some(game) = game {
                 start(&window, &state, &online, game);
             }
         });
@@ -893,6 +903,7 @@ pub(super) fn note(note: Note) -> ui::Note {
         Note::RollAgain => (ui::NoteKind::RollAgain, 0, red, red, red),
         Note::Captured { piece, by } => (ui::NoteKind::Captured, 0, piece, by, piece),
         Note::Given { piece, by, to } => (ui::NoteKind::Given, 0, piece, by, to),
+        Note::Begins { seat } => (ui::NoteKind::Begins, 0, seat, seat, seat),
         Note::Won { winner } => (ui::NoteKind::Won, 0, winner, winner, winner),
     };
     ui::Note {

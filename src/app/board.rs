@@ -41,6 +41,8 @@ pub enum Note {
         by: Colour,
         to: Colour,
     },
+    /// The opening rolls chose `seat` to begin.
+    Begins { seat: Colour },
     /// The game is over.
     Won { winner: Colour },
 }

@@ -6,7 +6,8 @@
 //! moves.
 
 use crate::rules::board::TRACK_LEN;
-use crate::rules::{Colour, Die, FlowError, Game, Move, Next, Rolled, RuleSet, Seats};
+use crate::rules::opening::{Opening, OpeningNext};
+use crate::rules::{Colour, Die, FirstPlayer, FlowError, Game, Move, Next, Rolled, RuleSet, Seats};
 
 use super::board::{Board, Note, PieceId, PieceView, Tap};
 use super::fairness::{Fairness, Roll};
@@ -72,17 +73,45 @@ pub struct OfflineGame {
 }
 
 impl OfflineGame {
-    /// A new game: red begins, as in the HoyHop rules for a local game.
-    pub fn new(setup: Setup) -> Result<OfflineGame, BadSetup> {
+    /// A new game, its first player chosen as the rules' text says for a
+    /// game at one device ([`FirstPlayer::for_local_game`]): red under the
+    /// classic rules, as HoyHop's local game; under the Croatian preset
+    /// (the first six) and the Matfyz rules (the highest roll) the device
+    /// rolls the opening with `roll` for everyone at once, and the note
+    /// says who begins. The opening's rolls count in the fairness view.
+    pub fn new(setup: Setup, mut roll: impl FnMut() -> Die) -> Result<OfflineGame, BadSetup> {
         let count = setup.players.len();
         let seats = u8::try_from(count)
             .ok()
             .and_then(Seats::for_players)
             .ok_or(BadSetup::Players(count))?;
-        let game =
-            Game::new(setup.rules, seats, Colour::Red).expect("red is seated in every seating");
+        let rule = FirstPlayer::for_local_game(setup.rules);
+        let mut opening = Opening::new(rule, seats);
+        let mut rolls = Vec::new();
+        let first = loop {
+            match opening.next() {
+                OpeningNext::Decided(first) => break first,
+                OpeningNext::Roll(seat) => {
+                    let die = roll();
+                    rolls.push(Roll {
+                        seat,
+                        die,
+                        by_computer: true,
+                    });
+                    opening.roll(die).expect("the opening waits for this roll");
+                }
+                OpeningNext::Draw => {
+                    unreachable!("a game at one device draws no lots (for_local_game)")
+                }
+            }
+        };
+        let game = Game::new(setup.rules, seats, first).expect("the opening chose a seated colour");
         let mut game = OfflineGame::resume(game, setup.players)?;
         game.clock = TurnClock::new(setup.timer);
+        game.fairness = Fairness::from_rolls(rolls);
+        if rule != FirstPlayer::Red {
+            game.note = Note::Begins { seat: first };
+        }
         Ok(game)
     }
 
@@ -354,6 +383,17 @@ mod tests {
         Die::new(n).unwrap()
     }
 
+    /// The die of a classic game's opening, which red begins without one.
+    fn no_opening() -> Die {
+        panic!("a classic game at one device begins with red, unrolled")
+    }
+
+    /// A die that shows `faces` over and over.
+    fn dice(faces: &[u8]) -> impl FnMut() -> Die + '_ {
+        let mut next = faces.iter().cycle();
+        move || die(*next.next().unwrap())
+    }
+
     fn human(name: &str) -> Player {
         Player::Human { name: name.into() }
     }
@@ -367,11 +407,14 @@ mod tests {
     }
 
     fn two_humans() -> OfflineGame {
-        OfflineGame::new(Setup {
-            players: vec![human("Anna"), human("Boris")],
-            rules: RuleSet::Classic(HouseRules::default()),
-            timer: TurnTimer::None,
-        })
+        OfflineGame::new(
+            Setup {
+                players: vec![human("Anna"), human("Boris")],
+                rules: RuleSet::Classic(HouseRules::default()),
+                timer: TurnTimer::None,
+            },
+            no_opening,
+        )
         .unwrap()
     }
 
@@ -396,7 +439,10 @@ mod tests {
                 rules: RuleSet::Classic(HouseRules::default()),
                 timer: TurnTimer::None,
             };
-            assert_eq!(OfflineGame::new(setup).err(), Some(BadSetup::Players(n)));
+            assert_eq!(
+                OfflineGame::new(setup, no_opening).err(),
+                Some(BadSetup::Players(n))
+            );
         }
         let game = two_humans();
         let colours: Vec<Colour> = game.players().iter().map(|(c, _)| *c).collect();
@@ -405,13 +451,66 @@ mod tests {
 
     #[test]
     fn the_croatian_preset_forbids_jumping_in_the_home_row() {
-        let game = OfflineGame::new(Setup {
-            players: vec![human("Ana"), human("Ivo")],
-            rules: RuleSet::Classic(HouseRules::CROATIAN),
-            timer: TurnTimer::None,
-        })
+        let game = OfflineGame::new(
+            Setup {
+                players: vec![human("Ana"), human("Ivo")],
+                rules: RuleSet::Classic(HouseRules::CROATIAN),
+                timer: TurnTimer::None,
+            },
+            dice(&[6, 1, 1]),
+        )
         .unwrap();
         assert_eq!(game.game().rules(), RuleSet::Classic(HouseRules::CROATIAN));
+    }
+
+    #[test]
+    fn the_croatian_preset_begins_with_the_first_six_and_matfyz_with_the_highest_roll() {
+        let players = || vec![human("Ana"), human("Ivo")];
+        // Red misses its three tries, green's first roll is a six.
+        let croatian = OfflineGame::new(
+            Setup {
+                players: players(),
+                rules: RuleSet::Classic(HouseRules::CROATIAN),
+                timer: TurnTimer::None,
+            },
+            dice(&[1, 2, 3, 6]),
+        )
+        .unwrap();
+        // Red 2, green 5.
+        let matfyz = OfflineGame::new(
+            Setup {
+                players: players(),
+                rules: RuleSet::Matfyz,
+                timer: TurnTimer::None,
+            },
+            dice(&[2, 5]),
+        )
+        .unwrap();
+        for (game, rolls) in [(croatian, 4), (matfyz, 2)] {
+            assert_eq!(
+                game.note(),
+                Note::Begins {
+                    seat: Colour::Green
+                }
+            );
+            assert!(matches!(
+                game.next(),
+                Next::Roll {
+                    seat: Colour::Green,
+                    ..
+                }
+            ));
+            assert_eq!(
+                game.fairness().history().len(),
+                rolls,
+                "the opening's rolls count"
+            );
+            assert_eq!(game.last_roll(), None, "the die waits for the first turn");
+        }
+        // The classic rules roll no opening: red begins.
+        let classic = two_humans();
+        assert_eq!(classic.note(), Note::None);
+        assert!(classic.fairness().history().is_empty());
     }
 
     #[test]
@@ -564,11 +663,14 @@ mod tests {
 
     #[test]
     fn the_computer_acts_only_on_its_own_turn() {
-        let mut game = OfflineGame::new(Setup {
-            players: vec![human("Anna"), Player::Computer { level: Level::Easy }],
-            rules: RuleSet::Classic(HouseRules::default()),
-            timer: TurnTimer::None,
-        })
+        let mut game = OfflineGame::new(
+            Setup {
+                players: vec![human("Anna"), Player::Computer { level: Level::Easy }],
+                rules: RuleSet::Classic(HouseRules::default()),
+                timer: TurnTimer::None,
+            },
+            no_opening,
+        )
         .unwrap();
         assert_eq!(game.computer_to_act(), None);
         assert!(game.play_computer().is_err());
@@ -581,11 +683,14 @@ mod tests {
     }
 
     fn timed(timer: TurnTimer) -> OfflineGame {
-        OfflineGame::new(Setup {
-            players: vec![human("Anna"), human("Boris")],
-            rules: RuleSet::Classic(HouseRules::default()),
-            timer,
-        })
+        OfflineGame::new(
+            Setup {
+                players: vec![human("Anna"), human("Boris")],
+                rules: RuleSet::Classic(HouseRules::default()),
+                timer,
+            },
+            no_opening,
+        )
         .unwrap()
     }
 
@@ -632,11 +737,14 @@ mod tests {
 
     #[test]
     fn the_timer_does_not_run_while_the_computer_plays() {
-        let mut game = OfflineGame::new(Setup {
-            players: vec![human("Anna"), Player::Computer { level: Level::Easy }],
-            rules: RuleSet::Classic(HouseRules::default()),
-            timer: TurnTimer::Seconds10,
-        })
+        let mut game = OfflineGame::new(
+            Setup {
+                players: vec![human("Anna"), Player::Computer { level: Level::Easy }],
+                rules: RuleSet::Classic(HouseRules::default()),
+                timer: TurnTimer::Seconds10,
+            },
+            no_opening,
+        )
         .unwrap();
         for _ in 0..3 {
             game.roll(die(1)).unwrap();
@@ -648,20 +756,23 @@ mod tests {
 
     #[test]
     fn a_whole_game_against_the_computer_ends_with_a_winner() {
-        let mut game = OfflineGame::new(Setup {
-            players: vec![
-                Player::Computer { level: Level::Easy },
-                Player::Computer {
-                    level: Level::Medium,
-                },
-                Player::Computer { level: Level::Hard },
-                Player::Computer {
-                    level: Level::Medium,
-                },
-            ],
-            rules: RuleSet::Classic(HouseRules::default()),
-            timer: TurnTimer::None,
-        })
+        let mut game = OfflineGame::new(
+            Setup {
+                players: vec![
+                    Player::Computer { level: Level::Easy },
+                    Player::Computer {
+                        level: Level::Medium,
+                    },
+                    Player::Computer { level: Level::Hard },
+                    Player::Computer {
+                        level: Level::Medium,
+                    },
+                ],
+                rules: RuleSet::Classic(HouseRules::default()),
+                timer: TurnTimer::None,
+            },
+            no_opening,
+        )
         .unwrap();
         let mut dice = super::super::dice::Dice::from_seed([3; 32]);
         for _ in 0..20_000 {
@@ -695,11 +806,14 @@ mod tests {
 
     #[test]
     fn a_matfyz_game_starts_with_one_piece_of_each_colour_in_every_base() {
-        let game = OfflineGame::new(Setup {
-            players: vec![human("Anna"), human("Boris")],
-            rules: RuleSet::Matfyz,
-            timer: TurnTimer::None,
-        })
+        let game = OfflineGame::new(
+            Setup {
+                players: vec![human("Anna"), human("Boris")],
+                rules: RuleSet::Matfyz,
+                timer: TurnTimer::None,
+            },
+            dice(&[6, 1, 1]),
+        )
         .unwrap();
         let pieces = game.pieces();
         assert_eq!(pieces.len(), 8, "a piece of each colour per player");
@@ -844,17 +958,20 @@ mod tests {
 
     #[test]
     fn a_whole_matfyz_game_with_both_kinds_of_choice_ends_with_a_winner() {
-        let mut game = OfflineGame::new(Setup {
-            players: vec![
-                human("Anna"),
-                Player::Computer {
-                    level: Level::Medium,
-                },
-                human("Cyril"),
-            ],
-            rules: RuleSet::Matfyz,
-            timer: TurnTimer::None,
-        })
+        let mut game = OfflineGame::new(
+            Setup {
+                players: vec![
+                    human("Anna"),
+                    Player::Computer {
+                        level: Level::Medium,
+                    },
+                    human("Cyril"),
+                ],
+                rules: RuleSet::Matfyz,
+                timer: TurnTimer::None,
+            },
+            dice(&[6, 1, 1]),
+        )
         .unwrap();
         let mut dice = super::super::dice::Dice::from_seed([7; 32]);
         let (mut plans, mut recipients) = (0, 0);

@@ -128,6 +128,18 @@ pub fn connect(
         let options = options_from_ui(&window.global::<RoomAdapter>(), house);
         begin(&window, &state, Part::Host(options), name);
     });
+    // Choosing a rule set chooses its own way to pick the first player
+    // too; the host may choose another after.
+    let (weak, settings) = (window.as_weak(), profile.clone());
+    room.on_rules_chosen(move || {
+        let Some(window) = weak.upgrade() else { return };
+        let adapter = window.global::<RoomAdapter>();
+        let rules = options_from_ui(&adapter, settings().1).rules;
+        let first = FirstPlayer::for_room(rules);
+        if let Some(i) = FIRST.iter().position(|&f| f == first) {
+            adapter.set_first(i as i32);
+        }
+    });
     let (weak, state) = (window.as_weak(), online.clone());
     window.global::<ui::AppAdapter>().on_join_room(move |link| {
         let Some(window) = weak.upgrade() else { return };
@@ -521,6 +533,15 @@ fn act(
     true
 }
 
+/// The ways of choosing the first player, in the order of the host
+/// screen's `first` (0 random, 1 red, 2 highest roll, 3 first six).
+const FIRST: [FirstPlayer; 4] = [
+    FirstPlayer::Random,
+    FirstPlayer::Red,
+    FirstPlayer::HighestRoll,
+    FirstPlayer::FirstSix,
+];
+
 /// The host's options as the host screen shows them; classic rules with
 /// the host's `house` rules (the header carries them to every phone), the
 /// Croatian preset or the Matfyz rules.
@@ -531,12 +552,11 @@ fn options_from_ui(adapter: &RoomAdapter, house: HouseRules) -> RoomOptions {
         60 => TurnTime::Sixty,
         _ => TurnTime::Thirty,
     };
-    let first = match adapter.get_first() {
-        1 => FirstPlayer::Red,
-        2 => FirstPlayer::HighestRoll,
-        3 => FirstPlayer::FirstSix,
-        _ => FirstPlayer::Random,
-    };
+    let first = usize::try_from(adapter.get_first())
+        .ok()
+        .and_then(|i| FIRST.get(i))
+        .copied()
+        .unwrap_or_default();
     RoomOptions {
         private: adapter.get_private(),
         players: u8::try_from(adapter.get_players())

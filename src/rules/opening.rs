@@ -1,7 +1,8 @@
 //! Choosing who plays first, before any position exists.
 
+use super::RuleSet;
 use super::board::{Colour, Die, Seats};
-use super::classic::TRIES;
+use super::classic::{HouseRules, TRIES};
 
 /// How the first player is chosen.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -17,6 +18,31 @@ pub enum FirstPlayer {
     /// Colours roll in turn, up to three times each, until one rolls a six
     /// (the Croatian text).
     FirstSix,
+}
+
+impl FirstPlayer {
+    /// How the text of `rules` chooses the first player in a room: the
+    /// Croatian preset by the first six, the Matfyz rules by the highest
+    /// roll, the classic rules by a draw ("who goes first is drawn at
+    /// random" in HoyHop's rooms). A room's host may choose another.
+    pub fn for_room(rules: RuleSet) -> FirstPlayer {
+        FirstPlayer::own(rules).unwrap_or(FirstPlayer::Random)
+    }
+
+    /// The same for a game on one device, where the classic rules let red
+    /// begin ("On HoyHop, red goes first").
+    pub fn for_local_game(rules: RuleSet) -> FirstPlayer {
+        FirstPlayer::own(rules).unwrap_or(FirstPlayer::Red)
+    }
+
+    /// The way a rule set's own text names, if it names one.
+    fn own(rules: RuleSet) -> Option<FirstPlayer> {
+        match rules {
+            RuleSet::Matfyz => Some(FirstPlayer::HighestRoll),
+            RuleSet::Classic(house) if house == HouseRules::CROATIAN => Some(FirstPlayer::FirstSix),
+            RuleSet::Classic(_) => None,
+        }
+    }
 }
 
 /// What the choice of the first player waits for.
@@ -173,6 +199,29 @@ mod tests {
 
     fn dice(rolls: &[u8]) -> impl Iterator<Item = Die> + '_ {
         rolls.iter().map(|&r| Die::new(r).unwrap())
+    }
+
+    #[test]
+    fn each_rule_set_begins_its_own_way() {
+        let classic = RuleSet::Classic(HouseRules::default());
+        let house = RuleSet::Classic(HouseRules {
+            compulsory_capture: true,
+            ..HouseRules::default()
+        });
+        let croatian = RuleSet::Classic(HouseRules::CROATIAN);
+        for (rules, room, local) in [
+            (classic, FirstPlayer::Random, FirstPlayer::Red),
+            (house, FirstPlayer::Random, FirstPlayer::Red),
+            (croatian, FirstPlayer::FirstSix, FirstPlayer::FirstSix),
+            (
+                RuleSet::Matfyz,
+                FirstPlayer::HighestRoll,
+                FirstPlayer::HighestRoll,
+            ),
+        ] {
+            assert_eq!(FirstPlayer::for_room(rules), room, "{rules:?}");
+            assert_eq!(FirstPlayer::for_local_game(rules), local, "{rules:?}");
+        }
     }
 
     #[test]
