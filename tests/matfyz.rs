@@ -378,6 +378,24 @@ fn the_mover_chooses_who_receives_the_captured_piece_even_itself() {
 }
 
 #[test]
+fn a_piece_only_the_mover_can_play_is_given_to_the_mover() {
+    // "Pozor na vyhození figurky, kterou může hrát jen hráč na tahu - musel
+    // by ji darovat sám sobě": the yellow piece red moves from T7 captures
+    // the blue one on T10; green holds blue, so red alone can receive it.
+    let doc = two(
+        json!({"red": ["red", "green"], "green": ["red", "green", "blue", "yellow"]}),
+        json!({}),
+        json!({"T7": "yellow", "T10": "blue"}),
+    );
+    assert_eq!(moves(&doc, &[3]), ["T10>T13", "T7>T10*red"]);
+    let after = replay(&doc, rolls_then(&[3], &["T7>T10*red"]));
+    assert_eq!(
+        after["position"]["bases"]["red"],
+        json!(["red", "blue", "green"])
+    );
+}
+
+#[test]
 fn a_recipient_is_offered_only_if_the_next_roll_can_still_be_used() {
     // T2>T8 captures blue. Given to red, it would make red hold blue, so
     // the blue piece on T20 could not use the 2, which T2's piece could.
