@@ -224,6 +224,14 @@ fn a_damaged_secret_or_header_is_a_clear_error() {
     let error = Store::open(dir.path()).unwrap_err();
     assert!(matches!(error, StoreError::Empty { .. }), "{error}");
     assert!(error.to_string().contains("no saved game"), "{error}");
+    // A secret without a log: stopped while creating the game, before its
+    // header was on disk. Nothing to resume, so nothing to keep.
+    fs::write(&secret, &good).unwrap();
+    fs::remove_file(&path).unwrap();
+    assert!(matches!(
+        Store::open(dir.path()),
+        Err(StoreError::Empty { .. })
+    ));
 }
 
 proptest! {
@@ -255,4 +263,32 @@ proptest! {
             Err(other) => prop_assert!(false, "{}", other),
         }
     }
+}
+
+#[test]
+fn an_entry_is_saved_in_its_own_place_never_after_a_gap() {
+    let dir = tempfile::tempdir().unwrap();
+    drop(saved_game(dir.path(), 8));
+    let table = table_until(|t| t.log().len() >= 8);
+    let entries = table.log().entries();
+    let mut store = Store::open(dir.path()).unwrap().store;
+    // Entries the phone took out of its log again (a save failed) are not
+    // followed: the next entry for place 5 takes place 5.
+    store.append(&entries[5]).unwrap();
+    assert_eq!(store.len(), 6);
+    let error = store.append(&entries[7]).unwrap_err();
+    assert!(
+        matches!(
+            error,
+            StoreError::Behind {
+                index: 7,
+                saved: 6,
+                ..
+            }
+        ),
+        "{error}"
+    );
+    drop(store);
+    let restored = Store::open(dir.path()).unwrap();
+    assert_eq!(restored.log.hashes(), &table.log().hashes()[..6]);
 }

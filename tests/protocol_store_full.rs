@@ -92,3 +92,34 @@ fn a_move_that_cannot_be_saved_is_taken_back_and_not_sent() {
     drop(phone);
     assert_eq!(Store::open(dir.path()).unwrap().log.head(), head);
 }
+
+#[test]
+fn an_entry_from_another_phone_that_cannot_be_saved_is_taken_out_and_taken_again() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut table = table_until(|t| t.log().len() > 10);
+    let (mut phone, mut out) = phone_of(&table, GREEN, Some(dir.path()));
+    let len = phone.log().len();
+    assert!(table.step(), "the game goes on");
+    let next = Message::Entry(table.log().entries()[len as usize].clone()).encode();
+    let log = dir.path().join("log");
+    let saved = fs::read(&log).unwrap();
+
+    let limit = SizeLimit::new(saved.len() as u64);
+    let error = phone.receive(Colour::Red, &next, &mut out).unwrap_err();
+    drop(limit);
+    assert!(
+        matches!(error, PhoneError::Store(StoreError::Io { .. })),
+        "{error}"
+    );
+    assert!(!error.blames_sender());
+    // The log is not ahead of the file, so nothing later lands in its place.
+    assert_eq!(phone.log().len(), len, "the entry is taken out");
+    assert_eq!(fs::read(&log).unwrap(), saved);
+
+    // It comes again, and is saved where it belongs.
+    phone.receive(Colour::Red, &next, &mut out).unwrap();
+    assert_eq!(phone.log().len(), len + 1);
+    let head = phone.log().head();
+    drop(phone);
+    assert_eq!(Store::open(dir.path()).unwrap().log.head(), head);
+}

@@ -452,19 +452,25 @@ impl Phone {
         Ok(())
     }
 
-    /// Takes an entry this phone made into the log and saves it. If it
-    /// cannot be saved it is taken out again: an act that is not on disk
-    /// must not be sent (after a restart the phone would sign another one
-    /// for the same place, which reads as cheating).
+    /// Takes an entry this phone made into the log and saves it.
     fn append(&mut self, entry: Entry) -> Result<(), PhoneError> {
-        let len = self.log.len();
         let offered = self.log.offer(entry.clone())?;
-        self.save(&entry, offered).inspect_err(|_| {
-            self.log.truncate(len);
+        self.save(&entry, offered)
+    }
+
+    /// Saves `entry`, which the log has just taken as `offered`. If it
+    /// cannot be saved, it is taken out of the log again, so that the log
+    /// never runs ahead of the file: an act that is not on disk must not be
+    /// sent (after a restart the phone would sign another one for the same
+    /// place, which reads as cheating), and an entry from another phone
+    /// comes again with the next status.
+    fn save(&mut self, entry: &Entry, offered: Offered) -> Result<(), PhoneError> {
+        self.store(entry, offered).inspect_err(|_| {
+            self.log.truncate(entry.index);
         })
     }
 
-    fn save(&mut self, entry: &Entry, offered: Offered) -> Result<(), PhoneError> {
+    fn store(&mut self, entry: &Entry, offered: Offered) -> Result<(), PhoneError> {
         // Votes and result signatures are for the log as it was.
         self.votes.clear();
         self.signatures.clear();

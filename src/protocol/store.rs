@@ -84,13 +84,20 @@ pub enum Damage {
 
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {
-    /// Nothing was ever saved in the folder (it has no dice secret, the
-    /// first file a game writes): the one case where a new game may be
-    /// created there without losing one.
+    /// No game was ever saved in the folder (no dice secret, or a secret
+    /// but no log: stopped while creating the game, before its header was
+    /// on disk, so there is nothing to resume): the one case where a new
+    /// game may be created there without losing one.
     #[error("{} holds no saved game", .path.display())]
     Empty { path: PathBuf },
     #[error("{}: {source}", .path.display())]
     Io { path: PathBuf, source: io::Error },
+    #[error("{} holds {saved} entries, so entry {index} cannot follow them", .path.display())]
+    Behind {
+        path: PathBuf,
+        index: u32,
+        saved: u32,
+    },
     #[error("{} holds no game: {why}", .path.display())]
     NoGame { path: PathBuf, why: Damage },
     #[error("{}: this phone's dice secret is damaged: {why}", .path.display())]
@@ -116,6 +123,21 @@ fn io_error(path: &Path) -> impl FnOnce(io::Error) -> StoreError + '_ {
     move |source| StoreError::Io {
         path: path.to_owned(),
         source,
+    }
+}
+
+/// [`io_error`], except that a missing `path` in `dir` means no game was
+/// saved there: a game is on disk once its log holds the header, and
+/// [`Store::create`] writes the secret first.
+fn missing_is_empty<'a>(
+    dir: &'a Path,
+    path: &'a Path,
+) -> impl FnOnce(io::Error) -> StoreError + 'a {
+    move |source| match source.kind() {
+        io::ErrorKind::NotFound => StoreError::Empty {
+            path: dir.to_owned(),
+        },
+        _ => io_error(path)(source),
     }
 }
 
@@ -211,12 +233,7 @@ impl Store {
     /// Loads the game saved in `dir`, checking every entry again.
     pub fn open(dir: &Path) -> Result<Restored, StoreError> {
         let path = dir.join(SECRET_FILE);
-        let bytes = fs::read(&path).map_err(|source| match source.kind() {
-            io::ErrorKind::NotFound => StoreError::Empty {
-                path: dir.to_owned(),
-            },
-            _ => io_error(&path)(source),
-        })?;
+        let bytes = fs::read(&path).map_err(missing_is_empty(dir, &path))?;
         let (secret, _): (Secret, _) = read_record(&bytes).map_err(|why| StoreError::Secret {
             path: path.clone(),
             why,
@@ -227,7 +244,7 @@ impl Store {
             .read(true)
             .write(true)
             .open(&path)
-            .map_err(io_error(&path))?;
+            .map_err(missing_is_empty(dir, &path))?;
         let mut bytes = Vec::new();
         file.read_to_end(&mut bytes).map_err(io_error(&path))?;
         let (header, mut at): (SignedHeader, usize) =
@@ -324,7 +341,10 @@ impl Store {
         Ok(())
     }
 
-    /// Appends `entry` and syncs it to disk.
+    /// Saves `entry` at the end of the log, in its place, and syncs it to
+    /// disk. Entries saved after that place are dropped: they were taken
+    /// out of the log when a later save failed (`Phone` keeps its log no
+    /// longer than the file).
     pub fn append(&mut self, entry: &Entry) -> Result<(), StoreError> {
         if let Some(restored) = self.restored.take()
             && let Err(error) = self.write(&restored)
@@ -332,6 +352,15 @@ impl Store {
             self.restored = Some(restored);
             return Err(error);
         }
+        let saved = self.ends.len() - 1;
+        if entry.index as usize > saved {
+            return Err(StoreError::Behind {
+                path: self.log_path(),
+                index: entry.index,
+                saved: saved as u32,
+            });
+        }
+        self.ends.truncate(entry.index as usize + 1);
         self.write(entry)
     }
 
