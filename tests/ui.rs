@@ -442,6 +442,18 @@ fn the_room_screen_opens_for_a_guest_and_ready_toggles() {
     find(window, "Leave the room").mock_single_click(PointerEventButton::Left);
     assert_eq!(window.global::<AppAdapter>().get_screen(), Screen::Home);
 
+    // A private room shows its QR code but no code, which finds no room.
+    find(window, "Host a room").mock_single_click(PointerEventButton::Left);
+    find(window, "Private room, by invitation only").mock_single_click(PointerEventButton::Left);
+    find(window, "Open the room").mock_single_click(PointerEventButton::Left);
+    pump_until("the private room is open", || {
+        shows(window, "QR code to join the room")
+    });
+    assert!(shows(window, "Private room: friends join with the QR code"));
+    assert!(!shows(window, &format!("Room code {}", room.get_code())));
+    find(window, "Leave the room").mock_single_click(PointerEventButton::Left);
+    assert_eq!(window.global::<AppAdapter>().get_screen(), Screen::Home);
+
     // A code that names no room nearby says so on the room screen.
     window
         .global::<AppAdapter>()

@@ -25,6 +25,7 @@ use super::ui::{self, AppWindow, GameAdapter, ResultAdapter, RoomAdapter};
 use crate::bot::Level;
 use crate::lobby::RoomOptions;
 use crate::lobby::options::{Players, TurnTime};
+use crate::net::Ticket;
 use crate::net::front::Action;
 use crate::net::room::SeatView;
 use crate::platform::discovery::Discovery;
@@ -320,6 +321,7 @@ fn show_room(window: &AppWindow, s: &Online) {
         && adapter.get_code() != code
     {
         adapter.set_code(code.into());
+        adapter.set_private_room(ticket.parse::<Ticket>().is_ok_and(|t| t.secret().is_some()));
         match qr::picture(ticket) {
             Ok(picture) => adapter.set_qr(Image::from_rgba8(picture)),
             Err(e) => adapter.set_problem(e.to_string().into()),
