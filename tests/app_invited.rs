@@ -92,11 +92,13 @@ fn an_invitation_is_declined_then_another_accepted_on_home_and_its_room_opens() 
         shows(window, "Seat 1: Ema (host)")
     });
     while !second.wait_for("seats: ").contains("Player") {}
-    // The guest's room screen shows the room's QR code and code too.
+    // The guest's room screen shows the room's QR code too, and that the
+    // room, private, takes friends by it alone.
     pump_until("the guest shows the QR code", || {
         shows(window, "QR code to join the room")
     });
     assert_eq!(window.global::<RoomAdapter>().get_code(), code.as_str());
+    assert!(shows(window, "Private room: friends join with the QR code"));
 }
 
 /// Listening on loopback only.
