@@ -240,14 +240,18 @@ impl Organiser for Host {
         self.seating.guest_places()
     }
 
-    fn arrived(&mut self, peer: PeerId, name: &str) {
+    fn arrived(&mut self, peer: PeerId, name: &str) -> bool {
         match self.seating.arrive(peer, name) {
             Ok(()) => {
                 // An invitation accepted is no longer one to decline.
                 self.invited.remove(&peer);
                 self.changed();
+                true
             }
-            Err(e) => self.notes.push(Note::Say(format!("refused: {e}"))),
+            Err(e) => {
+                self.notes.push(Note::Say(format!("refused: {e}")));
+                false
+            }
         }
     }
 
@@ -322,6 +326,17 @@ mod tests {
         ] {
             assert!(bad.parse::<Command>().is_err(), "{bad:?}");
         }
+    }
+
+    #[test]
+    fn a_guest_that_finds_no_empty_seat_is_turned_away() {
+        // The computer took the last seat after the guest was admitted.
+        let mut full = Host::new(Players::Two, "Hana", 1, Level::Medium, None);
+        open(&mut full);
+        assert!(!full.arrived(PeerId::random(), "Ivo"));
+        let mut free = Host::new(Players::Two, "Hana", 0, Level::Medium, None);
+        open(&mut free);
+        assert!(free.arrived(PeerId::random(), "Ivo"));
     }
 
     /// Opens `host`'s room; its id.

@@ -24,7 +24,7 @@ use super::code::RoomCode;
 use super::front::{Action, Front, Progress};
 use super::game::GameError;
 use super::node::{Event, Node};
-use super::room::{self, Frame, Listing, Lobby, Room, SeatView};
+use super::room::{self, Frame, Listing, Lobby, LookupError, Refusal, Room, SeatView};
 use super::ticket::{RoomId, RoomSecret, Ticket};
 use crate::bot::Level;
 use crate::protocol::header::{DEFAULT_GRACE_SECS, DEFAULT_ROLLS};
@@ -157,8 +157,10 @@ pub trait Organiser: Send {
     fn opened(&mut self, ticket: &Ticket, listing: Listing);
     /// Seats for guests' phones now.
     fn places(&self) -> usize;
-    /// A guest's phone was admitted and offered to play as `name`.
-    fn arrived(&mut self, peer: PeerId, name: &str);
+    /// A guest's phone was admitted and offered to play as `name`; whether
+    /// it has a seat (the last empty one may have been given to the
+    /// computer since the guest was admitted).
+    fn arrived(&mut self, peer: PeerId, name: &str) -> bool;
     /// A guest left before the start (said so, or disconnected).
     fn left(&mut self, peer: PeerId);
     /// Any other lobby message (a guest's `Ready`, an invitee's answer).
@@ -357,10 +359,19 @@ pub(super) async fn host(
                 && key.peer_id().ok() == Some(from)
                 && !offers.contains_key(&from) =>
             {
-                offers.insert(from, (key, commitment));
                 let name = nickname(&name);
-                organiser.arrived(from, &name);
-                names.insert(from, name);
+                if organiser.arrived(from, &name) {
+                    offers.insert(from, (key, commitment));
+                    names.insert(from, name);
+                } else {
+                    // Turned away rather than left waiting for a seat.
+                    room.leave(from);
+                    let why = Lobby::Refused {
+                        room: room.ticket().room(),
+                        why: Refusal::Full,
+                    };
+                    let _ = node.send(from, Frame::Lobby(why).encode());
+                }
             }
             Some(Envelope::Setup(Setup::Signed(signature))) => {
                 if let Some(h) = &header
@@ -450,6 +461,11 @@ pub(super) async fn join(
         };
         if from != host {
             continue;
+        }
+        if let Ok(Frame::Lobby(Lobby::Refused { room, why })) = Frame::decode(&bytes)
+            && room == ticket.room()
+        {
+            return Err(LookupError::Refused(why).into());
         }
         if let Ok(Frame::Lobby(Lobby::Seats { room, seats })) = Frame::decode(&bytes)
             && room == ticket.room()
