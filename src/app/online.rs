@@ -31,8 +31,11 @@ use crate::rules::{Colour, Game};
 pub struct Snapshot {
     /// This player's colour.
     pub me: Colour,
-    /// The rules' game (`None` while the first player is drawn).
+    /// The rules' game (`None` while the first player is chosen).
     pub game: Option<Game>,
+    /// The game's starting position, shown while the first player is
+    /// chosen (the pieces in their bases, every seat).
+    pub start: Game,
     pub due: Due,
     /// Who plays each colour now (`None`: not in play).
     pub control: [Option<Control>; 4],
@@ -43,12 +46,21 @@ pub struct Snapshot {
 }
 
 impl Snapshot {
+    /// The game to show: the starting position until the first player is
+    /// chosen.
+    pub fn shown(&self) -> Game {
+        self.game.unwrap_or(self.start)
+    }
+
     fn of(phone: &Phone) -> Snapshot {
         let log = phone.log();
         let state = log.state();
+        let header = &log.header().header;
         Snapshot {
             me: phone.seat(),
             game: state.game().copied(),
+            start: Game::new(header.rules, log.setup().seats, Colour::Red)
+                .expect("red is seated in every seating"),
             due: log.due(),
             control: Colour::ALL.map(|c| state.control(c)),
             rolls: log.rolls().collect(),

@@ -365,10 +365,10 @@ fn seat_data(seat: &SeatView, colour: Colour) -> ui::SeatData {
 fn players(s: &Online, game: &OnlineGame, silent: &[(Colour, u64)]) -> Vec<ui::PlayerData> {
     let names = &s.names;
     let pieces = game.pieces();
-    let seated = game.snapshot().game.map(|g| g.seats());
-    seated
-        .into_iter()
-        .flat_map(Seats::iter)
+    game.snapshot()
+        .shown()
+        .seats()
+        .iter()
         .map(|colour| ui::PlayerData {
             hue: hue(colour),
             name: names[colour.index()].as_str().into(),
@@ -414,9 +414,7 @@ fn show_game(window: &AppWindow, s: &Online) {
         }
     }
     let players = players(s, game, &s.silent);
-    if let Some(board) = game.board() {
-        show_matfyz(window, board, &players, true);
-    }
+    show_matfyz(window, game.board(), &players, true);
     adapter.set_players(ModelRc::new(VecModel::from(players)));
     let turn = game.turn().unwrap_or(game.me());
     adapter.set_turn(hue(turn));

@@ -21,9 +21,9 @@ use super::turn_clock::TurnClock;
 /// An online game as this phone shows it.
 pub struct OnlineGame {
     snapshot: Snapshot,
-    /// The board, once the game is on (not while the first player is
-    /// drawn).
-    board: Option<Board>,
+    /// The board: the starting position while the first player is
+    /// chosen, then the game's.
+    board: Board,
     /// What the last update did, for the note below the die.
     note: Note,
     /// This player's time for the roll or move that is due, counted on the
@@ -38,7 +38,7 @@ impl OnlineGame {
         let timer = snapshot.timer;
         let acting = must_move(&snapshot);
         OnlineGame {
-            board: snapshot.game.map(|g| Board::shared(g, acting)),
+            board: Board::shared(snapshot.shown(), acting),
             snapshot,
             note: Note::None,
             clock: TurnClock::new(timer),
@@ -51,14 +51,7 @@ impl OnlineGame {
     pub fn update(&mut self, snapshot: Snapshot) {
         let acting = must_move(&snapshot);
         let before = std::mem::replace(&mut self.snapshot, snapshot);
-        let captured = match (&mut self.board, self.snapshot.game) {
-            (Some(board), Some(game)) => board.follow(game, acting),
-            (None, Some(game)) => {
-                self.board = Some(Board::shared(game, acting));
-                None
-            }
-            (_, None) => None,
-        };
+        let captured = self.board.follow(self.snapshot.shown(), acting);
         self.note = note(&before, &self.snapshot, captured);
         if before.due != self.snapshot.due {
             self.clock.restart();
@@ -89,9 +82,10 @@ impl OnlineGame {
         &self.snapshot
     }
 
-    /// The board, once the game is on.
-    pub fn board(&self) -> Option<&Board> {
-        self.board.as_ref()
+    /// The board (the starting position while the first player is
+    /// chosen).
+    pub fn board(&self) -> &Board {
+        &self.board
     }
 
     /// This player's colour.
@@ -161,45 +155,43 @@ impl OnlineGame {
 
     /// Every piece, with whether this player may tap it now.
     pub fn pieces(&self) -> Vec<PieceView> {
-        self.board.as_ref().map(Board::pieces).unwrap_or_default()
+        self.board.pieces()
     }
 
     /// Where this player's pieces may end their move now: the squares the
     /// board marks.
     pub fn targets(&self) -> Vec<Spot> {
-        self.board.as_ref().map(Board::targets).unwrap_or_default()
+        self.board.targets()
     }
 
     /// What this player is asked about the piece they tapped, if anything
     /// (under the Matfyz rules: how far it goes, who receives what it
     /// captures).
     pub fn choice(&self) -> Option<(PieceId, Choice)> {
-        self.board.as_ref()?.choice()
+        self.board.choice()
     }
 
     /// Drops the question about the tapped piece; another can be tapped.
     pub fn cancel_choice(&mut self) {
-        if let Some(board) = &mut self.board {
-            board.cancel_choice();
-        }
+        self.board.cancel_choice();
     }
 
     /// This player taps `piece`: the move, if it may move now in one way
     /// (in several, [`OnlineGame::choice`] asks how).
     pub fn tap(&mut self, piece: PieceId) -> Option<Action> {
-        act(self.board.as_mut()?.tap_piece(piece))
+        act(self.board.tap_piece(piece))
     }
 
     /// This player taps a marked square: the move of the piece that lands
     /// there.
     pub fn tap_to(&mut self, spot: Spot) -> Option<Action> {
-        act(self.board.as_mut()?.tap_to(spot))
+        act(self.board.tap_to(spot))
     }
 
     /// This player answers the question with its option `index`: the move,
     /// or none while the next question is asked.
     pub fn choose(&mut self, index: usize) -> Option<Action> {
-        act(self.board.as_mut()?.choose(index))
+        act(self.board.choose(index))
     }
 }
 
@@ -222,6 +214,12 @@ fn must_move(snapshot: &Snapshot) -> bool {
 fn note(before: &Snapshot, after: &Snapshot, captured: Option<Capture>) -> Note {
     if let Due::Over(End::Won(winner)) = after.due {
         return Note::Won { winner };
+    }
+    // The opening (a draw, or rolls) chose who begins.
+    if before.game.is_none()
+        && let Some(Next::Roll { seat, .. }) = after.game.map(|g| g.next())
+    {
+        return Note::Begins { seat };
     }
     let mover = match before.due {
         Due::Move { seat, .. } => Some(seat),
@@ -264,6 +262,7 @@ mod tests {
         }
         Snapshot {
             me: Colour::Red,
+            start: game,
             game: Some(game),
             due,
             control,
@@ -325,6 +324,40 @@ mod tests {
         four.control[Colour::Green.index()] = Some(Control::Absent);
         let game = OnlineGame::new(four);
         assert!(!game.stranded(&[(Colour::Yellow, 0)]));
+    }
+
+    #[test]
+    fn the_opening_shows_the_pieces_in_their_bases_and_then_who_begins() {
+        // Red rolls 3, then green 5 for the highest roll.
+        let mut opening = snapshot(fresh(), due_roll(Colour::Red));
+        opening.game = None;
+        let mut game = OnlineGame::new(opening.clone());
+        assert_eq!(game.pieces().len(), 8, "every piece in its base");
+        assert!(
+            game.pieces()
+                .iter()
+                .all(|p| matches!(p.spot, Spot::Base(_)))
+        );
+        opening.rolls.push(roll(Colour::Red, 3));
+        opening.due = due_roll(Colour::Green);
+        game.update(opening.clone());
+        assert_eq!(game.note(), Note::None);
+        let seats = Seats::for_players(2).unwrap();
+        let rules = RuleSet::Classic(HouseRules::default());
+        let mut begun = snapshot(
+            Game::new(rules, seats, Colour::Green).unwrap(),
+            due_roll(Colour::Green),
+        );
+        begun.rolls = opening.rolls.clone();
+        begun.rolls.push(roll(Colour::Green, 5));
+        game.update(begun);
+        assert_eq!(
+            game.note(),
+            Note::Begins {
+                seat: Colour::Green
+            }
+        );
+        assert_eq!(game.pieces().len(), 8);
     }
 
     #[test]
