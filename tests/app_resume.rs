@@ -27,8 +27,8 @@ use clovece::stats::Outcome;
 use i_slint_backend_testing::ElementQuery;
 use online_support::{Answered, ends_recorded_once, next, place, play, recorded_once};
 use process::peer;
-use slint::ComponentHandle;
 use slint::platform::PointerEventButton;
+use slint::{ComponentHandle, Model};
 use ui_support::{pump_until, shows};
 
 /// The first element whose label starts with `start`, if any.
@@ -250,6 +250,13 @@ fn resume_pressed_on_home_rejoins_the_game_by_name_plays_it_out_and_records_it_o
             "the seat list names the host"
         );
         play_to_the_result(window);
+        // The fairness view follows this game: its two players, and every
+        // roll of the log (a roll of the resumed game included).
+        let fairness = window.global::<clovece::app::ui::FairnessAdapter>();
+        assert_eq!(fairness.get_players().row_count(), 2);
+        let rolls = window.global::<clovece::app::ui::GameAdapter>().get_rolls();
+        assert!(rolls > 0);
+        assert_eq!(fairness.get_history().row_count(), rolls as usize);
         let result = host.wait_for("result: ");
         let name = if result.starts_with("winner red ") {
             "Ivo"

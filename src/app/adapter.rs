@@ -12,6 +12,7 @@ use slint::{ComponentHandle, Model, ModelRc, SharedString, VecModel};
 
 use super::board::{Board, Note, PieceView};
 use super::dice::Dice;
+use super::fairness::Fairness;
 use super::geometry::{self, Cell, Spot};
 use super::invite_adapter;
 use super::leave::LeaveCost;
@@ -708,7 +709,15 @@ fn show_game(window: &AppWindow, state: &State, game: &OfflineGame) {
     adapter.set_note(note(game.note()));
     adapter.set_time_left(game.time_left().map_or(-1, i32::from));
     show_matfyz(window, game.board(), &players(game), human);
-    show_fairness(window, state, game);
+    let sitters: Vec<Sitter> = game
+        .players()
+        .iter()
+        .map(|(colour, player)| {
+            let computer = matches!(player, Player::Computer { .. });
+            (*colour, name(Some(player)).into(), computer)
+        })
+        .collect();
+    show_fairness(window, &state.history, game.fairness(), &sitters);
 }
 
 /// Fills the Matfyz parts of the game screen from `board`: the rolls still
@@ -795,22 +804,32 @@ fn plan_data(plan: &Plan) -> Option<ui::PlanData> {
     })
 }
 
-/// Fills the fairness view: each player's faces, and the rolls that are
-/// new since it was last filled.
-fn show_fairness(window: &AppWindow, state: &State, game: &OfflineGame) {
+/// One seat as the fairness view names it: colour, player's name (empty
+/// for the colour's name) and whether the computer plays it.
+pub(super) type Sitter = (Colour, SharedString, bool);
+
+/// Fills the fairness view from `fairness`, a game on this device or
+/// online: each of the `sitters`' faces, and in `history` (the view's
+/// model, newest first) the rolls that are new since it was last filled.
+/// A history longer than the game's (an online log that lost a stretch
+/// to a conflict) is filled again.
+pub(super) fn show_fairness(
+    window: &AppWindow,
+    history: &VecModel<ui::RollData>,
+    fairness: &Fairness,
+    sitters: &[Sitter],
+) {
     let adapter = window.global::<FairnessAdapter>();
-    let fairness = game.fairness();
-    let stats: Vec<ui::DiceStats> = game
-        .players()
+    let stats: Vec<ui::DiceStats> = sitters
         .iter()
-        .map(|(colour, player)| {
+        .map(|(colour, name, computer)| {
             let faces = fairness
                 .faces(*colour)
                 .map(|n| i32::try_from(n).unwrap_or(i32::MAX));
             ui::DiceStats {
                 hue: hue(*colour),
-                name: name(Some(player)).into(),
-                computer: matches!(player, Player::Computer { .. }),
+                name: name.clone(),
+                computer: *computer,
                 faces: ModelRc::new(VecModel::from(faces.to_vec())),
                 rolls: count(fairness.rolls(*colour) as usize),
             }
@@ -819,14 +838,22 @@ fn show_fairness(window: &AppWindow, state: &State, game: &OfflineGame) {
     let most = stats.iter().flat_map(|s| s.faces.iter()).max().unwrap_or(0);
     adapter.set_players(ModelRc::new(VecModel::from(stats)));
     adapter.set_most(most);
-    let history = fairness.history();
-    for (number, roll) in history.iter().enumerate().skip(state.history.row_count()) {
-        state.history.insert(
+    let rolls = fairness.history();
+    if history.row_count() > rolls.len() {
+        history.set_vec(Vec::new());
+    }
+    for (number, roll) in rolls.iter().enumerate().skip(history.row_count()) {
+        let name = sitters
+            .iter()
+            .find(|(colour, ..)| *colour == roll.seat)
+            .map(|(_, name, _)| name.clone())
+            .unwrap_or_default();
+        history.insert(
             0,
             ui::RollData {
                 number: count(number + 1),
                 hue: hue(roll.seat),
-                name: name(game.player(roll.seat)).into(),
+                name,
                 die: i32::from(roll.die.get()),
                 computer: roll.by_computer,
             },

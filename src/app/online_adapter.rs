@@ -12,7 +12,9 @@ use std::sync::Arc;
 use libp2p::Multiaddr;
 use slint::{ComponentHandle, Image, Model, ModelRc, VecModel};
 
-use super::adapter::{count, hue, leave_cost, note, piece_data, show_matfyz, square_spot};
+use super::adapter::{
+    Sitter, count, hue, leave_cost, note, piece_data, show_fairness, show_matfyz, square_spot,
+};
 use super::geometry::Spot;
 use super::invite_adapter::{self, Invites};
 use super::leave::LeaveCost;
@@ -51,6 +53,8 @@ pub struct Online {
     game: Option<OnlineGame>,
     /// The game screen's pieces while an online game is on.
     pieces: Rc<VecModel<ui::PieceData>>,
+    /// The fairness view's roll history while an online game is on.
+    history: Rc<VecModel<ui::RollData>>,
     /// The players the game waits on, with the seconds left, as last told.
     silent: Vec<(Colour, u64)>,
     /// The players' nicknames by colour, as the game's start (or resume)
@@ -82,6 +86,7 @@ impl Online {
             invites: Invites::default(),
             game: None,
             pieces: Rc::new(VecModel::default()),
+            history: Rc::new(VecModel::default()),
             silent: Vec::new(),
             names: Default::default(),
             generation: 0,
@@ -276,6 +281,10 @@ fn apply(window: &AppWindow, online: &Rc<RefCell<Online>>, generation: u64, upda
                     s.pieces = Rc::new(VecModel::from(pieces));
                     let adapter = window.global::<GameAdapter>();
                     adapter.set_pieces(ModelRc::from(s.pieces.clone()));
+                    s.history = Rc::new(VecModel::default());
+                    window
+                        .global::<ui::FairnessAdapter>()
+                        .set_history(ModelRc::from(s.history.clone()));
                     adapter.set_leave_cost(leave_cost(LeaveCost::of(true)));
                     s.game = Some(game);
                     window
@@ -429,6 +438,14 @@ fn show_game(window: &AppWindow, s: &Online) {
     adapter.set_note(note(game.note()));
     adapter.set_time_left(game.time_left().map_or(-1, i32::from));
     adapter.set_stranded(game.stranded(&s.silent));
+    let sitters: Vec<Sitter> = game
+        .snapshot()
+        .shown()
+        .seats()
+        .iter()
+        .map(|c| (c, s.names[c.index()].as_str().into(), game.computer(c)))
+        .collect();
+    show_fairness(window, &s.history, &fairness, &sitters);
 }
 
 /// Shows the result screen of the finished online game.
