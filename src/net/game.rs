@@ -7,14 +7,13 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use libp2p::identity::Keypair;
-use libp2p::multiaddr::Protocol;
 use libp2p::{Multiaddr, PeerId};
 use tokio::sync::mpsc::UnboundedReceiver;
 use tracing::warn;
 
 use super::book::{Book, nickname_of};
 use super::front::{Front, Progress};
-use super::node::{Config, NetError, Node, Sighting};
+use super::node::{Config, NetError, Node, Sighting, ip_of};
 use super::room::LookupError;
 use super::ticket::TicketError;
 use super::{play, setup};
@@ -356,9 +355,5 @@ fn players(phone: &Phone) -> impl Iterator<Item = PeerId> + '_ {
 }
 
 pub(crate) fn is_loopback(addr: &Multiaddr) -> bool {
-    addr.iter().any(|p| match p {
-        Protocol::Ip4(ip) => ip.is_loopback(),
-        Protocol::Ip6(ip) => ip.is_loopback(),
-        _ => false,
-    })
+    ip_of(addr).is_some_and(|ip| ip.is_loopback())
 }

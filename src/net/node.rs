@@ -5,6 +5,7 @@
 //! here knows about games, so the same node serves the lobby and the log.
 
 use std::collections::{HashMap, VecDeque};
+use std::net::IpAddr;
 use std::time::{Duration, Instant};
 
 use futures::StreamExt;
@@ -158,12 +159,12 @@ impl Peer {
 /// a nearby-rooms list meets a few dozen real phones at most.
 pub const MAX_PEERS: usize = 1024;
 
-/// Whether `addr` listens on every interface (`0.0.0.0` or `::`).
-fn is_unspecified(addr: &Multiaddr) -> bool {
-    addr.iter().any(|p| match p {
-        Protocol::Ip4(ip) => ip.is_unspecified(),
-        Protocol::Ip6(ip) => ip.is_unspecified(),
-        _ => false,
+/// The IP address in `addr`, if it has one.
+pub(crate) fn ip_of(addr: &Multiaddr) -> Option<IpAddr> {
+    addr.iter().find_map(|p| match p {
+        Protocol::Ip4(ip) => Some(ip.into()),
+        Protocol::Ip6(ip) => Some(ip.into()),
+        _ => None,
     })
 }
 
@@ -218,7 +219,10 @@ impl Node {
                 })?;
             pending.push((id, addr));
         }
-        let unspecified = pending.iter().any(|(_, addr)| is_unspecified(addr));
+        // Listening on every interface (`0.0.0.0` or `::`).
+        let unspecified = pending
+            .iter()
+            .any(|(_, addr)| ip_of(addr).is_some_and(|ip| ip.is_unspecified()));
         let mut session = [0; 8];
         getrandom::fill(&mut session)?;
         let mut tick = tokio::time::interval(TICK);
