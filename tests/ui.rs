@@ -7,7 +7,7 @@ mod ui_support;
 
 use std::time::Duration;
 
-use clovece::app::ui::{AppAdapter, ChoiceKind, GameAdapter, MatfyzAdapter, Screen};
+use clovece::app::ui::{AppAdapter, BoardTheme, ChoiceKind, GameAdapter, MatfyzAdapter, Screen};
 use clovece::app::{COMPUTER_PACE, RESULT_DELAY};
 use i_slint_backend_testing::{AccessibleRole, ElementHandle, ElementQuery, mock_elapsed_time};
 use slint::platform::PointerEventButton;
@@ -176,6 +176,15 @@ fn settings_are_saved_and_switch_the_language() {
     );
     let saved = std::fs::read_to_string(dir.join("settings.json")).unwrap();
     assert!(saved.contains("\"language\": \"czech\""), "{saved}");
+
+    // A game on this device is played on the board of the settings.
+    adapter.set_theme(BoardTheme::Sea);
+    adapter.invoke_changed();
+    window
+        .global::<clovece::app::ui::SetupAdapter>()
+        .invoke_start();
+    assert_eq!(window.global::<AppAdapter>().get_screen(), Screen::Game);
+    assert_eq!(window.global::<GameAdapter>().get_board(), BoardTheme::Sea);
 }
 
 #[test]
@@ -406,7 +415,7 @@ fn the_room_screen_opens_for_a_guest_and_ready_toggles() {
     let host_dir = tempfile::tempdir().unwrap();
     let mut host = process::peer(
         host_dir.path(),
-        &["host", "--players", "2", "--name", "Hana"],
+        &["host", "--players", "2", "--name", "Hana", "--board", "sea"],
     );
     let (ticket, _) = process::ticket(&mut host);
 
@@ -491,6 +500,12 @@ fn the_room_screen_opens_for_a_guest_and_ready_toggles() {
         game.get_leave_cost(),
         clovece::app::ui::LeaveCost::TwoLosses
     );
+    // The room's board, not this phone's setting (classic).
+    assert_eq!(
+        window.global::<clovece::app::ui::SettingsAdapter>().get_theme(),
+        BoardTheme::Classic
+    );
+    assert_eq!(game.get_board(), BoardTheme::Sea);
     // A tap on the die is this player's roll, made on every phone.
     pump_until("this player's roll", || game.get_can_roll());
     let rolls = game.get_rolls();

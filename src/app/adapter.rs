@@ -584,14 +584,12 @@ fn start(
         s.generation += 1;
         let pieces: Vec<ui::PieceData> = game.pieces().iter().map(piece_data).collect();
         s.pieces = Rc::new(VecModel::from(pieces));
-        window
-            .global::<GameAdapter>()
-            .set_pieces(ModelRc::from(s.pieces.clone()));
-        window.global::<GameAdapter>().set_rolls(0);
-        // Games on this device; online games will pass `true`.
-        window
-            .global::<GameAdapter>()
-            .set_leave_cost(leave_cost(LeaveCost::of(false)));
+        let adapter = window.global::<GameAdapter>();
+        adapter.set_pieces(ModelRc::from(s.pieces.clone()));
+        adapter.set_rolls(0);
+        adapter.set_board(theme_to_ui(s.settings.theme));
+        // Games on this device; online games pass `true`.
+        adapter.set_leave_cost(leave_cost(LeaveCost::of(false)));
         s.history = Rc::new(VecModel::default());
         window
             .global::<FairnessAdapter>()

@@ -25,6 +25,7 @@ use slint::{ComponentHandle, ModelRc, VecModel};
 use tokio::sync::{mpsc, oneshot};
 
 use super::announce::{announcement, to_node};
+use super::invite_adapter::board;
 use super::statistics::rules_data;
 use super::ui::{self, AppWindow, NearbyAdapter};
 use crate::lobby::nearby::{self, BrowseError, Room};
@@ -274,10 +275,7 @@ fn room_data(room: &Room) -> ui::RoomData {
         players: i32::from(listing.players),
         free: i32::from(room.free),
         turn: listing.timer.seconds().map_or(0, i32::from),
-        board: match listing.theme {
-            Theme::Classic => ui::BoardTheme::Classic,
-            Theme::Sea => ui::BoardTheme::Sea,
-        },
+        board: board(listing.theme),
         rules: rules_data(Some(listing.rules)),
     }
 }

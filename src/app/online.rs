@@ -23,7 +23,7 @@ use crate::platform::discovery::Discovery;
 #[cfg(test)]
 use crate::platform::multicast::Multicast;
 use crate::platform::multicast::MulticastHold;
-use crate::protocol::{Control, Due, Phone, RollRecord, TurnTimer};
+use crate::protocol::{Control, Due, Phone, RollRecord, Theme, TurnTimer};
 use crate::rules::{Colour, Game};
 
 /// The game as one log state shows it: what the game screen draws.
@@ -43,6 +43,8 @@ pub struct Snapshot {
     pub rolls: Vec<RollRecord>,
     /// The time each player has for a roll or move.
     pub timer: TurnTimer,
+    /// The room's board: every phone of the game shows the same one.
+    pub theme: Theme,
 }
 
 impl Snapshot {
@@ -64,7 +66,8 @@ impl Snapshot {
             due: log.due(),
             control: Colour::ALL.map(|c| state.control(c)),
             rolls: log.rolls().collect(),
-            timer: log.header().header.timer,
+            timer: header.timer,
+            theme: header.theme,
         }
     }
 }

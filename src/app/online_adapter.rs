@@ -281,6 +281,7 @@ fn apply(window: &AppWindow, online: &Rc<RefCell<Online>>, generation: u64, upda
                     s.pieces = Rc::new(VecModel::from(pieces));
                     let adapter = window.global::<GameAdapter>();
                     adapter.set_pieces(ModelRc::from(s.pieces.clone()));
+                    adapter.set_board(invite_adapter::board(game.snapshot().theme));
                     s.history = Rc::new(VecModel::default());
                     window
                         .global::<ui::FairnessAdapter>()

@@ -252,7 +252,7 @@ fn note(before: &Snapshot, after: &Snapshot, captured: Option<Capture>) -> Note 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::protocol::{RollRecord, TurnTimer};
+    use crate::protocol::{RollRecord, Theme, TurnTimer};
     use crate::rules::{Die, Game, HouseRules, Move, Place, RuleSet, Seats};
 
     fn snapshot(game: Game, due: Due) -> Snapshot {
@@ -268,6 +268,7 @@ mod tests {
             control,
             rolls: Vec::new(),
             timer: TurnTimer::Seconds10,
+            theme: Theme::Classic,
         }
     }
 
