@@ -702,7 +702,8 @@ fn show_game(window: &AppWindow, state: &State, game: &OfflineGame) {
     adapter.set_turn_computer(!human);
     adapter.set_can_roll(rolling && human);
     adapter.set_must_move(matches!(game.next(), Next::Move { .. }));
-    adapter.set_die(game.last_roll().map_or(0, |d| i32::from(d.get())));
+    let face = game.fairness().face(turn);
+    adapter.set_die(face.map_or(0, |d| i32::from(d.get())));
     adapter.set_rolls(count(game.fairness().history().len()));
     adapter.set_note(note(game.note()));
     adapter.set_time_left(game.time_left().map_or(-1, i32::from));
@@ -921,9 +922,9 @@ fn players(game: &OfflineGame) -> Vec<ui::PlayerData> {
 
 pub(super) fn note(note: Note) -> ui::Note {
     let red = Colour::Red;
-    let (kind, attempt, piece, by, to) = match note {
+    let (kind, number, piece, by, to) = match note {
         Note::None => (ui::NoteKind::None, 0, red, red, red),
-        Note::TurnLost { seat } => (ui::NoteKind::TurnLost, 0, seat, seat, seat),
+        Note::TurnLost { seat, die } => (ui::NoteKind::TurnLost, die.get(), seat, seat, seat),
         Note::TryAgain { attempt } => (ui::NoteKind::TryAgain, attempt, red, red, red),
         Note::RollAgain => (ui::NoteKind::RollAgain, 0, red, red, red),
         Note::Captured { piece, by } => (ui::NoteKind::Captured, 0, piece, by, piece),
@@ -933,7 +934,7 @@ pub(super) fn note(note: Note) -> ui::Note {
     };
     ui::Note {
         kind,
-        attempt: i32::from(attempt),
+        number: i32::from(number),
         piece: hue(piece),
         by: hue(by),
         to: hue(to),

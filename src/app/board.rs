@@ -26,8 +26,8 @@ use super::matfyz::{self, Choice};
 pub enum Note {
     /// Nothing worth a note.
     None,
-    /// `seat` rolled and no piece could move: the die passes on.
-    TurnLost { seat: Colour },
+    /// `seat` rolled `die` and no piece could move: the die passes on.
+    TurnLost { seat: Colour, die: Die },
     /// No six yet: `attempt` (2 or 3) of three tries is next.
     TryAgain { attempt: u8 },
     /// A six: the same colour rolls again.

@@ -54,6 +54,13 @@ impl Fairness {
         &self.history
     }
 
+    /// The face the die shows while `turn` is to play: its own last roll,
+    /// and none once the turn has passed on, so that nobody takes the
+    /// previous player's roll for theirs.
+    pub fn face(&self, turn: Colour) -> Option<Die> {
+        self.history.last().filter(|r| r.seat == turn).map(|r| r.die)
+    }
+
     /// How often each face (1 to 6) came up for `colour`.
     pub fn faces(&self, colour: Colour) -> [u32; 6] {
         self.faces[colour.index()]
@@ -89,6 +96,16 @@ mod tests {
         assert_eq!(fairness.faces(Colour::Green), [0, 0, 0, 0, 0, 1]);
         assert_eq!(fairness.faces(Colour::Blue), [0; 6]);
         assert_eq!(fairness.rolls(Colour::Red), 3);
+    }
+
+    #[test]
+    fn the_die_shows_a_roll_only_while_its_roller_is_in_turn() {
+        let mut fairness = Fairness::default();
+        assert_eq!(fairness.face(Colour::Red), None, "no roll yet");
+        fairness.record(roll(Colour::Red, 6));
+        fairness.record(roll(Colour::Red, 4));
+        assert_eq!(fairness.face(Colour::Red), Die::new(4));
+        assert_eq!(fairness.face(Colour::Green), None, "Green's turn: not its 4");
     }
 
     #[test]

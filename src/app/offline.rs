@@ -240,7 +240,7 @@ impl OfflineGame {
             Rolled::Move => Note::None,
             Rolled::Again => Note::RollAgain,
             Rolled::TryAgain { attempt } => Note::TryAgain { attempt },
-            Rolled::TurnLost => Note::TurnLost { seat },
+            Rolled::TurnLost => Note::TurnLost { seat, die },
         };
         Ok(self.note)
     }
@@ -548,7 +548,13 @@ mod tests {
         let mut game = two_humans();
         assert_eq!(game.roll(die(2)), Ok(Note::TryAgain { attempt: 2 }));
         assert_eq!(game.roll(die(2)), Ok(Note::TryAgain { attempt: 3 }));
-        assert_eq!(game.roll(die(2)), Ok(Note::TurnLost { seat: Colour::Red }));
+        assert_eq!(
+            game.roll(die(2)),
+            Ok(Note::TurnLost {
+                seat: Colour::Red,
+                die: die(2)
+            })
+        );
         assert_eq!(
             game.next(),
             Next::Roll {

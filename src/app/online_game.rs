@@ -238,7 +238,10 @@ fn note(before: &Snapshot, after: &Snapshot, captured: Option<Capture>) -> Note 
                 Note::RollAgain
             }
         }
-        (Some(last), Some(Next::Roll { .. })) if rolled => Note::TurnLost { seat: last.seat },
+        (Some(last), Some(Next::Roll { .. })) if rolled => Note::TurnLost {
+            seat: last.seat,
+            die: last.die,
+        },
         // A six was moved: the same colour rolls again.
         (Some(last), Some(Next::Roll { seat, .. }))
             if mover == Some(seat) && last.seat == seat && last.die.is_six() =>
@@ -378,7 +381,13 @@ mod tests {
         let mut third = snapshot(lost, due_roll(Colour::Green));
         third.rolls = vec![roll(Colour::Red, 2); 3];
         game.update(third);
-        assert_eq!(game.note(), Note::TurnLost { seat: Colour::Red });
+        assert_eq!(
+            game.note(),
+            Note::TurnLost {
+                seat: Colour::Red,
+                die: Die::new(2).unwrap()
+            }
+        );
     }
 
     #[test]
