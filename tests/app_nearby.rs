@@ -120,20 +120,26 @@ fn tapping_a_room_on_the_nearby_screen_joins_it_by_its_ticket() {
     // The test backend runs no event loop for the list's thread to wake:
     // the test asks the screen to show the list again, as the wake-up does.
     let label = format!("Room {code}: 1 of 2 seats free");
-    let end = Instant::now() + WAIT;
-    let room = loop {
-        window.global::<NearbyAdapter>().invoke_refresh();
+    let listed = || {
         let wanted = label.clone();
-        let found = ElementQuery::from_root(window)
+        ElementQuery::from_root(window)
             .match_descendants()
             .match_predicate(move |e| e.accessible_label().is_some_and(|l| l.starts_with(&wanted)))
-            .find_first();
-        if let Some(room) = found {
-            break room;
-        }
+            .find_first()
+    };
+    let end = Instant::now() + WAIT;
+    while listed().is_none() {
         assert!(Instant::now() < end, "{label} not listed within {WAIT:?}");
         std::thread::sleep(Duration::from_millis(100));
-    };
+        window.global::<NearbyAdapter>().invoke_refresh();
+    }
+    // A filter the room does not pass says so, not that no room is near.
+    ui_support::find(window, "4 players").mock_single_click(PointerEventButton::Left);
+    assert!(listed().is_none());
+    assert!(ui_support::shows(window, "No room matches the filters"));
+    ui_support::find(window, "Any number of players")
+        .mock_single_click(PointerEventButton::Left);
+    let room = listed().expect("listed again with the filter off");
     room.mock_single_click(PointerEventButton::Left);
     assert_eq!(*joined.borrow(), [ticket]);
     // Joining closed the list.

@@ -570,6 +570,7 @@ fn the_nearby_rooms_screen_opens_empty_with_its_three_filters() {
 
     find(window, "Nearby rooms").mock_single_click(PointerEventButton::Left);
     assert!(shows(window, "No rooms nearby yet"));
+    assert!(!shows(window, "No room matches the filters"));
     for filter in ["Any number of players", "Any turn time", "Any board"] {
         assert!(shows(window, filter), "no filter {filter}");
     }

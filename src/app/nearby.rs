@@ -141,6 +141,11 @@ impl NearbyRooms {
         rooms
     }
 
+    /// How many rooms are listed, whatever the filters.
+    pub fn heard(&self) -> usize {
+        lock(&self.heard).rooms.len()
+    }
+
     /// Why the list stopped, if it did.
     pub fn failed(&self) -> Option<String> {
         lock(&self.heard).failed.clone()
@@ -263,6 +268,7 @@ pub(super) fn connect(
             adapter.get_board(),
         );
         let rows: Vec<ui::RoomData> = list.rooms(&filter).iter().map(room_data).collect();
+        adapter.set_filtered_out(list.heard() > rows.len());
         adapter.set_rooms(ModelRc::new(VecModel::from(rows)));
     });
 }
