@@ -160,6 +160,7 @@ fn settings_are_saved_and_switch_the_language() {
     assert!(saved.contains("\"compulsory_capture\": true"), "{saved}");
 
     let adapter = window.global::<clovece::app::ui::SettingsAdapter>();
+    assert_eq!(adapter.get_nickname(), "Player", "a new player's nickname");
     adapter.set_language(3); // Čeština
     adapter.invoke_changed();
     mock_elapsed_time(Duration::from_millis(10));
@@ -176,6 +177,12 @@ fn settings_are_saved_and_switch_the_language() {
     );
     let saved = std::fs::read_to_string(dir.join("settings.json")).unwrap();
     assert!(saved.contains("\"language\": \"czech\""), "{saved}");
+    // The nickname nobody chose follows the language; a chosen one stays.
+    assert_eq!(adapter.get_nickname(), "Hráč");
+    adapter.set_nickname("Eva".into());
+    adapter.set_language(5); // Deutsch
+    adapter.invoke_changed();
+    assert_eq!(adapter.get_nickname(), "Eva");
 
     // A game on this device is played on the board of the settings.
     adapter.set_theme(BoardTheme::Sea);

@@ -164,7 +164,6 @@ impl App {
         online.borrow_mut().invites.know(known);
         online.borrow_mut().set_listen(listen);
         let names = Rc::new(VecModel::from(vec![SharedString::new(); 4]));
-        names.set_row_data(0, settings.nickname.as_str().into());
         let state = Rc::new(RefCell::new(State {
             file,
             settings,
@@ -219,9 +218,14 @@ impl App {
     }
 
     fn show_settings(&self) {
-        let state = self.state.borrow();
-        let s = &state.settings;
+        let mut state = self.state.borrow_mut();
         let adapter = self.window.global::<SettingsAdapter>();
+        select_language(state.settings.language);
+        if state.settings.nickname.is_empty() {
+            state.settings.nickname = adapter.get_default_nickname().into();
+        }
+        let s = &state.settings;
+        state.names.set_row_data(0, s.nickname.as_str().into());
         adapter.set_nickname(s.nickname.as_str().into());
         let language = Language::ALL
             .iter()
@@ -232,7 +236,6 @@ impl App {
         adapter.set_compulsory_capture(s.house.compulsory_capture);
         adapter.set_optional_bring_out(s.house.optional_bring_out);
         adapter.set_no_jump_home(s.house.no_jump_home);
-        select_language(s.language);
         let setup = self.window.global::<SetupAdapter>();
         setup.set_names(ModelRc::from(state.names.clone()));
         let game = self.window.global::<GameAdapter>();
@@ -443,6 +446,7 @@ impl App {
 /// Reads the settings screen, applies and saves it.
 fn settings_changed(window: &AppWindow, state: &mut State) {
     let adapter = window.global::<SettingsAdapter>();
+    let unchosen = adapter.get_default_nickname();
     let s = &mut state.settings;
     s.nickname = adapter.get_nickname().into();
     s.language = usize::try_from(adapter.get_language())
@@ -457,6 +461,11 @@ fn settings_changed(window: &AppWindow, state: &mut State) {
     s.house.optional_bring_out = adapter.get_optional_bring_out();
     s.house.no_jump_home = adapter.get_no_jump_home();
     select_language(s.language);
+    // A nickname the player never chose follows the language.
+    if s.nickname.is_empty() || s.nickname == unchosen.as_str() {
+        s.nickname = adapter.get_default_nickname().into();
+        adapter.set_nickname(s.nickname.as_str().into());
+    }
     state.names.set_row_data(0, s.nickname.as_str().into());
     if let Err(e) = state.file.save(s) {
         eprintln!("clovece: {e}");

@@ -73,6 +73,8 @@ pub enum BoardTheme {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct Settings {
+    /// Empty until the player chooses one: the app then fills in the word
+    /// for "Player" in the language it shows.
     pub nickname: String,
     pub language: Language,
     pub theme: BoardTheme,
@@ -83,7 +85,7 @@ pub struct Settings {
 impl Default for Settings {
     fn default() -> Settings {
         Settings {
-            nickname: "Player".to_owned(),
+            nickname: String::new(),
             language: Language::System,
             theme: BoardTheme::Classic,
             house: HouseRules::default(),
