@@ -38,9 +38,9 @@ pub struct Answered {
 }
 
 /// The board after `update` (if it is the log's), and this player's tap
-/// when one is due: the roll, or the first piece that may move, answering
-/// its Matfyz questions (varying the answers) until it moves. Whether it
-/// acted.
+/// when one is due: the roll, or a piece that may move (one whose move
+/// asks a Matfyz question if there is one, answering the questions with
+/// varied answers until it moves). Whether it acted.
 pub fn play(
     game: &mut Option<OnlineGame>,
     update: &Update,
@@ -62,8 +62,17 @@ pub fn play(
     if !game.must_move() {
         return false;
     }
-    let piece = game.pieces().into_iter().find(|p| p.movable);
-    let mut action = piece.and_then(|p| game.tap(p.id));
+    // A question first: a game that tapped the first movable piece only
+    // once ended without one.
+    let mut action = None;
+    for piece in game.pieces().into_iter().filter(|p| p.movable) {
+        let tapped = game.tap(piece.id);
+        if game.choice().is_some() {
+            action = None;
+            break;
+        }
+        action = action.or(tapped);
+    }
     while action.is_none()
         && let Some((_, choice)) = game.choice()
     {
