@@ -7,7 +7,9 @@ mod ui_support;
 
 use std::time::Duration;
 
-use clovece::app::ui::{AppAdapter, BoardTheme, ChoiceKind, GameAdapter, MatfyzAdapter, Screen};
+use clovece::app::ui::{
+    AppAdapter, BoardTheme, ChoiceKind, GameAdapter, MatfyzAdapter, RoomProblem, Screen,
+};
 use clovece::app::{COMPUTER_PACE, RESULT_DELAY};
 use i_slint_backend_testing::{AccessibleRole, ElementHandle, ElementQuery, mock_elapsed_time};
 use slint::platform::PointerEventButton;
@@ -448,6 +450,8 @@ fn the_room_screen_opens_for_a_guest_and_ready_toggles() {
     assert!(shows(window, "Seat 1: Player (host)"));
     assert!(shows(window, "Seat 2: Empty seat"));
     assert_eq!(find(window, "Start").accessible_enabled(), Some(false));
+    // Seats are reordered in a full room only.
+    assert_eq!(find(window, "Move seat 2 up").accessible_enabled(), Some(false));
     find(window, "Put the computer in seat 2").mock_single_click(PointerEventButton::Left);
     pump_until("the computer sits down", || {
         shows(window, "Seat 2: Computer (Easy)")
@@ -455,6 +459,7 @@ fn the_room_screen_opens_for_a_guest_and_ready_toggles() {
     pump_until("the host may start", || {
         find(window, "Start").accessible_enabled() == Some(true)
     });
+    assert_eq!(find(window, "Move seat 2 up").accessible_enabled(), Some(true));
     find(window, "Leave the room").mock_single_click(PointerEventButton::Left);
     assert_eq!(window.global::<AppAdapter>().get_screen(), Screen::Home);
 
@@ -470,16 +475,27 @@ fn the_room_screen_opens_for_a_guest_and_ready_toggles() {
     find(window, "Leave the room").mock_single_click(PointerEventButton::Left);
     assert_eq!(window.global::<AppAdapter>().get_screen(), Screen::Home);
 
-    // A code that names no room nearby says so on the room screen.
-    window
-        .global::<AppAdapter>()
-        .invoke_join_room("not a room".into());
-    assert_eq!(window.global::<AppAdapter>().get_screen(), Screen::Room);
-    pump_until("the bad code is explained", || {
-        room.get_problem().contains("not a room")
-    });
-    find(window, "Leave the room").mock_single_click(PointerEventButton::Left);
-    assert_eq!(window.global::<AppAdapter>().get_screen(), Screen::Home);
+    // Text that is no code, and a code that names no room nearby, are
+    // explained on the room screen in the app's words.
+    for (text, problem, said) in [
+        (
+            "not a room",
+            RoomProblem::NotACode,
+            "That is neither a room code nor a room's link.",
+        ),
+        (
+            "K7M2QX",
+            RoomProblem::NoRoom,
+            "No open room nearby has this code. Check the code, or scan the room's QR code.",
+        ),
+    ] {
+        window.global::<AppAdapter>().invoke_join_room(text.into());
+        assert_eq!(window.global::<AppAdapter>().get_screen(), Screen::Room);
+        pump_until("the bad code is explained", || room.get_problem() == problem);
+        assert!(shows(window, said), "{said}");
+        find(window, "Leave the room").mock_single_click(PointerEventButton::Left);
+        assert_eq!(window.global::<AppAdapter>().get_screen(), Screen::Home);
+    }
 
     window
         .global::<AppAdapter>()

@@ -17,8 +17,8 @@ use crate::lobby::RoomOptions;
 use crate::lobby::host::{Command, Console, Host};
 use crate::net::Sighting;
 use crate::net::front::{Action, Front, Progress};
-use crate::net::game::{self, Peer, Role};
-use crate::net::room::SeatView;
+use crate::net::game::{self, GameError, Peer, Role};
+use crate::net::room::{LookupError, Refusal, SeatView};
 use crate::platform::discovery::Discovery;
 #[cfg(test)]
 use crate::platform::multicast::Multicast;
@@ -100,8 +100,49 @@ pub enum Update {
     /// The game is over (`None`: nobody won), or this player left it.
     Over { winner: Option<Colour> },
     /// The network side ended: the game was recorded in the statistics,
-    /// or the error that ended it.
-    Ended(Result<(), String>),
+    /// or the problem that ended it.
+    Ended(Result<(), Problem>),
+}
+
+/// Why a session ended before its game did. The ones a player meets when
+/// joining are named, so that the room screen says them in the player's
+/// language; anything else is in the network's (English) words.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Problem {
+    /// The text to join with is neither a room code nor a ticket.
+    NotACode,
+    /// No open room nearby has the code.
+    NoRoom,
+    /// Two open rooms nearby have the code.
+    TwoRooms,
+    /// Every seat of the room is taken.
+    Full,
+    /// The room is private, and the ticket does not open it.
+    Private,
+    /// The host did not answer.
+    NoAnswer,
+    Other(String),
+}
+
+impl Problem {
+    fn other(e: impl std::fmt::Display) -> Problem {
+        Problem::Other(e.to_string())
+    }
+}
+
+impl From<GameError> for Problem {
+    fn from(e: GameError) -> Problem {
+        match e {
+            GameError::NotATicket(_) => Problem::NotACode,
+            GameError::Lookup(LookupError::NotFound(_)) => Problem::NoRoom,
+            GameError::Lookup(LookupError::Refused(Refusal::NoSuchRoom)) => Problem::NoRoom,
+            GameError::Lookup(LookupError::Ambiguous(_)) => Problem::TwoRooms,
+            GameError::Lookup(LookupError::Refused(Refusal::Full)) => Problem::Full,
+            GameError::Lookup(LookupError::Refused(Refusal::WrongSecret)) => Problem::Private,
+            GameError::Lookup(LookupError::NoAnswer) => Problem::NoAnswer,
+            e => Problem::other(e),
+        }
+    }
 }
 
 /// How this phone takes part.
@@ -300,14 +341,14 @@ fn run(
     sightings: mpsc::UnboundedReceiver<Sighting>,
     front: &mut dyn Front,
     stop: oneshot::Receiver<()>,
-) -> Result<(), String> {
+) -> Result<(), Problem> {
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
-        .map_err(|e| e.to_string())?;
+        .map_err(Problem::other)?;
     runtime.block_on(async {
         let keypair =
-            crate::net::identity::load_or_create(&place.data).map_err(|e| e.to_string())?;
+            crate::net::identity::load_or_create(&place.data).map_err(Problem::other)?;
         // Each game in a folder of its own, so that a kept unfinished game
         // never takes the place of a new room.
         let peer = Peer {
@@ -324,7 +365,7 @@ fn run(
             drop_after: None,
         };
         let finished = tokio::select! {
-            finished = game::run(keypair, peer, front) => finished.map(Some).map_err(|e| e.to_string()),
+            finished = game::run(keypair, peer, front) => finished.map(Some).map_err(Problem::from),
             _ = stop => Ok(None),
         };
         let finished = match finished {
@@ -335,7 +376,7 @@ fn run(
         };
         crate::stats::Store::new(&place.data)
             .record(&finished)
-            .map_err(|e| e.to_string())?;
+            .map_err(Problem::other)?;
         let _ = super::resume::discard(&folder);
         Ok(())
     })

@@ -18,7 +18,7 @@ use super::adapter::{
 use super::geometry::Spot;
 use super::invite_adapter::{self, Invites};
 use super::leave::LeaveCost;
-use super::online::{Part, Place, Session, Update};
+use super::online::{Part, Place, Problem, Session, Update};
 use super::online_game::OnlineGame;
 use super::qr;
 use super::resume_adapter;
@@ -334,7 +334,7 @@ fn show_room(window: &AppWindow, s: &Online) {
         adapter.set_private_room(ticket.parse::<Ticket>().is_ok_and(|t| t.secret().is_some()));
         match qr::picture(ticket) {
             Ok(picture) => adapter.set_qr(Image::from_rgba8(picture)),
-            Err(e) => adapter.set_problem(e.to_string().into()),
+            Err(e) => show_problem(&adapter, Some(&Problem::Other(e.to_string()))),
         }
     }
     let colours = u8::try_from(room.seats().len())
@@ -347,10 +347,27 @@ fn show_room(window: &AppWindow, s: &Online) {
         .map(|(seat, colour)| seat_data(seat, colour))
         .collect();
     adapter.set_seats(ModelRc::new(VecModel::from(seats)));
+    adapter.set_full(room.full());
     adapter.set_startable(room.startable());
     adapter.set_ready(room.ready());
-    adapter.set_problem(room.problem().unwrap_or_default().into());
+    show_problem(&adapter, room.problem());
     invite_adapter::show_invitees(window, s);
+}
+
+fn show_problem(adapter: &RoomAdapter, problem: Option<&Problem>) {
+    use ui::RoomProblem as Ui;
+    let (kind, text) = match problem {
+        None => (Ui::None, ""),
+        Some(Problem::NotACode) => (Ui::NotACode, ""),
+        Some(Problem::NoRoom) => (Ui::NoRoom, ""),
+        Some(Problem::TwoRooms) => (Ui::TwoRooms, ""),
+        Some(Problem::Full) => (Ui::Full, ""),
+        Some(Problem::Private) => (Ui::PrivateRoom, ""),
+        Some(Problem::NoAnswer) => (Ui::NoAnswer, ""),
+        Some(Problem::Other(why)) => (Ui::Other, why.as_str()),
+    };
+    adapter.set_problem(kind);
+    adapter.set_problem_text(text.into());
 }
 
 fn seat_data(seat: &SeatView, colour: Colour) -> ui::SeatData {

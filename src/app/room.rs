@@ -12,7 +12,7 @@ use crate::lobby::invite::Target;
 use crate::net::front::Action;
 use crate::net::room::SeatView;
 
-use super::online::Update;
+use super::online::{Problem, Update};
 
 /// Who this phone is in the room.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -44,7 +44,7 @@ pub struct Room {
     /// What this guest last said.
     ready: bool,
     /// The last thing that went wrong, for the player to read.
-    problem: Option<String>,
+    problem: Option<Problem>,
     /// The host's invitations, by the phone invited.
     invited: Vec<(PeerId, Invited)>,
 }
@@ -73,6 +73,11 @@ impl Room {
         &self.seats
     }
 
+    /// Whether every seat is taken (only then may the host reorder them).
+    pub fn full(&self) -> bool {
+        !self.seats.is_empty() && !self.seats.contains(&SeatView::Empty)
+    }
+
     /// Whether the host may start now: every seat taken, every guest ready.
     pub fn startable(&self) -> bool {
         self.part == Part::Host && self.startable
@@ -82,8 +87,8 @@ impl Room {
         self.ready
     }
 
-    pub fn problem(&self) -> Option<&str> {
-        self.problem.as_deref()
+    pub fn problem(&self) -> Option<&Problem> {
+        self.problem.as_ref()
     }
 
     /// What became of the host's invitation to `peer`, if it sent one.
@@ -125,7 +130,7 @@ impl Room {
                 let Some(why) = line.strip_prefix("refused: ") else {
                     return self.heard(line);
                 };
-                self.problem = Some(why.to_owned());
+                self.problem = Some(Problem::Other(why.to_owned()));
             }
             Update::Ended(Err(e)) => self.problem = Some(e.clone()),
             _ => return false,
@@ -192,6 +197,24 @@ mod tests {
     }
 
     #[test]
+    fn a_room_is_full_once_no_seat_is_empty() {
+        let mut room = Room::new(Part::Host);
+        assert!(!room.full(), "no seats shown yet");
+        room.apply(&Update::Seats {
+            seats: vec![
+                SeatView::Host {
+                    name: "Hana".into(),
+                },
+                SeatView::Empty,
+            ],
+            startable: Some(false),
+        });
+        assert!(!room.full());
+        room.apply(&seats(false));
+        assert!(room.full());
+    }
+
+    #[test]
     fn a_guest_toggles_ready_and_back() {
         let mut room = Room::new(Part::Guest);
         assert_eq!(room.toggle_ready(), Some(Action::Ready(true)));
@@ -249,11 +272,14 @@ mod tests {
         assert_eq!(room.ticket(), Some(("clovece:x", "ABC123")));
         assert!(!room.apply(&Update::Said("something else: x".into())));
         room.apply(&Update::Said("refused: every seat is taken".into()));
-        assert_eq!(room.problem(), Some("every seat is taken"));
+        assert_eq!(
+            room.problem(),
+            Some(&Problem::Other("every seat is taken".into()))
+        );
         room.apply(&seats(false));
         assert_eq!(room.problem(), None, "a change since clears it");
-        room.apply(&Update::Ended(Err("the room is full".into())));
-        assert_eq!(room.problem(), Some("the room is full"));
+        room.apply(&Update::Ended(Err(Problem::Full)));
+        assert_eq!(room.problem(), Some(&Problem::Full));
     }
 
     #[test]
