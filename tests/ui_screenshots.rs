@@ -215,9 +215,9 @@ fn the_sea_board_in_mid_game_looks_as_recorded() {
     let folder = ui_support::settings_dir("shot-sea");
     let dir = folder.path();
     let app = ui_support::app(dir, 1);
-    app.window()
-        .global::<SettingsAdapter>()
-        .set_theme(BoardTheme::Sea);
+    let settings = app.window().global::<SettingsAdapter>();
+    settings.set_theme(BoardTheme::Sea);
+    settings.invoke_changed();
     app.resume(mid_game());
     check(app.window(), PHONE, "board-sea");
 }
@@ -363,6 +363,7 @@ fn the_host_room_screen_looks_as_recorded() {
         seat(SeatKind::Computer, Hue::Yellow, "", false),
     ];
     room.set_seats(slint::ModelRc::new(slint::VecModel::from(seats)));
+    room.set_full(true);
     window.global::<AppAdapter>().set_screen(Screen::Room);
     check(window, PHONE, "room");
 }
