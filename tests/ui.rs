@@ -162,7 +162,12 @@ fn settings_are_saved_and_switch_the_language() {
     assert!(saved.contains("\"compulsory_capture\": true"), "{saved}");
 
     let adapter = window.global::<clovece::app::ui::SettingsAdapter>();
-    assert_eq!(adapter.get_nickname(), "Player", "a new player's nickname");
+    // A new player has chosen no nickname and goes by "Player".
+    assert_eq!(adapter.get_nickname(), "");
+    assert_eq!(adapter.get_default_nickname(), "Player");
+    let setup = window.global::<clovece::app::ui::SetupAdapter>();
+    let first_name = || slint::Model::row_data(&setup.get_names(), 0).unwrap();
+    assert_eq!(first_name(), "Player");
     adapter.set_language(3); // Čeština
     adapter.invoke_changed();
     mock_elapsed_time(Duration::from_millis(10));
@@ -179,12 +184,19 @@ fn settings_are_saved_and_switch_the_language() {
     );
     let saved = std::fs::read_to_string(dir.join("settings.json")).unwrap();
     assert!(saved.contains("\"language\": \"czech\""), "{saved}");
-    // The nickname nobody chose follows the language; a chosen one stays.
-    assert_eq!(adapter.get_nickname(), "Hráč");
+    // The nickname nobody chose follows the language; a chosen one stays,
+    // and a cleared field stays empty while the player types another.
+    assert_eq!(first_name(), "Hráč");
     adapter.set_nickname("Eva".into());
     adapter.set_language(5); // Deutsch
     adapter.invoke_changed();
-    assert_eq!(adapter.get_nickname(), "Eva");
+    assert_eq!(first_name(), "Eva");
+    adapter.set_nickname(" ".into());
+    adapter.invoke_changed();
+    assert_eq!(adapter.get_nickname(), " ");
+    assert_eq!(first_name(), "Spieler");
+    let saved = std::fs::read_to_string(dir.join("settings.json")).unwrap();
+    assert!(saved.contains("\"nickname\": \" \""), "{saved}");
 
     // A game on this device is played on the board of the settings.
     adapter.set_theme(BoardTheme::Sea);
@@ -194,6 +206,31 @@ fn settings_are_saved_and_switch_the_language() {
         .invoke_start();
     assert_eq!(window.global::<AppAdapter>().get_screen(), Screen::Game);
     assert_eq!(window.global::<GameAdapter>().get_board(), BoardTheme::Sea);
+}
+
+#[test]
+fn the_english_default_nickname_of_an_earlier_version_follows_the_language() {
+    use clovece::app::settings::{Language, Settings, SettingsFile};
+    ui_support::init();
+    let folder = settings_dir("legacy-nickname");
+    let file = SettingsFile::in_folder(folder.path());
+    file.save(&Settings {
+        nickname: "Player".into(),
+        language: Language::Croatian,
+        ..Settings::default()
+    })
+    .unwrap();
+    let app = clovece::app::App::with_services(
+        file,
+        clovece::app::dice::Dice::from_seed([1; 32]),
+        clovece::app::Services::desktop(),
+    )
+    .unwrap();
+    let window = app.window();
+    let settings = window.global::<clovece::app::ui::SettingsAdapter>();
+    assert_eq!(settings.get_nickname(), "");
+    let names = window.global::<clovece::app::ui::SetupAdapter>().get_names();
+    assert_eq!(names.row_data(0).unwrap(), "Igrač");
 }
 
 #[test]

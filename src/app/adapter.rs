@@ -221,11 +221,14 @@ impl App {
         let mut state = self.state.borrow_mut();
         let adapter = self.window.global::<SettingsAdapter>();
         select_language(state.settings.language);
-        if state.settings.nickname.is_empty() {
-            state.settings.nickname = adapter.get_default_nickname().into();
+        // The English default that earlier versions saved is no choice.
+        if state.settings.nickname == "Player" {
+            state.settings.nickname.clear();
         }
         let s = &state.settings;
-        state.names.set_row_data(0, s.nickname.as_str().into());
+        state
+            .names
+            .set_row_data(0, nickname(&self.window, s).into());
         adapter.set_nickname(s.nickname.as_str().into());
         let language = Language::ALL
             .iter()
@@ -293,10 +296,14 @@ impl App {
             },
         );
 
-        let state = self.state.clone();
+        let (window, state) = (self.window.as_weak(), self.state.clone());
         online_adapter::connect(&self.window, &self.online, move || {
             let s = state.borrow();
-            (s.settings.nickname.clone(), s.settings.house)
+            let name = window
+                .upgrade()
+                .map(|window| nickname(&window, &s.settings))
+                .unwrap_or_default();
+            (name, s.settings.house)
         });
 
         let game = self.window.global::<GameAdapter>();
@@ -446,7 +453,6 @@ impl App {
 /// Reads the settings screen, applies and saves it.
 fn settings_changed(window: &AppWindow, state: &mut State) {
     let adapter = window.global::<SettingsAdapter>();
-    let unchosen = adapter.get_default_nickname();
     let s = &mut state.settings;
     s.nickname = adapter.get_nickname().into();
     s.language = usize::try_from(adapter.get_language())
@@ -461,14 +467,21 @@ fn settings_changed(window: &AppWindow, state: &mut State) {
     s.house.optional_bring_out = adapter.get_optional_bring_out();
     s.house.no_jump_home = adapter.get_no_jump_home();
     select_language(s.language);
-    // A nickname the player never chose follows the language.
-    if s.nickname.is_empty() || s.nickname == unchosen.as_str() {
-        s.nickname = adapter.get_default_nickname().into();
-        adapter.set_nickname(s.nickname.as_str().into());
-    }
-    state.names.set_row_data(0, s.nickname.as_str().into());
+    state.names.set_row_data(0, nickname(window, s).into());
     if let Err(e) = state.file.save(s) {
         eprintln!("clovece: {e}");
+    }
+}
+
+/// The player's nickname: the one chosen, or else the word for "Player"
+/// in the language shown.
+fn nickname(window: &AppWindow, settings: &Settings) -> String {
+    match settings.nickname.trim() {
+        "" => window
+            .global::<SettingsAdapter>()
+            .get_default_nickname()
+            .into(),
+        chosen => chosen.to_owned(),
     }
 }
 
@@ -511,7 +524,7 @@ fn setup_from_ui(window: &AppWindow, state: &State) -> Setup {
             .map(|i| {
                 if i == seat {
                     Player::Human {
-                        name: state.settings.nickname.clone(),
+                        name: nickname(window, &state.settings),
                     }
                 } else {
                     Player::Computer { level }

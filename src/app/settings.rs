@@ -73,7 +73,7 @@ pub enum BoardTheme {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct Settings {
-    /// Empty until the player chooses one: the app then fills in the word
+    /// Empty until the player chooses one: the app then goes by the word
     /// for "Player" in the language it shows.
     pub nickname: String,
     pub language: Language,
