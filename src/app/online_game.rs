@@ -9,7 +9,7 @@
 
 use crate::net::front::Action;
 use crate::protocol::{Actor, Colours, Control, Due, End, may_certify};
-use crate::rules::{Capture, Colour, Next};
+use crate::rules::{Capture, Colour, Die, Next};
 
 use super::board::{Board, Note, PieceId, PieceView, Tap};
 use super::fairness::{Fairness, Roll};
@@ -99,6 +99,17 @@ impl OnlineGame {
             Due::Roll { seat, .. } => seat,
             Due::Move { seat, .. } => Some(seat),
             Due::Over(_) => None,
+        }
+    }
+
+    /// The face the die shows: while the rolls choose the first player,
+    /// every roll as it comes (each seat rolls in turn); then only the
+    /// roll of the player in turn.
+    pub fn face(&self) -> Option<Die> {
+        let fairness = self.fairness();
+        match self.snapshot.game {
+            None => fairness.history().last().map(|r| r.die),
+            Some(_) => self.turn().and_then(|turn| fairness.face(turn)),
         }
     }
 
@@ -342,10 +353,12 @@ mod tests {
                 .iter()
                 .all(|p| matches!(p.spot, Spot::Base(_)))
         );
+        assert_eq!(game.face(), None, "no roll yet");
         opening.rolls.push(roll(Colour::Red, 3));
         opening.due = due_roll(Colour::Green);
         game.update(opening.clone());
         assert_eq!(game.note(), Note::None);
+        assert_eq!(game.face(), Die::new(3), "red's roll, green to roll");
         let seats = Seats::for_players(2).unwrap();
         let rules = RuleSet::Classic(HouseRules::default());
         let mut begun = snapshot(
@@ -354,7 +367,7 @@ mod tests {
         );
         begun.rolls = opening.rolls.clone();
         begun.rolls.push(roll(Colour::Green, 5));
-        game.update(begun);
+        game.update(begun.clone());
         assert_eq!(
             game.note(),
             Note::Begins {
@@ -362,6 +375,10 @@ mod tests {
             }
         );
         assert_eq!(game.pieces().len(), 8);
+        assert_eq!(game.face(), Die::new(5), "green begins: its roll");
+        begun.due = due_roll(Colour::Red);
+        game.update(begun);
+        assert_eq!(game.face(), None, "red's turn: not green's roll");
     }
 
     #[test]
