@@ -131,19 +131,22 @@ impl NearbyRooms {
 
     /// The rooms that pass `filter`, by code (a stable order on screen).
     pub fn rooms(&self, filter: &Filter) -> Vec<Room> {
-        let mut rooms: Vec<Room> = lock(&self.heard)
+        self.shown(filter).0
+    }
+
+    /// [`NearbyRooms::rooms`], and whether `filter` hides any other room:
+    /// read at one time, so that the two agree.
+    fn shown(&self, filter: &Filter) -> (Vec<Room>, bool) {
+        let heard = lock(&self.heard);
+        let mut rooms: Vec<Room> = heard
             .rooms
             .iter()
             .filter(|room| filter.matches(&room.listing))
             .cloned()
             .collect();
         rooms.sort_by_key(|room| room.ticket.code().to_string());
-        rooms
-    }
-
-    /// How many rooms are listed, whatever the filters.
-    pub fn heard(&self) -> usize {
-        lock(&self.heard).rooms.len()
+        let filtered_out = heard.rooms.len() > rooms.len();
+        (rooms, filtered_out)
     }
 
     /// Why the list stopped, if it did.
@@ -257,6 +260,7 @@ pub(super) fn connect(
         let list = list.borrow();
         let Some(list) = list.as_ref() else {
             adapter.set_rooms(ModelRc::default());
+            adapter.set_filtered_out(false);
             return;
         };
         if let Some(problem) = list.failed() {
@@ -267,8 +271,9 @@ pub(super) fn connect(
             adapter.get_turn(),
             adapter.get_board(),
         );
-        let rows: Vec<ui::RoomData> = list.rooms(&filter).iter().map(room_data).collect();
-        adapter.set_filtered_out(list.heard() > rows.len());
+        let (rooms, filtered_out) = list.shown(&filter);
+        let rows: Vec<ui::RoomData> = rooms.iter().map(room_data).collect();
+        adapter.set_filtered_out(filtered_out);
         adapter.set_rooms(ModelRc::new(VecModel::from(rows)));
     });
 }
