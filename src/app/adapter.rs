@@ -33,7 +33,7 @@ use crate::platform::discovery::Discovery;
 use crate::platform::lifecycle::Lifecycle;
 use crate::protocol::header::TurnTimer;
 use crate::rules::board::{HOME_LEN, TRACK_LEN};
-use crate::rules::{Colour, HouseRules, Next, RuleSet};
+use crate::rules::{Colour, Die, HouseRules, Next, RuleSet};
 
 /// How long the computer waits before each roll or move, so people can
 /// follow it.
@@ -946,7 +946,10 @@ pub(super) fn note(note: Note) -> ui::Note {
     let red = Colour::Red;
     let (kind, number, piece, by, to) = match note {
         Note::None => (ui::NoteKind::None, 0, red, red, red),
-        Note::TurnLost { seat, die } => (ui::NoteKind::TurnLost, die.get(), seat, seat, seat),
+        Note::TurnLost { seat, die } => {
+            let face = die.map_or(0, Die::get);
+            (ui::NoteKind::TurnLost, face, seat, seat, seat)
+        }
         Note::TryAgain { attempt } => (ui::NoteKind::TryAgain, attempt, red, red, red),
         Note::RollAgain => (ui::NoteKind::RollAgain, 0, red, red, red),
         Note::Captured { piece, by } => (ui::NoteKind::Captured, 0, piece, by, piece),

@@ -26,8 +26,10 @@ use super::matfyz::{self, Choice};
 pub enum Note {
     /// Nothing worth a note.
     None,
-    /// `seat` rolled `die` and no piece could move: the die passes on.
-    TurnLost { seat: Colour, die: Die },
+    /// `seat` rolled and no piece could move: the die passes on. `die` is
+    /// the roll, if it was the turn's only one (a Matfyz turn loses its
+    /// sixes with it).
+    TurnLost { seat: Colour, die: Option<Die> },
     /// No six yet: `attempt` (2 or 3) of three tries is next.
     TryAgain { attempt: u8 },
     /// A six: the same colour rolls again.
@@ -252,16 +254,7 @@ impl Board {
     /// rolling). Empty under the classic rules, where each roll is used
     /// at once.
     pub fn unused_rolls(&self) -> Vec<Die> {
-        match &self.game {
-            Game::Classic(_) => Vec::new(),
-            Game::Matfyz(g) => {
-                let rolls = g.position().rolls();
-                let sixes = usize::try_from(rolls.sixes).unwrap_or(usize::MAX);
-                std::iter::repeat_n(Die::SIX, sixes)
-                    .chain(rolls.last)
-                    .collect()
-            }
-        }
+        unused_rolls(&self.game)
     }
 
     /// The legal moves this phone may make now, with their motions.
@@ -471,6 +464,21 @@ fn spots(game: &Game) -> Vec<(Colour, Spot)> {
             .flat_map(|c| g.position().places(c).map(|place| (c, Spot::of(c, place))))
             .collect(),
         Game::Matfyz(g) => matfyz::spots(g.position()),
+    }
+}
+
+/// The rolls of `game`'s turn not used yet: Matfyz keeps a turn's sixes
+/// (and the roll after them) for the plan; classic uses each roll at once.
+pub(super) fn unused_rolls(game: &Game) -> Vec<Die> {
+    match game {
+        Game::Classic(_) => Vec::new(),
+        Game::Matfyz(g) => {
+            let rolls = g.position().rolls();
+            let sixes = usize::try_from(rolls.sixes).unwrap_or(usize::MAX);
+            std::iter::repeat_n(Die::SIX, sixes)
+                .chain(rolls.last)
+                .collect()
+        }
     }
 }
 

@@ -228,6 +228,7 @@ impl OfflineGame {
             Next::Move { .. } => return Err(FlowError::MoveDue),
             Next::Won { .. } => return Err(FlowError::GameOver),
         };
+        let first_of_turn = self.board.unused_rolls().is_empty();
         let rolled = self.board.roll(die)?;
         self.clock.restart();
         self.last_roll = Some(die);
@@ -240,7 +241,10 @@ impl OfflineGame {
             Rolled::Move => Note::None,
             Rolled::Again => Note::RollAgain,
             Rolled::TryAgain { attempt } => Note::TryAgain { attempt },
-            Rolled::TurnLost => Note::TurnLost { seat, die },
+            Rolled::TurnLost => Note::TurnLost {
+                seat,
+                die: first_of_turn.then_some(die),
+            },
         };
         Ok(self.note)
     }
@@ -552,7 +556,7 @@ mod tests {
             game.roll(die(2)),
             Ok(Note::TurnLost {
                 seat: Colour::Red,
-                die: die(2)
+                die: Some(die(2))
             })
         );
         assert_eq!(

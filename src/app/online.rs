@@ -104,9 +104,9 @@ pub enum Update {
     Ended(Result<(), Problem>),
 }
 
-/// Why a session ended before its game did. The ones a player meets when
-/// joining are named, so that the room screen says them in the player's
-/// language; anything else is in the network's (English) words.
+/// What went wrong, for the room screen: why a session ended before its
+/// game did, or a refusal. The ones a player meets when joining are named,
+/// so that the screen says them in the player's language.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Problem {
     /// The text to join with is neither a room code nor a ticket.
@@ -115,12 +115,15 @@ pub enum Problem {
     NoRoom,
     /// Two open rooms nearby have the code.
     TwoRooms,
+    /// The host of a ticket or invitation has closed or started the room.
+    Closed,
     /// Every seat of the room is taken.
     Full,
     /// The room is private, and the ticket does not open it.
     Private,
     /// The host did not answer.
     NoAnswer,
+    /// Anything else, in the network's (English) words.
     Other(String),
 }
 
@@ -135,7 +138,7 @@ impl From<GameError> for Problem {
         match e {
             GameError::NotATicket(_) => Problem::NotACode,
             GameError::Lookup(LookupError::NotFound(_)) => Problem::NoRoom,
-            GameError::Lookup(LookupError::Refused(Refusal::NoSuchRoom)) => Problem::NoRoom,
+            GameError::Lookup(LookupError::Refused(Refusal::NoSuchRoom)) => Problem::Closed,
             GameError::Lookup(LookupError::Ambiguous(_)) => Problem::TwoRooms,
             GameError::Lookup(LookupError::Refused(Refusal::Full)) => Problem::Full,
             GameError::Lookup(LookupError::Refused(Refusal::WrongSecret)) => Problem::Private,
@@ -385,6 +388,27 @@ fn run(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_failures_of_joining_are_named_and_the_rest_keeps_its_words() {
+        let code = "K7M2QX".parse().unwrap();
+        let named = [
+            (GameError::NotATicket("x".into()), Problem::NotACode),
+            (LookupError::NotFound(code).into(), Problem::NoRoom),
+            (LookupError::Ambiguous(code).into(), Problem::TwoRooms),
+            (LookupError::Refused(Refusal::NoSuchRoom).into(), Problem::Closed),
+            (LookupError::Refused(Refusal::Full).into(), Problem::Full),
+            (LookupError::Refused(Refusal::WrongSecret).into(), Problem::Private),
+            (LookupError::NoAnswer.into(), Problem::NoAnswer),
+        ];
+        for (error, problem) in named {
+            assert_eq!(Problem::from(error), problem);
+        }
+        assert_eq!(
+            Problem::from(GameError::Seats(5)),
+            Problem::Other("a game has 2, 3 or 4 seats, not 5".into())
+        );
+    }
     use crate::platform::discovery::SwarmMdns;
     use crate::platform::multicast::NoLock;
 

@@ -164,7 +164,7 @@ pub fn connect(
         }
         drop(s);
         if let Some(window) = weak.upgrade() {
-            show_room(&window, &state.borrow());
+            show_room(&window, &mut state.borrow_mut());
         }
     });
     let state = online.clone();
@@ -258,7 +258,7 @@ pub(super) fn begin(window: &AppWindow, online: &Rc<RefCell<Online>>, part: Part
     adapter.set_hosting(role == room::Part::Host);
     adapter.set_code("".into());
     adapter.set_qr(Image::default());
-    show_room(window, &s);
+    show_room(window, &mut s);
     window
         .global::<ui::AppAdapter>()
         .set_screen(ui::Screen::Room);
@@ -317,15 +317,15 @@ fn apply(window: &AppWindow, online: &Rc<RefCell<Online>>, generation: u64, upda
                 }
             }
             if changed {
-                show_room(window, &s);
+                show_room(window, &mut s);
             }
         }
     }
 }
 
 /// Fills the room screen.
-fn show_room(window: &AppWindow, s: &Online) {
-    let Some(room) = &s.room else { return };
+fn show_room(window: &AppWindow, s: &mut Online) {
+    let Some(room) = &mut s.room else { return };
     let adapter = window.global::<RoomAdapter>();
     if let Some((ticket, code)) = room.ticket()
         && adapter.get_code() != code
@@ -334,7 +334,7 @@ fn show_room(window: &AppWindow, s: &Online) {
         adapter.set_private_room(ticket.parse::<Ticket>().is_ok_and(|t| t.secret().is_some()));
         match qr::picture(ticket) {
             Ok(picture) => adapter.set_qr(Image::from_rgba8(picture)),
-            Err(e) => show_problem(&adapter, Some(&Problem::Other(e.to_string()))),
+            Err(e) => room.fail(Problem::Other(e.to_string())),
         }
     }
     let colours = u8::try_from(room.seats().len())
@@ -361,6 +361,7 @@ fn show_problem(adapter: &RoomAdapter, problem: Option<&Problem>) {
         Some(Problem::NotACode) => (Ui::NotACode, ""),
         Some(Problem::NoRoom) => (Ui::NoRoom, ""),
         Some(Problem::TwoRooms) => (Ui::TwoRooms, ""),
+        Some(Problem::Closed) => (Ui::Closed, ""),
         Some(Problem::Full) => (Ui::Full, ""),
         Some(Problem::Private) => (Ui::PrivateRoom, ""),
         Some(Problem::NoAnswer) => (Ui::NoAnswer, ""),

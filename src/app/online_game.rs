@@ -11,7 +11,7 @@ use crate::net::front::Action;
 use crate::protocol::{Actor, Colours, Control, Due, End, may_certify};
 use crate::rules::{Capture, Colour, Die, Next};
 
-use super::board::{Board, Note, PieceId, PieceView, Tap};
+use super::board::{Board, Note, PieceId, PieceView, Tap, unused_rolls};
 use super::fairness::{Fairness, Roll};
 use super::geometry::Spot;
 use super::matfyz::Choice;
@@ -251,7 +251,10 @@ fn note(before: &Snapshot, after: &Snapshot, captured: Option<Capture>) -> Note 
         }
         (Some(last), Some(Next::Roll { .. })) if rolled => Note::TurnLost {
             seat: last.seat,
-            die: last.die,
+            die: before
+                .game
+                .is_none_or(|g| unused_rolls(&g).is_empty())
+                .then_some(last.die),
         },
         // A six was moved: the same colour rolls again.
         (Some(last), Some(Next::Roll { seat, .. }))
@@ -402,7 +405,7 @@ mod tests {
             game.note(),
             Note::TurnLost {
                 seat: Colour::Red,
-                die: Die::new(2).unwrap()
+                die: Die::new(2)
             }
         );
     }
@@ -543,6 +546,22 @@ mod tests {
                 by,
             },
         )
+    }
+
+    #[test]
+    fn a_matfyz_turn_lost_with_its_sixes_names_no_one_roll() {
+        // Red holds a six and a 3 for the plan; its next roll loses them all.
+        let before = matfyz_moving(Actor::Player(Colour::Red));
+        let green = Game::new(RuleSet::Matfyz, before.start.seats(), Colour::Green).unwrap();
+        let mut after = snapshot(green, due_roll(Colour::Green));
+        after.rolls = vec![roll(Colour::Red, 6), roll(Colour::Red, 3)];
+        assert_eq!(
+            note(&before, &after, None),
+            Note::TurnLost {
+                seat: Colour::Red,
+                die: None
+            }
+        );
     }
 
     #[test]

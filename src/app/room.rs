@@ -87,6 +87,12 @@ impl Room {
         self.ready
     }
 
+    /// Something outside the network went wrong (the room's QR code could
+    /// not be drawn): shown until the seats change.
+    pub fn fail(&mut self, problem: Problem) {
+        self.problem = Some(problem);
+    }
+
     pub fn problem(&self) -> Option<&Problem> {
         self.problem.as_ref()
     }

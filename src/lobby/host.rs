@@ -248,8 +248,9 @@ impl Organiser for Host {
                 self.changed();
                 true
             }
+            // Not a refusal of the host's command: a line of its own.
             Err(e) => {
-                self.notes.push(Note::Say(format!("refused: {e}")));
+                self.notes.push(Note::Say(format!("turned away: {peer}: {e}")));
                 false
             }
         }
@@ -333,7 +334,13 @@ mod tests {
         // The computer took the last seat after the guest was admitted.
         let mut full = Host::new(Players::Two, "Hana", 1, Level::Medium, None);
         open(&mut full);
-        assert!(!full.arrived(PeerId::random(), "Ivo"));
+        let late = PeerId::random();
+        full.notes();
+        assert!(!full.arrived(late, "Ivo"));
+        assert_eq!(
+            full.notes(),
+            [Note::Say(format!("turned away: {late}: every seat is taken"))]
+        );
         let mut free = Host::new(Players::Two, "Hana", 0, Level::Medium, None);
         open(&mut free);
         assert!(free.arrived(PeerId::random(), "Ivo"));
