@@ -137,8 +137,7 @@ fn tapping_a_room_on_the_nearby_screen_joins_it_by_its_ticket() {
     ui_support::find(window, "4 players").mock_single_click(PointerEventButton::Left);
     assert!(listed().is_none());
     assert!(ui_support::shows(window, "No room matches the filters"));
-    ui_support::find(window, "Any number of players")
-        .mock_single_click(PointerEventButton::Left);
+    ui_support::find(window, "Any number of players").mock_single_click(PointerEventButton::Left);
     let room = listed().expect("listed again with the filter off");
     room.mock_single_click(PointerEventButton::Left);
     assert_eq!(*joined.borrow(), [ticket]);

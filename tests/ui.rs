@@ -229,7 +229,9 @@ fn the_english_default_nickname_of_an_earlier_version_follows_the_language() {
     let window = app.window();
     let settings = window.global::<clovece::app::ui::SettingsAdapter>();
     assert_eq!(settings.get_nickname(), "");
-    let names = window.global::<clovece::app::ui::SetupAdapter>().get_names();
+    let names = window
+        .global::<clovece::app::ui::SetupAdapter>()
+        .get_names();
     assert_eq!(names.row_data(0).unwrap(), "Igrač");
 }
 
@@ -488,7 +490,10 @@ fn the_room_screen_opens_for_a_guest_and_ready_toggles() {
     assert!(shows(window, "Seat 2: Empty seat"));
     assert_eq!(find(window, "Start").accessible_enabled(), Some(false));
     // Seats are reordered in a full room only.
-    assert_eq!(find(window, "Move seat 2 up").accessible_enabled(), Some(false));
+    assert_eq!(
+        find(window, "Move seat 2 up").accessible_enabled(),
+        Some(false)
+    );
     find(window, "Put the computer in seat 2").mock_single_click(PointerEventButton::Left);
     pump_until("the computer sits down", || {
         shows(window, "Seat 2: Computer (Easy)")
@@ -496,7 +501,10 @@ fn the_room_screen_opens_for_a_guest_and_ready_toggles() {
     pump_until("the host may start", || {
         find(window, "Start").accessible_enabled() == Some(true)
     });
-    assert_eq!(find(window, "Move seat 2 up").accessible_enabled(), Some(true));
+    assert_eq!(
+        find(window, "Move seat 2 up").accessible_enabled(),
+        Some(true)
+    );
     find(window, "Leave the room").mock_single_click(PointerEventButton::Left);
     assert_eq!(window.global::<AppAdapter>().get_screen(), Screen::Home);
 
@@ -528,7 +536,9 @@ fn the_room_screen_opens_for_a_guest_and_ready_toggles() {
     ] {
         window.global::<AppAdapter>().invoke_join_room(text.into());
         assert_eq!(window.global::<AppAdapter>().get_screen(), Screen::Room);
-        pump_until("the bad code is explained", || room.get_problem() == problem);
+        pump_until("the bad code is explained", || {
+            room.get_problem() == problem
+        });
         assert!(shows(window, said), "{said}");
         find(window, "Leave the room").mock_single_click(PointerEventButton::Left);
         assert_eq!(window.global::<AppAdapter>().get_screen(), Screen::Home);
@@ -562,7 +572,9 @@ fn the_room_screen_opens_for_a_guest_and_ready_toggles() {
     );
     // The room's board, not this phone's setting (classic).
     assert_eq!(
-        window.global::<clovece::app::ui::SettingsAdapter>().get_theme(),
+        window
+            .global::<clovece::app::ui::SettingsAdapter>()
+            .get_theme(),
         BoardTheme::Classic
     );
     assert_eq!(game.get_board(), BoardTheme::Sea);

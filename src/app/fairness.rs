@@ -58,7 +58,10 @@ impl Fairness {
     /// and none once the turn has passed on, so that nobody takes the
     /// previous player's roll for theirs.
     pub fn face(&self, turn: Colour) -> Option<Die> {
-        self.history.last().filter(|r| r.seat == turn).map(|r| r.die)
+        self.history
+            .last()
+            .filter(|r| r.seat == turn)
+            .map(|r| r.die)
     }
 
     /// How often each face (1 to 6) came up for `colour`.
@@ -105,7 +108,11 @@ mod tests {
         fairness.record(roll(Colour::Red, 6));
         fairness.record(roll(Colour::Red, 4));
         assert_eq!(fairness.face(Colour::Red), Die::new(4));
-        assert_eq!(fairness.face(Colour::Green), None, "Green's turn: not its 4");
+        assert_eq!(
+            fairness.face(Colour::Green),
+            None,
+            "Green's turn: not its 4"
+        );
     }
 
     #[test]

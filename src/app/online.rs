@@ -350,8 +350,7 @@ fn run(
         .build()
         .map_err(Problem::other)?;
     runtime.block_on(async {
-        let keypair =
-            crate::net::identity::load_or_create(&place.data).map_err(Problem::other)?;
+        let keypair = crate::net::identity::load_or_create(&place.data).map_err(Problem::other)?;
         // Each game in a folder of its own, so that a kept unfinished game
         // never takes the place of a new room.
         let peer = Peer {
@@ -396,9 +395,15 @@ mod tests {
             (GameError::NotATicket("x".into()), Problem::NotACode),
             (LookupError::NotFound(code).into(), Problem::NoRoom),
             (LookupError::Ambiguous(code).into(), Problem::TwoRooms),
-            (LookupError::Refused(Refusal::NoSuchRoom).into(), Problem::Closed),
+            (
+                LookupError::Refused(Refusal::NoSuchRoom).into(),
+                Problem::Closed,
+            ),
             (LookupError::Refused(Refusal::Full).into(), Problem::Full),
-            (LookupError::Refused(Refusal::WrongSecret).into(), Problem::Private),
+            (
+                LookupError::Refused(Refusal::WrongSecret).into(),
+                Problem::Private,
+            ),
             (LookupError::NoAnswer.into(), Problem::NoAnswer),
         ];
         for (error, problem) in named {

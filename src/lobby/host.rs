@@ -250,7 +250,8 @@ impl Organiser for Host {
             }
             // Not a refusal of the host's command: a line of its own.
             Err(e) => {
-                self.notes.push(Note::Say(format!("turned away: {peer}: {e}")));
+                self.notes
+                    .push(Note::Say(format!("turned away: {peer}: {e}")));
                 false
             }
         }
@@ -339,7 +340,9 @@ mod tests {
         assert!(!full.arrived(late, "Ivo"));
         assert_eq!(
             full.notes(),
-            [Note::Say(format!("turned away: {late}: every seat is taken"))]
+            [Note::Say(format!(
+                "turned away: {late}: every seat is taken"
+            ))]
         );
         let mut free = Host::new(Players::Two, "Hana", 0, Level::Medium, None);
         open(&mut free);

@@ -18,6 +18,7 @@ use libp2p::identity::Keypair;
 use libp2p::{Multiaddr, PeerId};
 use serde::{Deserialize, Serialize};
 use serde_bytes::ByteBuf;
+use tokio::time::{Instant, sleep_until};
 use tracing::warn;
 
 use super::code::RoomCode;
@@ -38,6 +39,10 @@ use crate::rules::{Colour, FirstPlayer, RuleSet, Seats};
 const JOIN_WAIT: Duration = Duration::from_secs(10);
 /// How long a joiner looks for a room by its code.
 const FIND_WAIT: Duration = Duration::from_secs(3);
+/// How long the host waits for its guests to sign the header: a phone
+/// signs within moments of the request, so one that has not by then is
+/// given up on and the room goes on without it.
+const SIGN_WAIT: Duration = Duration::from_secs(10);
 /// The most messages queued for a phone, and not taken by it, with which
 /// the room still answers its questions: a phone in the room takes them
 /// within moments and never has this many on its way.
@@ -192,6 +197,36 @@ pub(super) fn nickname(name: &str) -> String {
 /// Every player's peer id, addresses and nickname, as the host sends them.
 pub(super) type Peers = Vec<(PeerId, Vec<Multiaddr>, String)>;
 
+/// The header the host asked its guests to sign, while they sign it.
+struct Signing {
+    header: Header,
+    /// The guests, in the order of their seats.
+    order: Vec<PeerId>,
+    /// The host's own and each guest's checked signature.
+    signatures: BTreeMap<Colour, Signature>,
+    /// When the guests that have not signed are given up on.
+    until: Instant,
+}
+
+/// A guest gone before the start: its seat is free again, and a header
+/// being signed, which seats it, is dropped (the organiser starts again
+/// once the room is full).
+fn leave(
+    peer: PeerId,
+    room: &mut Room,
+    offers: &mut BTreeMap<PeerId, (PublicKey, Digest)>,
+    signing: &mut Option<Signing>,
+    organiser: &mut dyn Organiser,
+) {
+    room.leave(peer);
+    offers.remove(&peer);
+    organiser.left(peer);
+    if signing.as_ref().is_some_and(|s| s.order.contains(&peer)) {
+        warn!(%peer, "a guest left while the header was signed; back to the room");
+        *signing = None;
+    }
+}
+
 /// Opens the room, waits until it is full and makes the signed header.
 pub(super) async fn host(
     node: &mut Node,
@@ -216,10 +251,7 @@ pub(super) async fn host(
     let signer = Signer::new(keypair).map_err(PhoneError::from)?;
     let mut offers: BTreeMap<PeerId, (PublicKey, Digest)> = BTreeMap::new();
     let mut names: BTreeMap<PeerId, String> = BTreeMap::new();
-    // The guests in the order the host started the game with.
-    let mut order: Vec<PeerId> = Vec::new();
-    let mut header: Option<Header> = None;
-    let mut signatures: BTreeMap<Colour, Signature> = BTreeMap::new();
+    let mut signing: Option<Signing> = None;
     loop {
         for note in organiser.notes() {
             match note {
@@ -240,9 +272,10 @@ pub(super) async fn host(
             }
         }
         room.set_places(organiser.places());
-        if header.is_none()
+        if signing.is_none()
             && let Some(lineup) = organiser.started()
         {
+            let mut order = Vec::new();
             let mut chosen = [None; 4];
             let mine = (
                 signer.public(),
@@ -271,17 +304,25 @@ pub(super) async fn host(
             h.theme = table.theme;
             h.grace_secs = table.grace_secs;
             let me = h.seat_of(mine.0).ok_or(GameError::BadSeat)?;
-            signatures.insert(me, h.sign(&signer));
             for &guest in &order {
                 send(node, guest, &Envelope::Setup(Setup::Sign(h.clone())));
             }
-            header = Some(h);
+            signing = Some(Signing {
+                signatures: BTreeMap::from([(me, h.sign(&signer))]),
+                header: h,
+                order,
+                until: Instant::now() + SIGN_WAIT,
+            });
         }
-        if let Some(h) = &header
-            && signatures.len() == order.len() + 1
+        if let Some(Signing {
+            header,
+            order,
+            signatures,
+            ..
+        }) = signing.take_if(|s| s.signatures.len() == s.order.len() + 1)
         {
             let signed = SignedHeader {
-                header: h.clone(),
+                header,
                 signatures: signatures.into_iter().collect(),
             };
             let mut peers: Peers = vec![(node.peer_id(), node.listen_addrs(), nickname(name))];
@@ -308,9 +349,30 @@ pub(super) async fn host(
             }
             return Ok((signed, peers));
         }
+        let until = signing.as_ref().map(|s| s.until);
         let event = tokio::select! {
             event = node.next() => event,
-            () = organiser.input(), if header.is_none() => continue,
+            () = organiser.input(), if signing.is_none() => continue,
+            () = sleep_until(until.unwrap_or_else(Instant::now)), if until.is_some() => {
+                // Connected, but not signing: a phone that does not play by
+                // the protocol, which must not hold the room.
+                let Some(s) = &signing else { continue };
+                let unsigned: Vec<PeerId> = s
+                    .order
+                    .iter()
+                    .copied()
+                    .filter(|&p| {
+                        offers
+                            .get(&p)
+                            .and_then(|(key, _)| s.header.seat_of(*key))
+                            .is_none_or(|c| !s.signatures.contains_key(&c))
+                    })
+                    .collect();
+                for peer in unsigned {
+                    leave(peer, &mut room, &mut offers, &mut signing, organiser);
+                }
+                continue;
+            }
         };
         let (from, bytes) = match event {
             // An invitation to a phone known only by its peer id waits
@@ -319,10 +381,8 @@ pub(super) async fn host(
                 node.dial(peer);
                 continue;
             }
-            Event::Disconnected(peer) if header.is_none() && room.guests().contains(&peer) => {
-                room.leave(peer);
-                offers.remove(&peer);
-                organiser.left(peer);
+            Event::Disconnected(peer) if room.guests().contains(&peer) => {
+                leave(peer, &mut room, &mut offers, &mut signing, organiser);
                 continue;
             }
             Event::Message { from, bytes } => (from, bytes),
@@ -336,13 +396,9 @@ pub(super) async fn host(
                 if node.unacknowledged(from) < MAX_UNTAKEN_ANSWERS {
                     let _ = node.send(from, Frame::Lobby(answer).encode());
                 }
-            } else if header.is_none()
-                && matches!(lobby, Lobby::Leave { room: r } if r == room.ticket().room())
-            {
-                room.leave(from);
-                offers.remove(&from);
-                organiser.left(from);
-            } else if header.is_none() {
+            } else if matches!(lobby, Lobby::Leave { room: r } if r == room.ticket().room()) {
+                leave(from, &mut room, &mut offers, &mut signing, organiser);
+            } else if signing.is_none() {
                 organiser.message(from, lobby);
             }
             continue;
@@ -355,7 +411,7 @@ pub(super) async fn host(
                 key,
                 commitment,
                 name,
-            })) if header.is_none()
+            })) if signing.is_none()
                 && key.peer_id().ok() == Some(from)
                 && !offers.contains_key(&from) =>
             {
@@ -374,10 +430,17 @@ pub(super) async fn host(
                 }
             }
             Some(Envelope::Setup(Setup::Signed(signature))) => {
-                if let Some(h) = &header
-                    && let Some(colour) = offers.get(&from).and_then(|(key, _)| h.seat_of(*key))
+                if let Some(s) = &mut signing
+                    && let Some(&(key, _)) = offers.get(&from)
+                    && let Some(colour) = s.header.seat_of(key)
                 {
-                    signatures.insert(colour, signature);
+                    // Checked here: one bad signature in the start would
+                    // end the game for every phone.
+                    if s.header.signed_by(key, &signature) {
+                        s.signatures.insert(colour, signature);
+                    } else {
+                        warn!(%from, "a signature that does not sign the header");
+                    }
                 }
             }
             _ => {}
@@ -546,6 +609,7 @@ pub(super) fn send(node: &mut Node, to: PeerId, envelope: &Envelope) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::net::node::Config;
     use crate::net::wire::MAX_MESSAGE as MAX_CHANNEL;
     use crate::protocol::wire::MAX_MESSAGE as MAX_LOG;
 
@@ -587,6 +651,181 @@ mod tests {
             let refused = check(&unfair).unwrap_err();
             assert!(matches!(refused, GameError::Unfair { .. }), "{refused}");
         }
+    }
+
+    /// A two-seat room whose organiser starts as soon as a guest has the
+    /// seat, telling the test the ticket and who left.
+    struct Starter {
+        ticket: Option<tokio::sync::oneshot::Sender<Ticket>>,
+        guest: Option<PeerId>,
+        start: bool,
+        left: tokio::sync::mpsc::UnboundedSender<PeerId>,
+    }
+
+    #[async_trait::async_trait]
+    impl Organiser for Starter {
+        fn opened(&mut self, ticket: &Ticket, _: Listing) {
+            if let Some(tx) = self.ticket.take() {
+                let _ = tx.send(ticket.clone());
+            }
+        }
+        fn places(&self) -> usize {
+            usize::from(self.guest.is_none())
+        }
+        fn arrived(&mut self, peer: PeerId, _: &str) -> bool {
+            let seated = self.guest.is_none();
+            if seated {
+                self.guest = Some(peer);
+                self.start = true;
+            }
+            seated
+        }
+        fn left(&mut self, peer: PeerId) {
+            if self.guest == Some(peer) {
+                self.guest = None;
+            }
+            let _ = self.left.send(peer);
+        }
+        fn message(&mut self, _: PeerId, _: Lobby) {}
+        async fn input(&mut self) {
+            std::future::pending().await
+        }
+        fn notes(&mut self) -> Vec<Note> {
+            Vec::new()
+        }
+        fn started(&mut self) -> Option<Vec<Sitter>> {
+            let guest = self.guest.filter(|_| std::mem::take(&mut self.start))?;
+            Some(vec![Sitter::Host, Sitter::Guest(guest)])
+        }
+    }
+
+    /// A guest in `ticket`'s room that has offered to play: its node, its
+    /// signer and the header the host asks it to sign.
+    async fn offered(ticket: &Ticket, seed: u8) -> (Node, Signer, Header) {
+        let config = Config {
+            listen: vec!["/ip4/127.0.0.1/tcp/0".parse().unwrap()],
+            mdns: false,
+            ..Config::default()
+        };
+        let keypair = Keypair::ed25519_from_bytes([seed; 32]).unwrap();
+        let mut node = Node::start(keypair.clone(), config).await.unwrap();
+        room::join(&mut node, ticket, JOIN_WAIT).await.unwrap();
+        let signer = Signer::new(&keypair).unwrap();
+        let secret = DiceSecret::from_bytes([seed; 32]);
+        let offer = Setup::Offer {
+            key: signer.public(),
+            commitment: DiceChain::new(&secret, DEFAULT_ROLLS).commitment(),
+            name: format!("guest {seed}"),
+        };
+        send(&mut node, ticket.host(), &Envelope::Setup(offer));
+        loop {
+            if let Event::Message { bytes, .. } = node.next().await
+                && let Some(Envelope::Setup(Setup::Sign(header))) = Envelope::unframe(&bytes)
+            {
+                return (node, signer, header);
+            }
+        }
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_guest_gone_or_silent_while_signing_gives_its_seat_to_the_next() {
+        let config = Config {
+            listen: vec!["/ip4/127.0.0.1/tcp/0".parse().unwrap()],
+            mdns: false,
+            ..Config::default()
+        };
+        let keypair = Keypair::ed25519_from_bytes([1; 32]).unwrap();
+        let mut node = Node::start(keypair.clone(), config).await.unwrap();
+        let (ticket_tx, ticket_rx) = tokio::sync::oneshot::channel();
+        let (left_tx, left) = tokio::sync::mpsc::unbounded_channel();
+        let mut organiser = Starter {
+            ticket: Some(ticket_tx),
+            guest: None,
+            start: false,
+            left: left_tx,
+        };
+        let table = Table {
+            players: 2,
+            rules: RuleSet::Classic(Default::default()),
+            private: false,
+            first: FirstPlayer::Random,
+            timer: TurnTimer::Seconds30,
+            theme: Theme::Classic,
+            grace_secs: DEFAULT_GRACE_SECS,
+        };
+        // The host's loop is not Send (its front and organiser need not be).
+        let local = tokio::task::LocalSet::new();
+        let hosting = local.spawn_local(async move {
+            let secret = DiceSecret::from_bytes([1; 32]);
+            let mut front = crate::net::lines::Lines::new(std::io::sink(), None, false);
+            let hosted = host(
+                &mut node,
+                &keypair,
+                &secret,
+                table,
+                &mut organiser,
+                "Hana",
+                &mut front,
+            )
+            .await;
+            hosted.map(|(signed, _)| signed)
+        });
+        let played = tokio::time::timeout(
+            Duration::from_secs(60),
+            local.run_until(guests(ticket_rx, left, hosting)),
+        );
+        played.await.expect("the room neither hangs nor ends");
+    }
+
+    async fn guests(
+        ticket: tokio::sync::oneshot::Receiver<Ticket>,
+        mut left: tokio::sync::mpsc::UnboundedReceiver<PeerId>,
+        hosting: tokio::task::JoinHandle<Result<SignedHeader, GameError>>,
+    ) {
+        let ticket = ticket.await.unwrap();
+
+        // Asked to sign, the first guest's phone goes: its seat is free at
+        // once, not after the wait for signatures.
+        let (gone, _, _) = offered(&ticket, 2).await;
+        let asked = Instant::now();
+        let gone_id = gone.peer_id();
+        drop(gone);
+        assert_eq!(left.recv().await, Some(gone_id));
+        assert!(asked.elapsed() < SIGN_WAIT, "{:?}", asked.elapsed());
+
+        // The next stays connected (its node answers pings) but never
+        // signs: given up on after the wait.
+        let (mut silent, _, _) = offered(&ticket, 3).await;
+        let silent_id = silent.peer_id();
+        let asked = Instant::now();
+        let connected = tokio::task::spawn_local(async move {
+            loop {
+                silent.next().await;
+            }
+        });
+        assert_eq!(left.recv().await, Some(silent_id));
+        assert!(asked.elapsed() >= SIGN_WAIT - Duration::from_secs(1));
+        connected.abort();
+
+        // The third sends a signature of something else first, which the
+        // host does not take, then signs: the game starts with it.
+        let (mut third, signer, header) = offered(&ticket, 4).await;
+        let mut other = header.clone();
+        other.nonce = [0; 32];
+        for signature in [other.sign(&signer), header.sign(&signer)] {
+            send(
+                &mut third,
+                ticket.host(),
+                &Envelope::Setup(Setup::Signed(signature)),
+            );
+        }
+        // The guest's node sends only while it is polled.
+        let signed = tokio::select! {
+            hosted = hosting => hosted.unwrap().unwrap(),
+            () = async { loop { third.next().await; } } => unreachable!(),
+        };
+        assert_eq!(signed.header, header);
+        assert!(signed.verify().is_ok(), "every signature checks");
     }
 
     #[test]

@@ -144,6 +144,12 @@ impl Header {
         signer.sign(&Signable::Header(self))
     }
 
+    /// Whether `signature` is `key`'s signature of this header.
+    pub fn signed_by(&self, key: PublicKey, signature: &Signature) -> bool {
+        key.verifier()
+            .is_ok_and(|v| v.verify(&Signable::Header(self), signature))
+    }
+
     /// The colours that are players' phones.
     pub fn players(&self) -> Colours {
         Colour::ALL
