@@ -128,8 +128,25 @@ impl Peer {
         }
     }
 
+    /// Keeps `addr` if the peer can be dialled there: an IP address and a
+    /// TCP port, the only transport the node speaks. Anything else a peer
+    /// says of itself (up to 4 KiB each, in identify) would only be passed
+    /// on in the start and the address book, and could make the start too
+    /// large to send.
     fn learn(&mut self, addr: Multiaddr) {
-        seen::learn(&mut self.addrs, without_p2p(addr));
+        let addr = without_p2p(addr);
+        let mut parts = addr.iter();
+        let dialable = matches!(
+            (parts.next(), parts.next(), parts.next()),
+            (
+                Some(Protocol::Ip4(_) | Protocol::Ip6(_)),
+                Some(Protocol::Tcp(_)),
+                None
+            )
+        );
+        if dialable {
+            seen::learn(&mut self.addrs, addr);
+        }
     }
 
     fn banned(&self, now: Instant) -> bool {
@@ -374,7 +391,14 @@ impl Node {
         let Some(entry) = self.peers.get_mut(&peer) else {
             return;
         };
-        if entry.connections > 0 || entry.dialing || entry.addrs.is_empty() || entry.banned(now) {
+        if entry.connections > 0 || entry.dialing {
+            return;
+        }
+        if entry.addrs.is_empty() || entry.banned(now) {
+            // Tried again later, or the redial would stop here for good.
+            if let Some(b) = &mut entry.redial {
+                b.failed(now);
+            }
             return;
         }
         let opts = DialOpts::peer_id(peer)
@@ -768,6 +792,13 @@ impl Node {
                         new.push(peer);
                     }
                 }
+                // A phone the node keeps and had no address for (a game
+                // resumed without its address book) is dialled once found.
+                for &peer in &new {
+                    if self.peers.get(&peer).is_some_and(|p| p.redial.is_some()) {
+                        self.dial(peer);
+                    }
+                }
                 self.events.extend(new.into_iter().map(Event::Discovered));
                 self.bound_mdns();
             }
@@ -781,5 +812,27 @@ impl Node {
                 self.events.extend(expired.into_iter().map(Event::Expired));
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_peer_is_kept_only_at_addresses_it_can_be_dialled_at() {
+        let mut peer = Peer::new(1, Limits::default(), Instant::now());
+        let me = PeerId::random();
+        for addr in [
+            "/ip4/192.168.1.5/tcp/4001".to_owned(),
+            format!("/ip6/fe80::1/tcp/4002/p2p/{me}"),
+            "/ip4/192.168.1.5/udp/4001/quic-v1".to_owned(),
+            "/dns4/example.org/tcp/443".to_owned(),
+            format!("/ip4/10.0.0.1/tcp/1/dns/{}", "a".repeat(3000)),
+        ] {
+            peer.learn(addr.parse().unwrap());
+        }
+        let kept: Vec<String> = peer.addrs.iter().map(ToString::to_string).collect();
+        assert_eq!(kept, ["/ip4/192.168.1.5/tcp/4001", "/ip6/fe80::1/tcp/4002"]);
     }
 }
