@@ -240,6 +240,44 @@ fn raw_peer(target: &Handle, frames: Vec<Vec<u8>>) -> (PeerId, tokio::task::Join
     (raw_id, driver)
 }
 
+/// A peer that answers every batch by acknowledging nothing is sent it
+/// again after a pause, not once per round trip.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_batch_a_peer_does_not_take_is_sent_again_after_a_pause() {
+    use futures::StreamExt;
+    use libp2p::request_response::{Event as Rr, Message};
+    let target = spawn(Keypair::generate_ed25519()).await;
+    let mut raw = raw::swarm();
+    let raw_id = *raw.local_peer_id();
+    raw.dial(target.addrs[0].clone()).unwrap();
+    let nothing = postcard::to_stdvec(&clovece::net::wire::Ack { next: 0 }).unwrap();
+    let mut batches = 0;
+    let mut sent = false;
+    let watched = tokio::time::sleep(std::time::Duration::from_secs(3));
+    tokio::pin!(watched);
+    loop {
+        tokio::select! {
+            () = &mut watched, if sent => break,
+            event = raw.select_next_some() => match event {
+                libp2p::swarm::SwarmEvent::ConnectionEstablished { .. } if !sent => {
+                    target.send(raw_id, b"take me".to_vec());
+                    sent = true;
+                }
+                libp2p::swarm::SwarmEvent::Behaviour(raw::RawEvent::Log(Rr::Message {
+                    message: Message::Request { channel, .. },
+                    ..
+                })) => {
+                    batches += 1;
+                    let _ = raw.behaviour_mut().log.send_response(channel, nothing.clone());
+                }
+                _ => {}
+            },
+        }
+    }
+    // Once per 250 ms at most, where it was once per round trip (thousands).
+    assert!((2..=20).contains(&batches), "{batches} batches in 3 s");
+}
+
 /// Sends `frames` from a raw peer and returns the reason `target` gives for
 /// banning it, once the raw peer is disconnected.
 async fn banned_for(mut target: Handle, frames: Vec<Vec<u8>>) -> String {

@@ -93,9 +93,11 @@ impl Outbox {
         })
     }
 
-    /// The peer acknowledged everything numbered below `ack.next`.
-    pub fn acked(&mut self, ack: Ack) {
+    /// The peer acknowledged everything numbered below `ack.next`:
+    /// whether that took anything off the queue.
+    pub fn acked(&mut self, ack: Ack) -> bool {
         let next = ack.next.min(self.next);
+        let before = self.queue.len();
         while self.front() < next {
             let Some(message) = self.queue.pop_front() else {
                 break;
@@ -103,6 +105,7 @@ impl Outbox {
             self.bytes -= message.len();
         }
         self.in_flight = false;
+        self.queue.len() < before
     }
 
     /// The batch in flight was lost; it is sent again.

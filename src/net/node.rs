@@ -31,6 +31,11 @@ pub const BAN: Duration = Duration::from_secs(60);
 
 /// How often the node looks at its redial timers.
 const TICK: Duration = Duration::from_millis(50);
+/// How long a batch that failed, or whose answer took nothing, waits
+/// before it is sent again: at once, a peer answering so for ever (or one
+/// keeping the connection's stream slots full) would have it sent once per
+/// round trip.
+const RESEND_PAUSE: Duration = Duration::from_millis(250);
 /// How long [`Node::start`] waits after a listener's last address event
 /// before it counts the addresses complete, and at most in all.
 const SETTLE_QUIET: Duration = Duration::from_millis(50);
@@ -104,6 +109,8 @@ struct Peer {
     addrs: Vec<Multiaddr>,
     outbox: Outbox,
     in_flight: Option<OutboundRequestId>,
+    /// No batch goes before this (see [`RESEND_PAUSE`]).
+    resend_at: Option<Instant>,
     inbox: Inbox,
     guard: Guard,
     /// Set for peers the application wants connected.
@@ -119,6 +126,7 @@ impl Peer {
             addrs: Vec::new(),
             outbox: Outbox::new(session),
             in_flight: None,
+            resend_at: None,
             inbox: Inbox::default(),
             guard: Guard::new(limits, now),
             redial: None,
@@ -465,6 +473,7 @@ impl Node {
                 _ = self.tick.tick() => {
                     self.close_silent();
                     self.redial_due();
+                    self.resend_due();
                 }
                 sighting = sighting => self.sighted(sighting),
             }
@@ -526,15 +535,30 @@ impl Node {
         }
     }
 
+    /// Sends again what waited out its [`RESEND_PAUSE`].
+    fn resend_due(&mut self) {
+        let now = Instant::now();
+        let due: Vec<PeerId> = self
+            .peers
+            .iter()
+            .filter(|(_, p)| p.resend_at.is_some_and(|at| at <= now))
+            .map(|(&id, _)| id)
+            .collect();
+        for peer in due {
+            self.flush(peer);
+        }
+    }
+
     /// Sends the next batch to `peer` if it is connected and nothing is in
     /// flight.
     fn flush(&mut self, peer: PeerId) {
         let Some(entry) = self.peers.get_mut(&peer) else {
             return;
         };
-        if entry.connections == 0 {
+        if entry.connections == 0 || entry.resend_at.is_some_and(|at| Instant::now() < at) {
             return;
         }
+        entry.resend_at = None;
         if let Some(batch) = entry.outbox.batch() {
             let id = self
                 .swarm
@@ -714,7 +738,9 @@ impl Node {
                 if let Some(entry) = self.peers.get_mut(&peer) {
                     if entry.in_flight == Some(request_id) {
                         entry.in_flight = None;
-                        entry.outbox.acked(response);
+                        if !entry.outbox.acked(response) {
+                            entry.resend_at = Some(Instant::now() + RESEND_PAUSE);
+                        }
                     }
                     self.flush(peer);
                 }
@@ -735,7 +761,7 @@ impl Node {
                         self.ban(peer, "does not speak the game log protocol".to_owned());
                         return;
                     }
-                    self.flush(peer);
+                    entry.resend_at = Some(Instant::now() + RESEND_PAUSE);
                 }
             }
             request_response::Event::InboundFailure { peer, error, .. } => {
