@@ -451,7 +451,7 @@ fn show_game(window: &AppWindow, s: &Online) {
     adapter.set_can_roll(game.can_roll());
     adapter.set_must_move(game.must_move());
     let fairness = game.fairness();
-    adapter.set_die(game.face().map_or(0, |d| i32::from(d.get())));
+    adapter.set_die(game.face(&fairness).map_or(0, |d| i32::from(d.get())));
     adapter.set_rolls(count(fairness.history().len()));
     adapter.set_note(note(game.note()));
     adapter.set_time_left(game.time_left().map_or(-1, i32::from));

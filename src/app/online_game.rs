@@ -102,11 +102,11 @@ impl OnlineGame {
         }
     }
 
-    /// The face the die shows: while the rolls choose the first player,
+    /// The face the die shows, from `fairness` (this game's, which the
+    /// screen has already made): while the rolls choose the first player,
     /// every roll as it comes (each seat rolls in turn); then only the
     /// roll of the player in turn.
-    pub fn face(&self) -> Option<Die> {
-        let fairness = self.fairness();
+    pub fn face(&self, fairness: &Fairness) -> Option<Die> {
         match self.snapshot.game {
             None => fairness.history().last().map(|r| r.die),
             Some(_) => self.turn().and_then(|turn| fairness.face(turn)),
@@ -356,12 +356,16 @@ mod tests {
                 .iter()
                 .all(|p| matches!(p.spot, Spot::Base(_)))
         );
-        assert_eq!(game.face(), None, "no roll yet");
+        assert_eq!(game.face(&game.fairness()), None, "no roll yet");
         opening.rolls.push(roll(Colour::Red, 3));
         opening.due = due_roll(Colour::Green);
         game.update(opening.clone());
         assert_eq!(game.note(), Note::None);
-        assert_eq!(game.face(), Die::new(3), "red's roll, green to roll");
+        assert_eq!(
+            game.face(&game.fairness()),
+            Die::new(3),
+            "red's roll, green to roll"
+        );
         let seats = Seats::for_players(2).unwrap();
         let rules = RuleSet::Classic(HouseRules::default());
         let mut begun = snapshot(
@@ -378,10 +382,18 @@ mod tests {
             }
         );
         assert_eq!(game.pieces().len(), 8);
-        assert_eq!(game.face(), Die::new(5), "green begins: its roll");
+        assert_eq!(
+            game.face(&game.fairness()),
+            Die::new(5),
+            "green begins: its roll"
+        );
         begun.due = due_roll(Colour::Red);
         game.update(begun);
-        assert_eq!(game.face(), None, "red's turn: not green's roll");
+        assert_eq!(
+            game.face(&game.fairness()),
+            None,
+            "red's turn: not green's roll"
+        );
     }
 
     #[test]
