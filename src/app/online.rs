@@ -128,7 +128,8 @@ pub enum Problem {
 }
 
 impl Problem {
-    fn other(e: impl std::fmt::Display) -> Problem {
+    /// `e`, in its own words.
+    pub(super) fn other(e: impl std::fmt::Display) -> Problem {
         Problem::Other(e.to_string())
     }
 }

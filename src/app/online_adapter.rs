@@ -334,7 +334,7 @@ fn show_room(window: &AppWindow, s: &mut Online) {
         adapter.set_private_room(ticket.parse::<Ticket>().is_ok_and(|t| t.secret().is_some()));
         match qr::picture(ticket) {
             Ok(picture) => adapter.set_qr(Image::from_rgba8(picture)),
-            Err(e) => room.fail(Problem::Other(e.to_string())),
+            Err(e) => room.fail(Problem::other(e)),
         }
     }
     let colours = u8::try_from(room.seats().len())

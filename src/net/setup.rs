@@ -699,16 +699,21 @@ mod tests {
         }
     }
 
-    /// A guest in `ticket`'s room that has offered to play: its node, its
-    /// signer and the header the host asks it to sign.
-    async fn offered(ticket: &Ticket, seed: u8) -> (Node, Signer, Header) {
+    /// A node on loopback with the key of `seed`, and that key.
+    async fn node(seed: u8) -> (Node, Keypair) {
         let config = Config {
             listen: vec!["/ip4/127.0.0.1/tcp/0".parse().unwrap()],
             mdns: false,
             ..Config::default()
         };
         let keypair = Keypair::ed25519_from_bytes([seed; 32]).unwrap();
-        let mut node = Node::start(keypair.clone(), config).await.unwrap();
+        (Node::start(keypair.clone(), config).await.unwrap(), keypair)
+    }
+
+    /// A guest in `ticket`'s room that has offered to play: its node, its
+    /// signer and the header the host asks it to sign.
+    async fn offered(ticket: &Ticket, seed: u8) -> (Node, Signer, Header) {
+        let (mut node, keypair) = node(seed).await;
         room::join(&mut node, ticket, JOIN_WAIT).await.unwrap();
         let signer = Signer::new(&keypair).unwrap();
         let secret = DiceSecret::from_bytes([seed; 32]);
@@ -729,13 +734,7 @@ mod tests {
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn a_guest_gone_or_silent_while_signing_gives_its_seat_to_the_next() {
-        let config = Config {
-            listen: vec!["/ip4/127.0.0.1/tcp/0".parse().unwrap()],
-            mdns: false,
-            ..Config::default()
-        };
-        let keypair = Keypair::ed25519_from_bytes([1; 32]).unwrap();
-        let mut node = Node::start(keypair.clone(), config).await.unwrap();
+        let (mut node, keypair) = node(1).await;
         let (ticket_tx, ticket_rx) = tokio::sync::oneshot::channel();
         let (left_tx, left) = tokio::sync::mpsc::unbounded_channel();
         let mut organiser = Starter {
