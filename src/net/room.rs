@@ -351,6 +351,25 @@ pub async fn find(
 /// Asks the host of `ticket` for a seat, dialling it at the ticket's
 /// addresses, and waits up to `wait` for the answer.
 pub async fn join(node: &mut Node, ticket: &Ticket, wait: Duration) -> Result<(), LookupError> {
+    ask_for_seat(node, ticket);
+    let deadline = tokio::time::sleep(wait);
+    tokio::pin!(deadline);
+    loop {
+        let event = tokio::select! {
+            () = &mut deadline => return Err(LookupError::NoAnswer),
+            event = node.next() => event,
+        };
+        if let Event::Message { from, bytes } = event
+            && let Some(answer) = admission(ticket, from, &bytes)
+        {
+            return answer;
+        }
+    }
+}
+
+/// Asks the host of `ticket` for a seat, dialling it at the ticket's
+/// addresses and keeping it connected; [`admission`] reads the answer.
+pub(super) fn ask_for_seat(node: &mut Node, ticket: &Ticket) {
     let host = ticket.host();
     node.add_addrs(host, ticket.dial_addrs());
     node.keep(host);
@@ -359,26 +378,23 @@ pub async fn join(node: &mut Node, ticket: &Ticket, wait: Duration) -> Result<()
         secret: ticket.secret(),
     };
     let _ = node.send(host, Frame::Lobby(request).encode());
-    let deadline = tokio::time::sleep(wait);
-    tokio::pin!(deadline);
-    loop {
-        let event = tokio::select! {
-            () = &mut deadline => return Err(LookupError::NoAnswer),
-            event = node.next() => event,
-        };
-        let Event::Message { from, bytes } = event else {
-            continue;
-        };
-        if from != host {
-            continue;
+}
+
+/// The host's answer to [`ask_for_seat`], if `bytes` from `from` are one.
+pub(super) fn admission(
+    ticket: &Ticket,
+    from: PeerId,
+    bytes: &[u8],
+) -> Option<Result<(), LookupError>> {
+    if from != ticket.host() {
+        return None;
+    }
+    match lobby(bytes)? {
+        Lobby::Admitted { room } if room == ticket.room() => Some(Ok(())),
+        Lobby::Refused { room, why } if room == ticket.room() => {
+            Some(Err(LookupError::Refused(why)))
         }
-        match lobby(&bytes) {
-            Some(Lobby::Admitted { room }) if room == ticket.room() => return Ok(()),
-            Some(Lobby::Refused { room, why }) if room == ticket.room() => {
-                return Err(LookupError::Refused(why));
-            }
-            _ => {}
-        }
+        _ => None,
     }
 }
 

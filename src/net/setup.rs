@@ -491,6 +491,8 @@ pub(super) async fn join(
     tokio::pin!(timer);
     let mut timed = ready_after.is_some();
     let mut ready = false;
+    // While the seat is asked for again, when to stop waiting for the host.
+    let mut asked_again: Option<Instant> = None;
     loop {
         let event = tokio::select! {
             event = node.next() => event,
@@ -507,28 +509,38 @@ pub(super) async fn join(
                 }
                 continue;
             }
+            () = sleep_until(asked_again.unwrap_or_else(Instant::now)), if asked_again.is_some() => {
+                return Err(LookupError::NoAnswer.into());
+            }
         };
         if event == Event::Disconnected(host) {
             // The host gives a seat up with its guest's connection: ask for
-            // one again (an error if the room is gone or full by now).
-            warn!("lost the connection to the room before the start; joining again");
-            room::join(node, &ticket, JOIN_WAIT).await?;
-            send(node, host, &offer);
-            if ready {
-                let _ = node.send(host, ready_message(ready));
-            }
+            // it again (refused if the room is gone or full by now). The
+            // answer is read in this loop, not waited for apart, since a
+            // host that started the game meanwhile does not answer: the
+            // start it sent comes instead, once the node is connected again.
+            warn!("lost the connection to the room before the start; asking for the seat again");
+            room::ask_for_seat(node, &ticket);
+            asked_again.get_or_insert(Instant::now() + JOIN_WAIT);
             continue;
         }
         let Event::Message { from, bytes } = event else {
             continue;
         };
+        match room::admission(&ticket, from, &bytes) {
+            Some(Err(refused)) => return Err(refused.into()),
+            Some(Ok(())) if asked_again.take().is_some() => {
+                send(node, host, &offer);
+                if ready {
+                    let _ = node.send(host, ready_message(ready));
+                }
+                continue;
+            }
+            Some(Ok(())) => continue,
+            None => {}
+        }
         if from != host {
             continue;
-        }
-        if let Ok(Frame::Lobby(Lobby::Refused { room, why })) = Frame::decode(&bytes)
-            && room == ticket.room()
-        {
-            return Err(LookupError::Refused(why).into());
         }
         if let Ok(Frame::Lobby(Lobby::Seats { room, seats })) = Frame::decode(&bytes)
             && room == ticket.room()
@@ -825,6 +837,130 @@ mod tests {
         };
         assert_eq!(signed.header, header);
         assert!(signed.verify().is_ok(), "every signature checks");
+    }
+
+    /// The next message from `peer` to `node` that `pick` takes.
+    async fn heard<T>(node: &mut Node, peer: PeerId, pick: impl Fn(&[u8]) -> Option<T>) -> T {
+        loop {
+            if let Event::Message { from, bytes } = node.next().await
+                && from == peer
+                && let Some(picked) = pick(&bytes)
+            {
+                return picked;
+            }
+        }
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_start_sent_while_the_guest_asks_for_its_seat_again_is_not_lost() {
+        let (host_node, host_keys) = node(1).await;
+        let ticket = Ticket::new(
+            RoomId::from_bytes([5; 16]),
+            host_node.peer_id(),
+            host_node.listen_addrs(),
+            None,
+        )
+        .unwrap();
+        let link = ticket.to_string();
+        // The guest's loop is not Send (its front need not be).
+        let local = tokio::task::LocalSet::new();
+        let guest = local.spawn_local(async move {
+            let (mut node, keypair) = node(2).await;
+            let mut front = crate::net::lines::Lines::new(std::io::sink(), None, false);
+            let secret = DiceSecret::from_bytes([2; 32]);
+            join(
+                &mut node, &keypair, &secret, &link, "Jana", None, &mut front,
+            )
+            .await
+        });
+        let hosted = tokio::time::timeout(
+            Duration::from_secs(60),
+            local.run_until(start_lost_and_found(host_node, host_keys, ticket, guest)),
+        );
+        hosted.await.expect("the guest starts");
+    }
+
+    async fn start_lost_and_found(
+        mut host_node: Node,
+        host_keys: Keypair,
+        ticket: Ticket,
+        guest: tokio::task::JoinHandle<Result<(SignedHeader, Peers), GameError>>,
+    ) {
+        // The host's side, by hand: admit the guest, have it sign...
+        let lobby = |bytes: &[u8]| match Frame::decode(bytes) {
+            Ok(Frame::Lobby(lobby)) => Some(lobby),
+            _ => None,
+        };
+        let setup = |bytes: &[u8]| match Envelope::unframe(bytes) {
+            Some(Envelope::Setup(setup)) => Some(setup),
+            _ => None,
+        };
+        let guest_id = Keypair::ed25519_from_bytes([2; 32])
+            .unwrap()
+            .public()
+            .to_peer_id();
+        let join = heard(&mut host_node, guest_id, lobby).await;
+        assert!(matches!(join, Lobby::Join { .. }), "{join:?}");
+        let admitted = Lobby::Admitted {
+            room: ticket.room(),
+        };
+        host_node
+            .send(guest_id, Frame::Lobby(admitted).encode())
+            .unwrap();
+        let Setup::Offer {
+            key, commitment, ..
+        } = heard(&mut host_node, guest_id, setup).await
+        else {
+            panic!("no offer first");
+        };
+        let host_signer = Signer::new(&host_keys).unwrap();
+        let host_seat = Seat::Player {
+            key: host_signer.public(),
+            commitment: DiceChain::new(&DiceSecret::from_bytes([1; 32]), DEFAULT_ROLLS)
+                .commitment(),
+        };
+        let guest_seat = Seat::Player { key, commitment };
+        let rules = RuleSet::Classic(Default::default());
+        let mut header = Header::new(
+            [3; 32],
+            rules,
+            [Some(host_seat), None, Some(guest_seat), None],
+        );
+        header.timer = TurnTimer::Seconds30;
+        send(
+            &mut host_node,
+            guest_id,
+            &Envelope::Setup(Setup::Sign(header.clone())),
+        );
+        let Setup::Signed(theirs) = heard(&mut host_node, guest_id, setup).await else {
+            panic!("no signature");
+        };
+
+        // ...then lose the connection just as the game starts: the start
+        // waits in the host's node and goes once the guest is back.
+        host_node.disconnect_all();
+        while host_node.next().await != Event::Disconnected(guest_id) {}
+        let signed = SignedHeader {
+            signatures: vec![
+                (Colour::ALL[0], header.sign(&host_signer)),
+                (Colour::ALL[2], theirs),
+            ],
+            header,
+        };
+        let start = Setup::Start {
+            header: signed.clone(),
+            peers: Vec::new(),
+            names: Vec::new(),
+        };
+        send(&mut host_node, guest_id, &Envelope::Setup(start));
+
+        // A host playing answers no lobby message; the guest starts anyway.
+        let started = tokio::select! {
+            joined = guest => joined.unwrap(),
+            () = async { loop { host_node.next().await; } } => unreachable!(),
+        };
+        let (header, _) = started.expect("the guest starts with the start it was sent");
+        assert_eq!(header, signed);
     }
 
     #[test]
