@@ -182,6 +182,14 @@ fn settings_are_saved_and_switch_the_language() {
                 .is_some(),
         "no Czech label after choosing Čeština"
     );
+    // The board's "Classic" agrees with the Czech board ("hrací plán"),
+    // not with the rules ("pravidla"), which share the English word.
+    assert!(
+        ElementHandle::find_by_accessible_label(window, "Klasický")
+            .next()
+            .is_some(),
+        "the board's Classic is not Klasický"
+    );
     let saved = std::fs::read_to_string(dir.join("settings.json")).unwrap();
     assert!(saved.contains("\"language\": \"czech\""), "{saved}");
     // The nickname nobody chose follows the language; a chosen one stays,

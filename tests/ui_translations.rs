@@ -6,28 +6,45 @@ use std::path::Path;
 
 const LANGUAGES: [&str; 4] = ["sk", "cs", "hr", "de"];
 
-/// The strings of `@tr("...")` in a `.slint` source.
-fn marked(source: &str) -> Vec<String> {
+/// A marked text: its context (`@tr("context" => "text")`, as `msgctxt`)
+/// and the text itself.
+type Marked = (Option<String>, String);
+
+/// The quoted string at the start of `rest` (after its opening quote), and
+/// what follows its closing quote.
+fn quoted(rest: &str) -> (String, &str) {
+    let mut text = String::new();
+    let mut chars = rest.char_indices();
+    while let Some((i, c)) = chars.next() {
+        match c {
+            '"' => return (text, &rest[i + 1..]),
+            '\\' => text.extend(chars.next().map(|(_, c)| c)),
+            c => text.push(c),
+        }
+    }
+    (text, "")
+}
+
+/// The texts of `@tr(...)` in a `.slint` source.
+fn marked(source: &str) -> Vec<Marked> {
     source
         .split("@tr(\"")
         .skip(1)
         .map(|rest| {
-            let mut text = String::new();
-            let mut chars = rest.chars();
-            while let Some(c) = chars.next() {
-                match c {
-                    '"' => break,
-                    '\\' => text.extend(chars.next()),
-                    c => text.push(c),
+            let (first, after) = quoted(rest);
+            match after.trim_start().strip_prefix("=>") {
+                Some(text) => {
+                    let text = text.trim_start().strip_prefix('"').unwrap_or(text);
+                    (Some(first), quoted(text).0)
                 }
+                None => (None, first),
             }
-            text
         })
         .collect()
 }
 
-/// msgid → msgstr of a gettext `.po` file with one-line entries.
-fn catalogue(po: &str) -> BTreeMap<String, String> {
+/// (msgctxt, msgid) → msgstr of a gettext `.po` file with one-line entries.
+fn catalogue(po: &str) -> BTreeMap<Marked, String> {
     let unquote = |s: &str| {
         s.trim()
             .trim_matches('"')
@@ -35,20 +52,24 @@ fn catalogue(po: &str) -> BTreeMap<String, String> {
             .replace("\\\\", "\\")
     };
     let mut entries = BTreeMap::new();
+    let mut context = None;
     let mut id = None;
     for line in po.lines() {
-        if let Some(rest) = line.strip_prefix("msgid ") {
+        if let Some(rest) = line.strip_prefix("msgctxt ") {
+            context = Some(unquote(rest));
+        } else if let Some(rest) = line.strip_prefix("msgid ") {
             id = Some(unquote(rest));
-        } else if let Some(rest) = line.strip_prefix("msgstr ")
-            && let Some(id) = id.take().filter(|id: &String| !id.is_empty())
-        {
-            entries.insert(id, unquote(rest));
+        } else if let Some(rest) = line.strip_prefix("msgstr ") {
+            let context = context.take();
+            if let Some(id) = id.take().filter(|id: &String| !id.is_empty()) {
+                entries.insert((context, id), unquote(rest));
+            }
         }
     }
     entries
 }
 
-fn ui_strings() -> Vec<String> {
+fn ui_strings() -> Vec<Marked> {
     let ui = Path::new(env!("CARGO_MANIFEST_DIR")).join("ui");
     let mut strings = Vec::new();
     for entry in std::fs::read_dir(ui).unwrap() {
@@ -62,7 +83,7 @@ fn ui_strings() -> Vec<String> {
     strings
 }
 
-fn po(language: &str) -> BTreeMap<String, String> {
+fn po(language: &str) -> BTreeMap<Marked, String> {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("ui/translations")
         .join(language)
@@ -76,11 +97,12 @@ fn every_ui_text_is_translated_into_every_language() {
     assert!(strings.len() > 40, "found only {strings:?}");
     for language in LANGUAGES {
         let catalogue = po(language);
-        for s in &strings {
-            let translated = catalogue.get(s).map(String::as_str).unwrap_or("");
+        for marked in &strings {
+            let s = &marked.1;
+            let translated = catalogue.get(marked).map(String::as_str).unwrap_or("");
             assert!(
                 !translated.is_empty(),
-                "{language}: no translation of {s:?}"
+                "{language}: no translation of {marked:?}"
             );
             // Every placeholder of the English text is used.
             for n in 0..3 {
@@ -110,6 +132,26 @@ fn each_language_names_the_game_as_its_rule_text_does() {
         ("de", "Mensch ärgere Dich nicht"),
     ];
     for (language, name) in names {
-        assert_eq!(po(language)["Don't Get Annoyed"], name, "{language}");
+        let title = (None, "Don't Get Annoyed".to_owned());
+        assert_eq!(po(language)[&title], name, "{language}");
+    }
+}
+
+#[test]
+fn classic_agrees_with_the_rules_and_with_the_board() {
+    // Slovak "pravidlá" (plural) and "hracia plocha" (feminine); Czech
+    // "pravidla" (plural) and "hrací plán" (masculine).
+    for (language, rules, board) in [
+        ("sk", "Klasické", "Klasická"),
+        ("cs", "Klasická", "Klasický"),
+    ] {
+        let catalogue = po(language);
+        let classic =
+            |context: &str| catalogue[&(Some(context.to_owned()), "Classic".to_owned())].clone();
+        assert_eq!(
+            (classic("rules"), classic("board")),
+            (rules.to_owned(), board.to_owned()),
+            "{language}"
+        );
     }
 }
