@@ -422,6 +422,69 @@ async fn silent_link_is_closed_and_redialled_when_it_returns() {
         .await;
 }
 
+/// Connections to peers a node does not keep take only some of its slots
+/// and close once quiet: a device on the Wi-Fi that fills them, or phones
+/// that looked up the room and went on, cannot keep a player from coming
+/// back.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn strangers_take_only_their_share_of_the_slots_and_go_once_quiet() {
+    use clovece::net::node::QUIET_LIMIT;
+    use clovece::net::swarm::MAX_STRANGERS;
+
+    let mut room = spawn(Keypair::generate_ed25519()).await;
+    let (room_id, room_addrs) = (room.id, room.addrs.clone());
+    let stranger = |n: usize| {
+        let (id, addrs) = (room_id, room_addrs.clone());
+        async move {
+            let mut node = spawn(Keypair::generate_ed25519()).await;
+            node.run(move |n| {
+                n.add_addrs(id, addrs);
+                n.dial(id);
+            });
+            // One at a time: the room takes only a few half-open
+            // connections at once.
+            node.wait(10, |e| (e == Event::Connected(id)).then_some(()))
+                .await;
+            node.send(id, numbered(0, n as u32));
+            node
+        }
+    };
+    let mut strangers = Vec::new();
+    let said = std::time::Instant::now();
+    for n in 0..MAX_STRANGERS {
+        strangers.push(stranger(n).await);
+    }
+    room.messages(MAX_STRANGERS, 30).await;
+
+    // One more is let in only to be let go.
+    let mut extra = stranger(MAX_STRANGERS).await;
+    extra
+        .wait(10, |e| (e == Event::Disconnected(room.id)).then_some(()))
+        .await;
+    // A player the room keeps still comes in.
+    let mut player = spawn(Keypair::generate_ed25519()).await;
+    room.keep(&player);
+    room.send(player.id, b"your turn".to_vec());
+    assert_eq!(
+        player.messages(1, 10).await,
+        vec![(room.id, b"your turn".to_vec())]
+    );
+
+    // The quiet strangers are let go; the player stays.
+    let quiet = strangers[0]
+        .wait(QUIET_LIMIT.as_secs() + 10, |e| {
+            (e == Event::Disconnected(room.id)).then(|| said.elapsed())
+        })
+        .await;
+    assert!(quiet >= QUIET_LIMIT, "{quiet:?}");
+    let (tx, rx) = tokio::sync::oneshot::channel();
+    let player_id = player.id;
+    room.run(move |n| {
+        let _ = tx.send(n.is_connected(player_id));
+    });
+    assert!(rx.await.unwrap(), "the kept player was let go");
+}
+
 /// A plain libp2p peer (ping only) on a runtime of its own, on a thread of
 /// its own, so that it can be frozen whole as a stopped process is: not
 /// polling its swarm is not enough, because libp2p runs each established

@@ -318,6 +318,10 @@ impl Inbox {
                         Some(no) = to_decline.recv() => {
                             // The node goes on running, so the message
                             // arrives without holding up the next invitation.
+                            // The host's connection may have been closed as
+                            // quiet meanwhile.
+                            node.add_addrs(no.host, no.invitation.ticket.dial_addrs());
+                            node.dial(no.host);
                             let _ = node.send(no.host, invite::declined(&no.invitation));
                         }
                     }

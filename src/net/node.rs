@@ -36,6 +36,11 @@ const TICK: Duration = Duration::from_millis(50);
 /// keeping the connection's stream slots full) would have it sent once per
 /// round trip.
 const RESEND_PAUSE: Duration = Duration::from_millis(250);
+/// How long a connection to a peer the application does not keep stays up
+/// with no batch either way and nothing to send: a phone that looked up the
+/// room and went on needs it no more, and a device on the Wi-Fi that opens
+/// connections and stays quiet must not hold the swarm's slots.
+pub const QUIET_LIMIT: Duration = Duration::from_secs(20);
 /// How long [`Node::start`] waits after a listener's last address event
 /// before it counts the addresses complete, and at most in all.
 const SETTLE_QUIET: Duration = Duration::from_millis(50);
@@ -118,6 +123,9 @@ struct Peer {
     connections: usize,
     dialing: bool,
     banned_until: Option<Instant>,
+    /// When a batch last went either way, or a connection opened (see
+    /// [`QUIET_LIMIT`]).
+    active_at: Instant,
 }
 
 impl Peer {
@@ -133,6 +141,7 @@ impl Peer {
             connections: 0,
             dialing: false,
             banned_until: None,
+            active_at: now,
         }
     }
 
@@ -175,6 +184,16 @@ impl Peer {
     /// otherwise keep its answers here for good.
     fn idle(&self, now: Instant) -> bool {
         !self.reached() && self.in_flight.is_none() && !self.banned(now)
+    }
+
+    /// Whether the peer's connections may be closed (see [`QUIET_LIMIT`]):
+    /// not kept, nothing to send or in flight, no batch for that long.
+    fn quiet(&self, now: Instant) -> bool {
+        self.connections > 0
+            && self.redial.is_none()
+            && self.in_flight.is_none()
+            && self.outbox.is_empty()
+            && now.duration_since(self.active_at) >= QUIET_LIMIT
     }
 }
 
@@ -472,6 +491,7 @@ impl Node {
                 event = self.swarm.select_next_some() => self.handle(event),
                 _ = self.tick.tick() => {
                     self.close_silent();
+                    self.close_quiet();
                     self.redial_due();
                     self.resend_due();
                 }
@@ -522,6 +542,26 @@ impl Node {
         }
     }
 
+    /// Disconnects the peers that are [`Peer::quiet`].
+    fn close_quiet(&mut self) {
+        let now = Instant::now();
+        for (&peer, entry) in self.peers.iter_mut().filter(|(_, p)| p.quiet(now)) {
+            debug!(%peer, "quiet and not kept; disconnecting");
+            let _ = self.swarm.disconnect_peer_id(peer);
+            // Closing takes a moment; do not ask again every tick.
+            entry.active_at = now;
+        }
+    }
+
+    /// Connections to the peers the application does not keep.
+    fn strangers(&self) -> usize {
+        self.peers
+            .values()
+            .filter(|p| p.redial.is_none())
+            .map(|p| p.connections)
+            .sum()
+    }
+
     fn redial_due(&mut self) {
         let now = Instant::now();
         let due: Vec<PeerId> = self
@@ -560,6 +600,7 @@ impl Node {
         }
         entry.resend_at = None;
         if let Some(batch) = entry.outbox.batch() {
+            entry.active_at = Instant::now();
             let id = self
                 .swarm
                 .behaviour_mut()
@@ -611,6 +652,17 @@ impl Node {
                 endpoint,
                 ..
             } => {
+                let kept = self.peers.get(&peer_id).is_some_and(|p| p.redial.is_some());
+                if !kept && self.strangers() >= swarm::MAX_STRANGERS {
+                    // The rest of the swarm's slots are the kept peers':
+                    // the game's players can always come back.
+                    debug!(peer = %peer_id, "no slot left for a peer not kept");
+                    self.swarm.close_connection(connection_id);
+                    if let Some(entry) = self.peers.get_mut(&peer_id) {
+                        entry.dialing = false;
+                    }
+                    return;
+                }
                 self.heard.insert(connection_id, Instant::now());
                 self.on_connected(peer_id, &endpoint);
             }
@@ -660,6 +712,7 @@ impl Node {
         }
         entry.connections += 1;
         entry.dialing = false;
+        entry.active_at = now;
         if let ConnectedPoint::Dialer { address, .. } = endpoint {
             entry.learn(address.clone());
         }
@@ -717,6 +770,7 @@ impl Node {
                     self.ban(peer, format!("flooding: {flood}"));
                     return;
                 }
+                entry.active_at = now;
                 let (fresh, ack) = entry.inbox.accept(request);
                 self.events.extend(
                     fresh
@@ -736,6 +790,7 @@ impl Node {
                 ..
             } => {
                 if let Some(entry) = self.peers.get_mut(&peer) {
+                    entry.active_at = Instant::now();
                     if entry.in_flight == Some(request_id) {
                         entry.in_flight = None;
                         if !entry.outbox.acked(response) {

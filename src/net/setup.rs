@@ -208,17 +208,19 @@ struct Signing {
     until: Instant,
 }
 
-/// A guest gone before the start: its seat is free again, and a header
-/// being signed, which seats it, is dropped (the organiser starts again
-/// once the room is full).
+/// A guest gone before the start: its seat is free again, the node no
+/// longer keeps it, and a header being signed, which seats it, is dropped
+/// (the organiser starts again once the room is full).
 fn leave(
     peer: PeerId,
+    node: &mut Node,
     room: &mut Room,
     offers: &mut BTreeMap<PeerId, (PublicKey, Digest)>,
     signing: &mut Option<Signing>,
     organiser: &mut dyn Organiser,
 ) {
     room.leave(peer);
+    node.release(peer);
     offers.remove(&peer);
     organiser.left(peer);
     if signing.as_ref().is_some_and(|s| s.order.contains(&peer)) {
@@ -347,6 +349,10 @@ pub(super) async fn host(
             for &guest in &order {
                 send(node, guest, &Envelope::Setup(start.clone()));
             }
+            // A guest admitted too late for a seat is let go.
+            for &guest in room.guests().iter().filter(|g| !order.contains(g)) {
+                node.release(guest);
+            }
             return Ok((signed, peers));
         }
         let until = signing.as_ref().map(|s| s.until);
@@ -369,7 +375,7 @@ pub(super) async fn host(
                     })
                     .collect();
                 for peer in unsigned {
-                    leave(peer, &mut room, &mut offers, &mut signing, organiser);
+                    leave(peer, node, &mut room, &mut offers, &mut signing, organiser);
                 }
                 continue;
             }
@@ -382,7 +388,7 @@ pub(super) async fn host(
                 continue;
             }
             Event::Disconnected(peer) if room.guests().contains(&peer) => {
-                leave(peer, &mut room, &mut offers, &mut signing, organiser);
+                leave(peer, node, &mut room, &mut offers, &mut signing, organiser);
                 continue;
             }
             Event::Message { from, bytes } => (from, bytes),
@@ -390,6 +396,11 @@ pub(super) async fn host(
         };
         if let Ok(Frame::Lobby(lobby)) = Frame::decode(&bytes) {
             if let Some(answer) = room.answer(from, &lobby) {
+                if matches!(answer, Lobby::Admitted { .. }) {
+                    // A guest waiting for the start may be quiet for long;
+                    // its connection must stay, and come back if it drops.
+                    node.keep(from);
+                }
                 // A phone that takes none of its answers gets no more: a
                 // stranger asking thousands of times a second would
                 // otherwise queue megabytes here.
@@ -397,7 +408,7 @@ pub(super) async fn host(
                     let _ = node.send(from, Frame::Lobby(answer).encode());
                 }
             } else if matches!(lobby, Lobby::Leave { room: r } if r == room.ticket().room()) {
-                leave(from, &mut room, &mut offers, &mut signing, organiser);
+                leave(from, node, &mut room, &mut offers, &mut signing, organiser);
             } else if signing.is_none() {
                 organiser.message(from, lobby);
             }
@@ -422,6 +433,7 @@ pub(super) async fn host(
                 } else {
                     // Turned away rather than left waiting for a seat.
                     room.leave(from);
+                    node.release(from);
                     let why = Lobby::Refused {
                         room: room.ticket().room(),
                         why: Refusal::Full,

@@ -63,6 +63,11 @@ const MAX_PER_PEER: u32 = 4;
 /// four phones, plus some looking up its code.
 const MAX_ESTABLISHED: u32 = 64;
 const MAX_PENDING_INCOMING: u32 = 16;
+/// The connections a node takes from the peers it does not keep (phones
+/// looking up the room, browsing, or anything else on the Wi-Fi): the
+/// others are for the four phones it keeps at most (the other players, or
+/// the host's guests).
+pub const MAX_STRANGERS: usize = (MAX_ESTABLISHED - 4 * MAX_PER_PEER) as usize;
 
 #[derive(NetworkBehaviour)]
 pub struct Behaviour {
