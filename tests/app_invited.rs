@@ -19,14 +19,17 @@ use clovece::platform::discovery::SwarmMdns;
 use clovece::platform::lifecycle::{Bookmark, Lifecycle};
 use clovece::platform::multicast::{Multicast, NoLock};
 use libp2p::identity::Keypair;
-use process::{dirs, peer, ticket};
+use process::{ask, dirs, peer, ticket};
 use slint::ComponentHandle;
 use slint::platform::PointerEventButton;
 use ui_support::{FakeBonjour, pump_until, shows};
 
 #[test]
 fn an_invitation_is_declined_then_another_accepted_on_home_and_its_room_opens() {
-    ui_support::init_threaded();
+    ui_support::on_ui_thread(declined_then_accepted);
+}
+
+fn declined_then_accepted() {
     let dirs = dirs(3);
     let app = ui_support::app(dirs[0].path(), 7);
     app.listen_on(vec!["/ip4/127.0.0.1/tcp/0".parse().unwrap()]);
@@ -99,6 +102,51 @@ fn an_invitation_is_declined_then_another_accepted_on_home_and_its_room_opens() 
     });
     assert_eq!(window.global::<RoomAdapter>().get_code(), code.as_str());
     assert!(shows(window, "Private room: friends join with the QR code"));
+}
+
+/// A host that invites a player who is looking at the nearby rooms reaches
+/// the player's identity over the connection the list made to ask it for
+/// its room: the list's node hears the invitation, and the screen shows it.
+#[test]
+fn an_invitation_reaches_the_player_looking_at_the_nearby_rooms() {
+    ui_support::on_ui_thread(|| {
+        let dirs = dirs(2);
+        let mut host = peer(
+            dirs[1].path(),
+            &["host", "--players", "2", "--name", "Hana", "--console"],
+        );
+        let (ticket, code) = ticket(&mut host);
+        let app =
+            ui_support::app_on_loopback(dirs[0].path(), 7, vec![ui_support::phone(&ask(&ticket))]);
+        app.listen_on(loopback());
+        let window = app.window();
+        window.show().unwrap();
+        let address = app
+            .invitable_at()
+            .first()
+            .expect("Home listens")
+            .to_string();
+        let id = address.rsplit('/').next().unwrap().to_owned();
+        ui_support::find(window, "Nearby rooms").mock_single_click(PointerEventButton::Left);
+        let listed = format!("Room {code}: 1 of 2 seats free");
+        pump_until("the list has asked the host", || {
+            let listed = listed.clone();
+            i_slint_backend_testing::ElementQuery::from_root(window)
+                .match_descendants()
+                .match_predicate(move |e| {
+                    e.accessible_label().is_some_and(|l| l.starts_with(&listed))
+                })
+                .find_first()
+                .is_some()
+        });
+
+        host.type_line(&format!("invite {address}"));
+        assert_eq!(host.wait_for("invited: "), id);
+        pump_until("the invitation is shown on the nearby screen", || {
+            shows(window, "Hana invites you to a room")
+        });
+        assert_eq!(window.global::<AppAdapter>().get_screen(), Screen::Nearby);
+    });
 }
 
 /// Listening on loopback only.

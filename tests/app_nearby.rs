@@ -71,6 +71,7 @@ fn the_app_lists_a_loopback_room_filters_it_and_drops_it_when_its_host_is_gone()
         move || {
             let _ = tx.send(());
         },
+        |_| {},
     )
     .unwrap();
 
@@ -158,10 +159,10 @@ fn a_room_found_by_the_platforms_discovery_is_listed_until_it_is_lost() {
     let (tx, changes) = mpsc::channel();
     let keypair = Keypair::generate_ed25519();
     let me = keypair.public().to_peer_id().to_string();
-    let list = NearbyRooms::open(keypair, loopback(), &bonjour, move || {
+    let changed = move || {
         let _ = tx.send(());
-    })
-    .unwrap();
+    };
+    let list = NearbyRooms::open(keypair, loopback(), &bonjour, changed, |_| {}).unwrap();
     let announced = bonjour.announced().unwrap();
     assert_eq!(announced.peer, me);
     assert!(
@@ -247,6 +248,7 @@ fn a_room_hosted_on_a_bonjour_phone_is_announced_through_it_and_listed_until_it_
         move || {
             let _ = tx.send(());
         },
+        |_| {},
     )
     .unwrap();
     let record = txt_record(&announced);

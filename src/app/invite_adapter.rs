@@ -82,6 +82,18 @@ fn later(
     });
 }
 
+/// Shows each invitation a node's thread hears: the inbox's, or the
+/// nearby list's (a host reaches this phone over whichever of its nodes is
+/// connected, and while the player looks for rooms that is the list's).
+pub(super) fn heard(window: slint::Weak<AppWindow>) -> impl Fn(Received) + Send + 'static {
+    move |received| {
+        later(&window, move |window, online| {
+            online.borrow_mut().invites.received = Some(received);
+            show_invitation(window, &online.borrow());
+        });
+    }
+}
+
 /// A session is starting: the inbox stops (the session's node is this
 /// phone now) and an unanswered invitation is gone with it.
 pub fn session_begins(window: &AppWindow, invites: &mut Invites) {
@@ -110,14 +122,13 @@ pub fn connect(window: &AppWindow, online: &Rc<RefCell<Online>>, name: Rc<dyn Fn
         if s.invites.inbox.is_some() || s.session.is_some() {
             return;
         }
-        let ui = weak.clone();
         let opened = online_adapter::identity(&s).and_then(|keypair| {
-            Inbox::open(keypair, s.listen.clone(), &*s.discovery, move |received| {
-                later(&ui, move |window, online| {
-                    online.borrow_mut().invites.received = Some(received);
-                    show_invitation(window, &online.borrow());
-                });
-            })
+            Inbox::open(
+                keypair,
+                s.listen.clone(),
+                &*s.discovery,
+                heard(weak.clone()),
+            )
             .map_err(|e| e.to_string())
         });
         match opened {

@@ -25,7 +25,8 @@ use slint::{ComponentHandle, ModelRc, VecModel};
 use tokio::sync::{mpsc, oneshot};
 
 use super::announce::{announcement, to_node};
-use super::invite_adapter::board;
+use super::invite::Received;
+use super::invite_adapter::{self, board};
 use super::statistics::rules_data;
 use super::ui::{self, AppWindow, NearbyAdapter};
 use crate::lobby::nearby::{self, BrowseError, Room};
@@ -86,12 +87,14 @@ pub struct NearbyRooms {
 impl NearbyRooms {
     /// Starts listing rooms as `keypair`'s phone, finding phones with
     /// `discovery`, calling `changed` (on the browsing thread) after every
-    /// change.
+    /// change, and `invited` with each invitation a host sends over the
+    /// list's connection to it ([`nearby::keep`]).
     pub fn open(
         keypair: Keypair,
         browsing: Browsing,
         discovery: &dyn Discovery,
         changed: impl Fn() + Send + 'static,
+        invited: impl Fn(Received) + Send + 'static,
     ) -> Result<NearbyRooms, NearbyError> {
         let runtime = tokio::runtime::Builder::new_current_thread()
             .enable_all()
@@ -115,7 +118,8 @@ impl NearbyRooms {
         std::thread::Builder::new()
             .name("nearby rooms".into())
             .spawn(move || {
-                let result = runtime.block_on(browse(node, ask, &shared, &changed, stopped));
+                let result =
+                    runtime.block_on(browse(node, ask, &shared, &changed, &invited, stopped));
                 if let Err(e) = result {
                     lock(&shared).failed = Some(e.to_string());
                     changed();
@@ -184,17 +188,19 @@ async fn browse(
     ask: Vec<(PeerId, Multiaddr)>,
     heard: &Mutex<Heard>,
     changed: &impl Fn(),
+    invited: &impl Fn(Received),
     stop: oneshot::Receiver<()>,
 ) -> Result<(), BrowseError> {
     let stopped = async {
         let _ = stop.await;
     };
-    nearby::keep(node, ask, Filter::default(), stopped, |list, _| {
+    let listed = |list: &nearby::RoomList, _: &[nearby::Change]| {
         lock(heard).rooms = list.rooms().cloned().collect();
         changed();
         Ok(())
-    })
-    .await
+    };
+    let invited = |host, invitation| invited(Received { host, invitation });
+    nearby::keep(node, ask, Filter::default(), stopped, listed, invited).await
 }
 
 /// The filter the screen's choices make: 0 is "any" for each; players 2–4,
@@ -235,7 +241,8 @@ pub(super) fn connect(
             let _ = ui.upgrade_in_event_loop(|w| w.global::<NearbyAdapter>().invoke_refresh());
         };
         let started = identity().and_then(|keypair| {
-            NearbyRooms::open(keypair, browsing.clone(), &*discovery, changed)
+            let invited = invite_adapter::heard(weak.clone());
+            NearbyRooms::open(keypair, browsing.clone(), &*discovery, changed, invited)
                 .map_err(|e| e.to_string())
         });
         match started {
@@ -398,7 +405,8 @@ mod tests {
             ask: Vec::new(),
         };
         let mdns = SwarmMdns::new(multicast.clone());
-        let list = NearbyRooms::open(Keypair::generate_ed25519(), browsing, &mdns, || {}).unwrap();
+        let list =
+            NearbyRooms::open(Keypair::generate_ed25519(), browsing, &mdns, || {}, |_| {}).unwrap();
         assert!(held.load(Ordering::SeqCst));
         assert!(list.rooms(&Filter::default()).is_empty());
         drop(list);
@@ -422,6 +430,7 @@ mod tests {
             Browsing::default(),
             &SwarmMdns::new(Multicast::new(Refused)),
             || {},
+            |_| {},
         );
         let Err(e) = opened else {
             panic!("opened without the lock")

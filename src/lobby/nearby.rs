@@ -16,6 +16,7 @@ use libp2p::identity::Keypair;
 use libp2p::multiaddr::Protocol;
 use libp2p::{Multiaddr, PeerId};
 
+use super::invite::Invitation;
 use super::options::{Filter, Shown};
 use crate::net::game::is_loopback;
 use crate::net::room::{Frame, Listing, Lobby};
@@ -189,6 +190,8 @@ pub async fn run(
         browse.filter,
         tokio::time::sleep(browse.duration),
         |_, changes| changes.iter().try_for_each(|change| print(change, out)),
+        // `clovece invitations` is the command line's inbox.
+        |_, _| {},
     )
     .await
 }
@@ -197,13 +200,17 @@ pub async fn run(
 /// is ready, asking the phones in `ask` and those the node finds (by its
 /// mDNS, if it runs, or by the platform's discovery it hears,
 /// [`Node::hear`]). After every change, `changed` gets the list and what
-/// changed; an error from it ends the list.
+/// changed; an error from it ends the list. `invited` gets every sound
+/// invitation that arrives meanwhile, with its host: a host reaches the
+/// player's identity over whichever of its nodes is connected, and while
+/// the player looks for rooms that is this one.
 pub async fn keep(
     mut node: Node,
     ask: Vec<(PeerId, Multiaddr)>,
     filter: Filter,
     until: impl Future<Output = ()>,
     mut changed: impl FnMut(&RoomList, &[Change]) -> std::io::Result<()>,
+    mut invited: impl FnMut(PeerId, Invitation),
 ) -> Result<(), BrowseError> {
     // The phones asked, oldest first; those named in `ask` and those with a
     // room listed stay.
@@ -266,6 +273,12 @@ pub async fn keep(
                                 Vec::new()
                             }
                         }
+                    }
+                    Ok(Frame::Lobby(other)) => {
+                        if let Some(invitation) = Invitation::of(from, other) {
+                            invited(from, invitation);
+                        }
+                        Vec::new()
                     }
                     _ => Vec::new(),
                 },
