@@ -14,6 +14,7 @@ use libp2p::{
     yamux,
 };
 
+use super::seen;
 use super::wire::{LogCodec, PROTOCOL};
 
 /// The identify protocol version: peers of other apps are not players.
@@ -60,14 +61,19 @@ const MAX_CONCURRENT_STREAMS: usize = 8;
 /// restarted peer's new connection may meet the old one not yet closed).
 const MAX_PER_PEER: u32 = 4;
 /// Connections in all, and half-open incoming ones: a room has at most
-/// four phones, plus some looking up its code.
-const MAX_ESTABLISHED: u32 = 64;
+/// four phones, plus some looking up its code; a nearby rooms list asks up
+/// to [`seen::MAX_PHONES`] phones.
+const MAX_ESTABLISHED: u32 = 80;
 const MAX_PENDING_INCOMING: u32 = 16;
 /// The connections a node takes from the peers it does not keep (phones
 /// looking up the room, browsing, or anything else on the Wi-Fi): the
 /// others are for the four phones it keeps at most (the other players, or
 /// the host's guests).
 pub const MAX_STRANGERS: usize = (MAX_ESTABLISHED - 4 * MAX_PER_PEER) as usize;
+const _: () = assert!(
+    MAX_STRANGERS >= seen::MAX_PHONES,
+    "a nearby rooms list reaches every phone it asks"
+);
 
 #[derive(NetworkBehaviour)]
 pub struct Behaviour {
