@@ -128,7 +128,7 @@ mod raw {
     use futures::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
     use libp2p::request_response::{self, Codec, ProtocolSupport};
     use libp2p::swarm::NetworkBehaviour;
-    use libp2p::{StreamProtocol, Swarm, SwarmBuilder, noise, tcp, yamux};
+    use libp2p::{StreamProtocol, Swarm, SwarmBuilder, noise, ping, tcp, yamux};
 
     #[derive(Clone, Default)]
     pub struct RawCodec;
@@ -183,9 +183,12 @@ mod raw {
         io.close().await
     }
 
+    /// The game log's protocol, with any bytes, and ping (a node closes a
+    /// connection that does not answer its pings).
     #[derive(NetworkBehaviour)]
     pub struct Raw {
         pub log: request_response::Behaviour<RawCodec>,
+        pub ping: ping::Behaviour,
     }
 
     pub fn swarm() -> Swarm<Raw> {
@@ -203,6 +206,7 @@ mod raw {
                     [(StreamProtocol::new("/clovece/log/1"), ProtocolSupport::Full)],
                     request_response::Config::default(),
                 ),
+                ping: ping::Behaviour::default(),
             })
             .unwrap()
             .with_swarm_config(|c| {
@@ -461,13 +465,25 @@ async fn strangers_take_only_their_share_of_the_slots_and_go_once_quiet() {
     extra
         .wait(10, |e| (e == Event::Disconnected(room.id)).then_some(()))
         .await;
-    // A player the room keeps still comes in.
+    // A player the room keeps still comes in, and a phone it dials itself
+    // is reached.
     let mut player = spawn(Keypair::generate_ed25519()).await;
     room.keep(&player);
     room.send(player.id, b"your turn".to_vec());
     assert_eq!(
         player.messages(1, 10).await,
         vec![(room.id, b"your turn".to_vec())]
+    );
+    let mut invited = spawn(Keypair::generate_ed25519()).await;
+    let (invited_id, invited_addrs) = (invited.id, invited.addrs.clone());
+    room.run(move |n| {
+        n.add_addrs(invited_id, invited_addrs);
+        n.dial(invited_id);
+    });
+    room.send(invited_id, b"come and play".to_vec());
+    assert_eq!(
+        invited.messages(1, 10).await,
+        vec![(room.id, b"come and play".to_vec())]
     );
 
     // The quiet strangers are let go; the player stays.
@@ -483,6 +499,50 @@ async fn strangers_take_only_their_share_of_the_slots_and_go_once_quiet() {
         let _ = tx.send(n.is_connected(player_id));
     });
     assert!(rx.await.unwrap(), "the kept player was let go");
+}
+
+/// A stranger that takes nothing it is sent (it answers every batch, but
+/// takes none of it) is let go once quiet too: the node's own resends to it
+/// are no sign of life.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_stranger_that_takes_nothing_is_let_go_once_quiet() {
+    use clovece::net::node::QUIET_LIMIT;
+    use futures::StreamExt;
+    use libp2p::request_response::{Event as Rr, Message};
+    use libp2p::swarm::SwarmEvent;
+
+    let room = spawn(Keypair::generate_ed25519()).await;
+    let mut raw = raw::swarm();
+    let raw_id = *raw.local_peer_id();
+    raw.dial(room.addrs[0].clone()).unwrap();
+    let nothing = postcard::to_stdvec(&clovece::net::wire::Ack { next: 0 }).unwrap();
+    let mut connected = None;
+    let closed = tokio::time::timeout(QUIET_LIMIT * 2, async {
+        loop {
+            match raw.select_next_some().await {
+                SwarmEvent::ConnectionEstablished { .. } => {
+                    connected = Some(std::time::Instant::now());
+                    room.send(raw_id, b"here is your answer".to_vec());
+                }
+                SwarmEvent::Behaviour(raw::RawEvent::Log(Rr::Message {
+                    message: Message::Request { channel, .. },
+                    ..
+                })) => {
+                    let _ = raw
+                        .behaviour_mut()
+                        .log
+                        .send_response(channel, nothing.clone());
+                }
+                SwarmEvent::ConnectionClosed {
+                    num_established: 0, ..
+                } => return,
+                _ => {}
+            }
+        }
+    });
+    closed.await.expect("let go");
+    let quiet = connected.expect("connected").elapsed();
+    assert!(quiet >= QUIET_LIMIT, "{quiet:?}");
 }
 
 /// A plain libp2p peer (ping only) on a runtime of its own, on a thread of

@@ -37,9 +37,9 @@ const TICK: Duration = Duration::from_millis(50);
 /// round trip.
 const RESEND_PAUSE: Duration = Duration::from_millis(250);
 /// How long a connection to a peer the application does not keep stays up
-/// with no batch either way and nothing to send: a phone that looked up the
-/// room and went on needs it no more, and a device on the Wi-Fi that opens
-/// connections and stays quiet must not hold the swarm's slots.
+/// while the peer neither sends a batch nor takes one: a phone that looked
+/// up the room and went on needs it no more, and a device on the Wi-Fi that
+/// opens connections and stays quiet must not hold the swarm's slots.
 pub const QUIET_LIMIT: Duration = Duration::from_secs(20);
 /// How long [`Node::start`] waits after a listener's last address event
 /// before it counts the addresses complete, and at most in all.
@@ -123,8 +123,10 @@ struct Peer {
     connections: usize,
     dialing: bool,
     banned_until: Option<Instant>,
-    /// When a batch last went either way, or a connection opened (see
-    /// [`QUIET_LIMIT`]).
+    /// When the peer last sent a batch or took one, or a connection opened
+    /// (see [`QUIET_LIMIT`]). What this node sends does not count: a batch
+    /// sent again and again to a peer that never takes it is no sign of
+    /// life.
     active_at: Instant,
 }
 
@@ -186,13 +188,10 @@ impl Peer {
         !self.reached() && self.in_flight.is_none() && !self.banned(now)
     }
 
-    /// Whether the peer's connections may be closed (see [`QUIET_LIMIT`]):
-    /// not kept, nothing to send or in flight, no batch for that long.
+    /// Whether the peer's connections may be closed (see [`QUIET_LIMIT`]).
     fn quiet(&self, now: Instant) -> bool {
         self.connections > 0
             && self.redial.is_none()
-            && self.in_flight.is_none()
-            && self.outbox.is_empty()
             && now.duration_since(self.active_at) >= QUIET_LIMIT
     }
 }
@@ -548,6 +547,9 @@ impl Node {
         for (&peer, entry) in self.peers.iter_mut().filter(|(_, p)| p.quiet(now)) {
             debug!(%peer, "quiet and not kept; disconnecting");
             let _ = self.swarm.disconnect_peer_id(peer);
+            // It took nothing for that long: what waits for it goes too,
+            // as when a list gives it up.
+            entry.outbox.drop_all();
             // Closing takes a moment; do not ask again every tick.
             entry.active_at = now;
         }
@@ -600,7 +602,6 @@ impl Node {
         }
         entry.resend_at = None;
         if let Some(batch) = entry.outbox.batch() {
-            entry.active_at = Instant::now();
             let id = self
                 .swarm
                 .behaviour_mut()
@@ -653,14 +654,13 @@ impl Node {
                 ..
             } => {
                 let kept = self.peers.get(&peer_id).is_some_and(|p| p.redial.is_some());
-                if !kept && self.strangers() >= swarm::MAX_STRANGERS {
-                    // The rest of the swarm's slots are the kept peers':
-                    // the game's players can always come back.
+                // The rest of the swarm's slots are the kept peers': the
+                // game's players can always come back. This node's own
+                // dials are its business, and a stranger cannot make it
+                // dial.
+                if !kept && endpoint.is_listener() && self.strangers() >= swarm::MAX_STRANGERS {
                     debug!(peer = %peer_id, "no slot left for a peer not kept");
                     self.swarm.close_connection(connection_id);
-                    if let Some(entry) = self.peers.get_mut(&peer_id) {
-                        entry.dialing = false;
-                    }
                     return;
                 }
                 self.heard.insert(connection_id, Instant::now());
@@ -790,10 +790,11 @@ impl Node {
                 ..
             } => {
                 if let Some(entry) = self.peers.get_mut(&peer) {
-                    entry.active_at = Instant::now();
                     if entry.in_flight == Some(request_id) {
                         entry.in_flight = None;
-                        if !entry.outbox.acked(response) {
+                        if entry.outbox.acked(response) {
+                            entry.active_at = Instant::now();
+                        } else {
                             entry.resend_at = Some(Instant::now() + RESEND_PAUSE);
                         }
                     }
