@@ -349,8 +349,13 @@ pub(super) async fn host(
             for &guest in &order {
                 send(node, guest, &Envelope::Setup(start.clone()));
             }
-            // A guest admitted too late for a seat is let go.
+            // A guest admitted too late for a seat is told and let go.
+            let full = Frame::Lobby(Lobby::Refused {
+                room: room.ticket().room(),
+                why: Refusal::Full,
+            });
             for &guest in room.guests().iter().filter(|g| !order.contains(g)) {
+                let _ = node.send(guest, full.encode());
                 node.release(guest);
             }
             return Ok((signed, peers));
@@ -849,6 +854,116 @@ mod tests {
         };
         assert_eq!(signed.header, header);
         assert!(signed.verify().is_ok(), "every signature checks");
+    }
+
+    /// A three-seat room whose organiser starts as soon as one guest has
+    /// offered to play, with a computer in the third seat.
+    struct FirstComer {
+        ticket: Option<tokio::sync::oneshot::Sender<Ticket>>,
+        first: Option<PeerId>,
+        started: bool,
+    }
+
+    #[async_trait::async_trait]
+    impl Organiser for FirstComer {
+        fn opened(&mut self, ticket: &Ticket, _: Listing) {
+            if let Some(tx) = self.ticket.take() {
+                let _ = tx.send(ticket.clone());
+            }
+        }
+        fn places(&self) -> usize {
+            2
+        }
+        fn arrived(&mut self, peer: PeerId, _: &str) -> bool {
+            *self.first.get_or_insert(peer) == peer
+        }
+        fn left(&mut self, _: PeerId) {}
+        fn message(&mut self, _: PeerId, _: Lobby) {}
+        async fn input(&mut self) {
+            std::future::pending().await
+        }
+        fn notes(&mut self) -> Vec<Note> {
+            Vec::new()
+        }
+        fn started(&mut self) -> Option<Vec<Sitter>> {
+            let first = self
+                .first
+                .filter(|_| !std::mem::replace(&mut self.started, true))?;
+            Some(vec![
+                Sitter::Host,
+                Sitter::Guest(first),
+                Sitter::Computer(Level::Easy),
+            ])
+        }
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_guest_admitted_but_not_seated_is_told_the_room_is_full_at_the_start() {
+        let (mut host_node, keypair) = node(1).await;
+        let (ticket_tx, ticket_rx) = tokio::sync::oneshot::channel();
+        let mut organiser = FirstComer {
+            ticket: Some(ticket_tx),
+            first: None,
+            started: false,
+        };
+        let table = Table {
+            players: 3,
+            rules: RuleSet::Classic(Default::default()),
+            private: false,
+            first: FirstPlayer::Random,
+            timer: TurnTimer::Seconds30,
+            theme: Theme::Classic,
+            grace_secs: DEFAULT_GRACE_SECS,
+        };
+        let local = tokio::task::LocalSet::new();
+        let hosting = local.spawn_local(async move {
+            let secret = DiceSecret::from_bytes([1; 32]);
+            let mut front = crate::net::lines::Lines::new(std::io::sink(), None, false);
+            host(
+                &mut host_node,
+                &keypair,
+                &secret,
+                table,
+                &mut organiser,
+                "Hana",
+                &mut front,
+            )
+            .await
+            .expect("the game starts");
+            // The host's node goes on, as in a game.
+            loop {
+                host_node.next().await;
+            }
+        });
+        let told = tokio::time::timeout(
+            Duration::from_secs(60),
+            local.run_until(async move {
+                let ticket = ticket_rx.await.unwrap();
+                let (mut late, _) = node(5).await;
+                room::join(&mut late, &ticket, JOIN_WAIT).await.unwrap();
+                let (mut first, signer, header) = offered(&ticket, 6).await;
+                let signed = Envelope::Setup(Setup::Signed(header.sign(&signer)));
+                send(&mut first, ticket.host(), &signed);
+                let _polled = tokio::task::spawn_local(async move {
+                    loop {
+                        first.next().await;
+                    }
+                });
+                loop {
+                    if let Event::Message { from, bytes } = late.next().await
+                        && let Some(answer) = room::admission(&ticket, from, &bytes)
+                    {
+                        hosting.abort();
+                        return answer;
+                    }
+                }
+            }),
+        );
+        let answer = told.await.expect("the late guest is told");
+        assert!(
+            matches!(answer, Err(LookupError::Refused(Refusal::Full))),
+            "{answer:?}"
+        );
     }
 
     /// The next message from `peer` to `node` that `pick` takes.
