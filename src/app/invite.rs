@@ -308,6 +308,9 @@ impl Inbox {
             config(listen, discovery),
             stopped,
             |mut node| async move {
+                // Hosts kept connected until they have taken the decline:
+                // the connection may close as quiet just as it is sent.
+                let mut declined: Vec<PeerId> = Vec::new();
                 loop {
                     tokio::select! {
                         event = node.next() => {
@@ -318,13 +321,19 @@ impl Inbox {
                         Some(no) = to_decline.recv() => {
                             // The node goes on running, so the message
                             // arrives without holding up the next invitation.
-                            // The host's connection may have been closed as
-                            // quiet meanwhile.
                             node.add_addrs(no.host, no.invitation.ticket.dial_addrs());
-                            node.dial(no.host);
+                            node.keep(no.host);
                             let _ = node.send(no.host, invite::declined(&no.invitation));
+                            declined.push(no.host);
                         }
                     }
+                    declined.retain(|&host| {
+                        let taken = node.unacknowledged(host) == 0;
+                        if taken {
+                            node.release(host);
+                        }
+                        !taken
+                    });
                 }
             },
         )?;
