@@ -761,9 +761,33 @@ mod tests {
         }
     }
 
+    /// A room of `players` seats hosted on a loopback node under
+    /// `organiser`: the node and how its setup ended.
+    async fn hosted(
+        players: u8,
+        organiser: &mut dyn Organiser,
+    ) -> (Node, Result<SignedHeader, GameError>) {
+        let (mut node, keypair) = node(1).await;
+        let table = Table {
+            players,
+            rules: RuleSet::Classic(Default::default()),
+            private: false,
+            first: FirstPlayer::Random,
+            timer: TurnTimer::Seconds30,
+            theme: Theme::Classic,
+            grace_secs: DEFAULT_GRACE_SECS,
+        };
+        let secret = DiceSecret::from_bytes([1; 32]);
+        let mut front = crate::net::lines::Lines::new(std::io::sink(), None, false);
+        let result = host(
+            &mut node, &keypair, &secret, table, organiser, "Hana", &mut front,
+        )
+        .await;
+        (node, result.map(|(signed, _)| signed))
+    }
+
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn a_guest_gone_or_silent_while_signing_gives_its_seat_to_the_next() {
-        let (mut node, keypair) = node(1).await;
         let (ticket_tx, ticket_rx) = tokio::sync::oneshot::channel();
         let (left_tx, left) = tokio::sync::mpsc::unbounded_channel();
         let mut organiser = Starter {
@@ -772,32 +796,9 @@ mod tests {
             start: false,
             left: left_tx,
         };
-        let table = Table {
-            players: 2,
-            rules: RuleSet::Classic(Default::default()),
-            private: false,
-            first: FirstPlayer::Random,
-            timer: TurnTimer::Seconds30,
-            theme: Theme::Classic,
-            grace_secs: DEFAULT_GRACE_SECS,
-        };
         // The host's loop is not Send (its front and organiser need not be).
         let local = tokio::task::LocalSet::new();
-        let hosting = local.spawn_local(async move {
-            let secret = DiceSecret::from_bytes([1; 32]);
-            let mut front = crate::net::lines::Lines::new(std::io::sink(), None, false);
-            let hosted = host(
-                &mut node,
-                &keypair,
-                &secret,
-                table,
-                &mut organiser,
-                "Hana",
-                &mut front,
-            )
-            .await;
-            hosted.map(|(signed, _)| signed)
-        });
+        let hosting = local.spawn_local(async move { hosted(2, &mut organiser).await.1 });
         let played = tokio::time::timeout(
             Duration::from_secs(60),
             local.run_until(guests(ticket_rx, left, hosting)),
@@ -899,37 +900,16 @@ mod tests {
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn a_guest_admitted_but_not_seated_is_told_the_room_is_full_at_the_start() {
-        let (mut host_node, keypair) = node(1).await;
         let (ticket_tx, ticket_rx) = tokio::sync::oneshot::channel();
         let mut organiser = FirstComer {
             ticket: Some(ticket_tx),
             first: None,
             started: false,
         };
-        let table = Table {
-            players: 3,
-            rules: RuleSet::Classic(Default::default()),
-            private: false,
-            first: FirstPlayer::Random,
-            timer: TurnTimer::Seconds30,
-            theme: Theme::Classic,
-            grace_secs: DEFAULT_GRACE_SECS,
-        };
         let local = tokio::task::LocalSet::new();
         let hosting = local.spawn_local(async move {
-            let secret = DiceSecret::from_bytes([1; 32]);
-            let mut front = crate::net::lines::Lines::new(std::io::sink(), None, false);
-            host(
-                &mut host_node,
-                &keypair,
-                &secret,
-                table,
-                &mut organiser,
-                "Hana",
-                &mut front,
-            )
-            .await
-            .expect("the game starts");
+            let (mut host_node, started) = hosted(3, &mut organiser).await;
+            started.expect("the game starts");
             // The host's node goes on, as in a game.
             loop {
                 host_node.next().await;
