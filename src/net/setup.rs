@@ -682,13 +682,31 @@ mod tests {
         }
     }
 
-    /// A two-seat room whose organiser starts as soon as a guest has the
-    /// seat, telling the test the ticket and who left.
+    /// A room of `seats` whose organiser starts as soon as one guest has
+    /// offered to play, computers in the other guests' seats, telling the
+    /// test the ticket and who left.
     struct Starter {
+        seats: u8,
         ticket: Option<tokio::sync::oneshot::Sender<Ticket>>,
         guest: Option<PeerId>,
         start: bool,
         left: tokio::sync::mpsc::UnboundedSender<PeerId>,
+    }
+
+    impl Starter {
+        fn new(
+            seats: u8,
+            ticket: tokio::sync::oneshot::Sender<Ticket>,
+            left: tokio::sync::mpsc::UnboundedSender<PeerId>,
+        ) -> Starter {
+            Starter {
+                seats,
+                ticket: Some(ticket),
+                guest: None,
+                start: false,
+                left,
+            }
+        }
     }
 
     #[async_trait::async_trait]
@@ -699,7 +717,7 @@ mod tests {
             }
         }
         fn places(&self) -> usize {
-            usize::from(self.guest.is_none())
+            usize::from(self.seats) - 1 - usize::from(self.guest.is_some())
         }
         fn arrived(&mut self, peer: PeerId, _: &str) -> bool {
             let seated = self.guest.is_none();
@@ -724,7 +742,9 @@ mod tests {
         }
         fn started(&mut self) -> Option<Vec<Sitter>> {
             let guest = self.guest.filter(|_| std::mem::take(&mut self.start))?;
-            Some(vec![Sitter::Host, Sitter::Guest(guest)])
+            let mut lineup = vec![Sitter::Host, Sitter::Guest(guest)];
+            lineup.resize(usize::from(self.seats), Sitter::Computer(Level::Easy));
+            Some(lineup)
         }
     }
 
@@ -790,12 +810,7 @@ mod tests {
     async fn a_guest_gone_or_silent_while_signing_gives_its_seat_to_the_next() {
         let (ticket_tx, ticket_rx) = tokio::sync::oneshot::channel();
         let (left_tx, left) = tokio::sync::mpsc::unbounded_channel();
-        let mut organiser = Starter {
-            ticket: Some(ticket_tx),
-            guest: None,
-            start: false,
-            left: left_tx,
-        };
+        let mut organiser = Starter::new(2, ticket_tx, left_tx);
         // The host's loop is not Send (its front and organiser need not be).
         let local = tokio::task::LocalSet::new();
         let hosting = local.spawn_local(async move { hosted(2, &mut organiser).await.1 });
@@ -857,55 +872,11 @@ mod tests {
         assert!(signed.verify().is_ok(), "every signature checks");
     }
 
-    /// A three-seat room whose organiser starts as soon as one guest has
-    /// offered to play, with a computer in the third seat.
-    struct FirstComer {
-        ticket: Option<tokio::sync::oneshot::Sender<Ticket>>,
-        first: Option<PeerId>,
-        started: bool,
-    }
-
-    #[async_trait::async_trait]
-    impl Organiser for FirstComer {
-        fn opened(&mut self, ticket: &Ticket, _: Listing) {
-            if let Some(tx) = self.ticket.take() {
-                let _ = tx.send(ticket.clone());
-            }
-        }
-        fn places(&self) -> usize {
-            2
-        }
-        fn arrived(&mut self, peer: PeerId, _: &str) -> bool {
-            *self.first.get_or_insert(peer) == peer
-        }
-        fn left(&mut self, _: PeerId) {}
-        fn message(&mut self, _: PeerId, _: Lobby) {}
-        async fn input(&mut self) {
-            std::future::pending().await
-        }
-        fn notes(&mut self) -> Vec<Note> {
-            Vec::new()
-        }
-        fn started(&mut self) -> Option<Vec<Sitter>> {
-            let first = self
-                .first
-                .filter(|_| !std::mem::replace(&mut self.started, true))?;
-            Some(vec![
-                Sitter::Host,
-                Sitter::Guest(first),
-                Sitter::Computer(Level::Easy),
-            ])
-        }
-    }
-
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn a_guest_admitted_but_not_seated_is_told_the_room_is_full_at_the_start() {
         let (ticket_tx, ticket_rx) = tokio::sync::oneshot::channel();
-        let mut organiser = FirstComer {
-            ticket: Some(ticket_tx),
-            first: None,
-            started: false,
-        };
+        let (left, _) = tokio::sync::mpsc::unbounded_channel();
+        let mut organiser = Starter::new(3, ticket_tx, left);
         let local = tokio::task::LocalSet::new();
         let hosting = local.spawn_local(async move {
             let (mut host_node, started) = hosted(3, &mut organiser).await;
