@@ -62,6 +62,8 @@ pub enum Outcome {
 pub struct OfflineGame {
     board: Board,
     players: Vec<(Colour, Player)>,
+    /// The roll being used: a six rolls again. Not the fairness history's
+    /// last, which the opening rolls set too.
     last_roll: Option<Die>,
     /// Every roll so far, for the fairness view.
     fairness: Fairness,
@@ -154,11 +156,6 @@ impl OfflineGame {
     /// What the game waits for.
     pub fn next(&self) -> Next {
         self.game().next()
-    }
-
-    /// The last roll, shown on the die.
-    pub fn last_roll(&self) -> Option<Die> {
-        self.last_roll
     }
 
     /// The rolls of the turn not used yet (see [`Board::unused_rolls`]).
@@ -509,7 +506,7 @@ mod tests {
                 rolls,
                 "the opening's rolls count"
             );
-            assert_eq!(game.last_roll(), None, "the die waits for the first turn");
+            assert_eq!(game.last_roll, None, "the die waits for the first turn");
         }
         // The classic rules roll no opening: red begins.
         let classic = two_humans();
@@ -527,9 +524,9 @@ mod tests {
                 attempt: 1
             }
         );
-        assert_eq!(game.last_roll(), None);
+        assert_eq!(game.last_roll, None);
         game.roll(die(3)).unwrap();
-        assert_eq!(game.last_roll(), Some(die(3)));
+        assert_eq!(game.last_roll, Some(die(3)));
     }
 
     #[test]
