@@ -426,42 +426,50 @@ async fn silent_link_is_closed_and_redialled_when_it_returns() {
         .await;
 }
 
-/// Connections to peers a node does not keep take only some of its slots
-/// and close once quiet: a device on the Wi-Fi that fills them, or phones
-/// that looked up the room and went on, cannot keep a player from coming
-/// back.
+/// A stranger of `room`: connected, and having said one thing (`n`).
+async fn stranger(room: &Handle, n: usize) -> Handle {
+    let (id, addrs) = (room.id, room.addrs.clone());
+    let mut node = spawn(Keypair::generate_ed25519()).await;
+    node.run(move |n| {
+        n.add_addrs(id, addrs);
+        n.dial(id);
+    });
+    node.wait(10, |e| (e == Event::Connected(id)).then_some(()))
+        .await;
+    node.send(id, numbered(0, n as u32));
+    node
+}
+
+/// `count` strangers of `room`, one at a time (the room takes only a few
+/// half-open connections at once), once the room has heard each.
+async fn strangers(room: &mut Handle, count: usize) -> Vec<Handle> {
+    let mut all = Vec::new();
+    for n in 0..count {
+        all.push(stranger(room, n).await);
+    }
+    room.messages(count, 30).await;
+    all
+}
+
+/// Connections from peers a node does not keep take only some of its
+/// slots: a device on the Wi-Fi that fills them with busy connections
+/// cannot keep a player from coming back, nor the node from dialling.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn strangers_take_only_their_share_of_the_slots_and_go_once_quiet() {
-    use clovece::net::node::QUIET_LIMIT;
+async fn strangers_take_only_their_share_of_the_slots() {
     use clovece::net::swarm::MAX_STRANGERS;
 
     let mut room = spawn(Keypair::generate_ed25519()).await;
-    let (room_id, room_addrs) = (room.id, room.addrs.clone());
-    let stranger = |n: usize| {
-        let (id, addrs) = (room_id, room_addrs.clone());
-        async move {
-            let mut node = spawn(Keypair::generate_ed25519()).await;
-            node.run(move |n| {
-                n.add_addrs(id, addrs);
-                n.dial(id);
-            });
-            // One at a time: the room takes only a few half-open
-            // connections at once.
-            node.wait(10, |e| (e == Event::Connected(id)).then_some(()))
-                .await;
-            node.send(id, numbered(0, n as u32));
-            node
-        }
-    };
-    let mut strangers = Vec::new();
-    let said = std::time::Instant::now();
-    for n in 0..MAX_STRANGERS {
-        strangers.push(stranger(n).await);
+    let strangers = strangers(&mut room, MAX_STRANGERS).await;
+    // Every stranger busy: each has just taken something from the room.
+    for s in &strangers {
+        room.send(s.id, b"still looking?".to_vec());
     }
-    room.messages(MAX_STRANGERS, 30).await;
+    for s in &strangers {
+        room.acknowledged(s.id).await;
+    }
 
     // One more is let in only to be let go.
-    let mut extra = stranger(MAX_STRANGERS).await;
+    let mut extra = stranger(&room, MAX_STRANGERS).await;
     extra
         .wait(10, |e| (e == Event::Disconnected(room.id)).then_some(()))
         .await;
@@ -485,20 +493,33 @@ async fn strangers_take_only_their_share_of_the_slots_and_go_once_quiet() {
         invited.messages(1, 10).await,
         vec![(room.id, b"come and play".to_vec())]
     );
+}
 
-    // The quiet strangers are let go; the player stays.
-    let quiet = strangers[0]
+/// Once the strangers' slots are full, the stranger quiet for longest makes
+/// way for a new one, and every quiet stranger is let go in the end: phones
+/// that looked up the room and went on do not keep the next one out.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn quiet_strangers_make_way_and_are_let_go() {
+    use clovece::net::node::{MAKE_WAY_AFTER, QUIET_LIMIT};
+    use clovece::net::swarm::MAX_STRANGERS;
+
+    let mut room = spawn(Keypair::generate_ed25519()).await;
+    let said = std::time::Instant::now();
+    let mut strangers = strangers(&mut room, MAX_STRANGERS).await;
+    tokio::time::sleep(MAKE_WAY_AFTER + std::time::Duration::from_secs(1)).await;
+    let newcomer = stranger(&room, MAX_STRANGERS).await;
+    assert_eq!(
+        room.messages(1, 10).await,
+        vec![(newcomer.id, numbered(0, MAX_STRANGERS as u32))]
+    );
+    // The last to come was not the one to make way; it goes once quiet.
+    let last = strangers.last_mut().unwrap();
+    let quiet = last
         .wait(QUIET_LIMIT.as_secs() + 10, |e| {
             (e == Event::Disconnected(room.id)).then(|| said.elapsed())
         })
         .await;
     assert!(quiet >= QUIET_LIMIT, "{quiet:?}");
-    let (tx, rx) = tokio::sync::oneshot::channel();
-    let player_id = player.id;
-    room.run(move |n| {
-        let _ = tx.send(n.is_connected(player_id));
-    });
-    assert!(rx.await.unwrap(), "the kept player was let go");
 }
 
 /// A stranger that takes nothing it is sent (it answers every batch, but

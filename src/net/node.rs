@@ -41,6 +41,10 @@ const RESEND_PAUSE: Duration = Duration::from_millis(250);
 /// up the room and went on needs it no more, and a device on the Wi-Fi that
 /// opens connections and stays quiet must not hold the swarm's slots.
 pub const QUIET_LIMIT: Duration = Duration::from_secs(20);
+/// How long a stranger has been quiet when it makes way for a new one once
+/// the strangers' slots are full (see [`swarm::MAX_STRANGERS`]): a phone
+/// still looking at the room asks twice a second.
+pub const MAKE_WAY_AFTER: Duration = Duration::from_secs(5);
 /// How long [`Node::start`] waits after a listener's last address event
 /// before it counts the addresses complete, and at most in all.
 const SETTLE_QUIET: Duration = Duration::from_millis(50);
@@ -544,15 +548,48 @@ impl Node {
     /// Disconnects the peers that are [`Peer::quiet`].
     fn close_quiet(&mut self) {
         let now = Instant::now();
-        for (&peer, entry) in self.peers.iter_mut().filter(|(_, p)| p.quiet(now)) {
-            debug!(%peer, "quiet and not kept; disconnecting");
-            let _ = self.swarm.disconnect_peer_id(peer);
-            // It took nothing for that long: what waits for it goes too,
-            // as when a list gives it up.
+        let quiet: Vec<PeerId> = self
+            .peers
+            .iter()
+            .filter(|(_, p)| p.quiet(now))
+            .map(|(&id, _)| id)
+            .collect();
+        for peer in quiet {
+            self.let_go(peer, now);
+        }
+    }
+
+    /// Disconnects `peer`, a stranger that took nothing for a while: what
+    /// waits for it goes too, as when a list gives it up.
+    fn let_go(&mut self, peer: PeerId, now: Instant) {
+        debug!(%peer, "quiet and not kept; disconnecting");
+        let _ = self.swarm.disconnect_peer_id(peer);
+        if let Some(entry) = self.peers.get_mut(&peer) {
             entry.outbox.drop_all();
-            // Closing takes a moment; do not ask again every tick.
+            // Closing takes a moment; do not pick it again meanwhile.
             entry.active_at = now;
         }
+    }
+
+    /// Whether a new inbound connection from `peer`, a stranger, may stay:
+    /// yes while the strangers' slots are not full, or when the stranger
+    /// quiet for longest has been so for [`MAKE_WAY_AFTER`] (it is let go).
+    fn make_way(&mut self, peer: PeerId) -> bool {
+        if self.strangers() < swarm::MAX_STRANGERS {
+            return true;
+        }
+        let now = Instant::now();
+        let quietest = self
+            .peers
+            .iter()
+            .filter(|(id, p)| **id != peer && p.connections > 0 && p.redial.is_none())
+            .min_by_key(|(_, p)| p.active_at)
+            .filter(|(_, p)| now.duration_since(p.active_at) >= MAKE_WAY_AFTER)
+            .map(|(&id, _)| id);
+        if let Some(quietest) = quietest {
+            self.let_go(quietest, now);
+        }
+        quietest.is_some()
     }
 
     /// Connections to the peers the application does not keep.
@@ -658,7 +695,7 @@ impl Node {
                 // game's players can always come back. This node's own
                 // dials are its business, and a stranger cannot make it
                 // dial.
-                if !kept && endpoint.is_listener() && self.strangers() >= swarm::MAX_STRANGERS {
+                if !kept && endpoint.is_listener() && !self.make_way(peer_id) {
                     debug!(peer = %peer_id, "no slot left for a peer not kept");
                     self.swarm.close_connection(connection_id);
                     return;
