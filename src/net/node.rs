@@ -180,7 +180,7 @@ impl Peer {
     /// it. A message merely queued does not count: one queued for a
     /// made-up peer would keep it for good.
     fn reached(&self) -> bool {
-        self.connections > 0 || self.dialing || self.redial.is_some()
+        self.connections > 0 || self.dialing || self.kept()
     }
 
     /// Whether the peer may be forgotten once the map is full: not
@@ -192,11 +192,20 @@ impl Peer {
         !self.reached() && self.in_flight.is_none() && !self.banned(now)
     }
 
+    /// Whether the application keeps the peer ([`Node::keep`]).
+    fn kept(&self) -> bool {
+        self.redial.is_some()
+    }
+
+    /// Whether the peer is connected and not kept: its connections take
+    /// the strangers' slots ([`swarm::MAX_STRANGERS`]).
+    fn stranger(&self) -> bool {
+        self.connections > 0 && !self.kept()
+    }
+
     /// Whether the peer's connections may be closed (see [`QUIET_LIMIT`]).
     fn quiet(&self, now: Instant) -> bool {
-        self.connections > 0
-            && self.redial.is_none()
-            && now.duration_since(self.active_at) >= QUIET_LIMIT
+        self.stranger() && now.duration_since(self.active_at) >= QUIET_LIMIT
     }
 }
 
@@ -383,7 +392,7 @@ impl Node {
         for addr in addrs {
             entry.learn(addr);
         }
-        if entry.redial.is_some() {
+        if entry.kept() {
             self.dial(peer);
         }
     }
@@ -582,7 +591,7 @@ impl Node {
         let quietest = self
             .peers
             .iter()
-            .filter(|(id, p)| **id != peer && p.connections > 0 && p.redial.is_none())
+            .filter(|(id, p)| **id != peer && p.stranger())
             .min_by_key(|(_, p)| p.active_at)
             .filter(|(_, p)| now.duration_since(p.active_at) >= MAKE_WAY_AFTER)
             .map(|(&id, _)| id);
@@ -596,7 +605,7 @@ impl Node {
     fn strangers(&self) -> usize {
         self.peers
             .values()
-            .filter(|p| p.redial.is_none())
+            .filter(|p| p.stranger())
             .map(|p| p.connections)
             .sum()
     }
@@ -690,7 +699,7 @@ impl Node {
                 endpoint,
                 ..
             } => {
-                let kept = self.peers.get(&peer_id).is_some_and(|p| p.redial.is_some());
+                let kept = self.peers.get(&peer_id).is_some_and(Peer::kept);
                 // The rest of the swarm's slots are the kept peers': the
                 // game's players can always come back. This node's own
                 // dials are its business, and a stranger cannot make it
@@ -914,7 +923,7 @@ impl Node {
                 // A phone the node keeps and had no address for (a game
                 // resumed without its address book) is dialled once found.
                 for &peer in &new {
-                    if self.peers.get(&peer).is_some_and(|p| p.redial.is_some()) {
+                    if self.peers.get(&peer).is_some_and(Peer::kept) {
                         self.dial(peer);
                     }
                 }
