@@ -229,6 +229,18 @@ fn leave(
     }
 }
 
+/// A guest admitted but given no seat: told the room is full, and no
+/// longer in it or kept.
+fn turn_away(peer: PeerId, node: &mut Node, room: &mut Room) {
+    room.leave(peer);
+    node.release(peer);
+    let full = Lobby::Refused {
+        room: room.ticket().room(),
+        why: Refusal::Full,
+    };
+    let _ = node.send(peer, Frame::Lobby(full).encode());
+}
+
 /// Opens the room, waits until it is full and makes the signed header.
 pub(super) async fn host(
     node: &mut Node,
@@ -350,13 +362,14 @@ pub(super) async fn host(
                 send(node, guest, &Envelope::Setup(start.clone()));
             }
             // A guest admitted too late for a seat is told and let go.
-            let full = Frame::Lobby(Lobby::Refused {
-                room: room.ticket().room(),
-                why: Refusal::Full,
-            });
-            for &guest in room.guests().iter().filter(|g| !order.contains(g)) {
-                let _ = node.send(guest, full.encode());
-                node.release(guest);
+            let late: Vec<PeerId> = room
+                .guests()
+                .iter()
+                .copied()
+                .filter(|g| !order.contains(g))
+                .collect();
+            for guest in late {
+                turn_away(guest, node, &mut room);
             }
             return Ok((signed, peers));
         }
@@ -437,13 +450,7 @@ pub(super) async fn host(
                     names.insert(from, name);
                 } else {
                     // Turned away rather than left waiting for a seat.
-                    room.leave(from);
-                    node.release(from);
-                    let why = Lobby::Refused {
-                        room: room.ticket().room(),
-                        why: Refusal::Full,
-                    };
-                    let _ = node.send(from, Frame::Lobby(why).encode());
+                    turn_away(from, node, &mut room);
                 }
             }
             Some(Envelope::Setup(Setup::Signed(signature))) => {
