@@ -244,37 +244,74 @@ fn raw_peer(target: &Handle, frames: Vec<Vec<u8>>) -> (PeerId, tokio::task::Join
     (raw_id, driver)
 }
 
-/// A peer that answers every batch by acknowledging nothing is sent it
-/// again after a pause, not once per round trip.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_batch_a_peer_does_not_take_is_sent_again_after_a_pause() {
+/// What a raw peer that takes nothing sees (see [`taking_nothing`]).
+#[derive(Debug, PartialEq)]
+enum Seen {
+    Connected(std::time::Instant),
+    Batch,
+    Closed,
+}
+
+/// Connects a raw peer to `target` that answers every batch with an
+/// acknowledgement taking nothing of it; its id, and what it sees as it
+/// sees it.
+fn taking_nothing(target: &Handle) -> (PeerId, tokio::sync::mpsc::UnboundedReceiver<Seen>) {
     use futures::StreamExt;
     use libp2p::request_response::{Event as Rr, Message};
-    let target = spawn(Keypair::generate_ed25519()).await;
+    use libp2p::swarm::SwarmEvent;
+
     let mut raw = raw::swarm();
     let raw_id = *raw.local_peer_id();
     raw.dial(target.addrs[0].clone()).unwrap();
     let nothing = postcard::to_stdvec(&clovece::net::wire::Ack { next: 0 }).unwrap();
+    let (tx, seen) = tokio::sync::mpsc::unbounded_channel();
+    tokio::spawn(async move {
+        loop {
+            let what = match raw.select_next_some().await {
+                SwarmEvent::ConnectionEstablished { .. } => {
+                    Seen::Connected(std::time::Instant::now())
+                }
+                SwarmEvent::Behaviour(raw::RawEvent::Log(Rr::Message {
+                    message: Message::Request { channel, .. },
+                    ..
+                })) => {
+                    let _ = raw
+                        .behaviour_mut()
+                        .log
+                        .send_response(channel, nothing.clone());
+                    Seen::Batch
+                }
+                SwarmEvent::ConnectionClosed {
+                    num_established: 0, ..
+                } => Seen::Closed,
+                _ => continue,
+            };
+            if tx.send(what).is_err() {
+                return;
+            }
+        }
+    });
+    (raw_id, seen)
+}
+
+/// A peer that answers every batch by acknowledging nothing is sent it
+/// again after a pause, not once per round trip.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_batch_a_peer_does_not_take_is_sent_again_after_a_pause() {
+    let target = spawn(Keypair::generate_ed25519()).await;
+    let (raw_id, mut seen) = taking_nothing(&target);
+    assert!(matches!(seen.recv().await, Some(Seen::Connected(_))));
+    target.send(raw_id, b"take me".to_vec());
     let mut batches = 0;
-    let mut sent = false;
     let watched = tokio::time::sleep(std::time::Duration::from_secs(3));
     tokio::pin!(watched);
     loop {
         tokio::select! {
-            () = &mut watched, if sent => break,
-            event = raw.select_next_some() => match event {
-                libp2p::swarm::SwarmEvent::ConnectionEstablished { .. } if !sent => {
-                    target.send(raw_id, b"take me".to_vec());
-                    sent = true;
-                }
-                libp2p::swarm::SwarmEvent::Behaviour(raw::RawEvent::Log(Rr::Message {
-                    message: Message::Request { channel, .. },
-                    ..
-                })) => {
-                    batches += 1;
-                    let _ = raw.behaviour_mut().log.send_response(channel, nothing.clone());
-                }
-                _ => {}
+            () = &mut watched => break,
+            what = seen.recv() => match what {
+                Some(Seen::Batch) => batches += 1,
+                Some(_) => {}
+                None => panic!("the raw peer stopped"),
             },
         }
     }
@@ -528,41 +565,24 @@ async fn quiet_strangers_make_way_and_are_let_go() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_stranger_that_takes_nothing_is_let_go_once_quiet() {
     use clovece::net::node::QUIET_LIMIT;
-    use futures::StreamExt;
-    use libp2p::request_response::{Event as Rr, Message};
-    use libp2p::swarm::SwarmEvent;
 
     let room = spawn(Keypair::generate_ed25519()).await;
-    let mut raw = raw::swarm();
-    let raw_id = *raw.local_peer_id();
-    raw.dial(room.addrs[0].clone()).unwrap();
-    let nothing = postcard::to_stdvec(&clovece::net::wire::Ack { next: 0 }).unwrap();
-    let mut connected = None;
+    let (raw_id, mut seen) = taking_nothing(&room);
+    let Some(Seen::Connected(connected)) = seen.recv().await else {
+        panic!("not connected");
+    };
+    room.send(raw_id, b"here is your answer".to_vec());
     let closed = tokio::time::timeout(QUIET_LIMIT * 2, async {
         loop {
-            match raw.select_next_some().await {
-                SwarmEvent::ConnectionEstablished { .. } => {
-                    connected = Some(std::time::Instant::now());
-                    room.send(raw_id, b"here is your answer".to_vec());
-                }
-                SwarmEvent::Behaviour(raw::RawEvent::Log(Rr::Message {
-                    message: Message::Request { channel, .. },
-                    ..
-                })) => {
-                    let _ = raw
-                        .behaviour_mut()
-                        .log
-                        .send_response(channel, nothing.clone());
-                }
-                SwarmEvent::ConnectionClosed {
-                    num_established: 0, ..
-                } => return,
-                _ => {}
+            match seen.recv().await {
+                Some(Seen::Closed) => return,
+                Some(_) => {}
+                None => panic!("the raw peer stopped"),
             }
         }
     });
     closed.await.expect("let go");
-    let quiet = connected.expect("connected").elapsed();
+    let quiet = connected.elapsed();
     assert!(quiet >= QUIET_LIMIT, "{quiet:?}");
 }
 

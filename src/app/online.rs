@@ -388,6 +388,8 @@ fn run(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::platform::discovery::SwarmMdns;
+    use crate::platform::multicast::NoLock;
 
     #[test]
     fn the_failures_of_joining_are_named_and_the_rest_keeps_its_words() {
@@ -415,8 +417,6 @@ mod tests {
             Problem::Other("a game has 2, 3 or 4 seats, not 5".into())
         );
     }
-    use crate::platform::discovery::SwarmMdns;
-    use crate::platform::multicast::NoLock;
 
     #[test]
     fn a_session_holds_the_multicast_lock_until_it_is_dropped() {
