@@ -178,7 +178,8 @@ pub struct SignedHeader {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum HeaderError {
     #[error(
-        "the game uses protocol version {theirs}, this app speaks version {ours}: update the app"
+        "the game uses protocol version {theirs}, this app speaks version {ours}: {}",
+        if .theirs > .ours { "update the app" } else { "it was made by an older app" }
     )]
     Protocol { ours: u16, theirs: u16 },
     #[error(
@@ -363,6 +364,13 @@ mod tests {
             }
         );
         assert!(error.to_string().contains("update the app"));
+        let mut older = header(&red, &green);
+        older.protocol = PROTOCOL_VERSION - 1;
+        let error = refusal(SignedHeader::sign_all(older, &[&red, &green]));
+        assert!(
+            error.to_string().ends_with("made by an older app"),
+            "{error}"
+        );
         let mut other = header(&red, &green);
         other.engine = "clovece 9.9 other computer".into();
         let error = refusal(SignedHeader::sign_all(other, &[&red, &green]));
