@@ -128,6 +128,22 @@ fn game_messages() -> Vec<Message> {
     let leave = table.sign(Colour::Red, Act::Leave).expect("red");
     messages.push(Message::Entry(leave.clone()));
     table.log_mut().offer(leave).expect("the leave");
+    // With red out, blue alone certifies green gone: signed after blue
+    // acted past its place, the certificate is exposed.
+    let late = table
+        .certificate(Change::Gone(Colours::one(Colour::Green)))
+        .expect("blue's vote");
+    let at = late.index as usize;
+    while table.log().entries()[at..]
+        .iter()
+        .all(|e| e.author() != Some(Colour::Blue))
+    {
+        assert!(table.step());
+    }
+    let since = &table.log().entries()[at..];
+    messages.push(Message::Entry(
+        Entry::expose_late(&late, since).expect("a proof"),
+    ));
     let log = table.log();
     messages.push(Message::Entries {
         entries: log.entries()[10..20].to_vec(),

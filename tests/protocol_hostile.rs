@@ -352,8 +352,11 @@ fn a_proof_that_does_not_hold_is_refused() {
     let Kind::Cheat(proof) = Entry::expose(&played, &other).unwrap().kind else {
         unreachable!()
     };
+    let Proof::TwoActs { first, second } = *proof else {
+        unreachable!()
+    };
     let with = |first: &Signed, second: &Signed| Entry {
-        kind: Kind::Cheat(Box::new(Proof {
+        kind: Kind::Cheat(Box::new(Proof::TwoActs {
             first: first.clone(),
             second: second.clone(),
         })),
@@ -361,32 +364,36 @@ fn a_proof_that_does_not_hold_is_refused() {
     };
     // One act twice, or the two in the other order.
     assert_eq!(
-        refused(&mut table, with(&proof.first, &proof.first)),
+        refused(&mut table, with(&first, &first)),
         LogError::NotAProof
     );
     assert_eq!(
-        refused(&mut table, with(&proof.second, &proof.first)),
+        refused(&mut table, with(&second, &first)),
         LogError::NotAProof
     );
-    // Leaving and a move are not a cheat: an honest phone signs both when
-    // it leaves while its move goes out.
+    // An act red signed for another place (its leave, at the head) does
+    // not stand in this one, in either order. (Which order is the proof's
+    // depends on the two hashes, so on the game.)
     let Kind::Player(leave) = table.sign(RED, Act::Leave).unwrap().kind else {
         unreachable!()
     };
-    assert_eq!(
-        refused(&mut table, with(&proof.first, &leave)),
-        LogError::NotAProof
-    );
+    for (a, b) in [(&first, &leave), (&leave, &first)] {
+        let error = refused(&mut table, with(a, b));
+        assert!(
+            matches!(error, LogError::NotAProof | LogError::BadSignature(RED)),
+            "{error}"
+        );
+    }
     // A second act whose signature is not red's.
     let forged = Signed {
-        signature: proof.first.signature,
-        ..proof.second.clone()
+        signature: first.signature,
+        ..second.clone()
     };
     let as_entry = |signed: &Signed| Entry {
         kind: Kind::Player(signed.clone()),
         ..played.clone()
     };
-    let bad = Entry::expose(&as_entry(&proof.first), &as_entry(&forged)).unwrap();
+    let bad = Entry::expose(&as_entry(&first), &as_entry(&forged)).unwrap();
     assert_eq!(refused(&mut table, bad), LogError::BadSignature(RED));
     // Two moves red signed for a place where blue is to roll: both acts
     // must be valid in their place, so a proof cannot rewind the game to
@@ -411,6 +418,182 @@ fn a_proof_that_does_not_hold_is_refused() {
         Ok(Offered::Replaced { .. })
     ));
     assert_eq!(table.log().len(), played.index + 1);
+    assert_eq!(table.log().state().control(RED), Some(Control::Left));
+}
+
+/// Green is gone, so red alone certifies blue gone. Red lets the game go
+/// on from blue's roll until red has acted, then signs that certificate
+/// for the place of blue's roll: it would set the game back there, with
+/// the dice of the replay made of red's reveals alone. Returns the game
+/// (as it was at the place, and as it went on) and the late certificate.
+fn late_vote() -> (Table, Table, Entry) {
+    let mut table = certified_gone(GREEN);
+    while !roll_due_for(BLUE)(&table) {
+        assert!(table.step(), "the game ended first");
+    }
+    let at_place = table.clone();
+    let late = table.certificate(Change::Gone(Colours::one(BLUE))).unwrap();
+    let at = late.index as usize;
+    while table.log().entries()[at..]
+        .iter()
+        .all(|e| e.author() != Some(RED))
+    {
+        assert!(table.step(), "the game ended first");
+    }
+    assert!(table.step(), "the game ended first");
+    (at_place, table, late)
+}
+
+#[test]
+fn a_certificate_its_only_voter_signs_after_playing_past_the_place_puts_them_out() {
+    let (at_place, table, late) = late_vote();
+    let at = late.index as usize;
+    let (mut blue, mut out) = phone_of(&table, BLUE, None);
+    out.take();
+    let _ = blue.receive(RED, &Message::Entry(late.clone()).encode(), &mut out);
+    let proof = blue.log().entries()[at].clone();
+    assert_eq!(
+        Some(&proof),
+        Entry::expose_late(&late, &table.log().entries()[at..]).as_ref()
+    );
+    let Kind::Cheat(inner) = &proof.kind else {
+        panic!("no proof in the place: {:?}", proof.kind)
+    };
+    assert!(matches!(**inner, Proof::LateVote { .. }));
+    // Red is out; blue plays on, not gone.
+    let state = blue.log().state();
+    assert_eq!(state.control(RED), Some(Control::Left));
+    assert_eq!(state.control(BLUE), Some(Control::Player));
+    assert!(
+        out.take().contains(&Message::Entry(proof.clone())),
+        "the proof is sent"
+    );
+    // A phone that took the late certificate (it had not seen red act
+    // since) takes the proof in its place.
+    let mut took = at_place;
+    assert_eq!(took.log_mut().offer(late.clone()), Ok(Offered::Appended));
+    assert!(matches!(
+        took.log_mut().offer(proof),
+        Ok(Offered::Replaced { .. })
+    ));
+    assert_eq!(took.log().state().control(RED), Some(Control::Left));
+    assert_eq!(took.log().entries(), &blue.log().entries()[..=at]);
+}
+
+/// Before red acts again, the same certificate is the race an honest
+/// phone may lose (blue's roll came just as red's 45 s ran out): it takes
+/// the place, and nobody is out (the bounded case of docs/protocol.md).
+#[test]
+fn a_certificate_its_voter_signs_before_acting_again_takes_the_place() {
+    let (mut at_place, _, late) = late_vote();
+    let at = late.index as usize;
+    assert!(at_place.step(), "blue rolls");
+    let (mut blue, mut out) = phone_of(&at_place, BLUE, None);
+    let _ = blue.receive(RED, &Message::Entry(late.clone()).encode(), &mut out);
+    assert_eq!(blue.log().entries()[at], late);
+    assert_eq!(blue.log().state().control(RED), Some(Control::Player));
+    assert_eq!(blue.log().state().control(BLUE), Some(Control::Absent));
+}
+
+#[test]
+fn a_late_vote_proof_that_does_not_hold_is_refused() {
+    let (at_place, mut table, late) = late_vote();
+    let at = late.index as usize;
+    let since = &table.log().entries()[at..];
+    let real = Entry::expose_late(&late, since).unwrap();
+    let Kind::Cheat(proof) = &real.kind else {
+        unreachable!()
+    };
+    let Proof::LateVote { certificate, path } = (**proof).clone() else {
+        unreachable!()
+    };
+    let with = |certificate: &Certificate, path: Vec<Entry>| Entry {
+        kind: Kind::Cheat(Box::new(Proof::LateVote {
+            certificate: certificate.clone(),
+            path,
+        })),
+        ..real.clone()
+    };
+    let n = path.len();
+    // Cut before red's act, or run past it.
+    assert_eq!(
+        refused(&mut table, with(&certificate, path[..n - 1].to_vec())),
+        LogError::NotAProof
+    );
+    let longer = table.log().entries()[at..=at + n].to_vec();
+    assert_eq!(
+        refused(&mut table, with(&certificate, longer)),
+        LogError::NotAProof
+    );
+    // A link of the chain broken.
+    let mut broken = path.clone();
+    broken[1].prev = Digest([0; 32]);
+    assert_eq!(
+        refused(&mut table, with(&certificate, broken)),
+        LogError::NotAProof
+    );
+    // Red's act at the end, its signature forged.
+    let mut forged = path.clone();
+    let Kind::Player(signed) = &mut forged[n - 1].kind else {
+        unreachable!()
+    };
+    signed.signature = table.sign(BLUE, Act::Leave).map_or_else(
+        || unreachable!(),
+        |e| match e.kind {
+            Kind::Player(s) => s.signature,
+            _ => unreachable!(),
+        },
+    );
+    assert_eq!(
+        refused(&mut table, with(&certificate, forged)),
+        LogError::BadSignature(RED)
+    );
+    // Red's own certificate in the place, and red acting after it: what an
+    // honest phone does.
+    let mut honest = at_place.clone();
+    honest.log_mut().offer(late.clone()).unwrap();
+    while honest.log().entries()[at + 1..]
+        .iter()
+        .all(|e| e.author() != Some(RED))
+    {
+        assert!(honest.step(), "the game ended first");
+    }
+    let own = honest.log().entries()[at..].to_vec();
+    assert_eq!(Entry::expose_late(&late, &own), None);
+    assert_eq!(
+        refused(&mut honest, with(&certificate, own)),
+        LogError::NotAProof
+    );
+    // A certificate that does not hold in the place: with green present,
+    // red alone cannot certify blue gone.
+    let mut all_present = table_until(roll_due_for(BLUE));
+    let alone = all_present
+        .certificate(Change::Gone(Colours::one(BLUE)))
+        .map(|mut e| {
+            let Kind::Absent(c) = &mut e.kind else {
+                unreachable!()
+            };
+            c.votes.retain(|&(voter, _)| voter == RED);
+            e
+        })
+        .unwrap();
+    let place = alone.index as usize;
+    while all_present.log().entries()[place..]
+        .iter()
+        .all(|e| e.author() != Some(RED))
+    {
+        assert!(all_present.step(), "the game ended first");
+    }
+    let undue = Entry::expose_late(&alone, &all_present.log().entries()[place..]).unwrap();
+    assert!(matches!(
+        refused(&mut all_present, undue),
+        LogError::WrongVoters { .. }
+    ));
+    // The real proof holds.
+    assert!(matches!(
+        table.log_mut().offer(real),
+        Ok(Offered::Replaced { .. })
+    ));
     assert_eq!(table.log().state().control(RED), Some(Control::Left));
 }
 

@@ -60,6 +60,11 @@ fn phones_without_faults_agree_on_the_whole_game() {
     }
 }
 
+/// About one message per roll and phone: the roller's entry and every
+/// other phone's reveal, and a few reveals sent again when a status crosses
+/// them on the way (1.013–1.026 in the games of seeds 1–8 of four phones).
+const ONE_PER_ROLL: std::ops::Range<f64> = 1.0..1.04;
+
 /// Roll entries and reveals sent, per roll and phone.
 fn messages_per_roll_per_phone(outcome: &Outcome, phones: u64) -> f64 {
     let rolls = outcome.results[0].1.as_ref().unwrap().rolls;
@@ -71,10 +76,8 @@ fn messages_per_roll_per_phone(outcome: &Outcome, phones: u64) -> f64 {
 fn one_message_per_roll_per_phone_without_faults() {
     let outcome = run(Config::new(5, seats(4)));
     assert_agreed(&outcome);
-    // Each roll: the roller's entry and every other phone's reveal; a few
-    // reveals go again when a status crosses them on the way.
     let per_phone = messages_per_roll_per_phone(&outcome, 4);
-    assert!((1.0..1.02).contains(&per_phone), "{per_phone}");
+    assert!(ONE_PER_ROLL.contains(&per_phone), "{per_phone}");
 }
 
 #[test]
@@ -220,7 +223,7 @@ fn computer_seats_cost_no_messages() {
     assert_agreed(&outcome);
     // Two phones: each roll costs one message from each.
     let per_phone = messages_per_roll_per_phone(&outcome, 2);
-    assert!((1.0..1.02).contains(&per_phone), "{per_phone}");
+    assert!(ONE_PER_ROLL.contains(&per_phone), "{per_phone}");
 }
 
 #[test]
@@ -294,6 +297,14 @@ fn random_game(seed: u64) {
         outcome.refused
     );
     assert_agreed(&outcome);
+    // Nobody leaves here, so a seat the computer took for good would be an
+    // honest phone taken for a cheater.
+    let result = outcome.results[0].1.as_ref().expect("the game is over");
+    assert!(
+        result.left.is_empty(),
+        "seed {seed}: {:?} left",
+        result.left
+    );
 }
 
 proptest! {

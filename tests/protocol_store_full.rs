@@ -16,10 +16,11 @@ mod protocol_support;
 
 use std::fs;
 
-use clovece::protocol::{Message, PhoneError, Store, StoreError};
+use clovece::protocol::{Colours, Kind, Message, Observation, PhoneError, Store, StoreError};
 use clovece::rules::Colour;
-use protocol_support::{move_due_for, phone_of, table_until};
+use protocol_support::{certified_gone, move_due_for, phone_of, table_until};
 
+const RED: Colour = Colour::Red;
 const GREEN: Colour = Colour::Green;
 
 /// While alive, no file of this process can grow past `bytes`: a write
@@ -70,6 +71,7 @@ fn entries_sent(out: &mut protocol_support::Sent) -> usize {
 fn what_cannot_be_saved_is_taken_back() {
     a_move_that_cannot_be_saved_is_taken_back_and_not_sent();
     an_entry_from_another_phone_that_cannot_be_saved_is_taken_out_and_taken_again();
+    a_vote_that_is_a_certificate_by_itself_leaves_only_once_it_is_saved();
 }
 
 fn a_move_that_cannot_be_saved_is_taken_back_and_not_sent() {
@@ -127,6 +129,43 @@ fn an_entry_from_another_phone_that_cannot_be_saved_is_taken_out_and_taken_again
     // It comes again, and is saved where it belongs.
     phone.receive(Colour::Red, &next, &mut out).unwrap();
     assert_eq!(phone.log().len(), len + 1);
+    let head = phone.log().head();
+    drop(phone);
+    assert_eq!(Store::open(dir.path()).unwrap().log.head(), head);
+}
+
+/// Green is gone, so red's vote that blue is gone is a certificate by
+/// itself. Sent and then not saved, it would let red go on past a
+/// certificate blue holds, which blue takes for cheating (a late vote).
+fn a_vote_that_is_a_certificate_by_itself_leaves_only_once_it_is_saved() {
+    let dir = tempfile::tempdir().unwrap();
+    let table = certified_gone(GREEN);
+    let (mut phone, mut out) = phone_of(&table, RED, Some(dir.path()));
+    out.take();
+    let len = phone.log().len();
+    let blue_gone = Observation {
+        gone: Colours::one(Colour::Blue),
+        timer_expired: false,
+    };
+    let log = dir.path().join("log");
+    let saved = fs::read(&log).unwrap();
+
+    let limit = SizeLimit::new(saved.len() as u64);
+    let error = phone.observe(blue_gone, &mut out).unwrap_err();
+    drop(limit);
+    assert!(
+        matches!(error, PhoneError::Store(StoreError::Io { .. })),
+        "{error}"
+    );
+    assert_eq!(phone.log().len(), len, "the certificate is taken back");
+    assert_eq!(out.take(), vec![], "and neither it nor the vote is sent");
+
+    // Once the disk takes it, the certificate is saved, then sent (and the
+    // computer plays on for green and blue).
+    phone.observe(blue_gone, &mut out).unwrap();
+    let certificate = phone.log().entries()[len as usize].clone();
+    assert!(matches!(certificate.kind, Kind::Absent(_)));
+    assert!(out.take().contains(&Message::Entry(certificate)));
     let head = phone.log().head();
     drop(phone);
     assert_eq!(Store::open(dir.path()).unwrap().log.head(), head);

@@ -11,8 +11,9 @@
 //! - a certificate: every present player's signed vote that some players'
 //!   phones are gone (and the computer plays them), or that an absent
 //!   player is back (and takes the seat back at the next turn);
-//! - a proof of cheating: two different acts one player signed for one
-//!   place, which any phone that holds both may write.
+//! - a proof of cheating, which any phone that holds it may write: two
+//!   different acts one player signed for one place, or a certificate its
+//!   only voter signed for a place they had already played past.
 
 use std::cmp::Ordering;
 
@@ -48,26 +49,73 @@ pub enum Kind {
     Cheat(Box<Proof>),
 }
 
-/// Two different acts that one seat signed for one place, `first`
-/// the one whose entry hashes lower, so that every phone that holds both
-/// writes the same proof. An honest phone signs at most one act per place,
-/// so this proves a player who went back to replay a turn knowing the dice
-/// that followed (docs/protocol.md, "What a cheater can and cannot do").
+/// A proof that a player cheated, written in the place the cheat concerns:
+/// the player is out, whatever else claims the place. An honest phone never
+/// gives either (docs/protocol.md, "What a cheater can and cannot do").
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub struct Proof {
-    pub first: Signed,
-    pub second: Signed,
+#[allow(
+    clippy::large_enum_variant,
+    reason = "a proof is rare and always boxed in its entry"
+)]
+pub enum Proof {
+    /// Two different acts that one seat signed for one place, `first` the
+    /// one whose entry hashes lower, so that every phone that holds both
+    /// writes the same proof. An honest phone signs at most one act per
+    /// place, so this proves a player who went back to replay a turn
+    /// knowing the dice that followed.
+    TwoActs { first: Signed, second: Signed },
+    /// A certificate its only voter signed for a place they had already
+    /// played past: `path` runs from the entry in that place, which the
+    /// certificate outranks, to the voter's first act after it, each entry
+    /// naming the one before. An honest phone saves its own certificate
+    /// before its vote leaves, and only an entry that outranks it ever
+    /// takes its place, so it never acts after a weaker entry there. This
+    /// proves a player who set the game back with a certificate only they
+    /// had to sign (the other player gone, in a two-player game) to replay
+    /// a stretch knowing the dice.
+    LateVote {
+        certificate: Certificate,
+        #[serde(deserialize_with = "plain_entries")]
+        path: Vec<Entry>,
+    },
 }
 
-impl Proof {
-    /// The two acts as the entries they were, at `index` after `prev`.
-    pub fn entries(&self, index: u32, prev: Digest) -> [Entry; 2] {
-        [&self.first, &self.second].map(|signed| Entry {
-            index,
-            prev,
-            kind: Kind::Player(signed.clone()),
-        })
+/// The most entries a [`Proof::LateVote`] path holds: a round of turns
+/// between the place and the voter's next act. With four proofs at most in
+/// a log (each puts a player out), a full batch of entries still fits in a
+/// message (`wire::MAX_MESSAGE`).
+pub const MAX_PATH: usize = 24;
+
+/// Decodes a path's entries as entries that are not proofs themselves, so
+/// that a proof never holds another and decoding stays shallow whatever the
+/// bytes. Their encoding is the entries' own (the variants in the same
+/// order), so their hashes are too.
+fn plain_entries<'de, D: serde::Deserializer<'de>>(decoder: D) -> Result<Vec<Entry>, D::Error> {
+    #[derive(Deserialize)]
+    enum PlainKind {
+        Player(Signed),
+        Computer(Auto),
+        Absent(Certificate),
     }
+    #[derive(Deserialize)]
+    struct PlainEntry {
+        index: u32,
+        prev: Digest,
+        kind: PlainKind,
+    }
+    let plain = Vec::<PlainEntry>::deserialize(decoder)?;
+    Ok(plain
+        .into_iter()
+        .map(|e| Entry {
+            index: e.index,
+            prev: e.prev,
+            kind: match e.kind {
+                PlainKind::Player(signed) => Kind::Player(signed),
+                PlainKind::Computer(auto) => Kind::Computer(auto),
+                PlainKind::Absent(cert) => Kind::Absent(cert),
+            },
+        })
+        .collect())
 }
 
 /// A player's act, signed with the key of their seat.
@@ -240,14 +288,54 @@ impl Entry {
             return None;
         }
         let (first, second) = if a.hash() < b.hash() { (x, y) } else { (y, x) };
-        Some(Entry {
-            index: a.index,
-            prev: a.prev,
-            kind: Kind::Cheat(Box::new(Proof {
-                first: first.clone(),
-                second: second.clone(),
-            })),
-        })
+        Some(a.proving(Proof::TwoActs {
+            first: first.clone(),
+            second: second.clone(),
+        }))
+    }
+
+    /// The proof that the only voter of `late`, a certificate for the place
+    /// where `since` starts (entries of one log, in order), cheated: the
+    /// certificate outranks the entry there, yet the voter acted after it
+    /// (within [`MAX_PATH`] entries). `None` if that is not so.
+    pub fn expose_late(late: &Entry, since: &[Entry]) -> Option<Entry> {
+        let Kind::Absent(certificate) = &late.kind else {
+            return None;
+        };
+        let [(voter, _)] = certificate.votes[..] else {
+            return None;
+        };
+        let there = since.first()?;
+        if (there.index, there.prev) != (late.index, late.prev)
+            || !late.wins_over(&late.hash(), there, &there.hash())
+        {
+            return None;
+        }
+        let last = since
+            .iter()
+            .take(MAX_PATH)
+            .position(|e| e.author() == Some(voter))?;
+        let path = &since[..=last];
+        let chained = path
+            .windows(2)
+            .all(|w| w[0].index.checked_add(1) == Some(w[1].index) && w[1].prev == w[0].hash());
+        // A proof in the path could not be sent (a path holds no proofs).
+        if !chained || path.iter().any(|e| matches!(e.kind, Kind::Cheat(_))) {
+            return None;
+        }
+        Some(late.proving(Proof::LateVote {
+            certificate: certificate.clone(),
+            path: path.to_vec(),
+        }))
+    }
+
+    /// `proof` written in this entry's place.
+    fn proving(&self, proof: Proof) -> Entry {
+        Entry {
+            index: self.index,
+            prev: self.prev,
+            kind: Kind::Cheat(Box::new(proof)),
+        }
     }
 
     /// The seat that signed this entry, for a player's act.
@@ -274,7 +362,7 @@ impl Entry {
     /// decides the same way whatever order the two arrive in:
     ///
     /// 0. A proof of cheating wins over everything: whatever else claims the
-    ///    place, the player who signed two acts for it is out.
+    ///    place, the player who cheated there is out.
     /// 1. Then a certificate: every present player voted for it at this
     ///    place, so whatever else came too late (an absent phone's act, a
     ///    computer turn racing a return). Between two, the one with more
@@ -285,8 +373,10 @@ impl Entry {
     /// A player's act and a computer turn never claim one place (the seat
     /// in turn is one or the other), nor do two players' acts; so what can
     /// win a place after the game has gone on from it is only a proof or a
-    /// certificate, and neither can be made late: a certificate needs every
-    /// present player's vote for the place, given only at their head.
+    /// certificate, and neither can be made late by honest players: a
+    /// certificate needs every present player's vote for the place, given
+    /// only at their head (and one made late by its only voter is exposed
+    /// by [`Entry::expose_late`]).
     /// Ties (two certificates with as many votes, or a player who signed two
     /// different acts) go to the lower hash.
     pub fn wins_over(&self, hash: &Digest, other: &Entry, other_hash: &Digest) -> bool {

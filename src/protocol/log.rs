@@ -27,7 +27,9 @@ pub enum LogError {
     Equivocation { seat: Colour, index: u32 },
     #[error("entry {index} is another computer turn than the one in its place")]
     OtherComputerTurn { index: u32 },
-    #[error("the proof of cheating does not hold: not two different acts of one seat, in order")]
+    #[error(
+        "the proof of cheating does not hold: not two different acts of one seat in order, nor a certificate its only voter had played past"
+    )]
     NotAProof,
     #[error("{0} is not a player's seat")]
     NotAPlayer(Colour),

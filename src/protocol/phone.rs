@@ -432,16 +432,20 @@ impl Phone {
         Ok(())
     }
 
-    /// Writes the proof when `ours` and `theirs` are two different acts one
-    /// player signed for one place (a rewind: docs/protocol.md), and sends
-    /// it: the proof outranks both, and the player is out of the game.
-    fn expose(
-        &mut self,
-        ours: Option<Entry>,
-        theirs: &Entry,
-        t: &mut dyn Transport,
-    ) -> Result<(), PhoneError> {
-        let Some(proof) = ours.and_then(|ours| Entry::expose(&ours, theirs)) else {
+    /// The proof that `theirs`, for a place this log holds, shows its
+    /// signer cheated: a second act of the player whose act stands there,
+    /// or a certificate its only voter signed after acting past the place
+    /// (a rewind: docs/protocol.md). Found before `theirs` is offered, which
+    /// may drop what shows it.
+    fn proof_against(&self, theirs: &Entry) -> Option<Entry> {
+        let since = self.log.entries().get(theirs.index as usize..)?;
+        Entry::expose(since.first()?, theirs).or_else(|| Entry::expose_late(theirs, since))
+    }
+
+    /// Writes `proof` and sends it: it outranks what it exposes, and the
+    /// player is out of the game.
+    fn expose(&mut self, proof: Option<Entry>, t: &mut dyn Transport) -> Result<(), PhoneError> {
+        let Some(proof) = proof else {
             return Ok(());
         };
         // Refused only when it changes nothing (the cheater has left).
@@ -640,13 +644,12 @@ impl Phone {
         let mut refused = None;
         for entry in entries {
             let index = entry.index;
-            // What the entry displaces, or is refused for, in its place.
-            let ours = self.log.entries().get(index as usize).cloned();
+            let proof = self.proof_against(&entry);
             match self.log.offer(entry.clone()) {
                 Ok(offered) => {
                     self.backtrack = 0;
                     self.save(&entry, offered)?;
-                    self.expose(ours, &entry, t)?;
+                    self.expose(proof, t)?;
                 }
                 Err(LogError::Duplicate { .. }) => {}
                 Err(LogError::Gap { len, .. }) => {
@@ -667,7 +670,7 @@ impl Phone {
                 }
                 Err(error) => {
                     if let LogError::Equivocation { .. } = error {
-                        self.expose(ours, &entry, t)?;
+                        self.expose(proof, t)?;
                         self.send_entries(from, index, t);
                     }
                     refused = Some(error);
@@ -795,6 +798,7 @@ impl Phone {
                 (change == Change::Back(voter) && away(voter)).then_some(change)
             }));
         }
+        let mut new = Vec::new();
         for change in changes {
             if self.votes.contains_key(&(self.seat, change)) {
                 continue;
@@ -809,9 +813,21 @@ impl Phone {
                 self.seat,
             );
             self.keep_vote(vote.clone());
-            self.broadcast(t, &Message::Vote(vote));
+            new.push(vote);
         }
-        self.certify(t)
+        // Votes leave only once a certificate they complete is saved. A vote
+        // that is a certificate by itself (its voter the only one needed),
+        // sent and then lost here to a failed save or a crash, would let
+        // this phone go on past a certificate the others hold: a late vote,
+        // which they take for cheating.
+        let head = self.log.head();
+        self.certify(t)?;
+        if self.log.head() == head {
+            for vote in new {
+                self.broadcast(t, &Message::Vote(vote));
+            }
+        }
+        Ok(())
     }
 
     /// Keeps `vote`; a voter's vote that others are gone replaces the one

@@ -6,7 +6,7 @@ use super::colours::Colours;
 use super::computer::computer_move;
 use super::dice::{Link, Reveals, Throw};
 use super::digest::Digest;
-use super::event::{Act, Auto, Certificate, Change, Entry, Kind, Signable};
+use super::event::{Act, Auto, Certificate, Change, Entry, Kind, Proof, Signable};
 use super::header::{Seat, Setup};
 use super::identity::Signature;
 use super::log::LogError;
@@ -234,9 +234,32 @@ impl State {
                 next.certify(setup, index, prev, cert)?;
             }
             Kind::Cheat(proof) => {
-                // Valid when exposing its two acts gives this very proof.
-                let [a, b] = proof.entries(index, prev);
-                if Entry::expose(&a, &b).map(|e| e.kind).as_ref() != Some(kind) {
+                let cheater = self.check_proof(setup, index, prev, proof)?;
+                // Out of the game as if they had left on purpose: the
+                // computer plays the seat, and the result says so.
+                next.leave(cheater)?;
+            }
+        }
+        next.settle(setup)?;
+        Ok(next)
+    }
+
+    /// Checks a proof of cheating as entry `index` after `prev`: valid when
+    /// exposing what it holds gives this very proof, and what it holds is
+    /// valid here. Returns the player it puts out.
+    fn check_proof(
+        &self,
+        setup: &Setup,
+        index: u32,
+        prev: Digest,
+        proof: &Proof,
+    ) -> Result<Colour, LogError> {
+        let here = |kind: Kind| Entry { index, prev, kind };
+        let proves = |exposed: Option<Entry>| matches!(exposed.map(|e| e.kind), Some(Kind::Cheat(p)) if *p == *proof);
+        match proof {
+            Proof::TwoActs { first, second } => {
+                let [a, b] = [first, second].map(|signed| here(Kind::Player(signed.clone())));
+                if !proves(Entry::expose(&a, &b)) {
                     return Err(LogError::NotAProof);
                 }
                 // Both acts must be valid here (signed, in the seat's turn,
@@ -244,13 +267,36 @@ impl State {
                 // had two choices, and never where they were not due.
                 self.apply(setup, index, prev, &a.kind)?;
                 self.apply(setup, index, prev, &b.kind)?;
-                // Out of the game as if they had left on purpose: the
-                // computer plays the seat, and the result says so.
-                next.leave(proof.first.seat)?;
+                Ok(first.seat)
+            }
+            Proof::LateVote { certificate, path } => {
+                let late = here(Kind::Absent(certificate.clone()));
+                if !proves(Entry::expose_late(&late, path)) {
+                    return Err(LogError::NotAProof);
+                }
+                // The certificate must hold here, and the act that ends the
+                // path be the voter's own: together, what no honest phone
+                // signs.
+                self.apply(setup, index, prev, &late.kind)?;
+                let Some(Entry {
+                    index,
+                    prev,
+                    kind: Kind::Player(signed),
+                }) = path.last()
+                else {
+                    return Err(LogError::NotAProof);
+                };
+                let what = Signable::Act {
+                    game: setup.game,
+                    index: *index,
+                    prev: *prev,
+                    seat: signed.seat,
+                    act: &signed.act,
+                };
+                check_signature(setup, signed.seat, &what, &signed.signature)?;
+                Ok(signed.seat)
             }
         }
-        next.settle(setup)?;
-        Ok(next)
     }
 
     fn not_over(&self) -> Result<(), LogError> {

@@ -13,8 +13,9 @@ use crate::rules::Colour;
 /// The largest message a phone sends or accepts.
 pub const MAX_MESSAGE: usize = 64 * 1024;
 
-/// The most entries one catch-up message carries; the largest entry is
-/// well under `MAX_MESSAGE / MAX_BATCH` bytes.
+/// The most entries one catch-up message carries; the largest entry but a
+/// proof of cheating is well under `MAX_MESSAGE / MAX_BATCH` bytes, and a
+/// log holds four proofs at most (each puts a player out).
 pub const MAX_BATCH: usize = 128;
 
 /// A message between the phones of one game.
@@ -106,7 +107,7 @@ mod tests {
     use super::*;
     use crate::protocol::colours::Colours;
     use crate::protocol::dice::Reveals;
-    use crate::protocol::event::{Act, Certificate, Change, Kind};
+    use crate::protocol::event::{Act, Auto, Certificate, Change, Kind, MAX_PATH, Proof};
     use crate::protocol::identity::Signer;
     use libp2p_identity::Keypair;
 
@@ -133,7 +134,7 @@ mod tests {
                 votes: vec![(Colour::Blue, signed.signature); 4],
             }),
         };
-        for entry in [roll, cert] {
+        for entry in [roll.clone(), cert.clone()] {
             let batch = Message::Entries {
                 entries: vec![entry; MAX_BATCH],
             };
@@ -141,5 +142,73 @@ mod tests {
             assert!(bytes.len() <= MAX_MESSAGE, "{}", bytes.len());
             assert_eq!(Message::decode(&bytes), Ok(batch));
         }
+        // A log holds four proofs at most (each puts a player out); the
+        // largest is a late vote with the longest path of the largest
+        // entries.
+        let Kind::Absent(mut certificate) = cert.kind else {
+            unreachable!()
+        };
+        certificate.votes.truncate(1);
+        let proof = Entry {
+            kind: Kind::Cheat(Box::new(Proof::LateVote {
+                certificate,
+                path: vec![roll.clone(); MAX_PATH],
+            })),
+            ..roll.clone()
+        };
+        let mut entries = vec![proof; 4];
+        entries.resize(MAX_BATCH, roll);
+        let batch = Message::Entries { entries };
+        let bytes = batch.encode();
+        assert!(bytes.len() <= MAX_MESSAGE, "{}", bytes.len());
+        assert_eq!(Message::decode(&bytes), Ok(batch));
+    }
+
+    /// A proof's path holds no proof, so a message cannot nest proofs (and
+    /// decoding them) deeper than one.
+    #[test]
+    fn a_proof_inside_a_proof_does_not_decode() {
+        let signer = Signer::new(&Keypair::ed25519_from_bytes([1; 32]).unwrap()).unwrap();
+        let leave = Entry::sign(
+            &signer,
+            Digest([1; 32]),
+            7,
+            Digest([2; 32]),
+            Colour::Red,
+            Act::Leave,
+        );
+        let Kind::Player(signed) = &leave.kind else {
+            unreachable!()
+        };
+        let certificate = Certificate {
+            change: Change::Gone(Colours::one(Colour::Blue)),
+            votes: vec![(Colour::Red, signed.signature)],
+        };
+        let late = |path: Vec<Entry>| Entry {
+            kind: Kind::Cheat(Box::new(Proof::LateVote {
+                certificate: certificate.clone(),
+                path,
+            })),
+            ..leave.clone()
+        };
+        // Entries of every other kind decode in a path, to the same bytes.
+        let computer = Entry {
+            kind: Kind::Computer(Auto::Roll(Reveals::default())),
+            ..leave.clone()
+        };
+        let absent = Entry {
+            kind: Kind::Absent(certificate.clone()),
+            ..leave.clone()
+        };
+        let one = Message::Entry(late(vec![computer, absent, leave.clone()]));
+        assert_eq!(Message::decode(&one.encode()), Ok(one.clone()));
+        let Message::Entry(inner) = one else {
+            unreachable!()
+        };
+        let nested = Message::Entry(late(vec![inner]));
+        assert!(matches!(
+            Message::decode(&nested.encode()),
+            Err(DecodeError::Malformed(_))
+        ));
     }
 }
