@@ -431,9 +431,15 @@ fn late_vote() -> (Table, Table, Entry) {
     while !roll_due_for(BLUE)(&table) {
         assert!(table.step(), "the game ended first");
     }
-    let at_place = table.clone();
-    let late = table.certificate(Change::Gone(Colours::one(BLUE))).unwrap();
+    late(table, Change::Gone(Colours::one(BLUE)))
+}
+
+/// The certificate of `change` at the head of `table`, and the game gone
+/// on from there until red has acted.
+fn late(at_place: Table, change: Change) -> (Table, Table, Entry) {
+    let late = at_place.certificate(change).unwrap();
     let at = late.index as usize;
+    let mut table = at_place.clone();
     while table.log().entries()[at..]
         .iter()
         .all(|e| e.author() != Some(RED))
@@ -442,6 +448,33 @@ fn late_vote() -> (Table, Table, Entry) {
     }
     assert!(table.step(), "the game ended first");
     (at_place, table, late)
+}
+
+/// Red is the only player present, blue coming back: blue's vote to be
+/// back, given while it caught up, and red's own, signed after red played
+/// past that place, make a certificate only red completed.
+#[test]
+fn a_return_certified_late_by_the_only_player_present_puts_them_out() {
+    let mut table = certified_gone(GREEN);
+    let blue_gone = table.certificate(Change::Gone(Colours::one(BLUE))).unwrap();
+    table.log_mut().offer(blue_gone).unwrap();
+    for _ in 0..4 {
+        assert!(table.step(), "the game ended first");
+    }
+    let (_, table, late) = late(table, Change::Back(BLUE));
+    let Kind::Absent(certificate) = &late.kind else {
+        unreachable!()
+    };
+    assert_eq!(certificate.votes.len(), 2);
+    assert_eq!(certificate.completed_by(), Some(RED));
+    let at = late.index as usize;
+    let (mut blue, mut out) = phone_of(&table, BLUE, None);
+    let _ = blue.receive(RED, &Message::Entry(late).encode(), &mut out);
+    let Kind::Cheat(proof) = &blue.log().entries()[at].kind else {
+        panic!("no proof in the place")
+    };
+    assert!(matches!(**proof, Proof::LateVote { .. }));
+    assert_eq!(blue.log().state().control(RED), Some(Control::Left));
 }
 
 #[test]

@@ -16,9 +16,11 @@ mod protocol_support;
 
 use std::fs;
 
-use clovece::protocol::{Colours, Kind, Message, Observation, PhoneError, Store, StoreError};
+use clovece::protocol::{
+    Certificate, Change, Colours, Kind, Message, Observation, PhoneError, Store, StoreError,
+};
 use clovece::rules::Colour;
-use protocol_support::{certified_gone, move_due_for, phone_of, table_until};
+use protocol_support::{certified_gone, move_due_for, phone_of, roll_due_for, table_until};
 
 const RED: Colour = Colour::Red;
 const GREEN: Colour = Colour::Green;
@@ -72,6 +74,7 @@ fn what_cannot_be_saved_is_taken_back() {
     a_move_that_cannot_be_saved_is_taken_back_and_not_sent();
     an_entry_from_another_phone_that_cannot_be_saved_is_taken_out_and_taken_again();
     a_vote_that_is_a_certificate_by_itself_leaves_only_once_it_is_saved();
+    an_entry_that_takes_the_place_of_others_and_cannot_be_saved_gives_them_back();
 }
 
 fn a_move_that_cannot_be_saved_is_taken_back_and_not_sent() {
@@ -166,6 +169,75 @@ fn a_vote_that_is_a_certificate_by_itself_leaves_only_once_it_is_saved() {
     let certificate = phone.log().entries()[len as usize].clone();
     assert!(matches!(certificate.kind, Kind::Absent(_)));
     assert!(out.take().contains(&Message::Entry(certificate)));
+    let head = phone.log().head();
+    drop(phone);
+    assert_eq!(Store::open(dir.path()).unwrap().log.head(), head);
+}
+
+/// Red holds blue's roll, blue's move and its own act after them when
+/// green's return, which outranks blue's roll, comes and cannot be saved.
+/// Left with the log cut back to blue's roll, red could sign other acts or
+/// votes where it has signed some already (its vote that blue is gone, a
+/// certificate by itself, would expose it). So the log is given back
+/// whole, and nothing more is saved or sent until the return comes again.
+fn an_entry_that_takes_the_place_of_others_and_cannot_be_saved_gives_them_back() {
+    let mut at_place = certified_gone(GREEN);
+    while !roll_due_for(Colour::Blue)(&at_place) {
+        assert!(at_place.step(), "the game ended first");
+    }
+    let back = at_place.certificate(Change::Back(GREEN)).unwrap();
+    let at = back.index as usize;
+    let mut table = at_place.clone();
+    while table.log().entries()[at..]
+        .iter()
+        .all(|e| e.author() != Some(RED))
+    {
+        assert!(table.step(), "the game ended first");
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let (mut phone, mut out) = phone_of(&table, RED, Some(dir.path()));
+    out.take();
+    let before = (phone.log().len(), phone.log().head());
+    // The file as it stood at the place, and room for less than an entry.
+    let short = tempfile::tempdir().unwrap();
+    drop(phone_of(&at_place, RED, Some(short.path())));
+    let room = fs::metadata(short.path().join("log")).unwrap().len() + 16;
+
+    let back = Message::Entry(back).encode();
+    let limit = SizeLimit::new(room);
+    let error = phone.receive(Colour::Blue, &back, &mut out).unwrap_err();
+    drop(limit);
+    assert!(
+        matches!(error, PhoneError::Store(StoreError::Io { .. })),
+        "{error}"
+    );
+    assert_eq!((phone.log().len(), phone.log().head()), before);
+    let blue_gone = Observation {
+        gone: Colours::one(Colour::Blue),
+        timer_expired: false,
+    };
+    let error = phone.observe(blue_gone, &mut out).unwrap_err();
+    assert!(
+        matches!(error, PhoneError::Store(StoreError::Behind { .. })),
+        "{error}"
+    );
+    let sent = out.take();
+    assert!(
+        !sent
+            .iter()
+            .any(|m| matches!(m, Message::Entry(_) | Message::Vote(_))),
+        "{sent:?}"
+    );
+
+    // The return comes again and is saved in its place.
+    phone.receive(Colour::Blue, &back, &mut out).unwrap();
+    assert!(matches!(
+        phone.log().entries()[at].kind,
+        Kind::Absent(Certificate {
+            change: Change::Back(GREEN),
+            ..
+        })
+    ));
     let head = phone.log().head();
     drop(phone);
     assert_eq!(Store::open(dir.path()).unwrap().log.head(), head);

@@ -45,7 +45,8 @@ pub enum Kind {
     /// Players whose phones are gone, or one who is back, certified by
     /// everyone present.
     Absent(Certificate),
-    /// A player signed two different acts of their turn for this place.
+    /// A player cheated in this place: two different acts of their turn,
+    /// or a certificate they signed after playing past it.
     Cheat(Box<Proof>),
 }
 
@@ -64,15 +65,16 @@ pub enum Proof {
     /// place, so this proves a player who went back to replay a turn
     /// knowing the dice that followed.
     TwoActs { first: Signed, second: Signed },
-    /// A certificate its only voter signed for a place they had already
-    /// played past: `path` runs from the entry in that place, which the
-    /// certificate outranks, to the voter's first act after it, each entry
-    /// naming the one before. An honest phone saves its own certificate
-    /// before its vote leaves, and only an entry that outranks it ever
-    /// takes its place, so it never acts after a weaker entry there. This
-    /// proves a player who set the game back with a certificate only they
-    /// had to sign (the other player gone, in a two-player game) to replay
-    /// a stretch knowing the dice.
+    /// A certificate one player's vote completed ([`Certificate::completed_by`]),
+    /// signed for a place they had already played past: `path` runs from
+    /// the entry in that place, which the certificate outranks, to the
+    /// voter's first act after it, each entry naming the one before. An
+    /// honest phone saves such a certificate before its vote leaves, and
+    /// only an entry that outranks it ever takes its place, so it never
+    /// acts after a weaker entry there. This proves a player who set the
+    /// game back with a certificate only they had to sign (the other player
+    /// gone, or back, in a game of two present players) to replay a stretch
+    /// knowing the dice.
     LateVote {
         certificate: Certificate,
         #[serde(deserialize_with = "plain_entries")]
@@ -80,11 +82,11 @@ pub enum Proof {
     },
 }
 
-/// The most entries a [`Proof::LateVote`] path holds: a round of turns
-/// between the place and the voter's next act. With four proofs at most in
-/// a log (each puts a player out), a full batch of entries still fits in a
-/// message (`wire::MAX_MESSAGE`).
-pub const MAX_PATH: usize = 24;
+/// The most entries a [`Proof::LateVote`] path holds. Between a place and
+/// the voter's next act stand the other seats' turns of one round, a few
+/// entries each unless sixes keep coming; the proof must fit in a message
+/// (`wire::MAX_ENTRY`).
+pub const MAX_PATH: usize = 64;
 
 /// Decodes a path's entries as entries that are not proofs themselves, so
 /// that a proof never holds another and decoding stays shallow whatever the
@@ -169,6 +171,25 @@ pub struct Certificate {
 pub enum Change {
     Gone(Colours),
     Back(Colour),
+}
+
+impl Certificate {
+    /// The present player whose vote alone completed this certificate,
+    /// when one did: the only voter that players are gone, or the only
+    /// voter besides the player who is back (that player, when nobody is
+    /// present). An honest phone completes such a certificate as it votes
+    /// (a return only with the returning player's vote in hand), and saves
+    /// it before the vote leaves, which is what [`Entry::expose_late`]
+    /// relies on.
+    pub fn completed_by(&self) -> Option<Colour> {
+        let voters = self.votes.iter().map(|&(voter, _)| voter);
+        let mut others = voters.clone().filter(|&v| self.change != Change::Back(v));
+        match (others.next(), others.next()) {
+            (Some(voter), None) => Some(voter),
+            (None, None) if self.votes.len() == 1 => voters.clone().next(),
+            _ => None,
+        }
+    }
 }
 
 impl Change {
@@ -294,17 +315,16 @@ impl Entry {
         }))
     }
 
-    /// The proof that the only voter of `late`, a certificate for the place
-    /// where `since` starts (entries of one log, in order), cheated: the
-    /// certificate outranks the entry there, yet the voter acted after it
-    /// (within [`MAX_PATH`] entries). `None` if that is not so.
+    /// The proof that the player who completed `late`, a certificate for
+    /// the place where `since` starts (entries of one log, in order),
+    /// cheated: the certificate outranks the entry there, yet the player
+    /// acted after it (within [`MAX_PATH`] entries). `None` if that is not
+    /// so.
     pub fn expose_late(late: &Entry, since: &[Entry]) -> Option<Entry> {
         let Kind::Absent(certificate) = &late.kind else {
             return None;
         };
-        let [(voter, _)] = certificate.votes[..] else {
-            return None;
-        };
+        let voter = certificate.completed_by()?;
         let there = since.first()?;
         if (there.index, there.prev) != (late.index, late.prev)
             || !late.wins_over(&late.hash(), there, &there.hash())

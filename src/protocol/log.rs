@@ -76,8 +76,8 @@ pub enum Offered {
     /// It was appended at the end.
     Appended,
     /// It won its place against `lost`, the entry there, which was dropped
-    /// with everything after it.
-    Replaced { lost: Box<Entry> },
+    /// with `after`, everything after it.
+    Replaced { lost: Box<Entry>, after: Vec<Entry> },
 }
 
 /// One roll of the game, for the roll history and the dice statistics.
@@ -208,14 +208,15 @@ impl Log {
                 });
             }
         }
-        let lost = self.truncate(index).into_iter().next();
+        let mut dropped = self.truncate(index).into_iter();
         self.entries.push(entry);
         self.hashes.push(hash);
         self.states.push(state);
-        Ok(match lost {
+        Ok(match dropped.next() {
             None => Offered::Appended,
             Some(lost) => Offered::Replaced {
                 lost: Box::new(lost),
+                after: dropped.collect(),
             },
         })
     }

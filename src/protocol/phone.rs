@@ -21,7 +21,7 @@ use super::log::{Log, LogError, Offered};
 use super::result::SignedResult;
 use super::state::{Actor, Control, Due, check_signature};
 use super::store::{Restored, Store, StoreError};
-use super::wire::{DecodeError, MAX_BATCH, Message, Reveal};
+use super::wire::{DecodeError, Message, Reveal};
 use crate::rules::{Colour, Move};
 
 /// The most messages a phone may have left untaken and still be sent a
@@ -326,8 +326,11 @@ impl Phone {
         t: &mut dyn Transport,
     ) -> Result<(), PhoneError> {
         match Message::decode(bytes)? {
-            Message::Entry(entry) => self.accept(from, vec![entry], t),
-            Message::Entries { entries } => self.accept(from, entries, t),
+            Message::Entry(entry) => self.accept(from, vec![entry], false, t),
+            Message::Entries { entries } => {
+                let full = Message::full(entries.len(), bytes.len());
+                self.accept(from, entries, full, t)
+            }
             Message::Reveal(reveal) => self.take_reveal(reveal, t),
             Message::Vote(vote) => self.take_vote(vote, t),
             Message::Status { len, head, missing } => {
@@ -432,16 +435,6 @@ impl Phone {
         Ok(())
     }
 
-    /// The proof that `theirs`, for a place this log holds, shows its
-    /// signer cheated: a second act of the player whose act stands there,
-    /// or a certificate its only voter signed after acting past the place
-    /// (a rewind: docs/protocol.md). Found before `theirs` is offered, which
-    /// may drop what shows it.
-    fn proof_against(&self, theirs: &Entry) -> Option<Entry> {
-        let since = self.log.entries().get(theirs.index as usize..)?;
-        Entry::expose(since.first()?, theirs).or_else(|| Entry::expose_late(theirs, since))
-    }
-
     /// Writes `proof` and sends it: it outranks what it exposes, and the
     /// player is out of the game.
     fn expose(&mut self, proof: Option<Entry>, t: &mut dyn Transport) -> Result<(), PhoneError> {
@@ -468,13 +461,28 @@ impl Phone {
     /// sent (after a restart the phone would sign another one for the same
     /// place, which reads as cheating), and an entry from another phone
     /// comes again with the next status.
+    ///
+    /// An entry that took the place of others goes, and they come back:
+    /// this phone may have signed and sent acts or votes after the place,
+    /// and going on from a shorter log it could sign others there, which
+    /// reads as cheating. The file, cut back to the place, saves nothing
+    /// later (`StoreError::Behind`), so nothing more is sent, until the
+    /// entry comes again and is saved.
     fn save(&mut self, entry: &Entry, offered: Offered) -> Result<(), PhoneError> {
-        self.store(entry, offered).inspect_err(|_| {
+        let saved = self.store(entry, &offered);
+        if saved.is_err() {
             self.log.truncate(entry.index);
-        })
+            if let Offered::Replaced { lost, after } = offered {
+                for entry in std::iter::once(*lost).chain(after) {
+                    // Each stood here before, so each is taken again.
+                    let _ = self.log.offer(entry);
+                }
+            }
+        }
+        saved
     }
 
-    fn store(&mut self, entry: &Entry, offered: Offered) -> Result<(), PhoneError> {
+    fn store(&mut self, entry: &Entry, offered: &Offered) -> Result<(), PhoneError> {
         // Votes and result signatures are for the log as it was.
         self.votes.clear();
         self.signatures.clear();
@@ -489,8 +497,8 @@ impl Phone {
         let Some(store) = &mut self.store else {
             return Ok(());
         };
-        match &offered {
-            Offered::Replaced { lost } => store.replace(entry, lost)?,
+        match offered {
+            Offered::Replaced { lost, .. } => store.replace(entry, lost)?,
             Offered::Appended => store.append(entry)?,
         }
         Ok(())
@@ -633,18 +641,28 @@ impl Phone {
     }
 
     /// Takes entries from `from` in order, asking for what is missing and
-    /// answering with this phone's entries where they win a conflict.
+    /// answering with this phone's entries where they win a conflict;
+    /// `full`: the sender may have more after them.
     fn accept(
         &mut self,
         from: Colour,
         entries: Vec<Entry>,
+        full: bool,
         t: &mut dyn Transport,
     ) -> Result<(), PhoneError> {
-        let full = entries.len() == MAX_BATCH;
         let mut refused = None;
         for entry in entries {
             let index = entry.index;
-            let proof = self.proof_against(&entry);
+            let since = self.log.entries().get(index as usize..).unwrap_or_default();
+            // A certificate one player completed, signed after they played
+            // past its place, is not taken: its proof takes the place at
+            // once, so that the entries showing it are never dropped first
+            // (the rest of the batch follows the certificate).
+            if let Some(proof) = Entry::expose_late(&entry, since) {
+                self.expose(Some(proof), t)?;
+                break;
+            }
+            let proof = since.first().and_then(|ours| Entry::expose(ours, &entry));
             match self.log.offer(entry.clone()) {
                 Ok(offered) => {
                     self.backtrack = 0;
@@ -753,7 +771,7 @@ impl Phone {
 
     /// Sends `to` the entries from index `from` on, one batch, unless it
     /// has not taken what was sent to it before: every batch costs this
-    /// phone an encoding of up to [`MAX_BATCH`] entries, and a phone asking
+    /// phone the encoding of a message full of entries, and a phone asking
     /// many thousand times a second without taking the answers would keep
     /// this one busy. It asks again once it has taken them (its status
     /// every second says where its log stands).
@@ -763,12 +781,8 @@ impl Phone {
         }
         let entries = self.log.entries();
         let start = (from as usize).min(entries.len());
-        let end = (start + MAX_BATCH).min(entries.len());
-        if start < end {
-            let message = Message::Entries {
-                entries: entries[start..end].to_vec(),
-            };
-            send(t, to, &message);
+        if start < entries.len() {
+            send(t, to, &Message::catch_up(&entries[start..]));
         }
     }
 

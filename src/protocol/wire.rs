@@ -13,10 +13,13 @@ use crate::rules::Colour;
 /// The largest message a phone sends or accepts.
 pub const MAX_MESSAGE: usize = 64 * 1024;
 
-/// The most entries one catch-up message carries; the largest entry but a
-/// proof of cheating is well under `MAX_MESSAGE / MAX_BATCH` bytes, and a
-/// log holds four proofs at most (each puts a player out).
+/// The most entries one catch-up message carries ([`Message::catch_up`]
+/// also stops at [`MAX_MESSAGE`] bytes).
 pub const MAX_BATCH: usize = 128;
+
+/// A bound on an entry's size: the largest is a proof of cheating whose
+/// path is [`MAX_PATH`] of the largest other entries (a test checks it).
+pub const MAX_ENTRY: usize = 24 * 1024;
 
 /// A message between the phones of one game.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -73,6 +76,31 @@ pub enum DecodeError {
 }
 
 impl Message {
+    /// A catch-up message with the first of `entries`: as many as fit in
+    /// one message, [`MAX_BATCH`] at most.
+    pub fn catch_up(entries: &[Entry]) -> Message {
+        // The variant's tag and the count take three bytes at most.
+        let mut size = 3;
+        let fit = entries
+            .iter()
+            .take(MAX_BATCH)
+            .take_while(|entry| {
+                size += postcard::to_stdvec(entry).map_or(MAX_MESSAGE, |b| b.len());
+                size <= MAX_MESSAGE
+            })
+            .count();
+        Message::Entries {
+            entries: entries[..fit].to_vec(),
+        }
+    }
+
+    /// Whether a catch-up message of `len` entries in `bytes` bytes may
+    /// have stopped before the end of its sender's log: it is full, by
+    /// count or by size (no entry after it would have fitted).
+    pub fn full(len: usize, bytes: usize) -> bool {
+        len == MAX_BATCH || bytes > MAX_MESSAGE - MAX_ENTRY
+    }
+
     pub fn encode(&self) -> Vec<u8> {
         postcard::to_stdvec(self).expect("a message serialises to memory")
     }
@@ -112,7 +140,7 @@ mod tests {
     use libp2p_identity::Keypair;
 
     #[test]
-    fn a_full_batch_of_the_largest_entries_fits_in_a_message() {
+    fn a_batch_of_the_largest_entries_fits_in_a_message() {
         let signer = Signer::new(&Keypair::ed25519_from_bytes([1; 32]).unwrap()).unwrap();
         let reveals = Reveals([Some(Digest([0xff; 32])); 4]);
         let roll = Entry::sign(
@@ -134,33 +162,43 @@ mod tests {
                 votes: vec![(Colour::Blue, signed.signature); 4],
             }),
         };
+        // A full batch of either, the largest entries but proofs, is full
+        // by count, not by size.
         for entry in [roll.clone(), cert.clone()] {
-            let batch = Message::Entries {
-                entries: vec![entry; MAX_BATCH],
-            };
+            let entries = vec![entry; MAX_BATCH + 1];
+            let batch = Message::catch_up(&entries);
             let bytes = batch.encode();
-            assert!(bytes.len() <= MAX_MESSAGE, "{}", bytes.len());
+            assert!(bytes.len() <= MAX_MESSAGE - MAX_ENTRY, "{}", bytes.len());
+            assert!(Message::full(MAX_BATCH, bytes.len()));
+            assert!(!Message::full(MAX_BATCH - 1, bytes.len()));
             assert_eq!(Message::decode(&bytes), Ok(batch));
         }
-        // A log holds four proofs at most (each puts a player out); the
-        // largest is a late vote with the longest path of the largest
-        // entries.
-        let Kind::Absent(mut certificate) = cert.kind else {
+        // The largest entry: a late vote with the longest path of the
+        // largest other entries.
+        let Kind::Absent(mut certificate) = cert.kind.clone() else {
             unreachable!()
         };
         certificate.votes.truncate(1);
         let proof = Entry {
             kind: Kind::Cheat(Box::new(Proof::LateVote {
                 certificate,
-                path: vec![roll.clone(); MAX_PATH],
+                path: vec![cert.clone(); MAX_PATH],
             })),
             ..roll.clone()
         };
-        let mut entries = vec![proof; 4];
-        entries.resize(MAX_BATCH, roll);
-        let batch = Message::Entries { entries };
+        let single = Message::Entry(proof.clone()).encode();
+        assert!(single.len() <= MAX_ENTRY, "{}", single.len());
+        // Many of them stop a batch by size, and it says it is full.
+        let mut entries = vec![proof; 6];
+        entries.resize(MAX_BATCH, cert);
+        let batch = Message::catch_up(&entries);
+        let Message::Entries { entries: taken } = &batch else {
+            unreachable!()
+        };
         let bytes = batch.encode();
+        assert!(taken.len() < MAX_BATCH);
         assert!(bytes.len() <= MAX_MESSAGE, "{}", bytes.len());
+        assert!(Message::full(taken.len(), bytes.len()));
         assert_eq!(Message::decode(&bytes), Ok(batch));
     }
 
