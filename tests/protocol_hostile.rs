@@ -11,7 +11,9 @@ use clovece::protocol::{
 };
 use clovece::rules::{Colour, FlowError, Move, Seats};
 use proptest::prelude::*;
-use protocol_support::{Sent, certified_gone, phone_of, roll_due_for, table_until};
+use protocol_support::{
+    Sent, acted_since, certified_gone, phone_of, play_until, roll_due_for, table_until,
+};
 use std::sync::{Mutex, OnceLock};
 
 const RED: Colour = Colour::Red;
@@ -428,9 +430,7 @@ fn a_proof_that_does_not_hold_is_refused() {
 /// (as it was at the place, and as it went on) and the late certificate.
 fn late_vote() -> (Table, Table, Entry) {
     let mut table = certified_gone(GREEN);
-    while !roll_due_for(BLUE)(&table) {
-        assert!(table.step(), "the game ended first");
-    }
+    play_until(&mut table, roll_due_for(BLUE));
     late(table, Change::Gone(Colours::one(BLUE)))
 }
 
@@ -440,12 +440,7 @@ fn late(at_place: Table, change: Change) -> (Table, Table, Entry) {
     let late = at_place.certificate(change).unwrap();
     let at = late.index as usize;
     let mut table = at_place.clone();
-    while table.log().entries()[at..]
-        .iter()
-        .all(|e| e.author() != Some(RED))
-    {
-        assert!(table.step(), "the game ended first");
-    }
+    play_until(&mut table, acted_since(RED, at));
     assert!(table.step(), "the game ended first");
     (at_place, table, late)
 }
@@ -585,12 +580,7 @@ fn a_late_vote_proof_that_does_not_hold_is_refused() {
     // honest phone does.
     let mut honest = at_place.clone();
     honest.log_mut().offer(late.clone()).unwrap();
-    while honest.log().entries()[at + 1..]
-        .iter()
-        .all(|e| e.author() != Some(RED))
-    {
-        assert!(honest.step(), "the game ended first");
-    }
+    play_until(&mut honest, acted_since(RED, at + 1));
     let own = honest.log().entries()[at..].to_vec();
     assert_eq!(Entry::expose_late(&late, &own), None);
     assert_eq!(
@@ -611,12 +601,7 @@ fn a_late_vote_proof_that_does_not_hold_is_refused() {
         })
         .unwrap();
     let place = alone.index as usize;
-    while all_present.log().entries()[place..]
-        .iter()
-        .all(|e| e.author() != Some(RED))
-    {
-        assert!(all_present.step(), "the game ended first");
-    }
+    play_until(&mut all_present, acted_since(RED, place));
     let undue = Entry::expose_late(&alone, &all_present.log().entries()[place..]).unwrap();
     assert!(matches!(
         refused(&mut all_present, undue),

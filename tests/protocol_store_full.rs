@@ -20,7 +20,9 @@ use clovece::protocol::{
     Certificate, Change, Colours, Kind, Message, Observation, PhoneError, Store, StoreError,
 };
 use clovece::rules::Colour;
-use protocol_support::{certified_gone, move_due_for, phone_of, roll_due_for, table_until};
+use protocol_support::{
+    acted_since, certified_gone, move_due_for, phone_of, play_until, roll_due_for, table_until,
+};
 
 const RED: Colour = Colour::Red;
 const GREEN: Colour = Colour::Green;
@@ -62,6 +64,19 @@ impl Drop for SizeLimit {
     }
 }
 
+/// Runs `write` while no file can grow past `bytes`, and checks that it
+/// failed for that.
+fn fails_past(bytes: u64, write: impl FnOnce() -> Result<(), PhoneError>) -> PhoneError {
+    let limit = SizeLimit::new(bytes);
+    let error = write().unwrap_err();
+    drop(limit);
+    assert!(
+        matches!(error, PhoneError::Store(StoreError::Io { .. })),
+        "{error}"
+    );
+    error
+}
+
 fn entries_sent(out: &mut protocol_support::Sent) -> usize {
     let sent = out.take();
     sent.iter()
@@ -87,13 +102,7 @@ fn a_move_that_cannot_be_saved_is_taken_back_and_not_sent() {
     let len = phone.log().len();
     let mv = table.log().state().game().unwrap().legal_moves()[0];
 
-    let limit = SizeLimit::new(saved.len() as u64);
-    let error = phone.play(mv, &mut out).unwrap_err();
-    drop(limit);
-    assert!(
-        matches!(error, PhoneError::Store(StoreError::Io { .. })),
-        "{error}"
-    );
+    fails_past(saved.len() as u64, || phone.play(mv, &mut out));
     assert_eq!(phone.log().len(), len, "the move is taken back");
     assert_eq!(entries_sent(&mut out), 0, "and not sent");
     assert_eq!(fs::read(&log).unwrap(), saved);
@@ -117,13 +126,9 @@ fn an_entry_from_another_phone_that_cannot_be_saved_is_taken_out_and_taken_again
     let log = dir.path().join("log");
     let saved = fs::read(&log).unwrap();
 
-    let limit = SizeLimit::new(saved.len() as u64);
-    let error = phone.receive(Colour::Red, &next, &mut out).unwrap_err();
-    drop(limit);
-    assert!(
-        matches!(error, PhoneError::Store(StoreError::Io { .. })),
-        "{error}"
-    );
+    let error = fails_past(saved.len() as u64, || {
+        phone.receive(Colour::Red, &next, &mut out)
+    });
     assert!(!error.blames_sender());
     // The log is not ahead of the file, so nothing later lands in its place.
     assert_eq!(phone.log().len(), len, "the entry is taken out");
@@ -153,13 +158,7 @@ fn a_vote_that_is_a_certificate_by_itself_leaves_only_once_it_is_saved() {
     let log = dir.path().join("log");
     let saved = fs::read(&log).unwrap();
 
-    let limit = SizeLimit::new(saved.len() as u64);
-    let error = phone.observe(blue_gone, &mut out).unwrap_err();
-    drop(limit);
-    assert!(
-        matches!(error, PhoneError::Store(StoreError::Io { .. })),
-        "{error}"
-    );
+    fails_past(saved.len() as u64, || phone.observe(blue_gone, &mut out));
     assert_eq!(phone.log().len(), len, "the certificate is taken back");
     assert_eq!(out.take(), vec![], "and neither it nor the vote is sent");
 
@@ -182,18 +181,11 @@ fn a_vote_that_is_a_certificate_by_itself_leaves_only_once_it_is_saved() {
 /// whole, and nothing more is saved or sent until the return comes again.
 fn an_entry_that_takes_the_place_of_others_and_cannot_be_saved_gives_them_back() {
     let mut at_place = certified_gone(GREEN);
-    while !roll_due_for(Colour::Blue)(&at_place) {
-        assert!(at_place.step(), "the game ended first");
-    }
+    play_until(&mut at_place, roll_due_for(Colour::Blue));
     let back = at_place.certificate(Change::Back(GREEN)).unwrap();
     let at = back.index as usize;
     let mut table = at_place.clone();
-    while table.log().entries()[at..]
-        .iter()
-        .all(|e| e.author() != Some(RED))
-    {
-        assert!(table.step(), "the game ended first");
-    }
+    play_until(&mut table, acted_since(RED, at));
     let dir = tempfile::tempdir().unwrap();
     let (mut phone, mut out) = phone_of(&table, RED, Some(dir.path()));
     out.take();
@@ -204,13 +196,7 @@ fn an_entry_that_takes_the_place_of_others_and_cannot_be_saved_gives_them_back()
     let room = fs::metadata(short.path().join("log")).unwrap().len() + 16;
 
     let back = Message::Entry(back).encode();
-    let limit = SizeLimit::new(room);
-    let error = phone.receive(Colour::Blue, &back, &mut out).unwrap_err();
-    drop(limit);
-    assert!(
-        matches!(error, PhoneError::Store(StoreError::Io { .. })),
-        "{error}"
-    );
+    fails_past(room, || phone.receive(Colour::Blue, &back, &mut out));
     assert_eq!((phone.log().len(), phone.log().head()), before);
     let blue_gone = Observation {
         gone: Colours::one(Colour::Blue),

@@ -10,7 +10,7 @@ use clovece::protocol::{
     Reveal,
 };
 use clovece::rules::Colour;
-use protocol_support::{Sent, certified_gone, phone_of, roll_due_for, table_until};
+use protocol_support::{Sent, certified_gone, phone_of, play_until, roll_due_for, table_until};
 
 const RED: Colour = Colour::Red;
 const BLUE: Colour = Colour::Blue;
@@ -154,9 +154,7 @@ fn a_phone_told_to_leave_leaves_in_its_next_turn() {
     assert_eq!(green.log().state().control(GREEN), Some(Control::Player));
     // Red's and blue's turns reach green's phone; then its own is due.
     let mut later = early.clone();
-    while !roll_due_for(GREEN)(&later) {
-        assert!(later.step(), "the game ended first");
-    }
+    play_until(&mut later, roll_due_for(GREEN));
     let rest = Message::Entries {
         entries: later.log().entries()[early.log().len() as usize..].to_vec(),
     };

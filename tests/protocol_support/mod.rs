@@ -72,10 +72,24 @@ pub fn certified_gone(seat: Colour) -> Table {
 /// A game of [`config`] played until `until` holds.
 pub fn table_until(until: impl Fn(&Table) -> bool) -> Table {
     let mut table = Table::new(&config()).unwrap();
-    while !until(&table) {
+    play_until(&mut table, until);
+    table
+}
+
+/// Plays `table` on until `until` holds.
+pub fn play_until(table: &mut Table, until: impl Fn(&Table) -> bool) {
+    while !until(table) {
         assert!(table.step(), "the game ended first");
     }
-    table
+}
+
+/// Whether `seat`'s player has acted at index `since` or after.
+pub fn acted_since(seat: Colour, since: usize) -> impl Fn(&Table) -> bool {
+    move |t| {
+        t.log().entries()[since..]
+            .iter()
+            .any(|e| e.author() == Some(seat))
+    }
 }
 
 /// `seat`'s phone in `table`'s game (saving to `dir` if given), caught up
