@@ -745,6 +745,32 @@ fn bad_certificates_are_refused() {
     assert_eq!(table.log_mut().offer(all), Ok(Offered::Appended));
 }
 
+/// No honest entry is larger than `MAX_ENTRY`: a batch of entries stops
+/// before one that would not fit, so a larger one would stop every batch.
+#[test]
+fn an_entry_larger_than_any_honest_one_is_refused() {
+    let mut table = certified_gone(GREEN);
+    let Some(Entry {
+        kind: Kind::Absent(mut certificate),
+        ..
+    }) = table.certificate(Change::Gone(Colours::one(BLUE)))
+    else {
+        unreachable!()
+    };
+    let vote = certificate.votes[0];
+    certificate.votes = vec![vote; 500];
+    let log = table.log();
+    let huge = Entry {
+        index: log.len(),
+        prev: log.head(),
+        kind: Kind::Absent(certificate),
+    };
+    assert!(matches!(
+        refused(&mut table, huge),
+        LogError::TooLarge { .. }
+    ));
+}
+
 #[test]
 fn forged_votes_and_result_signatures_are_refused() {
     let mut table = table_until(roll_due_for(RED));

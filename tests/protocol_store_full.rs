@@ -178,7 +178,7 @@ fn a_vote_that_is_a_certificate_by_itself_leaves_only_once_it_is_saved() {
 /// Left with the log cut back to blue's roll, red could sign other acts or
 /// votes where it has signed some already (its vote that blue is gone, a
 /// certificate by itself, would expose it). So the log is given back
-/// whole, and nothing more is saved or sent until the return comes again.
+/// whole, as the file still holds it, also after a restart.
 fn an_entry_that_takes_the_place_of_others_and_cannot_be_saved_gives_them_back() {
     let mut at_place = certified_gone(GREEN);
     play_until(&mut at_place, roll_due_for(Colour::Blue));
@@ -190,6 +190,8 @@ fn an_entry_that_takes_the_place_of_others_and_cannot_be_saved_gives_them_back()
     let (mut phone, mut out) = phone_of(&table, RED, Some(dir.path()));
     out.take();
     let before = (phone.log().len(), phone.log().head());
+    let saved = fs::read(dir.path().join("log")).unwrap();
+
     // The file as it stood at the place, and room for less than an entry.
     let short = tempfile::tempdir().unwrap();
     drop(phone_of(&at_place, RED, Some(short.path())));
@@ -198,15 +200,10 @@ fn an_entry_that_takes_the_place_of_others_and_cannot_be_saved_gives_them_back()
     let back = Message::Entry(back).encode();
     fails_past(room, || phone.receive(Colour::Blue, &back, &mut out));
     assert_eq!((phone.log().len(), phone.log().head()), before);
-    let blue_gone = Observation {
-        gone: Colours::one(Colour::Blue),
-        timer_expired: false,
-    };
-    let error = phone.observe(blue_gone, &mut out).unwrap_err();
-    assert!(
-        matches!(error, PhoneError::Store(StoreError::Behind { .. })),
-        "{error}"
-    );
+    assert_eq!(fs::read(dir.path().join("log")).unwrap(), saved);
+    let restored = Store::open(dir.path()).unwrap();
+    assert_eq!((restored.log.len(), restored.log.head()), before);
+    drop(restored);
     let sent = out.take();
     assert!(
         !sent

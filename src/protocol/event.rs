@@ -295,8 +295,13 @@ impl Entry {
     }
 
     pub fn hash(&self) -> Digest {
+        self.sized_hash().1
+    }
+
+    /// The entry's size encoded, and its hash, from one encoding.
+    pub(crate) fn sized_hash(&self) -> (usize, Digest) {
         let bytes = postcard::to_stdvec(self).expect("an entry serialises to memory");
-        Digest::of(Domain::Entry, &bytes)
+        (bytes.len(), Digest::of(Domain::Entry, &bytes))
     }
 
     /// The proof that the player who signed `a` and `b`, two different acts

@@ -9,6 +9,7 @@ use super::event::{Act, Auto, Entry, Kind, Signed};
 use super::header::{HeaderError, Setup, SignedHeader};
 use super::result::GameResult;
 use super::state::{Actor, Due, State};
+use super::wire::MAX_ENTRY;
 use crate::rules::{Colour, Die, FlowError, Move};
 
 /// Why an entry is not taken into the log. Nothing is appended when an
@@ -21,6 +22,8 @@ pub enum LogError {
     UnknownBranch { index: u32 },
     #[error("entry {index} is already in the log")]
     Duplicate { index: u32 },
+    #[error("entry {index} takes {len} bytes, more than any entry may ({MAX_ENTRY})")]
+    TooLarge { index: u32, len: usize },
     #[error("entry {index} loses to the entry already in its place")]
     Outranked { index: u32 },
     #[error("{seat} signed two different entries for index {index}")]
@@ -183,7 +186,12 @@ impl Log {
         if entry.prev != prev {
             return Err(LogError::UnknownBranch { index });
         }
-        let hash = entry.hash();
+        // No honest entry is larger: a batch of entries, which ends before
+        // an entry that would not fit, must never be empty.
+        let (size, hash) = entry.sized_hash();
+        if size > MAX_ENTRY {
+            return Err(LogError::TooLarge { index, len: size });
+        }
         let at = index as usize;
         if index < len && self.hashes[at] == hash {
             return Err(LogError::Duplicate { index });

@@ -436,17 +436,19 @@ impl Phone {
     }
 
     /// Writes `proof` and sends it: it outranks what it exposes, and the
-    /// player is out of the game.
-    fn expose(&mut self, proof: Option<Entry>, t: &mut dyn Transport) -> Result<(), PhoneError> {
+    /// player is out of the game. Whether it was written: it is refused
+    /// when it changes nothing (the cheater has left), or when what it
+    /// holds is not valid in its place (a forged certificate).
+    fn expose(&mut self, proof: Option<Entry>, t: &mut dyn Transport) -> Result<bool, PhoneError> {
         let Some(proof) = proof else {
-            return Ok(());
+            return Ok(false);
         };
-        // Refused only when it changes nothing (the cheater has left).
-        if let Ok(offered) = self.log.offer(proof.clone()) {
-            self.save(&proof, offered)?;
-            self.broadcast(t, &Message::Entry(proof));
-        }
-        Ok(())
+        let Ok(offered) = self.log.offer(proof.clone()) else {
+            return Ok(false);
+        };
+        self.save(&proof, offered)?;
+        self.broadcast(t, &Message::Entry(proof));
+        Ok(true)
     }
 
     /// Takes an entry this phone made into the log and saves it.
@@ -462,12 +464,11 @@ impl Phone {
     /// place, which reads as cheating), and an entry from another phone
     /// comes again with the next status.
     ///
-    /// An entry that took the place of others goes, and they come back:
-    /// this phone may have signed and sent acts or votes after the place,
-    /// and going on from a shorter log it could sign others there, which
-    /// reads as cheating. The file, cut back to the place, saves nothing
-    /// later (`StoreError::Behind`), so nothing more is sent, until the
-    /// entry comes again and is saved.
+    /// An entry that took the place of others goes, and they come back, as
+    /// the file still holds them (a replacement is saved whole or not at
+    /// all): this phone may have signed and sent acts or votes after the
+    /// place, and going on from a shorter log it could sign others there,
+    /// which reads as cheating. The entry wins again when it comes again.
     fn save(&mut self, entry: &Entry, offered: Offered) -> Result<(), PhoneError> {
         let saved = self.store(entry, &offered);
         if saved.is_err() {
@@ -498,7 +499,7 @@ impl Phone {
             return Ok(());
         };
         match offered {
-            Offered::Replaced { lost, .. } => store.replace(entry, lost)?,
+            Offered::Replaced { .. } => store.replace(entry)?,
             Offered::Appended => store.append(entry)?,
         }
         Ok(())
@@ -657,12 +658,14 @@ impl Phone {
             // A certificate one player completed, signed after they played
             // past its place, is not taken: its proof takes the place at
             // once, so that the entries showing it are never dropped first
-            // (the rest of the batch follows the certificate).
-            if let Some(proof) = Entry::expose_late(&entry, since) {
-                self.expose(Some(proof), t)?;
+            // (the rest of the batch follows the certificate). A proof
+            // that does not hold leaves the certificate to be checked as any
+            // entry.
+            let late = Entry::expose_late(&entry, since);
+            let proof = since.first().and_then(|ours| Entry::expose(ours, &entry));
+            if late.is_some() && self.expose(late, t)? {
                 break;
             }
-            let proof = since.first().and_then(|ours| Entry::expose(ours, &entry));
             match self.log.offer(entry.clone()) {
                 Ok(offered) => {
                     self.backtrack = 0;

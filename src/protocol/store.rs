@@ -9,11 +9,11 @@
 //! stops there with an error that carries everything before it, and the
 //! first write after that cuts the damage off.
 //!
-//! When an entry loses a conflict, the file is cut back and the winner
-//! appended: two steps. The entry taken out is first kept aside in its own
-//! file, so that a phone stopped between the two finds it in its place
-//! again on loading, rather than an empty place where its player could sign
-//! another act (which would read as cheating; docs/protocol.md).
+//! When an entry loses a conflict, the log up to its place and the winner
+//! are written to a temporary file, synced and renamed over the log: whole
+//! or not at all. A phone stopped or failing midway finds the log as it
+//! was, with every entry it had, never an empty place where its player
+//! could sign another act (which would read as cheating; docs/protocol.md).
 
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, Read, Write};
@@ -32,7 +32,6 @@ use crate::rules::Colour;
 
 const LOG_FILE: &str = "log";
 const SECRET_FILE: &str = "secret";
-const DROPPED_FILE: &str = "dropped";
 const HEAD_LEN: usize = 8;
 
 /// This phone's part of a game that only it knows.
@@ -53,9 +52,6 @@ pub struct Store {
     /// The file's length, which is longer than the last end while damage
     /// found on loading has not been cut off yet.
     file_len: u64,
-    /// The entry kept aside that loading put back at the end of the log:
-    /// written before the next one, so that loading writes nothing.
-    restored: Option<Entry>,
 }
 
 /// A game loaded from disk.
@@ -188,15 +184,6 @@ fn write_whole(dir: &Path, name: &str, bytes: &[u8]) -> Result<(), StoreError> {
     sync_dir(dir)
 }
 
-/// The entry kept aside by [`Store::replace`], if the log ends right
-/// before its place; anything else there (none, another place, damage) is
-/// no such entry.
-fn dropped_at_end(dir: &Path, log: &Log) -> Option<Entry> {
-    let bytes = fs::read(dir.join(DROPPED_FILE)).ok()?;
-    let (entry, _) = read_record::<Entry>(&bytes).ok()?;
-    (entry.index == log.len() && entry.prev == log.head()).then_some(entry)
-}
-
 impl Store {
     /// Creates the files of a new game in `dir` (which must exist): the
     /// secret first, then the log with the header.
@@ -226,7 +213,6 @@ impl Store {
             file,
             ends: vec![end],
             file_len: end,
-            restored: None,
         })
     }
 
@@ -276,13 +262,11 @@ impl Store {
             }
         }
         let intact = log.len();
-        let restored = dropped_at_end(dir, &log).filter(|entry| log.offer(entry.clone()).is_ok());
         let store = Store {
             dir: dir.to_owned(),
             file,
             ends,
             file_len: bytes.len() as u64,
-            restored,
         };
         let restored = Restored {
             log,
@@ -308,23 +292,41 @@ impl Store {
 
     /// Number of entries saved.
     pub fn len(&self) -> u32 {
-        self.ends.len() as u32 - 1 + u32::from(self.restored.is_some())
+        self.ends.len() as u32 - 1
     }
 
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
 
-    /// Puts `entry` in the place of `dropped`, which lost a conflict to it,
-    /// dropping everything after, durably; `dropped` is kept aside first
-    /// (see the module documentation).
-    pub fn replace(&mut self, entry: &Entry, dropped: &Entry) -> Result<(), StoreError> {
-        write_whole(&self.dir, DROPPED_FILE, &record(dropped))?;
-        // The entry loading put back is the last: it goes with the rest.
-        self.restored = None;
-        self.ends.truncate(entry.index as usize + 1);
-        self.cut()?;
-        self.write(entry)
+    /// Puts `entry` in its place, dropping the entries saved from there on,
+    /// whole or not at all: the log up to the place and `entry` are written
+    /// to a temporary file, synced and renamed over the log. If that fails,
+    /// the file is as it was, with every entry it held.
+    pub fn replace(&mut self, entry: &Entry) -> Result<(), StoreError> {
+        let path = self.log_path();
+        let place = entry.index as usize;
+        let saved = self.ends.len() - 1;
+        if place > saved {
+            return Err(StoreError::Behind {
+                path,
+                index: entry.index,
+                saved: saved as u32,
+            });
+        }
+        let mut bytes = fs::read(&path).map_err(io_error(&path))?;
+        bytes.truncate(self.ends[place] as usize);
+        bytes.extend_from_slice(&record(entry));
+        write_whole(&self.dir, LOG_FILE, &bytes)?;
+        self.file = OpenOptions::new()
+            .read(true)
+            .write(true)
+            .open(&path)
+            .map_err(io_error(&path))?;
+        self.ends.truncate(place + 1);
+        self.file_len = bytes.len() as u64;
+        self.ends.push(self.file_len);
+        Ok(())
     }
 
     /// Cuts the file back to its last intact record.
@@ -346,12 +348,6 @@ impl Store {
     /// out of the log when a later save failed (`Phone` keeps its log no
     /// longer than the file).
     pub fn append(&mut self, entry: &Entry) -> Result<(), StoreError> {
-        if let Some(restored) = self.restored.take()
-            && let Err(error) = self.write(&restored)
-        {
-            self.restored = Some(restored);
-            return Err(error);
-        }
         let saved = self.ends.len() - 1;
         if entry.index as usize > saved {
             return Err(StoreError::Behind {

@@ -167,10 +167,14 @@ mod tests {
         for entry in [roll.clone(), cert.clone()] {
             let entries = vec![entry; MAX_BATCH + 1];
             let batch = Message::catch_up(&entries);
+            let Message::Entries { entries: taken } = &batch else {
+                unreachable!()
+            };
+            assert_eq!(taken.len(), MAX_BATCH);
             let bytes = batch.encode();
             assert!(bytes.len() <= MAX_MESSAGE - MAX_ENTRY, "{}", bytes.len());
-            assert!(Message::full(MAX_BATCH, bytes.len()));
-            assert!(!Message::full(MAX_BATCH - 1, bytes.len()));
+            assert!(Message::full(taken.len(), bytes.len()));
+            assert!(!Message::full(taken.len() - 1, bytes.len()));
             assert_eq!(Message::decode(&bytes), Ok(batch));
         }
         // The largest entry: a late vote with the longest path of the
