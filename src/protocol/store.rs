@@ -11,9 +11,10 @@
 //!
 //! When an entry loses a conflict, the log up to its place and the winner
 //! are written to a temporary file, synced and renamed over the log: whole
-//! or not at all. A phone stopped or failing midway finds the log as it
-//! was, with every entry it had, never an empty place where its player
-//! could sign another act (which would read as cheating; docs/protocol.md).
+//! or not at all. A phone stopped or failing before the rename finds the
+//! log as it was, with every entry it had, never an empty place where its
+//! player could sign another act (which would read as cheating;
+//! docs/protocol.md); after it, the log with the winner.
 
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, Read, Write};
@@ -174,14 +175,29 @@ fn sync_dir(dir: &Path) -> Result<(), StoreError> {
 /// Writes `bytes` as the file `name` in `dir`, whole or not at all: to a
 /// temporary file, synced, then renamed over it, and the rename synced.
 fn write_whole(dir: &Path, name: &str, bytes: &[u8]) -> Result<(), StoreError> {
+    renamed_over(dir, name, bytes)?;
+    sync_dir(dir)
+}
+
+/// Writes `bytes` to a temporary file in `dir`, syncs it and renames it
+/// over the file `name`; returns it, open for reading and writing. The
+/// rename is not synced yet: until it is, a power cut may undo it, leaving
+/// the old file, whole.
+fn renamed_over(dir: &Path, name: &str, bytes: &[u8]) -> Result<File, StoreError> {
     let path = dir.join(name);
     let temp = dir.join(format!("{name}.tmp"));
-    let mut file = File::create(&temp).map_err(io_error(&temp))?;
+    let mut file = OpenOptions::new()
+        .read(true)
+        .write(true)
+        .create(true)
+        .truncate(true)
+        .open(&temp)
+        .map_err(io_error(&temp))?;
     file.write_all(bytes)
         .and_then(|()| file.sync_all())
         .map_err(io_error(&temp))?;
     fs::rename(&temp, &path).map_err(io_error(&path))?;
-    sync_dir(dir)
+    Ok(file)
 }
 
 impl Store {
@@ -301,7 +317,7 @@ impl Store {
 
     /// Puts `entry` in its place, dropping the entries saved from there on,
     /// whole or not at all: the log up to the place and `entry` are written
-    /// to a temporary file, synced and renamed over the log. If that fails,
+    /// to a temporary file, synced and renamed over the log. An error means
     /// the file is as it was, with every entry it held.
     pub fn replace(&mut self, entry: &Entry) -> Result<(), StoreError> {
         let path = self.log_path();
@@ -317,15 +333,15 @@ impl Store {
         let mut bytes = fs::read(&path).map_err(io_error(&path))?;
         bytes.truncate(self.ends[place] as usize);
         bytes.extend_from_slice(&record(entry));
-        write_whole(&self.dir, LOG_FILE, &bytes)?;
-        self.file = OpenOptions::new()
-            .read(true)
-            .write(true)
-            .open(&path)
-            .map_err(io_error(&path))?;
+        self.file = renamed_over(&self.dir, LOG_FILE, &bytes)?;
         self.ends.truncate(place + 1);
         self.file_len = bytes.len() as u64;
         self.ends.push(self.file_len);
+        // Renamed, the new log is the file, so this is no error: if a power
+        // cut undid an unsynced rename, the old log would be back whole,
+        // every entry the phone had sent in it, and the entry would win
+        // again when it came again.
+        let _ = sync_dir(&self.dir);
         Ok(())
     }
 
