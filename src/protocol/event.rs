@@ -400,8 +400,8 @@ impl Entry {
     /// win a place after the game has gone on from it is only a proof or a
     /// certificate, and neither can be made late by honest players: a
     /// certificate needs every present player's vote for the place, given
-    /// only at their head (and one made late by its only voter is exposed
-    /// by [`Entry::expose_late`]).
+    /// only at their head (and one made late by the one player who
+    /// completed it is exposed by [`Entry::expose_late`]).
     /// Ties (two certificates with as many votes, or a player who signed two
     /// different acts) go to the lower hash.
     pub fn wins_over(&self, hash: &Digest, other: &Entry, other_hash: &Digest) -> bool {

@@ -31,7 +31,7 @@ pub enum LogError {
     #[error("entry {index} is another computer turn than the one in its place")]
     OtherComputerTurn { index: u32 },
     #[error(
-        "the proof of cheating does not hold: not two different acts of one seat in order, nor a certificate its only voter had played past"
+        "the proof of cheating does not hold: not two different acts of one seat in order, nor a certificate one player completed after playing past its place"
     )]
     NotAProof,
     #[error("{0} is not a player's seat")]

@@ -320,16 +320,8 @@ impl Store {
     /// to a temporary file, synced and renamed over the log. An error means
     /// the file is as it was, with every entry it held.
     pub fn replace(&mut self, entry: &Entry) -> Result<(), StoreError> {
+        let place = self.place(entry)?;
         let path = self.log_path();
-        let place = entry.index as usize;
-        let saved = self.ends.len() - 1;
-        if place > saved {
-            return Err(StoreError::Behind {
-                path,
-                index: entry.index,
-                saved: saved as u32,
-            });
-        }
         let mut bytes = fs::read(&path).map_err(io_error(&path))?;
         bytes.truncate(self.ends[place] as usize);
         bytes.extend_from_slice(&record(entry));
@@ -364,16 +356,24 @@ impl Store {
     /// out of the log when a later save failed (`Phone` keeps its log no
     /// longer than the file).
     pub fn append(&mut self, entry: &Entry) -> Result<(), StoreError> {
+        let place = self.place(entry)?;
+        self.ends.truncate(place + 1);
+        self.write(entry)
+    }
+
+    /// Where `entry` goes: its index, when the file holds every entry
+    /// before it (never after a gap).
+    fn place(&self, entry: &Entry) -> Result<usize, StoreError> {
         let saved = self.ends.len() - 1;
-        if entry.index as usize > saved {
+        let place = entry.index as usize;
+        if place > saved {
             return Err(StoreError::Behind {
                 path: self.log_path(),
                 index: entry.index,
                 saved: saved as u32,
             });
         }
-        self.ends.truncate(entry.index as usize + 1);
-        self.write(entry)
+        Ok(place)
     }
 
     fn write(&mut self, entry: &Entry) -> Result<(), StoreError> {

@@ -85,7 +85,7 @@ impl Message {
             .iter()
             .take(MAX_BATCH)
             .take_while(|entry| {
-                size += postcard::to_stdvec(entry).map_or(MAX_MESSAGE, |b| b.len());
+                size += postcard::experimental::serialized_size(entry).unwrap_or(MAX_MESSAGE);
                 size <= MAX_MESSAGE
             })
             .count();
