@@ -849,11 +849,7 @@ mod tests {
         let (mut silent, _, _) = offered(&ticket, 3).await;
         let silent_id = silent.peer_id();
         let asked = Instant::now();
-        let connected = tokio::task::spawn_local(async move {
-            loop {
-                silent.next().await;
-            }
-        });
+        let connected = tokio::task::spawn_local(async move { polled(&mut silent).await });
         assert_eq!(left.recv().await, Some(silent_id));
         assert!(asked.elapsed() >= SIGN_WAIT - Duration::from_secs(1));
         connected.abort();
@@ -873,7 +869,7 @@ mod tests {
         // The guest's node sends only while it is polled.
         let signed = tokio::select! {
             hosted = hosting => hosted.unwrap().unwrap(),
-            () = async { loop { third.next().await; } } => unreachable!(),
+            () = polled(&mut third) => unreachable!(),
         };
         assert_eq!(signed.header, header);
         assert!(signed.verify().is_ok(), "every signature checks");
@@ -889,9 +885,7 @@ mod tests {
             let (mut host_node, started) = hosted(3, &mut organiser).await;
             started.expect("the game starts");
             // The host's node goes on, as in a game.
-            loop {
-                host_node.next().await;
-            }
+            polled(&mut host_node).await
         });
         let told = tokio::time::timeout(
             Duration::from_secs(60),
@@ -902,11 +896,7 @@ mod tests {
                 let (mut first, signer, header) = offered(&ticket, 6).await;
                 let signed = Envelope::Setup(Setup::Signed(header.sign(&signer)));
                 send(&mut first, ticket.host(), &signed);
-                let _polled = tokio::task::spawn_local(async move {
-                    loop {
-                        first.next().await;
-                    }
-                });
+                let _polled = tokio::task::spawn_local(async move { polled(&mut first).await });
                 loop {
                     if let Event::Message { from, bytes } = late.next().await
                         && let Some(answer) = room::admission(&ticket, from, &bytes)
@@ -922,6 +912,14 @@ mod tests {
             matches!(answer, Err(LookupError::Refused(Refusal::Full))),
             "{answer:?}"
         );
+    }
+
+    /// Keeps `node` polled, as a running app does: it sends, answers and
+    /// stays connected only while polled. Never returns.
+    async fn polled(node: &mut Node) {
+        loop {
+            node.next().await;
+        }
     }
 
     /// The next message from `peer` to `node` that `pick` takes.
@@ -1042,7 +1040,7 @@ mod tests {
         // A host playing answers no lobby message; the guest starts anyway.
         let started = tokio::select! {
             joined = guest => joined.unwrap(),
-            () = async { loop { host_node.next().await; } } => unreachable!(),
+            () = polled(&mut host_node) => unreachable!(),
         };
         let (header, _) = started.expect("the guest starts with the start it was sent");
         assert_eq!(header, signed);
