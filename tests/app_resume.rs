@@ -227,9 +227,11 @@ fn resume_from_home(dir: &std::path::Path) -> App {
     app
 }
 
-/// Taps this player's turns in `window` until the result shows.
+/// Taps this player's turns in `window` until the result shows: a whole
+/// game's rolls, each a round trip to the other phone, so longer than a
+/// minute on a slow machine.
 fn play_to_the_result(window: &AppWindow) {
-    pump_until("the result", || {
+    ui_support::pump_within(Duration::from_secs(180), "the result", || {
         tap_turn(window);
         window.global::<AppAdapter>().get_screen() == Screen::Result
     });

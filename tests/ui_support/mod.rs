@@ -5,7 +5,7 @@
 
 use std::path::Path;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Duration;
 
 use clovece::app::dice::Dice;
@@ -188,25 +188,46 @@ pub fn note(window: &AppWindow) -> Option<String> {
 /// Runs the event loop for `wait`, so that what other threads sent with
 /// `upgrade_in_event_loop` reaches the window (a test on the threaded
 /// testing backend only).
+///
+/// Each pump's quit carries its number and quits only that pump. Slint
+/// also quits the loop when the last window is hidden; a pump ended that
+/// way left its own quit to end the next pump early, and that one's the
+/// next, so that waits counted in pumps ran at twice the speed and a slow
+/// machine's game outlasted "a minute" (a CI failure).
 pub fn pump(wait: Duration) {
+    static PUMPS: AtomicU64 = AtomicU64::new(0);
+    let this = PUMPS.fetch_add(1, Ordering::SeqCst) + 1;
     std::thread::spawn(move || {
         std::thread::sleep(wait);
-        let _ = slint::invoke_from_event_loop(|| {
-            let _ = slint::quit_event_loop();
+        let _ = slint::invoke_from_event_loop(move || {
+            if PUMPS.load(Ordering::SeqCst) == this {
+                let _ = slint::quit_event_loop();
+            }
         });
     });
     slint::run_event_loop().unwrap();
 }
 
-/// Pumps the event loop until `done`, for at most a minute.
-pub fn pump_until(what: &str, mut done: impl FnMut() -> bool) {
-    for _ in 0..600 {
-        if done() {
-            return;
+/// Pumps the event loop until `done`, for at most a minute by the clock.
+pub fn pump_until(what: &str, done: impl FnMut() -> bool) {
+    pump_within(Duration::from_secs(60), what, done);
+}
+
+/// Pumps the event loop until `done`, for at most `limit` by the clock;
+/// the panic says how long it waited and how many pumps that took.
+pub fn pump_within(limit: Duration, what: &str, mut done: impl FnMut() -> bool) {
+    let start = std::time::Instant::now();
+    let mut pumps = 0;
+    while !done() {
+        if start.elapsed() > limit {
+            panic!(
+                "not within {limit:?}: {what} ({pumps} pumps in {:?})",
+                start.elapsed()
+            );
         }
-        pump(Duration::from_millis(100));
+        pump(Duration::from_millis(20));
+        pumps += 1;
     }
-    panic!("not within a minute: {what}");
 }
 
 /// Whether something is labelled exactly `label`.
