@@ -508,6 +508,90 @@ fn a_certificate_its_only_voter_signs_after_playing_past_the_place_puts_them_out
     assert_eq!(took.log().entries(), &blue.log().entries()[..=at]);
 }
 
+/// The late-vote proof blue's phone writes for `late`, received from red
+/// by the phone of `table`'s game: its path, ending in red's act.
+fn exposed_path(table: &Table, late: &Entry) -> Vec<Entry> {
+    let at = late.index as usize;
+    let (mut blue, mut out) = phone_of(table, BLUE, None);
+    let _ = blue.receive(RED, &Message::Entry(late.clone()).encode(), &mut out);
+    assert_eq!(blue.log().state().control(RED), Some(Control::Left));
+    assert_eq!(blue.log().state().control(BLUE), Some(Control::Player));
+    let Kind::Cheat(proof) = &blue.log().entries()[at].kind else {
+        panic!("no proof in the place: {:?}", blue.log().entries()[at].kind)
+    };
+    let Proof::LateVote { path, .. } = &**proof else {
+        panic!("another proof: {proof:?}")
+    };
+    assert_eq!(path.last().and_then(Entry::author), Some(RED));
+    path.clone()
+}
+
+/// Red, put out for signing two acts at its first roll after blue's, then
+/// signs blue gone for the place of blue's roll: taking it would drop the
+/// proof that put red out, and red has no act of its own in the log after
+/// the place. The first of its two acts, in the proof, is its act past the
+/// place, so red is exposed as by any other.
+#[test]
+fn a_late_certificate_does_not_undo_a_proof_of_two_acts_against_its_voter() {
+    let mut table = certified_gone(GREEN);
+    play_until(&mut table, roll_due_for(BLUE));
+    let late = table.certificate(Change::Gone(Colours::one(BLUE))).unwrap();
+    let at = late.index as usize;
+    play_until(&mut table, roll_due_for(RED));
+    let mut rolled = table.clone();
+    assert!(rolled.step(), "red rolls");
+    let roll = rolled.log().entries().last().unwrap().clone();
+    let leave = table.sign(RED, Act::Leave).unwrap();
+    let two_acts = Entry::expose(&roll, &leave).unwrap();
+    assert_eq!(table.log_mut().offer(two_acts), Ok(Offered::Appended));
+    for _ in 0..4 {
+        assert!(table.step(), "the game ended first");
+    }
+    assert!(!acted_since(RED, at)(&table), "red's acts are in the proof");
+    let path = exposed_path(&table, &late);
+    let Kind::Cheat(proof) = &table.log().entries()[at + path.len() - 1].kind else {
+        panic!("the path does not end at the proof's place")
+    };
+    let Proof::TwoActs { first, .. } = &**proof else {
+        unreachable!()
+    };
+    assert_eq!(path.last().unwrap().kind, Kind::Player(first.clone()));
+}
+
+/// The same with a late-vote proof: red, put out for signing blue gone
+/// late at blue's second try, signs blue gone at the first try too.
+#[test]
+fn a_late_certificate_does_not_undo_a_late_vote_proof_against_its_voter() {
+    let mut table = certified_gone(GREEN);
+    // Blue's roll due twice in a row (three tries with no piece out).
+    let first_try = loop {
+        play_until(&mut table, roll_due_for(BLUE));
+        let first_try = table.clone();
+        assert!(table.step(), "blue rolls");
+        if roll_due_for(BLUE)(&table) {
+            break first_try;
+        }
+    };
+    let (_, mut table, second) = late(table, Change::Gone(Colours::one(BLUE)));
+    let at_second = second.index as usize;
+    let exposed = Entry::expose_late(&second, &table.log().entries()[at_second..]).unwrap();
+    assert!(matches!(
+        table.log_mut().offer(exposed),
+        Ok(Offered::Replaced { .. })
+    ));
+    for _ in 0..4 {
+        assert!(table.step(), "the game ended first");
+    }
+    let first = first_try
+        .certificate(Change::Gone(Colours::one(BLUE)))
+        .unwrap();
+    assert!(!acted_since(RED, first.index as usize)(&table));
+    let path = exposed_path(&table, &first);
+    // The path runs from the first try through the earlier proof's path.
+    assert_eq!(path[0], table.log().entries()[first.index as usize]);
+    assert_eq!(path[1].index, second.index);
+}
+
 /// Before red acts again, the same certificate is the race an honest
 /// phone may lose (blue's roll came just as red's 45 s ran out): it takes
 /// the place, and nobody is out (the bounded case of docs/protocol.md).

@@ -336,22 +336,55 @@ impl Entry {
         {
             return None;
         }
-        let last = since
-            .iter()
-            .take(MAX_PATH)
-            .position(|e| e.author() == Some(voter))?;
-        let path = &since[..=last];
+        let mut path = Vec::new();
+        for entry in since.iter().take(MAX_PATH) {
+            if let Some(act) = entry.act_of(voter) {
+                path.extend(act);
+                break;
+            }
+            path.push(entry.clone());
+        }
         let chained = path
             .windows(2)
             .all(|w| w[0].index.checked_add(1) == Some(w[1].index) && w[1].prev == w[0].hash());
         // A proof in the path could not be sent (a path holds no proofs).
-        if !chained || path.iter().any(|e| matches!(e.kind, Kind::Cheat(_))) {
+        if path.last()?.author() != Some(voter)
+            || path.len() > MAX_PATH
+            || !chained
+            || path.iter().any(|e| matches!(e.kind, Kind::Cheat(_)))
+        {
             return None;
         }
         Some(late.proving(Proof::LateVote {
             certificate: certificate.clone(),
-            path: path.to_vec(),
+            path,
         }))
+    }
+
+    /// The entries from this entry's place to an act `seat` signed, where
+    /// this entry is one or a proof against `seat` that holds one: the
+    /// first of their two acts (in this place), or a late vote's path
+    /// (which starts in this place). So a cheater already exposed after a
+    /// place cannot take it with a late certificate, which would drop the
+    /// proof, without being exposed again.
+    fn act_of(&self, seat: Colour) -> Option<Vec<Entry>> {
+        match &self.kind {
+            Kind::Player(signed) if signed.seat == seat => Some(vec![self.clone()]),
+            Kind::Cheat(proof) => match proof.as_ref() {
+                Proof::TwoActs { first, .. } if first.seat == seat => Some(vec![Entry {
+                    index: self.index,
+                    prev: self.prev,
+                    kind: Kind::Player(first.clone()),
+                }]),
+                Proof::LateVote { path, .. }
+                    if path.last().and_then(Entry::author) == Some(seat) =>
+                {
+                    Some(path.clone())
+                }
+                _ => None,
+            },
+            _ => None,
+        }
     }
 
     /// `proof` written in this entry's place.
