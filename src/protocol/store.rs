@@ -53,6 +53,9 @@ pub struct Store {
     /// The file's length, which is longer than the last end while damage
     /// found on loading has not been cut off yet.
     file_len: u64,
+    /// A replacement's rename is not synced yet: nothing is appended until
+    /// it is (see [`Store::replace`]).
+    unsynced_rename: bool,
 }
 
 /// A game loaded from disk.
@@ -229,6 +232,7 @@ impl Store {
             file,
             ends: vec![end],
             file_len: end,
+            unsynced_rename: false,
         })
     }
 
@@ -283,6 +287,7 @@ impl Store {
             file,
             ends,
             file_len: bytes.len() as u64,
+            unsynced_rename: false,
         };
         let restored = Restored {
             log,
@@ -329,11 +334,13 @@ impl Store {
         self.ends.truncate(place + 1);
         self.file_len = bytes.len() as u64;
         self.ends.push(self.file_len);
-        // Renamed, the new log is the file, so this is no error: if a power
-        // cut undid an unsynced rename, the old log would be back whole,
-        // every entry the phone had sent in it, and the entry would win
-        // again when it came again.
-        let _ = sync_dir(&self.dir);
+        // Renamed, the new log is the file, so a failed sync is no error
+        // here: a power cut that undid the rename would bring the old log
+        // back whole, and the entry would win again when it came again.
+        // But an act appended to the new file and sent could be lost with
+        // the rename, and the phone could then sign another act in its
+        // place: so the next write syncs the rename first, or fails.
+        self.unsynced_rename = sync_dir(&self.dir).is_err();
         Ok(())
     }
 
@@ -377,6 +384,10 @@ impl Store {
     }
 
     fn write(&mut self, entry: &Entry) -> Result<(), StoreError> {
+        if self.unsynced_rename {
+            sync_dir(&self.dir)?;
+            self.unsynced_rename = false;
+        }
         self.cut()?;
         let path = self.log_path();
         let bytes = record(entry);
