@@ -96,9 +96,13 @@ impl Message {
 
     /// Whether a catch-up message of `len` entries in `bytes` bytes may
     /// have stopped before the end of its sender's log: it is full, by
-    /// count or by size (no entry after it would have fitted).
+    /// count or by size (no entry after it would have fitted). A batch cut
+    /// by size is at least `MAX_MESSAGE - MAX_ENTRY` bytes: `catch_up`
+    /// counts three bytes for the tag and count, which take two below
+    /// [`MAX_BATCH`] entries, and the entry left out had at most
+    /// [`MAX_ENTRY`].
     pub fn full(len: usize, bytes: usize) -> bool {
-        len == MAX_BATCH || bytes > MAX_MESSAGE - MAX_ENTRY
+        len == MAX_BATCH || bytes >= MAX_MESSAGE - MAX_ENTRY
     }
 
     pub fn encode(&self) -> Vec<u8> {
@@ -172,7 +176,7 @@ mod tests {
             };
             assert_eq!(taken.len(), MAX_BATCH);
             let bytes = batch.encode();
-            assert!(bytes.len() <= MAX_MESSAGE - MAX_ENTRY, "{}", bytes.len());
+            assert!(bytes.len() < MAX_MESSAGE - MAX_ENTRY, "{}", bytes.len());
             assert!(Message::full(taken.len(), bytes.len()));
             assert!(!Message::full(taken.len() - 1, bytes.len()));
             assert_eq!(Message::decode(&bytes), Ok(batch));
