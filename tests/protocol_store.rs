@@ -53,9 +53,12 @@ fn a_restarted_phone_reloads_its_game_and_continues() {
 
 /// Green moves, then the certificate that it is gone takes the move's
 /// place: written to a temporary file and renamed over the log. A phone
-/// stopped before the rename finds its move in its place again on loading,
-/// not an empty place where its player could choose another move (which
-/// would read as cheating).
+/// stopped before the rename leaves the log as it was and part of the
+/// temporary file (made here by hand; that a replacement that fails leaves
+/// the log whole is `tests/protocol_store_full.rs`). On loading it finds
+/// its move in its place again, the temporary file ignored, not an empty
+/// place where its player could choose another move (which would read as
+/// cheating).
 #[test]
 fn a_phone_stopped_while_an_entry_loses_its_place_finds_it_again() {
     let dir = tempfile::tempdir().unwrap();
