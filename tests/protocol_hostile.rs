@@ -508,16 +508,19 @@ fn a_certificate_its_only_voter_signs_after_playing_past_the_place_puts_them_out
     assert_eq!(took.log().entries(), &blue.log().entries()[..=at]);
 }
 
-/// The late-vote proof blue's phone writes for `late`, received from red
-/// by the phone of `table`'s game: its path, ending in red's act.
-fn exposed_path(table: &Table, late: &Entry) -> Vec<Entry> {
+/// The late-vote proof `seat`'s phone writes for `late` (blue gone), sent
+/// by red to the phone of `table`'s game: its path, ending in red's act.
+fn exposed_path(table: &Table, late: &Entry, seat: Colour) -> Vec<Entry> {
     let at = late.index as usize;
-    let (mut blue, mut out) = phone_of(table, BLUE, None);
-    let _ = blue.receive(RED, &Message::Entry(late.clone()).encode(), &mut out);
-    assert_eq!(blue.log().state().control(RED), Some(Control::Left));
-    assert_eq!(blue.log().state().control(BLUE), Some(Control::Player));
-    let Kind::Cheat(proof) = &blue.log().entries()[at].kind else {
-        panic!("no proof in the place: {:?}", blue.log().entries()[at].kind)
+    let (mut phone, mut out) = phone_of(table, seat, None);
+    let _ = phone.receive(RED, &Message::Entry(late.clone()).encode(), &mut out);
+    assert_eq!(phone.log().state().control(RED), Some(Control::Left));
+    assert_eq!(phone.log().state().control(BLUE), Some(Control::Player));
+    let Kind::Cheat(proof) = &phone.log().entries()[at].kind else {
+        panic!(
+            "no proof in the place: {:?}",
+            phone.log().entries()[at].kind
+        )
     };
     let Proof::LateVote { path, .. } = &**proof else {
         panic!("another proof: {proof:?}")
@@ -548,7 +551,7 @@ fn a_late_certificate_does_not_undo_a_proof_of_two_acts_against_its_voter() {
         assert!(table.step(), "the game ended first");
     }
     assert!(!acted_since(RED, at)(&table), "red's acts are in the proof");
-    let path = exposed_path(&table, &late);
+    let path = exposed_path(&table, &late, BLUE);
     let Kind::Cheat(proof) = &table.log().entries()[at + path.len() - 1].kind else {
         panic!("the path does not end at the proof's place")
     };
@@ -586,10 +589,35 @@ fn a_late_certificate_does_not_undo_a_late_vote_proof_against_its_voter() {
         .certificate(Change::Gone(Colours::one(BLUE)))
         .unwrap();
     assert!(!acted_since(RED, first.index as usize)(&table));
-    let path = exposed_path(&table, &first);
+    let path = exposed_path(&table, &first, BLUE);
     // The path runs from the first try through the earlier proof's path.
     assert_eq!(path[0], table.log().entries()[first.index as usize]);
     assert_eq!(path[1].index, second.index);
+}
+
+/// Red's only act after blue's roll is in a late-vote proof against blue
+/// (blue signed red gone at red's roll, after acting): red, signing blue
+/// gone at blue's roll, would drop it. Red's act in that proof's path
+/// exposes red too.
+#[test]
+fn a_late_certificate_does_not_undo_a_late_vote_proof_holding_its_voters_act() {
+    let mut table = certified_gone(GREEN);
+    play_until(&mut table, roll_due_for(BLUE));
+    let red_late = table.certificate(Change::Gone(Colours::one(BLUE))).unwrap();
+    let at = red_late.index as usize;
+    play_until(&mut table, roll_due_for(RED));
+    let blue_late = table.certificate(Change::Gone(Colours::one(RED))).unwrap();
+    let at_blue = blue_late.index as usize;
+    play_until(&mut table, acted_since(BLUE, at_blue));
+    let exposed = Entry::expose_late(&blue_late, &table.log().entries()[at_blue..]).unwrap();
+    assert!(matches!(
+        table.log_mut().offer(exposed),
+        Ok(Offered::Replaced { .. })
+    ));
+    // Red's roll is due again after the proof: red has not rolled again.
+    assert!(!acted_since(RED, at)(&table));
+    let path = exposed_path(&table, &red_late, GREEN);
+    assert_eq!(path.last().unwrap().index as usize, at_blue, "red's roll");
 }
 
 /// Before red acts again, the same certificate is the race an honest

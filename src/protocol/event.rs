@@ -361,12 +361,13 @@ impl Entry {
         }))
     }
 
-    /// The entries from this entry's place to an act `seat` signed, where
-    /// this entry is one or a proof against `seat` that holds one: the
-    /// first of their two acts (in this place), or a late vote's path
-    /// (which starts in this place). So a cheater already exposed after a
-    /// place cannot take it with a late certificate, which would drop the
-    /// proof, without being exposed again.
+    /// The entries from this entry's place to the first act `seat` signed
+    /// in it, where this entry is one or a proof that holds one: the first
+    /// of their own two acts (in this place), or a late vote's path (which
+    /// starts in this place; the act ends it if the proof is against
+    /// `seat`). So a cheater already exposed after a place cannot take it
+    /// with a late certificate, which would drop the proof, without being
+    /// exposed again; nor hide their acts in a late vote against another.
     fn act_of(&self, seat: Colour) -> Option<Vec<Entry>> {
         match &self.kind {
             Kind::Player(signed) if signed.seat == seat => Some(vec![self.clone()]),
@@ -376,10 +377,9 @@ impl Entry {
                     prev: self.prev,
                     kind: Kind::Player(first.clone()),
                 }]),
-                Proof::LateVote { path, .. }
-                    if path.last().and_then(Entry::author) == Some(seat) =>
-                {
-                    Some(path.clone())
+                Proof::LateVote { path, .. } => {
+                    let act = path.iter().position(|e| e.author() == Some(seat))?;
+                    Some(path[..=act].to_vec())
                 }
                 _ => None,
             },
