@@ -287,7 +287,9 @@ impl Store {
             file,
             ends,
             file_len: bytes.len() as u64,
-            unsynced_rename: false,
+            // A replacement's rename before a restart of the app may not
+            // have been synced: the first write syncs it.
+            unsynced_rename: true,
         };
         let restored = Restored {
             log,
