@@ -31,6 +31,17 @@ fn moves_answers_the_spec_example() {
     assert_eq!(answer("moves", &doc), json!({"moves": ["T0>T6"]}));
 }
 
+/// The answers are laid out as the contract's examples, byte for byte.
+#[test]
+fn answers_are_written_as_the_spec_writes_them() {
+    let doc = with(spec_position(), "roll", json!(6));
+    let out = common::run("moves", &doc.to_string());
+    assert_eq!(out.stdout, "{\"moves\": [\"T0>T6\", \"T17>T23\"]}\n");
+    let doc = with(with(doc, "level", json!("hard")), "seed", json!(1));
+    let out = common::run("bot", &doc.to_string());
+    assert!(out.stdout.starts_with("{\"move\": \"T"), "{}", out.stdout);
+}
+
 #[test]
 fn moves_are_sorted_as_byte_strings_without_duplicates() {
     let doc = json!({"rules": "classic", "seats": ["green", "red"], "turn": "red",

@@ -638,7 +638,7 @@ fn cli_moves_prints_the_legal_runs() {
     assert_eq!(out.code, 0, "{}", out.stderr);
     assert_eq!(
         out.stdout,
-        "{\"moves\":[\"B:green>T0\",\"B:red>T0\",\"B:yellow>T0\",\"T5>T11\"]}\n"
+        "{\"moves\": [\"B:green>T0\", \"B:red>T0\", \"B:yellow>T0\", \"T5>T11\"]}\n"
     );
 }
 

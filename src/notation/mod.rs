@@ -8,7 +8,7 @@ mod matfyz;
 
 pub use classic::house_rules;
 
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::bot::{Level, UnknownLevel};
@@ -84,7 +84,7 @@ pub fn moves(input: &str) -> Result<String, NotationError> {
         RuleSet::Classic => classic::moves(input)?,
         RuleSet::Matfyz => matfyz::moves(input)?,
     };
-    Ok(answer.to_string())
+    Ok(spaced(&answer))
 }
 
 /// `clovece replay`: the position and what is due after a script of steps.
@@ -93,7 +93,7 @@ pub fn replay(input: &str) -> Result<String, NotationError> {
         RuleSet::Classic => classic::replay(input)?,
         RuleSet::Matfyz => matfyz::replay(input)?,
     };
-    Ok(answer.to_string())
+    Ok(spaced(&answer))
 }
 
 /// `clovece bot`: the computer player's move for a position, a roll, a
@@ -103,7 +103,44 @@ pub fn bot(input: &str) -> Result<String, NotationError> {
         RuleSet::Classic => classic::bot(input)?,
         RuleSet::Matfyz => matfyz::bot(input)?,
     };
-    Ok(answer.to_string())
+    Ok(spaced(&answer))
+}
+
+/// `value` on one line with a space after each `,` and `:`, as the
+/// contract's examples write it (`{"moves": ["T0>T6", "T17>T23"]}`, the
+/// layout of Python's `json.dumps`), so that the answers equal them byte
+/// for byte.
+fn spaced(value: &Value) -> String {
+    struct Spaced;
+    impl serde_json::ser::Formatter for Spaced {
+        fn begin_array_value<W: ?Sized + std::io::Write>(
+            &mut self,
+            out: &mut W,
+            first: bool,
+        ) -> std::io::Result<()> {
+            if first { Ok(()) } else { out.write_all(b", ") }
+        }
+        fn begin_object_key<W: ?Sized + std::io::Write>(
+            &mut self,
+            out: &mut W,
+            first: bool,
+        ) -> std::io::Result<()> {
+            self.begin_array_value(out, first)
+        }
+        fn begin_object_value<W: ?Sized + std::io::Write>(
+            &mut self,
+            out: &mut W,
+        ) -> std::io::Result<()> {
+            out.write_all(b": ")
+        }
+    }
+    let mut out = Vec::new();
+    value
+        .serialize(&mut serde_json::Serializer::with_formatter(
+            &mut out, Spaced,
+        ))
+        .expect("a JSON value serialises to memory");
+    String::from_utf8(out).expect("serde_json writes UTF-8")
 }
 
 enum RuleSet {
