@@ -138,6 +138,30 @@ fn pass_and_play_asks_each_player_in_turn_and_leaving_asks_first() {
     assert!(find(window, "Pass and play").is_valid());
 }
 
+/// A settings file the app cannot read (damaged, or a newer app's) does
+/// not keep it from starting, and is kept aside rather than overwritten by
+/// the defaults at the next save.
+#[test]
+fn a_damaged_settings_file_is_kept_aside_and_the_app_starts() {
+    ui_support::init();
+    let folder = settings_dir("damaged-settings");
+    let dir = folder.path();
+    let damaged = "{\"nickname\": \"Eva\", \"language\": \"klingon\"}";
+    std::fs::write(dir.join("settings.json"), damaged).unwrap();
+    let file = clovece::app::settings::SettingsFile::in_folder(dir);
+    let services = clovece::app::Services::desktop();
+    let dice = clovece::app::dice::Dice::from_seed([1; 32]);
+    let app = clovece::app::App::with_services(file.clone(), dice, services).unwrap();
+    app.window().show().unwrap();
+    let kept = std::fs::read_to_string(dir.join("settings.json.damaged")).unwrap();
+    assert_eq!(kept, damaged);
+    assert!(!dir.join("settings.json").exists(), "nothing saved yet");
+    let defaults = clovece::app::settings::Settings::default();
+    file.save(&defaults).unwrap();
+    let kept = std::fs::read_to_string(dir.join("settings.json.damaged")).unwrap();
+    assert_eq!(kept, damaged, "a save leaves it");
+}
+
 #[test]
 fn settings_are_saved_and_switch_the_language() {
     ui_support::init();

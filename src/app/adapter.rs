@@ -155,9 +155,14 @@ impl App {
         super::nearby::connect(&window, identity, services.browsing, services.discovery);
         super::scan::connect(&window, Scanner::new(services.lifecycle));
         // A damaged settings file must not keep the app from starting: it
-        // is replaced by the defaults on the next save.
+        // is kept aside, and the defaults are saved in its place on the
+        // next save.
         let settings = file.load().unwrap_or_else(|e| {
-            eprintln!("clovece: {e}; using the default settings");
+            match file.keep_damaged() {
+                Ok(kept) => eprintln!("clovece: {e}; kept as {}", kept.display()),
+                Err(why) => eprintln!("clovece: {e}; cannot keep it aside: {why}"),
+            }
+            eprintln!("clovece: using the default settings");
             Settings::default()
         });
         let online = Rc::new(RefCell::new(Online::new(data, multicast, discovery)));

@@ -154,22 +154,36 @@ impl SettingsFile {
         })
     }
 
-    /// Saves `settings` crash-safely: temporary file, flush to disk, rename.
+    /// Moves a file that [`SettingsFile::load`] could not read out of the
+    /// way of the next save, to `settings.json.damaged` beside it, so that
+    /// the player's settings in it are not lost (a newer app's file can
+    /// still be read there by hand, or by that app): where it went.
+    pub fn keep_damaged(&self) -> io::Result<PathBuf> {
+        let kept = self.path.with_extension("json.damaged");
+        fs::rename(&self.path, &kept)?;
+        Ok(kept)
+    }
+
+    /// Saves `settings` crash-safely: temporary file, flush to disk,
+    /// rename, flush the folder (so that a power cut does not bring the
+    /// previous settings back).
     pub fn save(&self, settings: &Settings) -> Result<(), SettingsError> {
         let err = |source| SettingsError::Write {
             path: self.path.clone(),
             source,
         };
-        if let Some(folder) = self.path.parent() {
-            fs::create_dir_all(folder).map_err(err)?;
-        }
+        let folder = self.path.parent().unwrap_or(Path::new("."));
+        fs::create_dir_all(folder).map_err(err)?;
         let temp = self.path.with_extension("json.tmp");
         let json = serde_json::to_vec_pretty(settings).map_err(|e| err(e.into()))?;
         let mut file = fs::File::create(&temp).map_err(err)?;
         file.write_all(&json).map_err(err)?;
         file.sync_all().map_err(err)?;
         drop(file);
-        fs::rename(&temp, &self.path).map_err(err)
+        fs::rename(&temp, &self.path).map_err(err)?;
+        fs::File::open(folder)
+            .and_then(|f| f.sync_all())
+            .map_err(err)
     }
 }
 
