@@ -89,18 +89,22 @@ impl Unfinished {
 }
 
 /// The newest online game kept in `data`, if any. A session's folder that
-/// holds no game (a room left before its start) is removed on the way.
+/// holds no game (a room left before its start) is removed on the way;
+/// one that cannot be looked into (a file-system error) is left alone.
 pub fn kept(data: &Path) -> Option<Kept> {
     let entries = std::fs::read_dir(data.join(GAMES)).ok()?;
     let mut folders: Vec<PathBuf> = entries.flatten().map(|e| e.path()).collect();
     folders.sort();
     folders.into_iter().rev().find_map(|folder| {
         let dir = folder.join(GAME_DIR);
-        if !dir.exists() {
-            let _ = std::fs::remove_dir_all(&folder);
-            return None;
+        match dir.try_exists() {
+            Ok(true) => Some(look(folder, &dir)),
+            Ok(false) => {
+                let _ = std::fs::remove_dir_all(&folder);
+                None
+            }
+            Err(_) => None,
         }
-        Some(look(folder, &dir))
     })
 }
 
