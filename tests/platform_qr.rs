@@ -149,6 +149,20 @@ fn qr_empty_frame_finds_nothing() {
     assert_eq!(scan(&data, 320, 240, 320), Scan::Nothing);
 }
 
+/// A picture on which the decoder (rqrr) asserts, found by the
+/// `scan_frame` fuzzer (its input: the width, then the pixels), shows
+/// nothing, and the scanner reads the next frame as ever.
+#[test]
+fn qr_picture_that_trips_the_decoder_finds_nothing() {
+    let data = include_bytes!("data/qr-rqrr-assert.bin");
+    let (&width, pixels) = data.split_first().unwrap();
+    let width = usize::from(width);
+    let height = pixels.len() / width;
+    assert_eq!(scan(pixels, width, height, width), Scan::Nothing);
+    let data = frame(LINK, 320, 240, 320, View::default());
+    assert_eq!(scan(&data, 320, 240, 320), Scan::Found(Ticket(LINK.into())));
+}
+
 #[test]
 fn qr_code_cut_off_by_the_frame_edge_finds_nothing() {
     let view = View {

@@ -137,15 +137,21 @@ impl<'a> GreyFrame<'a> {
     /// The text of every QR code in the frame that decodes, in the order
     /// `rqrr` finds them.
     pub fn texts(&self) -> Vec<String> {
-        let mut prepared =
-            rqrr::PreparedImage::prepare_from_greyscale(self.width, self.height, |x, y| {
-                self.at(x, y)
-            });
-        prepared
-            .detect_grids()
-            .into_iter()
-            .filter_map(|grid| grid.decode().ok().map(|(_, text)| text))
-            .collect()
+        // rqrr asserts on some degenerate pictures instead of failing
+        // (WanzenBug/rqrr#54, open; our `scan_frame` fuzzer found one in
+        // two minutes): such a frame shows no code it can read.
+        std::panic::catch_unwind(|| {
+            let mut prepared =
+                rqrr::PreparedImage::prepare_from_greyscale(self.width, self.height, |x, y| {
+                    self.at(x, y)
+                });
+            prepared
+                .detect_grids()
+                .into_iter()
+                .filter_map(|grid| grid.decode().ok().map(|(_, text)| text))
+                .collect()
+        })
+        .unwrap_or_default()
     }
 
     /// The first QR code in the frame that holds a `T` (a join ticket).
