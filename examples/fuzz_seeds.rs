@@ -2,7 +2,8 @@
 //! each in its own file, so that the fuzzers start from well-formed input:
 //! for `decode_message` one message of every kind from a real game, for
 //! `decode_lobby` one lobby frame of every kind, a batch of them, and a
-//! room's links and code. Run again when a wire format changes:
+//! room's links and code, and for `scan_frame` those links and code as QR
+//! codes. Run again when a wire format changes:
 //!
 //! ```text
 //! cargo run --example fuzz_seeds -- fuzz/seeds
@@ -29,7 +30,37 @@ fn main() {
         .map_or_else(|| "fuzz/seeds".into(), PathBuf::from);
     let messages: Vec<Vec<u8>> = game_messages().iter().map(Message::encode).collect();
     write(&root.join("decode_message"), &messages);
-    write(&root.join("decode_lobby"), &lobby_inputs(&messages[0]));
+    let lobby = lobby_inputs(&messages[0]);
+    write(&root.join("scan_frame"), &qr_frames(&lobby));
+    write(&root.join("decode_lobby"), &lobby);
+}
+
+/// For `scan_frame`: each of the lobby's texts (two links and a code) that
+/// is one as a QR code, two pixels a module in a quiet zone of four
+/// modules, the frame's width in its first byte.
+fn qr_frames(lobby: &[Vec<u8>]) -> Vec<Vec<u8>> {
+    lobby
+        .iter()
+        .filter(|bytes| std::str::from_utf8(bytes).is_ok() && bytes.len() < 200)
+        .filter_map(|text| {
+            let code = qrcode::QrCode::new(text).ok()?;
+            let modules = code.width();
+            let colours = code.to_colors();
+            let side = 2 * (modules + 8);
+            let width = u8::try_from(side).ok()?;
+            let mut frame = vec![width];
+            for y in 0..side {
+                for x in 0..side {
+                    let (mx, my) = ((x / 2).checked_sub(4), (y / 2).checked_sub(4));
+                    let dark = matches!((mx, my), (Some(mx), Some(my))
+                        if mx < modules && my < modules
+                            && colours[my * modules + mx] == qrcode::Color::Dark);
+                    frame.push(if dark { 20 } else { 230 });
+                }
+            }
+            Some(frame)
+        })
+        .collect()
 }
 
 /// Writes each of `seeds` to its own file in `dir`.
