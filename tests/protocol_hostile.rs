@@ -529,6 +529,17 @@ fn exposed_path(table: &Table, late: &Entry, seat: Colour) -> Vec<Entry> {
     path.clone()
 }
 
+/// Green gone, the certificate of blue gone for blue's roll (red's vote
+/// alone completes it), and the game played on to red's next roll, red's
+/// first act after that place.
+fn late_for_blues_roll() -> (Table, Entry) {
+    let mut table = certified_gone(GREEN);
+    play_until(&mut table, roll_due_for(BLUE));
+    let late = table.certificate(Change::Gone(Colours::one(BLUE))).unwrap();
+    play_until(&mut table, roll_due_for(RED));
+    (table, late)
+}
+
 /// Red, put out for signing two acts at its first roll after blue's, then
 /// signs blue gone for the place of blue's roll: taking it would drop the
 /// proof that put red out, and red has no act of its own in the log after
@@ -536,11 +547,8 @@ fn exposed_path(table: &Table, late: &Entry, seat: Colour) -> Vec<Entry> {
 /// place, so red is exposed as by any other.
 #[test]
 fn a_late_certificate_does_not_undo_a_proof_of_two_acts_against_its_voter() {
-    let mut table = certified_gone(GREEN);
-    play_until(&mut table, roll_due_for(BLUE));
-    let late = table.certificate(Change::Gone(Colours::one(BLUE))).unwrap();
+    let (mut table, late) = late_for_blues_roll();
     let at = late.index as usize;
-    play_until(&mut table, roll_due_for(RED));
     let mut rolled = table.clone();
     assert!(rolled.step(), "red rolls");
     let roll = rolled.log().entries().last().unwrap().clone();
@@ -601,11 +609,8 @@ fn a_late_certificate_does_not_undo_a_late_vote_proof_against_its_voter() {
 /// exposes red too.
 #[test]
 fn a_late_certificate_does_not_undo_a_late_vote_proof_holding_its_voters_act() {
-    let mut table = certified_gone(GREEN);
-    play_until(&mut table, roll_due_for(BLUE));
-    let red_late = table.certificate(Change::Gone(Colours::one(BLUE))).unwrap();
+    let (mut table, red_late) = late_for_blues_roll();
     let at = red_late.index as usize;
-    play_until(&mut table, roll_due_for(RED));
     let blue_late = table.certificate(Change::Gone(Colours::one(RED))).unwrap();
     let at_blue = blue_late.index as usize;
     play_until(&mut table, acted_since(BLUE, at_blue));
