@@ -70,7 +70,7 @@ pub struct Invitation {
 
 impl Invitation {
     /// The invitation in `message` from `sender`, if it is a sound one: a
-    /// phone can only invite to its own room.
+    /// phone can only invite to its own room, of 2–4 seats.
     pub fn of(sender: PeerId, message: Lobby) -> Option<Invitation> {
         let Lobby::Invite {
             ticket,
@@ -81,7 +81,7 @@ impl Invitation {
             return None;
         };
         let ticket: Ticket = ticket.parse().ok()?;
-        (ticket.host() == sender).then(|| Invitation {
+        (ticket.host() == sender && listing.has_game_size()).then(|| Invitation {
             ticket,
             listing,
             from: from
@@ -255,5 +255,13 @@ mod tests {
             "{got}"
         );
         assert_eq!(Invitation::of(host, Lobby::Browse), None);
+        for players in [0, 1, 5, 255] {
+            let odd = Lobby::Invite {
+                ticket: ticket.to_string(),
+                listing: Listing { players, ..listing },
+                from: "Hana".to_owned(),
+            };
+            assert_eq!(Invitation::of(host, odd), None, "{players} players");
+        }
     }
 }

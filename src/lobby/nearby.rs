@@ -89,7 +89,7 @@ impl RoomList {
         if ticket.host() != from {
             return Err(ListError::NotItsRoom);
         }
-        if !(2..=4).contains(&listing.players) || free == 0 || free >= listing.players {
+        if !listing.has_game_size() || free == 0 || free >= listing.players {
             return Err(ListError::Seats {
                 players: listing.players,
                 free,

@@ -155,6 +155,14 @@ pub struct Listing {
     pub theme: Theme,
 }
 
+impl Listing {
+    /// Whether its room has as many seats as a game can (2–4): another
+    /// phone's listing may say anything.
+    pub fn has_game_size(&self) -> bool {
+        (2..=4).contains(&self.players)
+    }
+}
+
 /// Why a room refuses a phone.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, thiserror::Error)]
 pub enum Refusal {
