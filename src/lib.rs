@@ -24,6 +24,7 @@
 pub mod app;
 pub mod bench;
 pub mod bot;
+pub mod durable;
 pub mod lobby;
 pub mod net;
 pub mod notation;

@@ -164,26 +164,14 @@ impl SettingsFile {
         Ok(kept)
     }
 
-    /// Saves `settings` crash-safely: temporary file, flush to disk,
-    /// rename, flush the folder (so that a power cut does not bring the
-    /// previous settings back).
+    /// Saves `settings` crash-safely ([`crate::durable::replace`]).
     pub fn save(&self, settings: &Settings) -> Result<(), SettingsError> {
         let err = |source| SettingsError::Write {
             path: self.path.clone(),
             source,
         };
-        let folder = self.path.parent().unwrap_or(Path::new("."));
-        fs::create_dir_all(folder).map_err(err)?;
-        let temp = self.path.with_extension("json.tmp");
         let json = serde_json::to_vec_pretty(settings).map_err(|e| err(e.into()))?;
-        let mut file = fs::File::create(&temp).map_err(err)?;
-        file.write_all(&json).map_err(err)?;
-        file.sync_all().map_err(err)?;
-        drop(file);
-        fs::rename(&temp, &self.path).map_err(err)?;
-        fs::File::open(folder)
-            .and_then(|f| f.sync_all())
-            .map_err(err)
+        crate::durable::replace(&self.path, |file| file.write_all(&json)).map_err(err)
     }
 }
 

@@ -6,7 +6,7 @@
 //! line is kept; before the next write replaces such a file, it is added
 //! to the end of `stats.jsonl.damaged` beside it, so nothing is lost.
 
-use std::fs::{self, File, OpenOptions};
+use std::fs::{self, OpenOptions};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
@@ -120,21 +120,13 @@ impl Store {
     }
 
     fn write(&self, records: &[Record]) -> Result<(), StatsError> {
-        let error = |e| StatsError::Write(self.path.clone(), e);
-        let dir = self.path.parent().unwrap_or(Path::new("."));
-        fs::create_dir_all(dir).map_err(error)?;
-        let mut temp = self.path.clone().into_os_string();
-        temp.push(".tmp");
-        let temp = PathBuf::from(temp);
-        let mut file = File::create(&temp).map_err(error)?;
-        for record in records {
-            let line = serde_json::to_string(record).expect("records serialise");
-            writeln!(file, "{line}").map_err(error)?;
-        }
-        file.sync_all().map_err(error)?;
-        drop(file);
-        fs::rename(&temp, &self.path).map_err(error)?;
-        File::open(dir).and_then(|d| d.sync_all()).map_err(error)
+        crate::durable::replace(&self.path, |file| {
+            records.iter().try_for_each(|record| {
+                let line = serde_json::to_string(record).expect("records serialise");
+                writeln!(file, "{line}")
+            })
+        })
+        .map_err(|e| StatsError::Write(self.path.clone(), e))
     }
 }
 
