@@ -652,7 +652,14 @@ impl Phone {
         t: &mut dyn Transport,
     ) -> Result<(), PhoneError> {
         let mut refused = None;
+        // Where the sender's next batch starts once this one is gone
+        // through to its end: right after it, which may lie far behind
+        // this log's end while two branches are read from before their
+        // fork (asking from this log's end would skip the fork and start
+        // the search for it over, for ever).
+        let mut next = None;
         for entry in entries {
+            next = None;
             let index = entry.index;
             let since = self.log.entries().get(index as usize..).unwrap_or_default();
             // A certificate one player completed, signed after they played
@@ -671,8 +678,9 @@ impl Phone {
                     self.backtrack = 0;
                     self.save(&entry, offered)?;
                     self.expose(proof, t)?;
+                    next = Some(index + 1);
                 }
-                Err(LogError::Duplicate { .. }) => {}
+                Err(LogError::Duplicate { .. }) => next = Some(index + 1),
                 Err(LogError::Gap { len, .. }) => {
                     send(t, from, &Message::Sync { from: len });
                     break;
@@ -699,9 +707,8 @@ impl Phone {
                 }
             }
         }
-        if full && refused.is_none() {
-            let len = self.log.len();
-            send(t, from, &Message::Sync { from: len });
+        if full && let Some(next) = next {
+            send(t, from, &Message::Sync { from: next });
         }
         self.drive(t)?;
         match refused {
