@@ -1,25 +1,91 @@
-//! Replacing a small file whole or not at all, for the files a player
-//! would miss (settings, statistics): the new content goes to a temporary
-//! file beside it, is flushed to disk and renamed over it, and the rename
-//! is flushed too, so that a crash leaves the old file or the new one and
-//! a power cut does not bring the old one back.
+//! Replacing a file whole or not at all, for the files a player would miss
+//! (settings, statistics, a game's log and dice secret): the new content
+//! goes to a temporary file beside it, is flushed to disk and renamed over
+//! it, and the rename is flushed too, so that a crash leaves the old file
+//! or the new one and a power cut does not bring the old one back.
 
-use std::fs::{self, File};
+use std::fs::{self, File, OpenOptions};
 use std::io;
 use std::path::{Path, PathBuf};
 
 /// Replaces the file at `path` (creating its folder) with what `write`
 /// writes.
 pub fn replace(path: &Path, write: impl FnOnce(&mut File) -> io::Result<()>) -> io::Result<()> {
-    let dir = path.parent().unwrap_or(Path::new("."));
-    fs::create_dir_all(dir)?;
+    rename_over(path, write)?;
+    sync_dir(folder(path))
+}
+
+/// [`replace`] without flushing the rename, for a caller that keeps
+/// writing to the file: returns it, open for reading and writing. Until
+/// the caller flushes the rename ([`sync_dir`]), a power cut may undo it,
+/// leaving the old file, whole.
+pub fn rename_over(
+    path: &Path,
+    write: impl FnOnce(&mut File) -> io::Result<()>,
+) -> io::Result<File> {
+    fs::create_dir_all(folder(path))?;
     let mut temp = path.to_owned().into_os_string();
     temp.push(".tmp");
     let temp = PathBuf::from(temp);
-    let mut file = File::create(&temp)?;
+    let mut file = OpenOptions::new()
+        .read(true)
+        .write(true)
+        .create(true)
+        .truncate(true)
+        .open(&temp)?;
     write(&mut file)?;
     file.sync_all()?;
-    drop(file);
     fs::rename(&temp, path)?;
+    Ok(file)
+}
+
+/// Flushes the folder `dir`, which makes a rename or a new file in it
+/// durable.
+pub fn sync_dir(dir: &Path) -> io::Result<()> {
     File::open(dir).and_then(|d| d.sync_all())
+}
+
+fn folder(path: &Path) -> &Path {
+    match path.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() => dir,
+        _ => Path::new("."),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::{Read, Seek, SeekFrom, Write};
+
+    #[test]
+    fn a_failed_write_leaves_the_old_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("new folder").join("file");
+        replace(&path, |file| file.write_all(b"old")).unwrap();
+
+        let failed = replace(&path, |file| {
+            file.write_all(b"half")?;
+            Err(io::Error::other("disk full"))
+        });
+
+        assert_eq!(failed.unwrap_err().to_string(), "disk full");
+        assert_eq!(fs::read(&path).unwrap(), b"old");
+    }
+
+    #[test]
+    fn the_renamed_file_stays_open_for_more() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("log");
+        replace(&path, |file| file.write_all(b"old log")).unwrap();
+
+        let mut file = rename_over(&path, |file| file.write_all(b"new")).unwrap();
+        file.write_all(b" log").unwrap();
+        sync_dir(dir.path()).unwrap();
+
+        assert_eq!(fs::read(&path).unwrap(), b"new log");
+        let mut read = String::new();
+        file.seek(SeekFrom::Start(0)).unwrap();
+        file.read_to_string(&mut read).unwrap();
+        assert_eq!(read, "new log");
+    }
 }

@@ -14,7 +14,8 @@
 //!   phone; [`app`]: the Slint UI's controllers.
 //!
 //! Beside them, [`platform`] hides what differs between desktops, Android
-//! and iOS, and [`bench`](mod@bench) holds the workloads `clovece bench` and the
+//! and iOS, [`durable`] replaces a saved file whole or not at all (for the
+//! game log, statistics and settings alike), and [`bench`](mod@bench) holds the workloads `clovece bench` and the
 //! criterion benches measure.
 
 // The module overviews name the private modules too, as a map for whoever

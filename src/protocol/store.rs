@@ -29,6 +29,7 @@ use super::event::Entry;
 use super::header::{HeaderError, SignedHeader};
 use super::log::{Log, LogError};
 use super::wire::MAX_MESSAGE;
+use crate::durable;
 use crate::rules::Colour;
 
 const LOG_FILE: &str = "log";
@@ -170,37 +171,7 @@ fn read_record<T: DeserializeOwned>(bytes: &[u8]) -> Result<(T, usize), Damage> 
 
 /// Makes a rename or a new file in `dir` durable.
 fn sync_dir(dir: &Path) -> Result<(), StoreError> {
-    File::open(dir)
-        .and_then(|d| d.sync_all())
-        .map_err(io_error(dir))
-}
-
-/// Writes `bytes` as the file `name` in `dir`, whole or not at all: to a
-/// temporary file, synced, then renamed over it, and the rename synced.
-fn write_whole(dir: &Path, name: &str, bytes: &[u8]) -> Result<(), StoreError> {
-    renamed_over(dir, name, bytes)?;
-    sync_dir(dir)
-}
-
-/// Writes `bytes` to a temporary file in `dir`, syncs it and renames it
-/// over the file `name`; returns it, open for reading and writing. The
-/// rename is not synced yet: until it is, a power cut may undo it, leaving
-/// the old file, whole.
-fn renamed_over(dir: &Path, name: &str, bytes: &[u8]) -> Result<File, StoreError> {
-    let path = dir.join(name);
-    let temp = dir.join(format!("{name}.tmp"));
-    let mut file = OpenOptions::new()
-        .read(true)
-        .write(true)
-        .create(true)
-        .truncate(true)
-        .open(&temp)
-        .map_err(io_error(&temp))?;
-    file.write_all(bytes)
-        .and_then(|()| file.sync_all())
-        .map_err(io_error(&temp))?;
-    fs::rename(&temp, &path).map_err(io_error(&path))?;
-    Ok(file)
+    durable::sync_dir(dir).map_err(io_error(dir))
 }
 
 impl Store {
@@ -217,7 +188,9 @@ impl Store {
             seat,
             dice: secret.clone(),
         };
-        write_whole(dir, SECRET_FILE, &record(&secret))?;
+        let path = dir.join(SECRET_FILE);
+        durable::replace(&path, |file| file.write_all(&record(&secret)))
+            .map_err(io_error(&path))?;
 
         let path = dir.join(LOG_FILE);
         let mut file = File::create(&path).map_err(io_error(&path))?;
@@ -332,7 +305,8 @@ impl Store {
         let mut bytes = fs::read(&path).map_err(io_error(&path))?;
         bytes.truncate(self.ends[place] as usize);
         bytes.extend_from_slice(&record(entry));
-        self.file = renamed_over(&self.dir, LOG_FILE, &bytes)?;
+        self.file =
+            durable::rename_over(&path, |file| file.write_all(&bytes)).map_err(io_error(&path))?;
         self.ends.truncate(place + 1);
         self.file_len = bytes.len() as u64;
         self.ends.push(self.file_len);
