@@ -1,8 +1,12 @@
 //! Replacing a file whole or not at all, for the files a player would miss
-//! (settings, statistics, a game's log and dice secret): the new content
-//! goes to a temporary file beside it, is flushed to disk and renamed over
-//! it, and the rename is flushed too, so that a crash leaves the old file
-//! or the new one and a power cut does not bring the old one back.
+//! (the identity key, settings, statistics, a game's log, dice secret and
+//! address book): the new content goes to a temporary file beside it, is
+//! flushed to disk and renamed over it, and the rename is flushed too, so
+//! that a crash leaves the old file or the new one and a power cut does
+//! not bring the old one back.
+//!
+//! Every such file is its owner's alone (mode 0600 on Unix): one holds the
+//! player's private key, another the secret their dice are drawn from.
 
 use std::fs::{self, File, OpenOptions};
 use std::io;
@@ -27,12 +31,11 @@ pub fn rename_over(
     let mut temp = path.to_owned().into_os_string();
     temp.push(".tmp");
     let temp = PathBuf::from(temp);
-    let mut file = OpenOptions::new()
-        .read(true)
-        .write(true)
-        .create(true)
-        .truncate(true)
-        .open(&temp)?;
+    let mut options = OpenOptions::new();
+    options.read(true).write(true).create(true).truncate(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+    let mut file = options.open(&temp)?;
     write(&mut file)?;
     file.sync_all()?;
     fs::rename(&temp, path)?;
@@ -87,5 +90,16 @@ mod tests {
         file.seek(SeekFrom::Start(0)).unwrap();
         file.read_to_string(&mut read).unwrap();
         assert_eq!(read, "new log");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn only_the_owner_can_read() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("secret");
+        replace(&path, |file| file.write_all(b"dice")).unwrap();
+        let mode = fs::metadata(&path).unwrap().permissions().mode();
+        assert_eq!(mode & 0o077, 0, "{mode:o}");
     }
 }

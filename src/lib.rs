@@ -14,8 +14,9 @@
 //!   phone; [`app`]: the Slint UI's controllers.
 //!
 //! Beside them, [`platform`] hides what differs between desktops, Android
-//! and iOS, [`durable`] replaces a saved file whole or not at all (for the
-//! game log, statistics and settings alike), and [`bench`](mod@bench) holds the workloads `clovece bench` and the
+//! and iOS, [`durable`] replaces a saved file whole or not at all (the
+//! game log, the identity, statistics and settings alike), and
+//! [`bench`](mod@bench) holds the workloads `clovece bench` and the
 //! criterion benches measure.
 
 // The module overviews name the private modules too, as a map for whoever

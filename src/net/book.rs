@@ -10,7 +10,7 @@
 //! crash leaves the old book or the new one. A missing or damaged book is
 //! not fatal: the game resumes and waits for mDNS or for the others to dial.
 
-use std::fs::{self, File};
+use std::fs;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
@@ -87,18 +87,9 @@ impl Book {
             .collect();
         let mut bytes = postcard::to_stdvec(&saved).expect("a book serialises to memory");
         bytes.extend(postcard::to_stdvec(&names).expect("names serialise to memory"));
-        let temp = dir.join("peers.tmp");
         let path = dir.join(FILE);
-        let io = |path: &Path| {
-            let path = path.to_owned();
-            move |source| BookError::Io { path, source }
-        };
-        let mut file = File::create(&temp).map_err(io(&temp))?;
-        file.write_all(&bytes)
-            .and_then(|()| file.sync_all())
-            .map_err(io(&temp))?;
-        fs::rename(&temp, &path).map_err(io(&path))?;
-        File::open(dir).and_then(|d| d.sync_all()).map_err(io(dir))
+        crate::durable::replace(&path, |file| file.write_all(&bytes))
+            .map_err(|source| BookError::Io { path, source })
     }
 
     /// Loads the book of the game folder `dir`.

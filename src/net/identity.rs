@@ -8,7 +8,7 @@
 //! whole one. A file that does not decode is never replaced silently: that
 //! would turn the player into a stranger to their own saved game.
 
-use std::fs::{self, File};
+use std::fs;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
@@ -83,31 +83,14 @@ pub fn load(path: &Path) -> Result<Keypair, IdentityError> {
     Ok(keypair)
 }
 
-/// Writes `keypair` into `dir` by temporary file, sync and rename.
+/// Writes `keypair` into `dir` (creating it), whole or not at all, readable
+/// by its owner only ([`crate::durable::replace`]).
 fn save(dir: &Path, keypair: &Keypair) -> Result<(), IdentityError> {
-    fs::create_dir_all(dir).map_err(io_error(dir))?;
     let path = dir.join(KEY_FILE);
-    let temp = dir.join(format!("{KEY_FILE}.tmp"));
     let bytes = keypair
         .to_protobuf_encoding()
         .expect("an ed25519 key encodes");
-    let mut file = private_file(&temp).map_err(io_error(&temp))?;
-    file.write_all(&bytes)
-        .and_then(|()| file.sync_all())
-        .map_err(io_error(&temp))?;
-    fs::rename(&temp, &path).map_err(io_error(&path))?;
-    File::open(dir)
-        .and_then(|d| d.sync_all())
-        .map_err(io_error(dir))
-}
-
-/// A new file that only its owner can read: it holds a private key.
-fn private_file(path: &Path) -> io::Result<File> {
-    let mut options = fs::OpenOptions::new();
-    options.write(true).create(true).truncate(true);
-    #[cfg(unix)]
-    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
-    options.open(path)
+    crate::durable::replace(&path, |file| file.write_all(&bytes)).map_err(io_error(&path))
 }
 
 #[cfg(test)]

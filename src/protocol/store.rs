@@ -175,7 +175,7 @@ fn sync_dir(dir: &Path) -> Result<(), StoreError> {
 }
 
 impl Store {
-    /// Creates the files of a new game in `dir` (which must exist): the
+    /// Creates the files of a new game in `dir` (and the folder): the
     /// secret first, then the log with the header.
     pub fn create(
         dir: &Path,
