@@ -694,6 +694,9 @@ impl Phone {
                     break;
                 }
                 Err(LogError::Outranked { .. }) => {
+                    // The fork is found: the next one is looked for from
+                    // near, not from as far back as this one was.
+                    self.backtrack = 0;
                     self.send_entries(from, index, t);
                     break;
                 }
