@@ -7,7 +7,7 @@ mod protocol_support;
 use clovece::protocol::sim::Table;
 use clovece::protocol::{
     Act, Actor, Auto, Change, Colours, Control, Due, End, Entry, Kind, LogError, Message, Offered,
-    Reveal,
+    Phone, Reveal,
 };
 use clovece::rules::Colour;
 use protocol_support::{Sent, certified_gone, phone_of, play_until, roll_due_for, table_until};
@@ -312,4 +312,41 @@ fn a_reveal_that_reached_one_phone_only_is_passed_on_to_the_others() {
         "blue passes green's reveal on"
     );
     assert_eq!(red.waiting().reveals, Colours::NONE);
+}
+
+/// Catch-up reads on from the batch it got: after a full batch of entries
+/// the phone already holds it asks for the batch after it, not for what
+/// follows its own log's end. Asking from there skipped a fork lying more
+/// than one batch back, and the search for it started over for ever
+/// (docs/protocol.md, "Catch-up"); a batch that is not full ends it.
+#[test]
+fn a_full_batch_of_known_entries_asks_for_the_next_one() {
+    // `MAX_BATCH` in `protocol::wire`: the most entries a batch holds.
+    const BATCH: usize = 128;
+    let table = table_until(|t| t.log().len() as usize > 2 * BATCH + 10);
+    let (mut phone, mut sent) = phone_of(&table, GREEN, None);
+    let asked = |phone: &mut Phone, sent: &mut Sent, entries: &[Entry]| {
+        sent.take();
+        let batch = Message::Entries {
+            entries: entries.to_vec(),
+        };
+        phone.receive(RED, &batch.encode(), sent).unwrap();
+        (sent.take().into_iter())
+            .filter_map(|m| match m {
+                Message::Sync { from } => Some(from),
+                _ => None,
+            })
+            .collect::<Vec<_>>()
+    };
+
+    let entries = table.log().entries();
+    assert_eq!(asked(&mut phone, &mut sent, &entries[..BATCH]), [128]);
+    assert_eq!(
+        asked(&mut phone, &mut sent, &entries[BATCH..2 * BATCH]),
+        [256]
+    );
+    assert_eq!(
+        asked(&mut phone, &mut sent, &entries[..BATCH - 1]),
+        [0u32; 0]
+    );
 }
