@@ -340,10 +340,13 @@ fn a_full_batch_of_known_entries_asks_for_the_next_one() {
     };
 
     let entries = table.log().entries();
-    assert_eq!(asked(&mut phone, &mut sent, &entries[..BATCH]), [128]);
+    assert_eq!(
+        asked(&mut phone, &mut sent, &entries[..BATCH]),
+        [BATCH as u32]
+    );
     assert_eq!(
         asked(&mut phone, &mut sent, &entries[BATCH..2 * BATCH]),
-        [256]
+        [2 * BATCH as u32]
     );
     assert_eq!(
         asked(&mut phone, &mut sent, &entries[..BATCH - 1]),

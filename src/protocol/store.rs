@@ -1,6 +1,7 @@
 //! Crash-safe persistence of one phone's game: the log as an append-only
 //! file of checked records, synced after every append, and the phone's dice
-//! secret, written once by write-to-temporary, sync and rename.
+//! secret; both are created by write-to-temporary, sync and rename
+//! ([`crate::durable`]), so a crash while creating them leaves no half file.
 //!
 //! A record is its length (4 bytes, little-endian), 4 check bytes (the start
 //! of a SHA-256 of the payload) and the payload (postcard). The first record
@@ -193,11 +194,9 @@ impl Store {
             .map_err(io_error(&path))?;
 
         let path = dir.join(LOG_FILE);
-        let mut file = File::create(&path).map_err(io_error(&path))?;
         let bytes = record(header);
-        file.write_all(&bytes)
-            .and_then(|()| file.sync_all())
-            .map_err(io_error(&path))?;
+        let file =
+            durable::rename_over(&path, |file| file.write_all(&bytes)).map_err(io_error(&path))?;
         sync_dir(dir)?;
         let end = bytes.len() as u64;
         Ok(Store {
