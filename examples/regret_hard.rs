@@ -32,6 +32,11 @@ struct Args {
     /// Its opponents: random or medium (in the rollouts too).
     #[arg(long, default_value = "random")]
     opponents: Player,
+    /// How the rollouts that pick a move model the opponents (default: as
+    /// `--opponents`, exactly); the rollouts that measure the gain always
+    /// play them exactly.
+    #[arg(long)]
+    believed: Option<Player>,
     /// Players in a game, the audited one included.
     #[arg(long, default_value_t = 4)]
     seats: u8,
@@ -59,6 +64,7 @@ fn main() -> Result<(), String> {
         rules,
         player: args.player,
         opponents: args.opponents,
+        believed: args.believed,
         seats: args.seats,
         games: args.games,
         rollouts: args.rollouts,
@@ -71,8 +77,12 @@ fn main() -> Result<(), String> {
     let report = audit.run().ok_or("a game has 2, 3 or 4 players")?;
     let (gain, half) = report.gain();
     let per_game = report.per_game();
+    let believed = args
+        .believed
+        .map(|b| format!(" (picked as if {b})"))
+        .unwrap_or_default();
     println!(
-        "{} {} vs {} {}, {} rollouts a move and set, seed {}",
+        "{} {} vs {} {}{believed}, {} rollouts a move and set, seed {}",
         args.rules,
         args.player,
         args.seats - 1,

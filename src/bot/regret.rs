@@ -47,6 +47,9 @@ pub struct Audit {
     /// `opponents`.
     pub player: Player,
     pub opponents: Player,
+    /// How the picking set models the opponents, if not as they play: to
+    /// see how much of the gain needs their play known exactly.
+    pub believed: Option<Player>,
     pub seats: u8,
     /// Games whose every decision of the player is audited.
     pub games: u32,
@@ -133,7 +136,8 @@ impl Audit {
         let mut dice = seeded::keyed(self.seed, g, 0);
         let mut seeds = seeded::keyed(self.seed, g, 1);
         let mut game = Game::new(self.rules, seats, Colour::Red)?;
-        let models = self.models(seats, mine);
+        let exact = models(seats, mine, self.opponents);
+        let believed = models(seats, mine, self.believed.unwrap_or(self.opponents));
         loop {
             match game.next() {
                 Next::Won { .. } => return Some(audit),
@@ -151,20 +155,20 @@ impl Audit {
                     let moves = game.legal_moves();
                     if seat == mine && moves.len() > 1 {
                         let chosen = moves.iter().position(|&m| m == mv)?;
-                        let set = |set| Rollouts {
-                            models: &models,
+                        let set = |models, set| Rollouts {
+                            models,
                             count: self.rollouts,
                             seed,
                             set,
                         };
                         let all: Vec<usize> = (0..moves.len()).collect();
-                        let picking = wins_of(&game, &all, set(PICK));
+                        let picking = wins_of(&game, &all, set(&believed, PICK));
                         // The picking set's best, the earliest of equals.
                         let best = (0..moves.len()).rev().max_by_key(|&i| picking[i])?;
                         audit.decisions += 1;
                         if best != chosen {
                             let pair = [best, chosen];
-                            let w = wins_of(&game, &pair, set(MEASURE));
+                            let w = wins_of(&game, &pair, set(&exact, MEASURE));
                             let wins = f64::from(w[0]) - f64::from(w[1]);
                             audit.differences.push(Difference {
                                 game: g,
@@ -180,15 +184,16 @@ impl Audit {
             }
         }
     }
+}
 
-    /// Each colour's model in the rollouts.
-    fn models(&self, seats: Seats, mine: Colour) -> [Model; 4] {
-        let mut models = [Model::Greedy; 4];
-        for c in seats.iter().filter(|&c| c != mine) {
-            models[c.index()] = Model::of(self.opponents);
-        }
-        models
+/// Each colour's model in the rollouts of a game where `mine` is the
+/// audited colour and the others play as `opponents`.
+fn models(seats: Seats, mine: Colour, opponents: Player) -> [Model; 4] {
+    let mut models = [Model::Greedy; 4];
+    for c in seats.iter().filter(|&c| c != mine) {
+        models[c.index()] = Model::of(opponents);
     }
+    models
 }
 
 /// One game's audit.
@@ -458,6 +463,7 @@ mod tests {
             rules: RuleSet::Classic(HouseRules::default()),
             player: Player::Bot(Level::Medium),
             opponents: Player::Random,
+            believed: None,
             seats: 2,
             games: 3,
             rollouts: 3,
@@ -484,5 +490,39 @@ mod tests {
         assert_eq!(threaded.run(), Some(report.clone()));
         let other = Audit { seed: 6, ..audit };
         assert_ne!(other.run(), Some(report));
+    }
+
+    #[test]
+    fn only_the_picking_set_believes_and_the_measure_plays_the_opponents_exactly() {
+        let audit = Audit {
+            rules: RuleSet::Classic(HouseRules::default()),
+            player: Player::Bot(Level::Medium),
+            opponents: Player::Random,
+            believed: None,
+            seats: 2,
+            games: 2,
+            rollouts: 3,
+            seed: 8,
+            threads: 1,
+        };
+        let exact = audit.run().unwrap();
+        let believing = |believed| Audit {
+            believed: Some(believed),
+            ..audit.clone()
+        };
+        assert_eq!(believing(Player::Random).run(), Some(exact.clone()));
+        let medium = believing(Player::Bot(Level::Medium)).run().unwrap();
+        assert_eq!(medium.decisions, exact.decisions);
+        assert_ne!(medium.differences, exact.differences);
+        // A pick both sets made is measured the same way by both.
+        let mut shared = 0;
+        for d in &medium.differences {
+            let same = exact.differences.iter().find(|e| e.before == d.before);
+            if let Some(e) = same.filter(|e| e.pick == d.pick) {
+                assert_eq!(e.gain, d.gain);
+                shared += 1;
+            }
+        }
+        assert!(shared > 0);
     }
 }
