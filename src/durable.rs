@@ -27,7 +27,7 @@ pub fn rename_over(
     path: &Path,
     write: impl FnOnce(&mut File) -> io::Result<()>,
 ) -> io::Result<File> {
-    fs::create_dir_all(folder(path))?;
+    create_folder(folder(path))?;
     let mut temp = path.to_owned().into_os_string();
     temp.push(".tmp");
     let temp = PathBuf::from(temp);
@@ -46,6 +46,20 @@ pub fn rename_over(
 /// durable.
 pub fn sync_dir(dir: &Path) -> io::Result<()> {
     File::open(dir).and_then(|d| d.sync_all())
+}
+
+/// Creates the folder `dir` and those missing above it, flushing the
+/// folder each new one is in: otherwise a power cut could lose a new
+/// folder with the files already flushed into it.
+pub fn create_folder(dir: &Path) -> io::Result<()> {
+    let mut missing = Vec::new();
+    let mut at = dir;
+    while !at.exists() && folder(at) != at {
+        missing.push(at);
+        at = folder(at);
+    }
+    fs::create_dir_all(dir)?;
+    missing.iter().try_for_each(|new| sync_dir(folder(new)))
 }
 
 fn folder(path: &Path) -> &Path {
@@ -101,5 +115,18 @@ mod tests {
         replace(&path, |file| file.write_all(b"dice")).unwrap();
         let mode = fs::metadata(&path).unwrap().permissions().mode();
         assert_eq!(mode & 0o077, 0, "{mode:o}");
+    }
+
+    #[test]
+    fn missing_folders_are_created_and_a_file_in_the_way_is_an_error() {
+        let dir = tempfile::tempdir().unwrap();
+        let deep = dir.path().join("a").join("b").join("c");
+        create_folder(&deep).unwrap();
+        assert!(deep.is_dir());
+        create_folder(&deep).unwrap();
+
+        let file = dir.path().join("file");
+        fs::write(&file, b"").unwrap();
+        assert!(create_folder(&file.join("below")).is_err());
     }
 }

@@ -275,7 +275,7 @@ fn new_phone(
     secret: DiceSecret,
     dir: &Path,
 ) -> Result<Phone, GameError> {
-    std::fs::create_dir_all(dir).map_err(|e| GameError::Folder(dir.to_owned(), e))?;
+    crate::durable::create_folder(dir).map_err(|e| GameError::Folder(dir.to_owned(), e))?;
     Ok(Phone::new(header, keypair, secret, Some(dir))?)
 }
 
