@@ -163,6 +163,38 @@ fn qr_picture_that_trips_the_decoder_finds_nothing() {
     assert_eq!(scan(&data, 320, 240, 320), Scan::Found(Ticket(LINK.into())));
 }
 
+/// The same picture prints nothing on standard error: rqrr's caught
+/// assertion is no crash for a player to see in a terminal. Run in a child
+/// process of this test binary, whose standard error is not captured.
+#[test]
+fn qr_picture_that_trips_the_decoder_prints_nothing() {
+    const CHILD: &str = "CLOVECE_QR_QUIET_CHILD";
+    if std::env::var_os(CHILD).is_some() {
+        let data = include_bytes!("data/qr-rqrr-assert.bin");
+        let (&width, pixels) = data.split_first().unwrap();
+        let width = usize::from(width);
+        assert_eq!(
+            scan(pixels, width, pixels.len() / width, width),
+            Scan::Nothing
+        );
+        return;
+    }
+    let out = std::process::Command::new(std::env::current_exe().unwrap())
+        .args([
+            "--exact",
+            "qr_picture_that_trips_the_decoder_prints_nothing",
+            "--nocapture",
+            "--test-threads=1",
+        ])
+        .env(CHILD, "1")
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert!(String::from_utf8_lossy(&out.stdout).contains("1 passed"));
+}
+
 #[test]
 fn qr_code_cut_off_by_the_frame_edge_finds_nothing() {
     let view = View {

@@ -140,6 +140,7 @@ impl<'a> GreyFrame<'a> {
         // rqrr asserts on some degenerate pictures instead of failing
         // (WanzenBug/rqrr#54, open; our `scan_frame` fuzzer found one in
         // two minutes): such a frame shows no code it can read.
+        quiet_decoder_panics();
         std::panic::catch_unwind(|| {
             let mut prepared =
                 rqrr::PreparedImage::prepare_from_greyscale(self.width, self.height, |x, y| {
@@ -174,6 +175,28 @@ impl<'a> GreyFrame<'a> {
         }
         scan
     }
+}
+
+/// Keeps the panic hook from printing a message for a panic in rqrr, which
+/// [`GreyFrame::texts`] catches: it means only a picture without a code,
+/// and a player running the desktop app from a terminal would take it for
+/// a crash. Every other panic goes to the hook set before, as ever.
+fn quiet_decoder_panics() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        let previous = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            // rqrr's sources sit in a folder `rqrr-<version>`.
+            let in_decoder = info.location().is_some_and(|at| {
+                std::path::Path::new(at.file())
+                    .components()
+                    .any(|part| part.as_os_str().to_string_lossy().starts_with("rqrr-"))
+            });
+            if !in_decoder {
+                previous(info);
+            }
+        }));
+    });
 }
 
 impl fmt::Debug for GreyFrame<'_> {
