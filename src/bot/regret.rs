@@ -457,19 +457,25 @@ mod tests {
         }
     }
 
-    #[test]
-    fn an_audit_is_a_pure_function_of_its_seed() {
-        let audit = Audit {
+    /// A small audit of the medium player against a random one, 3
+    /// rollouts a move: fast enough for a debug build.
+    fn small_audit(games: u32, seed: u64) -> Audit {
+        Audit {
             rules: RuleSet::Classic(HouseRules::default()),
             player: Player::Bot(Level::Medium),
             opponents: Player::Random,
             believed: None,
             seats: 2,
-            games: 3,
+            games,
             rollouts: 3,
-            seed: 5,
+            seed,
             threads: 1,
-        };
+        }
+    }
+
+    #[test]
+    fn an_audit_is_a_pure_function_of_its_seed() {
+        let audit = small_audit(3, 5);
         let report = audit.run().unwrap();
         assert!(report.decisions >= 3);
         assert_eq!(report.gains.len(), 3);
@@ -494,17 +500,7 @@ mod tests {
 
     #[test]
     fn only_the_picking_set_believes_and_the_measure_plays_the_opponents_exactly() {
-        let audit = Audit {
-            rules: RuleSet::Classic(HouseRules::default()),
-            player: Player::Bot(Level::Medium),
-            opponents: Player::Random,
-            believed: None,
-            seats: 2,
-            games: 2,
-            rollouts: 3,
-            seed: 8,
-            threads: 1,
-        };
+        let audit = small_audit(2, 8);
         let exact = audit.run().unwrap();
         let believing = |believed| Audit {
             believed: Some(believed),
