@@ -5,8 +5,10 @@
 //! players' nicknames, plays it to its end and records it once; the same
 //! through the window, Resume pressed on Home, against a `clovece host`
 //! that stays and against one that is gone (the computer takes its seat);
-//! a closed app's session ends with it; a damaged saved game is said so on
-//! Home and can be discarded.
+//! a game closed on its result or left mid-way is recorded and not offered
+//! again, and lets go of the board and the invitations; a closed app's
+//! session ends with it; a damaged saved game is said so on Home and can
+//! be discarded.
 
 mod online_support;
 mod process;
@@ -184,6 +186,13 @@ fn join_and_close_mid_game(dir: &std::path::Path, ticket: &str, taps: usize) {
     let app = ui_support::app(dir, 1);
     let window = app.window();
     window.show().unwrap();
+    join(window, ticket);
+    play_until_my_roll(window, taps);
+}
+
+/// `window`'s app joins the room of `ticket`, says ready, and waits for
+/// the game to start.
+fn join(window: &AppWindow, ticket: &str) {
     window
         .global::<AppAdapter>()
         .invoke_join_room(ticket.into());
@@ -192,6 +201,11 @@ fn join_and_close_mid_game(dir: &std::path::Path, ticket: &str, taps: usize) {
     pump_until("the game starts", || {
         window.global::<AppAdapter>().get_screen() == Screen::Game
     });
+}
+
+/// Taps this player's turns in `window` at least `taps` times, until its
+/// roll is due.
+fn play_until_my_roll(window: &AppWindow, taps: usize) {
     let game = window.global::<GameAdapter>();
     for tapped in 0.. {
         pump_until("this player's turn", || my_turn(window));
@@ -322,6 +336,73 @@ fn a_resumed_game_whose_other_phone_is_gone_is_played_on_with_the_computer_in_it
         let record = recorded_once(app_dir.path());
         let ivo = record.players.iter().find(|p| p.name == "Ivo").unwrap();
         assert_eq!(ivo.outcome, Outcome::Dropped);
+    });
+}
+
+#[test]
+fn home_after_an_online_games_result_closes_it_for_the_next_game_and_invitations() {
+    ui_support::on_ui_thread(|| {
+        let (app_dir, bot_dir) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+        let mut host = peer(bot_dir.path(), &["host", "--players", "2", "--name", "Ivo"]);
+        let (ticket, _) = process::ticket(&mut host);
+        let app = ui_support::app(app_dir.path(), 1);
+        let window = app.window();
+        window.show().unwrap();
+        join(window, &ticket);
+        play_to_the_result(window);
+        ui_support::find(window, "Home").mock_single_click(PointerEventButton::Left);
+        assert!(shows(window, "Host a room"), "Home");
+        assert!(
+            !app.invitable_at().is_empty(),
+            "Home listens for invitations"
+        );
+        pump_until("the game is recorded", || {
+            resume::kept(app_dir.path()).is_none()
+        });
+        recorded_once(app_dir.path());
+
+        // A game on this device takes this player's taps, not the closed
+        // online game.
+        ui_support::find(window, "Play against the computer")
+            .mock_single_click(PointerEventButton::Left);
+        ui_support::find(window, "Start").mock_single_click(PointerEventButton::Left);
+        let game = window.global::<GameAdapter>();
+        assert_eq!(game.get_rolls(), 0);
+        ui_support::find(window, "Die").mock_single_click(PointerEventButton::Left);
+        assert_eq!(game.get_rolls(), 1, "the die rolled in the new game");
+        host.finish();
+    });
+}
+
+#[test]
+fn a_game_left_mid_way_counts_as_a_leave_even_if_a_new_room_opens_before_its_turn() {
+    ui_support::on_ui_thread(|| {
+        let (app_dir, bot_dir) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+        // The host takes two seconds over each of its actions, so the
+        // leave waits for this player's next turn when the room opens.
+        let host_args = ["host", "--players", "2", "--name", "Ivo"];
+        let mut host = process::Proc::start(bot_dir.path(), &host_args, process::Hand::Bot, 2000);
+        let (ticket, _) = process::ticket(&mut host);
+        let app = ui_support::app(app_dir.path(), 1);
+        let window = app.window();
+        window.show().unwrap();
+        join(window, &ticket);
+        play_until_my_roll(window, 2);
+        let game = window.global::<GameAdapter>();
+        pump_until("the host's turn", || {
+            game.get_turn_name() == "Ivo" || !tap_turn(window)
+        });
+        pump_until("the host's turn", || game.get_turn_name() == "Ivo");
+        game.invoke_leave();
+        ui_support::find(window, "Host a room").mock_single_click(PointerEventButton::Left);
+        ui_support::find(window, "Open the room").mock_single_click(PointerEventButton::Left);
+        pump_until("the left game is recorded", || {
+            app_dir.path().join("stats.jsonl").exists()
+        });
+        let record = recorded_once(app_dir.path());
+        let me = record.players.iter().find(|p| p.name == "Player").unwrap();
+        assert_eq!(me.outcome, Outcome::Left);
+        host.kill();
     });
 }
 

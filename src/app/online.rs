@@ -7,6 +7,7 @@
 
 use std::path::PathBuf;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use libp2p::Multiaddr;
 use tokio::sync::{mpsc, oneshot};
@@ -260,6 +261,8 @@ pub struct Session {
     /// The session's node, announced by the platform's discovery until
     /// the session is dropped or its game ends.
     announced: SessionAnnouncement,
+    /// Set once the player is done with the game ([`Session::give_up`]).
+    given_up: Arc<AtomicBool>,
 }
 
 impl Session {
@@ -281,6 +284,7 @@ impl Session {
             Part::Resume(folder) => (Role::Join(None), None, folder),
         };
         let announced = SessionAnnouncement::default();
+        let given_up = Arc::new(AtomicBool::new(false));
         let (found, sightings) = mpsc::unbounded_channel();
         let mut front = AppFront {
             notify,
@@ -289,8 +293,17 @@ impl Session {
             announced: announced.clone(),
             found,
         };
+        let done = given_up.clone();
         std::thread::spawn(move || {
-            let ended = run(role, place, folder, sightings, &mut front, stopped);
+            let data = place.data.clone();
+            let ended = match run(role, place, &folder, sightings, &mut front, stopped) {
+                // Given up, the game is recorded as its log stands, not
+                // kept for Home: the player left it (or saw its end).
+                Ok(Stopped::Kept) if done.load(Ordering::SeqCst) => {
+                    super::resume::give_up(&data, &folder).map_err(Problem::other)
+                }
+                ended => ended.map(|_| ()),
+            };
             front.announced.close();
             (front.notify)(Update::Ended(ended));
         });
@@ -300,6 +313,7 @@ impl Session {
             stop: Some(stop),
             _hold: None,
             announced,
+            given_up,
         }
     }
 
@@ -313,6 +327,18 @@ impl Session {
     /// Sends the player's action (ignored once the game is over).
     pub fn act(&self, action: Action) {
         let _ = self.actions.send(action);
+    }
+
+    /// The player is done with the game: it leaves in its next turn if the
+    /// game is still on (two losses), and if the session is stopped before
+    /// the game is recorded, the game is recorded as its log then stands
+    /// (this player's leave if unfinished) instead of being kept for Home.
+    /// A leave that waits for a turn that never comes (a stranded game, a
+    /// new session) still counts, and is never offered back as a game to
+    /// resume.
+    pub fn give_up(&self) {
+        self.given_up.store(true, Ordering::SeqCst);
+        self.act(Action::Leave);
     }
 
     /// Sends a host's room command (a guest has none).
@@ -334,6 +360,14 @@ impl Drop for Session {
     }
 }
 
+/// How a session that did not fail ended.
+enum Stopped {
+    /// The game ended, was recorded and its folder removed.
+    Recorded,
+    /// Stopped first: a started game stays in its folder.
+    Kept,
+}
+
 /// Plays as `role` in session folder `folder`, hearing the platform
 /// discovery's `sightings`, until the game ends (recording it in the
 /// statistics, then removing the folder) or `stop` fires (keeping a
@@ -341,11 +375,11 @@ impl Drop for Session {
 fn run(
     role: Role,
     place: Place,
-    folder: PathBuf,
+    folder: &std::path::Path,
     sightings: mpsc::UnboundedReceiver<Sighting>,
     front: &mut dyn Front,
     stop: oneshot::Receiver<()>,
-) -> Result<(), Problem> {
+) -> Result<Stopped, Problem> {
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
@@ -356,7 +390,7 @@ fn run(
         // never takes the place of a new room.
         let peer = Peer {
             role,
-            data: folder.clone(),
+            data: folder.to_owned(),
             listen: place.listen,
             mdns: place.discovery.swarm_mdns(),
             sightings: Some(sightings),
@@ -374,14 +408,14 @@ fn run(
         let finished = match finished {
             Ok(Some(finished)) => finished,
             // Stopped: a started game stays for Home to offer again.
-            Ok(None) => return Ok(()),
+            Ok(None) => return Ok(Stopped::Kept),
             Err(e) => return Err(e),
         };
         crate::stats::Store::new(&place.data)
             .record(&finished)
             .map_err(Problem::other)?;
-        let _ = super::resume::discard(&folder);
-        Ok(())
+        let _ = super::resume::discard(folder);
+        Ok(Stopped::Recorded)
     })
 }
 

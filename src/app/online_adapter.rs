@@ -23,7 +23,9 @@ use super::online_game::OnlineGame;
 use super::qr;
 use super::resume_adapter;
 use super::room::{self, Room};
-use super::ui::{self, AppWindow, GameAdapter, ResultAdapter, RoomAdapter};
+use super::ui::{
+    self, AppWindow, GameAdapter, NearbyAdapter, ResultAdapter, ResumeAdapter, RoomAdapter,
+};
 use crate::bot::Level;
 use crate::lobby::RoomOptions;
 use crate::lobby::options::{Players, TurnTime};
@@ -41,6 +43,10 @@ pub struct Online {
     pub(super) data: PathBuf,
     pub(super) listen: Vec<Multiaddr>,
     pub(super) session: Option<Session>,
+    /// A session whose game the player gave up (left, or closed after its
+    /// end), with its generation: it plays on unseen until it has signed
+    /// the leave or the others hold the end, and records the game.
+    leaving: Option<(u64, Session)>,
     /// The platform's multicast lock, held by each session (the
     /// invitations' nodes hold it through their discovery).
     pub(super) multicast: Multicast,
@@ -80,6 +86,7 @@ impl Online {
             data,
             listen: vec!["/ip4/0.0.0.0/tcp/0".parse().expect("a valid address")],
             session: None,
+            leaving: None,
             multicast,
             discovery,
             room: None,
@@ -103,7 +110,14 @@ impl Online {
     pub(super) fn close(&mut self) {
         self.generation += 1;
         self.session = None;
+        self.leaving = None;
         self.invites = Invites::default();
+    }
+
+    /// Whether a session runs, shown or given up: its game's folder is in
+    /// use.
+    pub(super) fn busy(&self) -> bool {
+        self.session.is_some() || self.leaving.is_some()
     }
 }
 
@@ -220,8 +234,14 @@ pub(super) fn begin(window: &AppWindow, online: &Rc<RefCell<Online>>, part: Part
         Part::Host(_) => room::Part::Host,
         Part::Join(_) | Part::Resume(_) => room::Part::Guest,
     };
+    // The nearby rooms list stops too (an invitation accepted on its
+    // screen begins a session while it is open): one node per identity.
+    window.global::<NearbyAdapter>().invoke_close();
     let mut s = online.borrow_mut();
     invite_adapter::session_begins(window, &mut s.invites);
+    // One game at a time: a given-up game still playing out stops here
+    // and is recorded as it stands.
+    s.leaving = None;
     s.generation += 1;
     s.game = None;
     s.silent.clear();
@@ -268,6 +288,13 @@ pub(super) fn begin(window: &AppWindow, online: &Rc<RefCell<Online>>, part: Part
 fn apply(window: &AppWindow, online: &Rc<RefCell<Online>>, generation: u64, update: Update) {
     let mut s = online.borrow_mut();
     if s.generation != generation {
+        let given_up = s.leaving.as_ref().is_some_and(|(g, _)| *g == generation);
+        if given_up && matches!(update, Update::Ended(_)) {
+            s.leaving = None;
+            drop(s);
+            // Its folder is gone or free: Home may offer another kept game.
+            window.global::<ResumeAdapter>().invoke_check();
+        }
         return;
     }
     match update {
@@ -535,15 +562,16 @@ pub fn cancel_choice(window: &AppWindow, online: &Rc<RefCell<Online>>) -> bool {
 pub fn leave(online: &Rc<RefCell<Online>>) -> bool {
     // The session goes on until the others hold the end (or the leave),
     // then records the game in the statistics; its later updates are not
-    // shown.
+    // shown, and the next session may begin at once.
     let mut s = online.borrow_mut();
     if s.game.take().is_none() {
         return false;
     }
-    s.generation += 1;
-    if let Some(session) = &s.session {
-        session.act(Action::Leave);
+    if let Some(session) = s.session.take() {
+        session.give_up();
+        s.leaving = Some((s.generation, session));
     }
+    s.generation += 1;
     s.room = None;
     true
 }

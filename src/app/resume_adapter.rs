@@ -66,11 +66,11 @@ pub fn connect(window: &AppWindow, online: &Rc<RefCell<Online>>, name: Rc<dyn Fn
     adapter.invoke_check();
 }
 
-/// Shows the kept game, if any (none while a session runs: it may be
-/// playing that very game).
+/// Shows the kept game, if any (none while a session runs, even one the
+/// player gave up: it may be playing that very game).
 fn show(window: &AppWindow, s: &Online) {
     let adapter = window.global::<ResumeAdapter>();
-    let kept = if s.session.is_some() {
+    let kept = if s.busy() {
         None
     } else {
         resume::kept(&s.data)
