@@ -106,7 +106,8 @@ fn declined_then_accepted() {
 
 /// A host that invites a player who is looking at the nearby rooms reaches
 /// the player's identity over the connection the list made to ask it for
-/// its room: the list's node hears the invitation, and the screen shows it.
+/// its room: the list's node hears the invitation, and the screen shows it;
+/// accepted there, the room's session is the one node left running.
 #[test]
 fn an_invitation_reaches_the_player_looking_at_the_nearby_rooms() {
     ui_support::on_ui_thread(|| {
@@ -116,8 +117,16 @@ fn an_invitation_reaches_the_player_looking_at_the_nearby_rooms() {
             &["host", "--players", "2", "--name", "Hana", "--console"],
         );
         let (ticket, code) = ticket(&mut host);
-        let app =
-            ui_support::app_on_loopback(dirs[0].path(), 7, vec![ui_support::phone(&ask(&ticket))]);
+        let services = Services {
+            browsing: Browsing {
+                listen: loopback(),
+                ask: vec![ui_support::phone(&ask(&ticket))],
+            },
+            ..Services::desktop()
+        };
+        // The list, the inbox and a session each hold the multicast lock.
+        let multicast = services.lifecycle.multicast();
+        let app = ui_support::app_on(dirs[0].path(), 7, services);
         app.listen_on(loopback());
         let window = app.window();
         window.show().unwrap();
@@ -146,6 +155,13 @@ fn an_invitation_reaches_the_player_looking_at_the_nearby_rooms() {
             shows(window, "Hana invites you to a room")
         });
         assert_eq!(window.global::<AppAdapter>().get_screen(), Screen::Nearby);
+
+        // Accepted there, the invitation's room takes over: the list stops
+        // with the inbox, and the room's session alone runs.
+        ui_support::find(window, "Accept the invitation")
+            .mock_single_click(PointerEventButton::Left);
+        assert_eq!(window.global::<AppAdapter>().get_screen(), Screen::Room);
+        assert_eq!(multicast.holds(), 1, "only the room's session runs");
     });
 }
 
