@@ -6,20 +6,17 @@ mod process;
 
 use process::{Hand, Proc, assert_one_result};
 
-/// The host with `players` seats, `computers` of them the computer's, and
-/// `players - computers - 1` joining processes play to the end; returns
-/// every process's result line.
-fn game(players: u8, computers: u8) -> Vec<String> {
+/// The host with `players` seats, `computers` of them the computer's (and
+/// `options`), and `players - computers - 1` joining processes play to the
+/// end; returns every process's result line.
+fn game(players: u8, computers: u8, options: &[&str]) -> Vec<String> {
     let dirs: Vec<tempfile::TempDir> = (0..players - computers)
         .map(|_| tempfile::tempdir().unwrap())
         .collect();
     let (players, computers) = (players.to_string(), computers.to_string());
-    let mut host = Proc::start(
-        dirs[0].path(),
-        &["host", "--players", &players, "--computer", &computers],
-        Hand::Bot,
-        0,
-    );
+    let mut args = vec!["host", "--players", &players, "--computer", &computers];
+    args.extend_from_slice(options);
+    let mut host = Proc::start(dirs[0].path(), &args, Hand::Bot, 0);
     let ticket = host.wait_for("ticket: ");
     let code = host.wait_for("code: ");
     assert_eq!(code.len(), 6, "a six-character code: {code:?}");
@@ -32,20 +29,29 @@ fn game(players: u8, computers: u8) -> Vec<String> {
 
 #[test]
 fn two_peers_play_a_complete_game_with_bots() {
-    assert_one_result(&game(2, 0));
+    assert_one_result(&game(2, 0, &[]));
 }
 
 #[test]
 fn three_peers_play_a_complete_game_with_bots() {
-    assert_one_result(&game(3, 0));
+    assert_one_result(&game(3, 0, &[]));
 }
 
 #[test]
 fn four_peers_play_a_complete_game_with_bots() {
-    assert_one_result(&game(4, 0));
+    assert_one_result(&game(4, 0, &[]));
 }
 
 #[test]
 fn a_host_with_a_computer_seat_and_a_guest_play_to_the_end() {
-    assert_one_result(&game(3, 1));
+    assert_one_result(&game(3, 1, &[]));
+}
+
+/// Who begins is rolled for first (the first six, the Croatian default):
+/// the bots roll those rolls at once, as any other, rather than leaving
+/// each to the turn timer (60 s here, so that the game would not end in
+/// time).
+#[test]
+fn the_bots_roll_the_opening_rolls_for_who_begins() {
+    assert_one_result(&game(2, 0, &["--rules", "croatian", "--turn", "60"]));
 }

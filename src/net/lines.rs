@@ -121,14 +121,17 @@ impl<W: Write> Front for Lines<W> {
 
     fn due(&mut self, phone: &Phone) -> io::Result<Option<Action>> {
         let log = phone.log();
-        let Some(game) = log.state().game().copied() else {
-            return Ok(None);
+        // A roll is a roll, of the game or of the opening (who begins),
+        // which comes before the rules' game does.
+        let game = match (log.due(), log.state().game()) {
+            (Due::Roll { .. }, _) => return Ok(Some(Action::Roll)),
+            (Due::Move { .. }, Some(game)) => *game,
+            (Due::Move { .. }, None) | (Due::Over(_), _) => return Ok(None),
         };
         let seed = seed(&log.head());
-        match (log.due(), &mut self.hand) {
-            (Due::Roll { .. }, _) => Ok(Some(Action::Roll)),
-            (Due::Move { .. }, Hand::Computer(level)) => Ok(computer(&game, *level, seed)),
-            (Due::Move { .. }, Hand::Terminal { terminal, asked }) => {
+        match &mut self.hand {
+            Hand::Computer(level) => Ok(computer(&game, *level, seed)),
+            Hand::Terminal { terminal, asked } => {
                 terminal.get_or_insert_with(Terminal::stdin);
                 let moves = game.legal_moves();
                 writeln!(self.out, "{}", terminal::prompt(&moves))?;
@@ -136,7 +139,6 @@ impl<W: Write> Front for Lines<W> {
                 *asked = Some((game, moves, seed));
                 Ok(None)
             }
-            (Due::Over(_), _) => Ok(None),
         }
     }
 
