@@ -135,9 +135,12 @@ impl Host {
         level: Level,
         console: Option<Console>,
     ) -> Host {
+        // Cut as the guests' are: the room's seats and invitations show
+        // the name the game will.
+        let name = crate::net::nickname(name);
         Host {
-            seating: Seating::new(players, name, computers, level),
-            name: name.to_owned(),
+            seating: Seating::new(players, &name, computers, level),
+            name,
             room: None,
             invites: Vec::new(),
             invited: BTreeSet::new(),
@@ -357,6 +360,18 @@ mod tests {
         host.opened(&ticket, RoomOptions::default().table().listing());
         host.notes();
         id
+    }
+
+    #[test]
+    fn the_hosts_name_is_cut_as_a_guests_is() {
+        let long = format!("Ha\u{7}na{}", "x".repeat(100));
+        let host = Host::new(Players::Two, &long, 0, Level::Medium, None);
+        let cut = format!("Hana{}", "x".repeat(28));
+        assert_eq!(host.name, cut);
+        assert_eq!(
+            host.seating.view()[0],
+            crate::net::room::SeatView::Host { name: cut }
+        );
     }
 
     #[test]

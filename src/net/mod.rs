@@ -48,4 +48,5 @@ pub mod wire;
 
 pub use code::RoomCode;
 pub use node::{Config, Event, NetError, Node, Sighting};
+pub use setup::nickname;
 pub use ticket::{RoomId, RoomSecret, Ticket};

@@ -186,8 +186,9 @@ impl std::fmt::Debug for dyn Organiser {
     }
 }
 
-/// `name` cut to [`MAX_NAME`] characters, without control characters.
-pub(super) fn nickname(name: &str) -> String {
+/// `name` cut to [`MAX_NAME`] characters, without control characters:
+/// a player's nickname as every phone shows it.
+pub fn nickname(name: &str) -> String {
     name.chars()
         .filter(|c| !c.is_control())
         .take(MAX_NAME)
