@@ -1,13 +1,17 @@
 //! Game-log figures for docs/performance.md: entries validated and applied
-//! per second (timed), and, printed before the timings, messages per roll
-//! per phone and bytes per event on the wire (counted in simulated games).
+//! per second and what a copy of a message already taken costs a phone
+//! (timed), and, printed before the timings, messages per roll per phone
+//! and bytes per event on the wire (counted in simulated games).
 //!
 //! Run with `cargo benches --bench protocol`.
 
 use std::hint::black_box;
 
-use clovece::protocol::sim::{Config, Faults, Sim, Table};
-use clovece::protocol::{Act, Auto, Colours, Entry, Kind, Log, Message, Reveal, Signed};
+use clovece::protocol::sim::{Config, Faults, Sim, Table, setup};
+use clovece::protocol::{
+    Act, Actor, Auto, Change, Colours, Due, Entry, Kind, Log, Message, Phone, Reveal, Signed,
+    Transport,
+};
 use clovece::rules::{Colour, Seats};
 use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_main};
 
@@ -147,5 +151,64 @@ fn replay(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, replay);
+/// Sends nowhere.
+struct Nowhere;
+
+impl Transport for Nowhere {
+    fn send(&mut self, _to: Colour, _message: &[u8]) {}
+    fn broadcast(&mut self, _message: &[u8]) {}
+}
+
+/// A flood of copies: green's phone is sent, again and again, blue's own
+/// valid reveal for the roll due, 150 rolls after blue was certified gone
+/// (docs/protocol.md, "Work per message"). Checking it is a hash per roll
+/// since blue's last; a copy of one taken already is not checked again.
+fn copies(c: &mut Criterion) {
+    let (blue, green) = (Colour::Blue, Colour::Green);
+    let config = Config::new(1, Seats::for_players(3).expect("3 seats"));
+    let mut table = Table::new(&config).expect("a game");
+    let due_for = |table: &Table, seat| matches!(table.log().due(), Due::Roll { by: Actor::Player(s), .. } if s == seat);
+    while table.log().len() < 20 || !due_for(&table, blue) {
+        assert!(table.step(), "the game goes on");
+    }
+    let gone = table.certificate(Change::Gone(Colours::one(blue)));
+    table
+        .log_mut()
+        .offer(gone.expect("a certificate"))
+        .expect("taken");
+    let since = table.log().state().rolls();
+    while table.log().state().rolls() < since + 150 || !due_for(&table, green) {
+        assert!(table.step(), "the game goes on");
+    }
+    let Due::Roll { roll, .. } = table.log().due() else {
+        unreachable!("a roll is due")
+    };
+    let value = table.chain(blue).and_then(|chain| chain.reveal(roll));
+    let reveal = Message::Reveal(Reveal {
+        roll,
+        seat: blue,
+        value: value.expect("blue's chain"),
+    })
+    .encode();
+    let player = setup(&config).1.into_iter().find(|p| p.seat == green);
+    let player = player.expect("green plays");
+    let header = table.log().header().clone();
+    let mut phone = Phone::new(header, &player.keypair, player.secret, None).expect("a phone");
+    for chunk in table.log().entries().chunks(100) {
+        let batch = Message::Entries {
+            entries: chunk.to_vec(),
+        };
+        phone
+            .receive(blue, &batch.encode(), &mut Nowhere)
+            .expect("caught up");
+    }
+    phone
+        .receive(blue, &reveal, &mut Nowhere)
+        .expect("a valid reveal");
+    c.bench_function("a copy of a reveal taken, 150 rolls after its last", |b| {
+        b.iter(|| phone.receive(blue, black_box(&reveal), &mut Nowhere))
+    });
+}
+
+criterion_group!(benches, replay, copies);
 criterion_main!(benches);

@@ -922,6 +922,66 @@ fn forged_votes_and_result_signatures_are_refused() {
     assert!(error.blames_sender());
 }
 
+/// A phone takes a copy of a reveal, vote or result signature it holds
+/// already without checking it again (a player could flood its own valid
+/// ones, each a signature check or hundreds of hashes): a copy is taken,
+/// but the same place with other bytes is still checked and refused.
+#[test]
+fn copies_are_taken_unchecked_and_forgeries_in_their_place_still_refused() {
+    let mut table = table_until(roll_due_for(RED));
+    let (mut phone, mut out) = phone_of(&table, GREEN, None);
+    let roll = table.log().state().rolls() + 1;
+    let value = table.reveals().unwrap().get(RED).unwrap();
+    let vote = table.vote(Change::Gone(Colours::one(BLUE)), RED).unwrap();
+    for _ in 0..3 {
+        let reveal = Message::Reveal(Reveal {
+            roll,
+            seat: RED,
+            value,
+        });
+        phone.receive(RED, &reveal.encode(), &mut out).unwrap();
+        phone
+            .receive(RED, &Message::Vote(vote.clone()).encode(), &mut out)
+            .unwrap();
+    }
+    let head = phone.log().head();
+    let wrong = Message::Reveal(Reveal {
+        roll,
+        seat: RED,
+        value: Digest([7; 32]),
+    });
+    let error = phone.receive(RED, &wrong.encode(), &mut out).unwrap_err();
+    assert!(matches!(error, PhoneError::RevealMismatch(RED, r) if r == roll));
+    let forged = Vote {
+        signature: table.vote(vote.change, BLUE).unwrap().signature,
+        ..vote
+    };
+    let error = phone
+        .receive(BLUE, &Message::Vote(forged).encode(), &mut out)
+        .unwrap_err();
+    assert!(matches!(
+        error,
+        PhoneError::Log(LogError::BadSignature(RED))
+    ));
+    assert_eq!(phone.log().head(), head);
+
+    while table.step() {}
+    let (mut phone, mut out) = phone_of(&table, GREEN, None);
+    let (result, head) = (table.log().result().unwrap(), table.log().head());
+    let signed = |by| Message::Result {
+        seat: RED,
+        head,
+        signature: result.sign(table.signer(by).unwrap()),
+    };
+    for _ in 0..3 {
+        phone.receive(RED, &signed(RED).encode(), &mut out).unwrap();
+    }
+    let error = phone
+        .receive(BLUE, &signed(BLUE).encode(), &mut out)
+        .unwrap_err();
+    assert!(matches!(error, PhoneError::BadResultSignature(RED)));
+}
+
 #[test]
 fn oversized_or_malformed_messages_are_refused() {
     let too_large = vec![0u8; MAX_MESSAGE + 1];

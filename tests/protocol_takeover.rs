@@ -6,11 +6,13 @@ mod protocol_support;
 
 use clovece::protocol::sim::Table;
 use clovece::protocol::{
-    Act, Actor, Auto, Change, Colours, Control, Due, End, Entry, Kind, LogError, Message, Offered,
-    Phone, Reveal,
+    Act, Actor, Auto, Change, Colours, Control, Due, End, Entry, Kind, LogError, Message,
+    Observation, Offered, Phone, Reveal,
 };
 use clovece::rules::Colour;
-use protocol_support::{Sent, certified_gone, phone_of, play_until, roll_due_for, table_until};
+use protocol_support::{
+    Sent, certified_gone, move_due_for, phone_of, play_until, roll_due_for, table_until,
+};
 
 const RED: Colour = Colour::Red;
 const BLUE: Colour = Colour::Blue;
@@ -352,4 +354,39 @@ fn a_full_batch_of_known_entries_asks_for_the_next_one() {
         asked(&mut phone, &mut sent, &entries[..BATCH - 1]),
         [0u32; 0]
     );
+}
+
+/// Whether `sent` holds a vote that some player is gone.
+fn votes_gone(sent: &[Message]) -> bool {
+    sent.iter()
+        .any(|m| matches!(m, Message::Vote(v) if matches!(v.change, Change::Gone(_))))
+}
+
+/// A report that a player is gone is for the head it was watched at: the
+/// watch measures from the last entry. Once an entry moves the head on
+/// (here the player's own move: not gone after all), the phone votes them
+/// gone only when its watch, measuring from there, reports it again.
+#[test]
+fn a_player_reported_gone_is_not_voted_gone_at_the_next_entry_without_a_new_report() {
+    let mut table = table_until(move_due_for(BLUE));
+    let (mut phone, mut out) = phone_of(&table, RED, None);
+    out.take();
+    let blue_gone = Observation {
+        gone: Colours::one(BLUE),
+        timer_expired: false,
+    };
+    phone.observe(blue_gone, &mut out).unwrap();
+    assert!(votes_gone(&out.take()), "red votes blue gone");
+
+    let len = phone.log().len();
+    assert!(table.step(), "blue moves after all");
+    let blue_moved = Message::Entry(table.log().entries()[len as usize].clone());
+    phone.receive(BLUE, &blue_moved.encode(), &mut out).unwrap();
+    assert_eq!(phone.log().len(), len + 1);
+    let sent = out.take();
+    assert!(!votes_gone(&sent), "{sent:?}");
+
+    // Reported again at the new head, blue is voted gone there.
+    phone.observe(blue_gone, &mut out).unwrap();
+    assert!(votes_gone(&out.take()));
 }

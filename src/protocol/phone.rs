@@ -484,9 +484,13 @@ impl Phone {
     }
 
     fn store(&mut self, entry: &Entry, offered: &Offered) -> Result<(), PhoneError> {
-        // Votes and result signatures are for the log as it was.
+        // Votes and result signatures are for the log as it was, and so is
+        // what the transport reported gone (its watch measures from the
+        // last entry): a player is voted gone at the new head only once a
+        // report says so there.
         self.votes.clear();
         self.signatures.clear();
+        self.gone = Colours::NONE;
         if let Offered::Replaced { .. } = offered {
             // The rolls since the fork are due again, maybe with other
             // rollers: this phone's reveals for them must go out again.
@@ -631,6 +635,11 @@ impl Phone {
         // Only the roll due and the next are kept; older ones are stale and
         // later ones come again when they are due.
         if reveal.roll < due || reveal.roll > due + 1 {
+            return Ok(());
+        }
+        // Checked and kept already: a copy costs nothing (a player could
+        // otherwise flood its valid reveal, hundreds of hashes each).
+        if self.reveals.get(&(reveal.roll, reveal.seat)) == Some(&reveal.value) {
             return Ok(());
         }
         if !link.admits(reveal.roll, &reveal.value) {
@@ -872,6 +881,10 @@ impl Phone {
         if vote.index != self.log.len() || vote.prev != self.log.head() {
             return Ok(());
         }
+        // A copy of a vote checked and kept costs no signature check.
+        if self.votes.get(&(vote.voter, vote.change)) == Some(&vote) {
+            return Ok(());
+        }
         let setup = self.log.setup();
         let what = Signable::Vote {
             game: setup.game,
@@ -945,6 +958,10 @@ impl Phone {
         let Some(result) = self.log.result().filter(|r| r.head == head) else {
             return Ok(());
         };
+        // A copy of a signature checked and kept costs no check.
+        if self.signatures.get(&seat) == Some(&signature) {
+            return Ok(());
+        }
         let verifier = self.log.setup().verifiers[seat.index()]
             .as_ref()
             .ok_or(PhoneError::NotAPlayer(seat))?;
