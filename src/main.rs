@@ -11,7 +11,7 @@ use clovece::bot::Player;
 use clovece::bot::tournament::Tournament;
 use clovece::lobby::host::Host;
 use clovece::lobby::{Filter, Players, RoomOptions, TurnTime};
-use clovece::net::game::{Peer, Role};
+use clovece::net::game::{GAME_DIR, Peer, Role};
 use clovece::protocol::Theme;
 use clovece::rules::{FirstPlayer, RuleSet};
 use std::path::PathBuf;
@@ -356,6 +356,10 @@ fn main() -> ExitCode {
         Some(Command::Stats { data }) => {
             data_dir(data).map_err(|e| e.to_string()).and_then(|data| {
                 let store = clovece::stats::Store::new(&data);
+                // A finished game its process did not record counts too.
+                store
+                    .record_saved(&data.join(GAME_DIR))
+                    .map_err(|e| e.to_string())?;
                 clovece::stats::report(
                     &store,
                     &mut std::io::stdout().lock(),
@@ -456,9 +460,13 @@ async fn game(role: Role, args: PeerArgs, ready_after: u64) -> anyhow::Result<()
         leave_after: args.leave_after,
         drop_after: args.drop_after,
     };
+    let stats = clovece::stats::Store::new(&data);
+    // A new game replaces a finished one: first record it, should its
+    // process have been stopped before it did.
+    stats.record_saved(&data.join(GAME_DIR))?;
     let mut front = clovece::net::lines::Lines::new(std::io::stdout().lock(), args.bot, args.trace);
     let finished = clovece::net::game::run(keypair, peer, &mut front).await?;
-    clovece::stats::Store::new(&data).record(&finished)?;
+    stats.record(&finished)?;
     Ok(())
 }
 

@@ -1,7 +1,8 @@
 //! Statistics after real games between `clovece` processes on loopback:
 //! a won and a lost game, a player leaving on purpose (two losses) and a
 //! phone that drops and never comes back (one loss), as `clovece stats`
-//! shows them on each phone; and a damaged statistics file.
+//! shows them on each phone; a finished game its process did not record
+//! (stopped while it lingered at the end); and a damaged statistics file.
 
 mod process;
 
@@ -161,6 +162,47 @@ fn a_drop_that_never_comes_back_counts_one_loss() {
     }
     let (nothing, _) = stats(dirs[2].path());
     assert_eq!(nothing, "", "the dropped phone recorded no game");
+}
+
+/// A process stopped while it lingers at the end (Ctrl-C after the result)
+/// has not recorded the game; it is still in the data folder, as here once
+/// the statistics file is gone. `clovece stats` counts it, once however
+/// often it is asked, and a new room on the folder, which replaces the
+/// saved game, keeps it counted.
+#[test]
+fn a_finished_game_left_unrecorded_is_counted_once() {
+    let dirs = dirs(2);
+    let mut host = peer(
+        dirs[0].path(),
+        &["host", "--players", "2", "--name", "Hana"],
+    );
+    let (link, _) = ticket(&mut host);
+    let join = peer(dirs[1].path(), &["join", &link, "--name", "Ivo"]);
+    host.wait_for("result: ");
+    host.finish();
+    join.finish();
+    let (recorded, _) = stats(dirs[0].path());
+    assert!(recorded.contains("  rules classic games 1 "), "{recorded}");
+
+    std::fs::remove_file(dirs[0].path().join("stats.jsonl")).unwrap();
+    assert_eq!(stats(dirs[0].path()).0, recorded);
+    assert_eq!(stats(dirs[0].path()).0, recorded, "counted once");
+    std::fs::remove_file(dirs[0].path().join("stats.jsonl")).unwrap();
+    // The next game starts, in place of the saved one, and is stopped.
+    let mut again = peer(
+        dirs[0].path(),
+        &["host", "--players", "2", "--name", "Hana"],
+    );
+    let (link, _) = ticket(&mut again);
+    let guest = peer(dirs[1].path(), &["join", &link, "--name", "Ivo"]);
+    again.wait_for("seat: ");
+    again.kill();
+    guest.kill();
+    assert_eq!(
+        stats(dirs[0].path()).0,
+        recorded,
+        "recorded before the next game"
+    );
 }
 
 #[test]

@@ -69,11 +69,16 @@ impl Record {
     /// else's word: it only costs this player). `None` for a game that is
     /// neither over nor left.
     pub fn of(finished: &Finished) -> Option<Record> {
-        let (log, me) = (finished.phone.log(), finished.phone.seat());
+        Self::ended(finished.phone.log(), finished.phone.seat(), &finished.names)
+    }
+
+    /// The record of a game from its log if it is over for `me`: it ended,
+    /// or `me` left it. None while it goes on.
+    pub fn ended(log: &Log, me: Colour, names: &[(PeerId, String)]) -> Option<Record> {
         if log.result().is_none() && log.state().control(me) != Some(Control::Left) {
             return None;
         }
-        Some(Self::given_up(log, me, &finished.names))
+        Some(Self::given_up(log, me, names))
     }
 
     /// The record of a game that `me` gives up, from its log: every

@@ -11,6 +11,7 @@ use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
 use super::record::Record;
+use crate::net::book::Book;
 use crate::net::game::Finished;
 
 /// The file's name in the data folder.
@@ -89,6 +90,23 @@ impl Store {
         loaded.records.push(record);
         self.write(&loaded.records)?;
         Ok(true)
+    }
+
+    /// Adds the game saved in the game folder `dir` if it is over for this
+    /// player (it ended, or the player left it): a process stopped while it
+    /// lingered at the end did not record it, and a new game would replace
+    /// it. Nothing for a game still on, or a folder without a game this
+    /// phone can read (whoever opens it next says why). Whether a record
+    /// was added.
+    pub fn record_saved(&self, dir: &Path) -> Result<bool, StatsError> {
+        let Ok(saved) = crate::protocol::Store::open(dir) else {
+            return Ok(false);
+        };
+        let names = Book::load(dir).map(|book| book.names).unwrap_or_default();
+        match Record::ended(&saved.log, saved.seat, &names) {
+            Some(record) => self.add(record),
+            None => Ok(false),
+        }
     }
 
     /// Adds what `finished` tells about the players, if anything; whether
