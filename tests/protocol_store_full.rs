@@ -16,10 +16,12 @@ mod protocol_support;
 
 use std::fs;
 
+use clovece::protocol::sim::{Config, Table};
 use clovece::protocol::{
-    Certificate, Change, Colours, Kind, Message, Observation, PhoneError, Store, StoreError,
+    Certificate, Change, Colours, DiceSecret, Kind, Message, Observation, PhoneError, Store,
+    StoreError,
 };
-use clovece::rules::Colour;
+use clovece::rules::{Colour, Seats};
 use protocol_support::{
     acted_since, certified_gone, move_due_for, phone_of, play_until, roll_due_for, table_until,
 };
@@ -90,6 +92,33 @@ fn what_cannot_be_saved_is_taken_back() {
     an_entry_from_another_phone_that_cannot_be_saved_is_taken_out_and_taken_again();
     a_vote_that_is_a_certificate_by_itself_leaves_only_once_it_is_saved();
     an_entry_that_takes_the_place_of_others_and_cannot_be_saved_gives_them_back();
+    a_new_game_whose_log_cannot_be_written_leaves_no_game_behind();
+}
+
+/// A finished game's folder is where the command line's next game goes.
+/// Creating it writes the new dice secret first, then the new log: if the
+/// log cannot be written (or the process dies between the two), the folder
+/// must not be left with the new secret beside the old game's log, which
+/// no phone can open (`OtherGame`) and which would refuse every later game
+/// there; it holds no game at all.
+fn a_new_game_whose_log_cannot_be_written_leaves_no_game_behind() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut finished = table_until(|_| true);
+    while finished.step() {}
+    drop(phone_of(&finished, GREEN, Some(dir.path())));
+    assert!(Store::open(dir.path()).unwrap().log.result().is_some());
+
+    let next = Table::new(&Config::new(12, Seats::for_players(3).unwrap())).unwrap();
+    let secret = DiceSecret::from_bytes([3; 32]);
+    // The secret (under a hundred bytes) fits, the header (hundreds) not.
+    let limit = SizeLimit::new(200);
+    let created = Store::create(dir.path(), next.log().header(), GREEN, &secret);
+    drop(limit);
+    assert!(matches!(created, Err(StoreError::Io { .. })), "{created:?}");
+    assert!(matches!(
+        Store::open(dir.path()),
+        Err(StoreError::Empty { .. })
+    ));
 }
 
 fn a_move_that_cannot_be_saved_is_taken_back_and_not_sent() {

@@ -189,6 +189,16 @@ impl Store {
             seat,
             dice: secret.clone(),
         };
+        // A game saved here before (a finished one: nothing else is
+        // replaced) goes first, so that a crash before the new log is
+        // written leaves no game (`Empty`), not the new secret beside the
+        // old game's log, which no phone could open. The secret's write
+        // flushes the folder, and this removal with it.
+        let path = dir.join(LOG_FILE);
+        match fs::remove_file(&path) {
+            Err(e) if e.kind() != io::ErrorKind::NotFound => return Err(io_error(&path)(e)),
+            _ => {}
+        }
         let path = dir.join(SECRET_FILE);
         durable::replace(&path, |file| file.write_all(&record(&secret)))
             .map_err(io_error(&path))?;
