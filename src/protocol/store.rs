@@ -82,6 +82,11 @@ pub enum Damage {
     Undecodable(#[from] postcard::Error),
     #[error("the entry is not valid: {0}")]
     Rejected(#[from] LogError),
+    /// Each record is the entry after the one before it; one for an
+    /// earlier place (which could win it and drop what follows) is never
+    /// written.
+    #[error("the record holds entry {0}, not the next one")]
+    OutOfPlace(u32),
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -250,8 +255,12 @@ impl Store {
         let mut ends = vec![at as u64];
         let mut damage = None;
         while at < bytes.len() {
-            let loaded = read_record::<Entry>(&bytes[at..])
-                .and_then(|(entry, len)| log.offer(entry).map(|_| len).map_err(Damage::from));
+            let loaded = read_record::<Entry>(&bytes[at..]).and_then(|(entry, len)| {
+                if entry.index != log.len() {
+                    return Err(Damage::OutOfPlace(entry.index));
+                }
+                log.offer(entry).map(|_| len).map_err(Damage::from)
+            });
             match loaded {
                 Ok(len) => {
                     at += len;
@@ -394,4 +403,45 @@ fn write_at_end(file: &mut File, end: u64, bytes: &[u8]) -> io::Result<()> {
     use std::io::{Seek, SeekFrom};
     file.seek(SeekFrom::Start(end))?;
     file.write_all(bytes)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::protocol::sim::{Config, Table};
+    use crate::rules::Seats;
+
+    /// A record in its place holding an entry the rules refuse (here one
+    /// whose hash of the entry before is wrong) is damage; the game loads
+    /// up to it. (Records out of place are `tests/protocol_store.rs`'s.)
+    #[test]
+    fn an_entry_in_its_place_that_the_rules_refuse_is_damage() {
+        let mut table = Table::new(&Config::new(1, Seats::for_players(2).unwrap())).unwrap();
+        while table.log().len() < 6 {
+            assert!(table.step());
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let secret = DiceSecret::from_bytes([1; 32]);
+        let header = table.log().header();
+        let mut store = Store::create(dir.path(), header, Colour::Red, &secret).unwrap();
+        let entries = table.log().entries();
+        for entry in &entries[..5] {
+            store.append(entry).unwrap();
+        }
+        drop(store);
+        let forged = Entry {
+            prev: Digest([9; 32]),
+            ..entries[5].clone()
+        };
+        let path = dir.path().join(LOG_FILE);
+        let mut file = OpenOptions::new().append(true).open(&path).unwrap();
+        file.write_all(&record(&forged)).unwrap();
+        match Store::open(dir.path()) {
+            Err(StoreError::Corrupt { why, intact, .. }) => {
+                assert!(matches!(why, Damage::Rejected(_)), "{why}");
+                assert_eq!(intact.log.len(), 5);
+            }
+            other => panic!("{:?}", other.map(|r| r.log.len())),
+        }
+    }
 }
