@@ -924,10 +924,12 @@ fn forged_votes_and_result_signatures_are_refused() {
 
 /// A phone takes a copy of a reveal, vote or result signature it holds
 /// already without checking it again (a player could flood its own valid
-/// ones, each a signature check or hundreds of hashes): a copy is taken,
-/// but the same place with other bytes is still checked and refused.
+/// ones, each a signature check or hundreds of hashes, and a signature can
+/// be made anew at will): a second vote or result signature of a voter or
+/// seat is not even read, forged or not; a reveal (one value per roll) with
+/// other bytes is still checked and refused.
 #[test]
-fn copies_are_taken_unchecked_and_forgeries_in_their_place_still_refused() {
+fn copies_are_taken_unchecked_and_other_reveals_in_their_place_still_refused() {
     let mut table = table_until(roll_due_for(RED));
     let (mut phone, mut out) = phone_of(&table, GREEN, None);
     let roll = table.log().state().rolls() + 1;
@@ -956,13 +958,9 @@ fn copies_are_taken_unchecked_and_forgeries_in_their_place_still_refused() {
         signature: table.vote(vote.change, BLUE).unwrap().signature,
         ..vote
     };
-    let error = phone
+    phone
         .receive(BLUE, &Message::Vote(forged).encode(), &mut out)
-        .unwrap_err();
-    assert!(matches!(
-        error,
-        PhoneError::Log(LogError::BadSignature(RED))
-    ));
+        .unwrap();
     assert_eq!(phone.log().head(), head);
 
     while table.step() {}
@@ -976,10 +974,9 @@ fn copies_are_taken_unchecked_and_forgeries_in_their_place_still_refused() {
     for _ in 0..3 {
         phone.receive(RED, &signed(RED).encode(), &mut out).unwrap();
     }
-    let error = phone
+    phone
         .receive(BLUE, &signed(BLUE).encode(), &mut out)
-        .unwrap_err();
-    assert!(matches!(error, PhoneError::BadResultSignature(RED)));
+        .unwrap();
 }
 
 #[test]
