@@ -151,6 +151,17 @@ fn a_game_dropped_mid_way_is_offered_on_home_resumed_finished_and_recorded_once(
     bot.finish();
 }
 
+/// The online games' session folders in the data folder `dir`.
+fn session_folders(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
+    let games = std::fs::read_dir(dir.join("games"));
+    games
+        .into_iter()
+        .flatten()
+        .flatten()
+        .map(|e| e.path())
+        .collect()
+}
+
 /// Whether this player's roll or move is due.
 fn my_turn(window: &AppWindow) -> bool {
     let game = window.global::<GameAdapter>();
@@ -356,8 +367,9 @@ fn home_after_an_online_games_result_closes_it_for_the_next_game_and_invitations
             !app.invitable_at().is_empty(),
             "Home listens for invitations"
         );
-        pump_until("the game is recorded", || {
-            resume::kept(app_dir.path()).is_none()
+        let folders = session_folders(app_dir.path());
+        pump_until("the game is recorded and removed", || {
+            folders.iter().all(|f| !f.exists())
         });
         recorded_once(app_dir.path());
 
@@ -393,11 +405,13 @@ fn a_game_left_mid_way_counts_as_a_leave_even_if_a_new_room_opens_before_its_tur
             game.get_turn_name() == "Ivo" || !tap_turn(window)
         });
         pump_until("the host's turn", || game.get_turn_name() == "Ivo");
+        let folders = session_folders(app_dir.path());
+        assert_eq!(folders.len(), 1, "the game's folder");
         game.invoke_leave();
         ui_support::find(window, "Host a room").mock_single_click(PointerEventButton::Left);
         ui_support::find(window, "Open the room").mock_single_click(PointerEventButton::Left);
-        pump_until("the left game is recorded", || {
-            app_dir.path().join("stats.jsonl").exists()
+        pump_until("the left game is recorded and removed", || {
+            !folders[0].exists()
         });
         let record = recorded_once(app_dir.path());
         let me = record.players.iter().find(|p| p.name == "Player").unwrap();

@@ -428,15 +428,14 @@ impl App {
         let result = self.window.global::<ResultAdapter>();
         let (window, online) = (self.window.as_weak(), self.online.clone());
         result.on_home(move || {
-            let Some(window) = window.upgrade() else {
-                return;
-            };
             // After its end, closing an online game costs nothing; it must
             // close, or its taps would take those of the next game here.
             online_adapter::leave(&online);
-            window
-                .global::<ui::AppAdapter>()
-                .set_screen(ui::Screen::Home);
+            if let Some(window) = window.upgrade() {
+                window
+                    .global::<ui::AppAdapter>()
+                    .set_screen(ui::Screen::Home);
+            }
         });
         let (window, state, online) = (
             self.window.as_weak(),

@@ -119,6 +119,9 @@ pub fn connect(window: &AppWindow, online: &Rc<RefCell<Online>>, name: Rc<dyn Fn
     adapter.on_listen(move || {
         let Some(window) = weak.upgrade() else { return };
         let mut s = state.borrow_mut();
+        // Not beside a session's node. A given-up session's may run on for
+        // a while (until this player's turn signs the leave); Home listens
+        // meanwhile (docs/lobby.md, "One identity, several nodes").
         if s.invites.inbox.is_some() || s.session.is_some() {
             return;
         }

@@ -263,6 +263,8 @@ pub struct Session {
     announced: SessionAnnouncement,
     /// Set once the player is done with the game ([`Session::give_up`]).
     given_up: Arc<AtomicBool>,
+    /// The session's folder, where a given-up game is marked so.
+    folder: PathBuf,
 }
 
 impl Session {
@@ -293,13 +295,14 @@ impl Session {
             announced: announced.clone(),
             found,
         };
-        let done = given_up.clone();
+        let (done, session_folder) = (given_up.clone(), folder.clone());
         std::thread::spawn(move || {
             let data = place.data.clone();
             let ended = match run(role, place, &folder, sightings, &mut front, stopped) {
+                Ok(Stopped::Recorded) => Ok(()),
                 // Given up, the game is recorded as its log stands, not
                 // kept for Home: the player left it (or saw its end).
-                Ok(Stopped::Kept) if done.load(Ordering::SeqCst) => {
+                _ if done.load(Ordering::SeqCst) => {
                     super::resume::give_up(&data, &folder).map_err(Problem::other)
                 }
                 ended => ended.map(|_| ()),
@@ -314,6 +317,7 @@ impl Session {
             _hold: None,
             announced,
             given_up,
+            folder: session_folder,
         }
     }
 
@@ -335,10 +339,22 @@ impl Session {
     /// (this player's leave if unfinished) instead of being kept for Home.
     /// A leave that waits for a turn that never comes (a stranded game, a
     /// new session) still counts, and is never offered back as a game to
-    /// resume.
+    /// resume: the folder is marked so, for a killed app's next start.
     pub fn give_up(&self) {
         self.given_up.store(true, Ordering::SeqCst);
+        if let Err(e) = super::resume::mark_given_up(&self.folder) {
+            tracing::warn!("cannot mark the game given up: {e}");
+        }
         self.act(Action::Leave);
+    }
+
+    /// Stops the network thread as dropping does, keeping the session
+    /// until its `Ended` update: its game is being recorded until then.
+    pub fn stop(&mut self) {
+        self.announced.close();
+        if let Some(stop) = self.stop.take() {
+            let _ = stop.send(());
+        }
     }
 
     /// Sends a host's room command (a guest has none).
@@ -353,10 +369,7 @@ impl Drop for Session {
     fn drop(&mut self) {
         // The thread ends at its next await; the UI does not wait for it,
         // but the phone is no longer announced from now on.
-        self.announced.close();
-        if let Some(stop) = self.stop.take() {
-            let _ = stop.send(());
-        }
+        self.stop();
     }
 }
 

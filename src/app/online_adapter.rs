@@ -240,8 +240,10 @@ pub(super) fn begin(window: &AppWindow, online: &Rc<RefCell<Online>>, part: Part
     let mut s = online.borrow_mut();
     invite_adapter::session_begins(window, &mut s.invites);
     // One game at a time: a given-up game still playing out stops here
-    // and is recorded as it stands.
-    s.leaving = None;
+    // and is recorded as it stands (it stays busy until then).
+    if let Some((_, leaving)) = &mut s.leaving {
+        leaving.stop();
+    }
     s.generation += 1;
     s.game = None;
     s.silent.clear();
@@ -292,8 +294,10 @@ fn apply(window: &AppWindow, online: &Rc<RefCell<Online>>, generation: u64, upda
         if given_up && matches!(update, Update::Ended(_)) {
             s.leaving = None;
             drop(s);
-            // Its folder is gone or free: Home may offer another kept game.
-            window.global::<ResumeAdapter>().invoke_check();
+            // Its folder is free: Home may offer another kept game.
+            if window.global::<ui::AppAdapter>().get_screen() == ui::Screen::Home {
+                window.global::<ResumeAdapter>().invoke_check();
+            }
         }
         return;
     }

@@ -23,6 +23,9 @@ use crate::stats::Record;
 
 /// The folder of the online games in the data folder.
 const GAMES: &str = "games";
+/// In a session's folder: the player gave its game up (left it, or closed
+/// it after its end) while it still ran.
+const GIVEN_UP: &str = "given-up";
 
 /// A new session's folder in `data`, named after the time it starts (so
 /// the newest kept game is found first).
@@ -89,13 +92,18 @@ impl Unfinished {
 }
 
 /// The newest online game kept in `data`, if any. A session's folder that
-/// holds no game (a room left before its start) is removed on the way;
-/// one that cannot be looked into (a file-system error) is left alone.
+/// holds no game (a room left before its start) is removed on the way, and
+/// a game the player gave up (the app was killed before its session
+/// recorded it) is recorded and removed; one that cannot be looked into (a
+/// file-system error) is left alone.
 pub fn kept(data: &Path) -> Option<Kept> {
     let entries = std::fs::read_dir(data.join(GAMES)).ok()?;
     let mut folders: Vec<PathBuf> = entries.flatten().map(|e| e.path()).collect();
     folders.sort();
     folders.into_iter().rev().find_map(|folder| {
+        if folder.join(GIVEN_UP).exists() && give_up(data, &folder).is_ok() {
+            return None;
+        }
         let dir = folder.join(GAME_DIR);
         match dir.try_exists() {
             Ok(true) => Some(look(folder, &dir)),
@@ -127,7 +135,7 @@ fn look(folder: PathBuf, dir: &Path) -> Kept {
         .flatten()
         .filter_map(|e| e.metadata().ok()?.modified().ok())
         .max();
-    let names = nicknames(dir);
+    let names = Book::names_in(dir);
     Kept::Unfinished(Unfinished {
         folder,
         seats: seats(&header, &names),
@@ -136,13 +144,6 @@ fn look(folder: PathBuf, dir: &Path) -> Kept {
         theme: header.theme,
         last,
     })
-}
-
-/// The players' nicknames, kept in the game's address book in `dir`; none
-/// without it (a game saved before nicknames were kept, or a damaged book),
-/// and the players show as their colours.
-fn nicknames(dir: &Path) -> Vec<(libp2p::PeerId, String)> {
-    Book::load(dir).map(|book| book.names).unwrap_or_default()
 }
 
 /// The seats of `header`, the players named by `names`.
@@ -179,10 +180,16 @@ pub fn give_up(data: &Path, folder: &Path) -> Result<(), GiveUpError> {
         Err(StoreError::Corrupt { intact, .. }) => *intact,
         Err(e) => return Err(GiveUpError::Unreadable(e)),
     };
-    let names = nicknames(&dir);
+    let names = Book::names_in(&dir);
     let record = Record::given_up(&restored.log, restored.seat, &names);
     crate::stats::Store::new(data).add(record)?;
     discard(folder).map_err(GiveUpError::Remove)
+}
+
+/// Marks the game of session `folder` as given up by the player, to be
+/// recorded as such rather than offered again if its session is cut short.
+pub fn mark_given_up(folder: &Path) -> io::Result<()> {
+    crate::durable::replace(&folder.join(GIVEN_UP), |_| Ok(()))
 }
 
 /// Why a kept game could not be given up (it stays where it is).
@@ -334,5 +341,24 @@ mod tests {
         assert_eq!(played[0].outcome, Outcome::Left);
         assert!(!folder.exists());
         assert!(kept(data.path()).is_none());
+    }
+
+    #[test]
+    fn a_game_marked_given_up_is_recorded_as_a_leave_not_offered() {
+        use crate::stats::Outcome;
+
+        let data = tempfile::tempdir().unwrap();
+        // The player left it; the app was killed before its session could
+        // record the leave.
+        let folder = kept_game(data.path());
+        mark_given_up(&folder).unwrap();
+        assert!(kept(data.path()).is_none(), "not offered");
+        assert!(!folder.exists());
+        let records = crate::stats::Store::new(data.path())
+            .load()
+            .unwrap()
+            .records;
+        assert_eq!(records.len(), 1);
+        assert_eq!(records[0].players[0].outcome, Outcome::Left);
     }
 }

@@ -92,6 +92,13 @@ impl Book {
             .map_err(|source| BookError::Io { path, source })
     }
 
+    /// The players' nicknames kept in the book in `dir`; none without it
+    /// (a game saved before nicknames were kept, or a damaged book), and
+    /// the players show as their colours.
+    pub fn names_in(dir: &Path) -> Vec<(PeerId, String)> {
+        Book::load(dir).map(|book| book.names).unwrap_or_default()
+    }
+
     /// Loads the book of the game folder `dir`.
     pub fn load(dir: &Path) -> Result<Book, BookError> {
         let path = dir.join(FILE);

@@ -223,6 +223,16 @@ impl Store {
         })
     }
 
+    /// The id of the game saved in `dir`, from its dice secret alone (no
+    /// entry is read): to see cheaply whether it is a game already known.
+    pub fn game_id(dir: &Path) -> Result<Digest, StoreError> {
+        let path = dir.join(SECRET_FILE);
+        let bytes = fs::read(&path).map_err(missing_is_empty(dir, &path))?;
+        let (secret, _): (Secret, _) =
+            read_record(&bytes).map_err(|why| StoreError::Secret { path, why })?;
+        Ok(secret.game)
+    }
+
     /// Loads the game saved in `dir`, checking every entry again.
     pub fn open(dir: &Path) -> Result<Restored, StoreError> {
         let path = dir.join(SECRET_FILE);

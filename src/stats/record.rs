@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 use crate::lobby::options::rules_name;
 use crate::net::book::nickname_of;
 use crate::net::game::Finished;
-use crate::protocol::{Control, Log, Seat};
+use crate::protocol::{Control, Digest, Log, Seat};
 use crate::rules::Colour;
 
 /// How a game ended for one player.
@@ -129,11 +129,16 @@ impl Record {
             })
             .collect();
         Record {
-            game: log.game().0.iter().map(|b| format!("{b:02x}")).collect(),
+            game: game_id(log.game()),
             rules: rules_name(header.rules),
             players,
         }
     }
+}
+
+/// A game's id as records name it: its digest in hex.
+pub fn game_id(game: Digest) -> String {
+    game.0.iter().map(|b| format!("{b:02x}")).collect()
 }
 
 #[cfg(test)]

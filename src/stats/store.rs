@@ -99,10 +99,19 @@ impl Store {
     /// phone can read (whoever opens it next says why). Whether a record
     /// was added.
     pub fn record_saved(&self, dir: &Path) -> Result<bool, StatsError> {
+        // Checking a whole saved game again takes seconds with hard computer
+        // players: not for a game recorded already.
+        let Ok(id) = crate::protocol::Store::game_id(dir) else {
+            return Ok(false);
+        };
+        let id = super::record::game_id(id);
+        if self.load()?.records.iter().any(|r| r.game == id) {
+            return Ok(false);
+        }
         let Ok(saved) = crate::protocol::Store::open(dir) else {
             return Ok(false);
         };
-        let names = Book::load(dir).map(|book| book.names).unwrap_or_default();
+        let names = Book::names_in(dir);
         match Record::ended(&saved.log, saved.seat, &names) {
             Some(record) => self.add(record),
             None => Ok(false),
