@@ -32,15 +32,23 @@ fn player<'a>(stats: &'a str, name: &str) -> &'a str {
         .unwrap_or_else(|| panic!("no player {name}:\n{stats}"))
 }
 
-#[test]
-fn stats_after_a_won_and_a_lost_game() {
-    let dirs = dirs(2);
+/// Hana hosts a room of two in `dirs[0]` and Ivo joins it from `dirs[1]`
+/// (with `join_args`), their computers playing: the two processes.
+fn hana_and_ivo(dirs: &[tempfile::TempDir], join_args: &[&str]) -> (process::Proc, process::Proc) {
     let mut host = peer(
         dirs[0].path(),
         &["host", "--players", "2", "--name", "Hana"],
     );
-    let (ticket, _) = ticket(&mut host);
-    let mut join = peer(dirs[1].path(), &["join", &ticket, "--name", "Ivo"]);
+    let (link, _) = ticket(&mut host);
+    let mut args = vec!["join", &link, "--name", "Ivo"];
+    args.extend_from_slice(join_args);
+    (host, peer(dirs[1].path(), &args))
+}
+
+#[test]
+fn stats_after_a_won_and_a_lost_game() {
+    let dirs = dirs(2);
+    let (mut host, mut join) = hana_and_ivo(&dirs, &[]);
     let host_seat = host.wait_for("seat: ");
     let result = host.wait_for("result: ");
     assert_eq!(join.wait_for("result: "), result);
@@ -90,15 +98,7 @@ fn stats_after_a_won_and_a_lost_game() {
 #[test]
 fn leaving_on_purpose_counts_a_loss_and_an_extra_loss() {
     let dirs = dirs(2);
-    let mut host = peer(
-        dirs[0].path(),
-        &["host", "--players", "2", "--name", "Hana"],
-    );
-    let (ticket, _) = ticket(&mut host);
-    let mut leaver = peer(
-        dirs[1].path(),
-        &["join", &ticket, "--name", "Ivo", "--leave-after", "3"],
-    );
+    let (mut host, mut leaver) = hana_and_ivo(&dirs, &["--leave-after", "3"]);
     leaver.wait_for("left: ");
     leaver.finish();
     host.wait_for("result: ");
@@ -172,12 +172,7 @@ fn a_drop_that_never_comes_back_counts_one_loss() {
 #[test]
 fn a_finished_game_left_unrecorded_is_counted_once() {
     let dirs = dirs(2);
-    let mut host = peer(
-        dirs[0].path(),
-        &["host", "--players", "2", "--name", "Hana"],
-    );
-    let (link, _) = ticket(&mut host);
-    let join = peer(dirs[1].path(), &["join", &link, "--name", "Ivo"]);
+    let (mut host, join) = hana_and_ivo(&dirs, &[]);
     host.wait_for("result: ");
     host.finish();
     join.finish();
@@ -189,12 +184,7 @@ fn a_finished_game_left_unrecorded_is_counted_once() {
     assert_eq!(stats(dirs[0].path()).0, recorded, "counted once");
     std::fs::remove_file(dirs[0].path().join("stats.jsonl")).unwrap();
     // The next game starts, in place of the saved one, and is stopped.
-    let mut again = peer(
-        dirs[0].path(),
-        &["host", "--players", "2", "--name", "Hana"],
-    );
-    let (link, _) = ticket(&mut again);
-    let guest = peer(dirs[1].path(), &["join", &link, "--name", "Ivo"]);
+    let (mut again, guest) = hana_and_ivo(&dirs, &[]);
     again.wait_for("seat: ");
     again.kill();
     guest.kill();
