@@ -123,6 +123,33 @@ fn replay_refuses_a_step_out_of_turn_naming_its_index() {
 }
 
 #[test]
+fn replay_names_the_index_of_a_step_that_is_not_one() {
+    let classic = json!({"rules": "classic", "seats": ["red", "green"], "turn": "red",
+        "pieces": {"red": ["B", "B", "B", "B"], "green": ["B", "B", "B", "B"]}});
+    // docs/matfyz.md's example position.
+    let matfyz = json!({"rules": "matfyz", "seats": ["red", "blue", "green"], "turn": "red",
+        "bases": {"red": ["red", "green"], "blue": ["red", "blue", "green"],
+            "green": ["red", "blue", "green", "yellow"]},
+        "homes": {"red": [null, null, null, null], "blue": [null, null, null, null],
+            "green": [null, null, null, null]},
+        "track": {"T7": "blue", "T10": "yellow", "T30": "yellow"}});
+    for (rules, position) in [("classic", classic), ("matfyz", matfyz)] {
+        let script = json!([{"roll": 1}, {"bogus": 1}]);
+        let doc = with(position, "script", script).to_string();
+        let err = refused("replay", &doc);
+        assert!(
+            err.contains("step 1") && err.contains("bogus"),
+            "{rules}: {err}"
+        );
+        // Written as text: a JSON value would keep one of the two rolls.
+        let twice = doc.replace(r#"{"bogus":1}"#, r#"{"roll":1,"roll":2}"#);
+        assert_ne!(twice, doc);
+        let err = refused("replay", &twice);
+        assert!(err.contains("step 1"), "{rules}: {err}");
+    }
+}
+
+#[test]
 fn bad_input_is_one_line_on_stderr_and_status_2() {
     let pos = spec_position();
     let cases = [

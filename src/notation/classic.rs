@@ -26,7 +26,7 @@ pub struct Doc {
     #[serde(default)]
     pub roll: Option<i64>,
     #[serde(default)]
-    pub script: Option<Vec<Step>>,
+    pub script: Option<super::Script>,
     #[serde(default)]
     pub level: Option<String>,
     #[serde(default)]
@@ -146,10 +146,7 @@ pub fn moves(input: &str) -> Result<Value, NotationError> {
 /// `replay` for a classic position.
 pub fn replay(input: &str) -> Result<Value, NotationError> {
     let doc = Doc::parse(input)?;
-    let script = doc
-        .script
-        .as_deref()
-        .ok_or(NotationError::Missing("script"))?;
+    let script = super::steps(doc.script.as_ref())?;
     let mut game = doc.game()?;
     for (index, step) in script.iter().enumerate() {
         let fail = |reason: &dyn std::fmt::Display| NotationError::step(index, reason);

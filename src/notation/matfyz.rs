@@ -32,7 +32,7 @@ struct Doc {
     #[serde(default)]
     done: Vec<String>,
     #[serde(default)]
-    script: Option<Vec<Step>>,
+    script: Option<super::Script>,
     #[serde(default)]
     level: Option<String>,
     #[serde(default)]
@@ -217,10 +217,7 @@ pub fn bot(input: &str) -> Result<Value, NotationError> {
 /// `replay` for a Matfyz position.
 pub fn replay(input: &str) -> Result<Value, NotationError> {
     let doc = Doc::parse(input)?;
-    let script = doc
-        .script
-        .as_deref()
-        .ok_or(NotationError::Missing("script"))?;
+    let script = super::steps(doc.script.as_ref())?;
     let mut game = Game::new(doc.position(Trailing::RollDue)?);
     for (index, step) in script.iter().enumerate() {
         let fail = |reason: &dyn std::fmt::Display| NotationError::step(index, reason);

@@ -78,6 +78,25 @@ pub enum Step {
     Move(String),
 }
 
+/// A `replay` script as written, each step kept as its text: read one by
+/// one ([`steps`]), a step that is not one is named by its index like any
+/// other bad step.
+type Script = Vec<Box<serde_json::value::RawValue>>;
+
+/// The steps of `script` (its field, if given).
+fn steps(script: Option<&Script>) -> Result<Vec<Step>, NotationError> {
+    let script = script.ok_or(NotationError::Missing("script"))?;
+    let read = |(index, step): (usize, &serde_json::value::RawValue)| {
+        serde_json::from_str(step.get()).map_err(|e| NotationError::step(index, e))
+    };
+    script
+        .iter()
+        .map(AsRef::as_ref)
+        .enumerate()
+        .map(read)
+        .collect()
+}
+
 /// `clovece moves`: the legal moves for a position and a roll.
 pub fn moves(input: &str) -> Result<String, NotationError> {
     let answer = match rule_set(input)? {
