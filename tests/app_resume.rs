@@ -421,6 +421,56 @@ fn a_game_left_mid_way_counts_as_a_leave_even_if_a_new_room_opens_before_its_tur
 }
 
 #[test]
+fn a_stranded_game_left_is_recorded_as_a_leave_at_once() {
+    ui_support::on_ui_thread(|| {
+        let dirs: Vec<_> = (0..3).map(|_| tempfile::tempdir().unwrap()).collect();
+        let host_args = [
+            "host",
+            "--players",
+            "3",
+            "--name",
+            "Ivo",
+            "--grace",
+            "2",
+            "--turn",
+            "10",
+        ];
+        // Three seconds before each of their actions: the game waits on one
+        // of them for that long once this player's turn ends.
+        let paced = |dir: &std::path::Path, args: &[&str]| {
+            process::Proc::start(dir, args, process::Hand::Bot, 3000)
+        };
+        let mut host = paced(dirs[1].path(), &host_args);
+        let (ticket, _) = process::ticket(&mut host);
+        let other = paced(dirs[2].path(), &["join", &ticket, "--name", "Jana"]);
+        let app = ui_support::app(dirs[0].path(), 1);
+        let window = app.window();
+        window.show().unwrap();
+        join(window, &ticket);
+        play_until_my_roll(window, 1);
+        let game = window.global::<GameAdapter>();
+        let others_turn = || ["Ivo", "Jana"].contains(&game.get_turn_name().as_str());
+        pump_until("another's turn", || others_turn() || !tap_turn(window));
+        pump_until("another's turn", others_turn);
+        // Both gone: no certificate can come, and this player's turn, where
+        // a leave is signed, never comes again.
+        host.kill();
+        other.kill();
+        ui_support::pump_within(Duration::from_secs(120), "the game is stranded", || {
+            game.get_stranded()
+        });
+        let folders = session_folders(dirs[0].path());
+        game.invoke_leave();
+        pump_until("the left game is recorded and removed", || {
+            !folders[0].exists()
+        });
+        let record = recorded_once(dirs[0].path());
+        let me = record.players.iter().find(|p| p.name == "Player").unwrap();
+        assert_eq!(me.outcome, Outcome::Left);
+    });
+}
+
+#[test]
 fn a_closed_app_ends_its_online_session_and_its_invitation_inbox() {
     ui_support::on_ui_thread(|| {
         let dir = tempfile::tempdir().unwrap();

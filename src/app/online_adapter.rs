@@ -328,8 +328,9 @@ fn apply(window: &AppWindow, online: &Rc<RefCell<Online>>, generation: u64, upda
         }
         Update::Silent(silent) => {
             s.silent = silent;
+            let silent = s.silent.clone();
             if let Some(game) = s.game.as_mut() {
-                game.tick();
+                game.tick(&silent);
             }
             show_game(window, &s);
         }
@@ -568,11 +569,16 @@ pub fn leave(online: &Rc<RefCell<Online>>) -> bool {
     // then records the game in the statistics; its later updates are not
     // shown, and the next session may begin at once.
     let mut s = online.borrow_mut();
-    if s.game.take().is_none() {
+    let Some(game) = s.game.take() else {
         return false;
-    }
-    if let Some(session) = s.session.take() {
+    };
+    if let Some(mut session) = s.session.take() {
         session.give_up();
+        // Stranded, the game may never come back to this player's turn to
+        // sign the leave in: it is recorded now.
+        if game.stranded(&s.silent) {
+            session.stop();
+        }
         s.leaving = Some((s.generation, session));
     }
     s.generation += 1;

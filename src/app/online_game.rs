@@ -30,7 +30,17 @@ pub struct OnlineGame {
     /// network's once-a-second ticks (the phone itself plays for the
     /// player when it runs out, as every phone agrees).
     clock: TurnClock,
+    /// Ticks for which a player the game waits on has been overdue while
+    /// the log stood still.
+    overdue_for: u32,
 }
+
+/// Ticks (seconds) a player may stay overdue without the log moving before
+/// the game counts as stranded whatever the count of players: the phones
+/// here vote within a second or two, so by then a vote the certificate
+/// needs is not coming (a voter's phone is gone too, though the game does
+/// not wait on it).
+const NO_CERTIFICATE: u32 = 15;
 
 impl OnlineGame {
     /// The board of `snapshot`.
@@ -42,6 +52,7 @@ impl OnlineGame {
             snapshot,
             note: Note::None,
             clock: TurnClock::new(timer),
+            overdue_for: 0,
         }
     }
 
@@ -53,15 +64,22 @@ impl OnlineGame {
         let before = std::mem::replace(&mut self.snapshot, snapshot);
         let captured = self.board.follow(self.snapshot.shown(), acting);
         self.note = note(&before, &self.snapshot, captured);
+        self.overdue_for = 0;
         if before.due != self.snapshot.due {
             self.clock.restart();
         }
     }
 
-    /// A second passed (the network's tick).
-    pub fn tick(&mut self) {
+    /// A second passed (the network's tick), the game waiting on `silent`
+    /// (as [`super::online::Update::Silent`] tells them).
+    pub fn tick(&mut self, silent: &[(Colour, u64)]) {
         if self.time_left().is_some() {
             self.clock.tick();
+        }
+        if silent.iter().any(|&(_, left)| left == 0) {
+            self.overdue_for += 1;
+        } else {
+            self.overdue_for = 0;
         }
     }
 
@@ -135,8 +153,9 @@ impl OnlineGame {
     /// Whether the game cannot go on: the phones it waits on are overdue
     /// (`silent` with no time left, as [`super::online::Update::Silent`]
     /// tells them) and the players still here are too few to let the
-    /// computer play for them ([`may_certify`]), so only their return, or
-    /// this player's leave, ends the wait.
+    /// computer play for them ([`may_certify`]), or have not for
+    /// [`NO_CERTIFICATE`] ticks; so only a return, or this player's leave,
+    /// ends the wait.
     pub fn stranded(&self, silent: &[(Colour, u64)]) -> bool {
         let overdue: Colours = silent
             .iter()
@@ -147,7 +166,10 @@ impl OnlineGame {
             .into_iter()
             .filter(|c| self.snapshot.control[c.index()] == Some(Control::Player))
             .collect();
-        !overdue.is_empty() && self.over().is_none() && !may_certify(present, overdue)
+        let uncertified = self.overdue_for >= NO_CERTIFICATE;
+        !overdue.is_empty()
+            && self.over().is_none()
+            && (uncertified || !may_certify(present, overdue))
     }
 
     /// The winner, once the game is over (`Some(None)`: nobody won).
@@ -336,6 +358,29 @@ mod tests {
     }
 
     #[test]
+    fn a_wait_the_votes_never_end_counts_as_stranded() {
+        // Three players: this phone and blue may vote green gone, but blue
+        // is gone too (the game does not wait on it): no certificate comes.
+        let three = Game::new(
+            RuleSet::Classic(HouseRules::default()),
+            Seats::for_players(3).unwrap(),
+            Colour::Red,
+        )
+        .unwrap();
+        let mut game = OnlineGame::new(snapshot(three, due_roll(Colour::Red)));
+        let overdue = [(Colour::Green, 0)];
+        for _ in 1..NO_CERTIFICATE {
+            game.tick(&overdue);
+        }
+        assert!(!game.stranded(&overdue), "the votes may still come");
+        game.tick(&overdue);
+        assert!(game.stranded(&overdue));
+        // The log moves (a certificate, or green is back): the wait is over.
+        game.update(game.snapshot().clone());
+        assert!(!game.stranded(&overdue));
+    }
+
+    #[test]
     fn a_phone_whose_opponents_left_or_dropped_is_not_stranded() {
         let mut four = snapshot(four_players(), due_roll(Colour::Red));
         four.control[Colour::Blue.index()] = Some(Control::Left);
@@ -455,13 +500,13 @@ mod tests {
         };
         let mut game = OnlineGame::new(snapshot(fresh(), mine));
         assert_eq!(game.time_left(), Some(10));
-        game.tick();
-        game.tick();
+        game.tick(&[]);
+        game.tick(&[]);
         assert_eq!(game.time_left(), Some(8));
         let theirs = due_roll(Colour::Green);
         game.update(snapshot(fresh(), theirs));
         assert_eq!(game.time_left(), None, "not while another player is due");
-        game.tick();
+        game.tick(&[]);
         game.update(snapshot(fresh(), mine));
         assert_eq!(game.time_left(), Some(10));
     }
