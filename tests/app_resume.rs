@@ -151,6 +151,13 @@ fn a_game_dropped_mid_way_is_offered_on_home_resumed_finished_and_recorded_once(
     bot.finish();
 }
 
+/// The app on the data folder `dir`, its window shown.
+fn shown_app(dir: &std::path::Path) -> App {
+    let app = ui_support::app(dir, 1);
+    app.window().show().unwrap();
+    app
+}
+
 /// The online games' session folders in the data folder `dir`.
 fn session_folders(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
     let games = std::fs::read_dir(dir.join("games"));
@@ -194,9 +201,8 @@ fn tap_turn(window: &AppWindow) -> bool {
 /// while its own roll is due, the host would count as having withheld that
 /// roll, that is as leaving (docs/protocol.md).
 fn join_and_close_mid_game(dir: &std::path::Path, ticket: &str, taps: usize) {
-    let app = ui_support::app(dir, 1);
+    let app = shown_app(dir);
     let window = app.window();
-    window.show().unwrap();
     join(window, ticket);
     play_until_my_roll(window, taps);
 }
@@ -237,9 +243,8 @@ fn play_until_my_roll(window: &AppWindow, taps: usize) {
 /// The app opened again on `dir` offers the kept game on Home with its
 /// players' nicknames, and Resume, pressed, shows the board: the app.
 fn resume_from_home(dir: &std::path::Path) -> App {
-    let app = ui_support::app(dir, 1);
+    let app = shown_app(dir);
     let window = app.window();
-    window.show().unwrap();
     ui_support::find(window, "Host a room");
     let offer = label_starting(window, "An online game is unfinished (last move 0 min ago)");
     assert!(offer.is_some(), "Home offers the game");
@@ -356,9 +361,8 @@ fn home_after_an_online_games_result_closes_it_for_the_next_game_and_invitations
         let (app_dir, bot_dir) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
         let mut host = peer(bot_dir.path(), &["host", "--players", "2", "--name", "Ivo"]);
         let (ticket, _) = process::ticket(&mut host);
-        let app = ui_support::app(app_dir.path(), 1);
+        let app = shown_app(app_dir.path());
         let window = app.window();
-        window.show().unwrap();
         join(window, &ticket);
         play_to_the_result(window);
         ui_support::find(window, "Home").mock_single_click(PointerEventButton::Left);
@@ -395,9 +399,8 @@ fn a_game_left_mid_way_counts_as_a_leave_even_if_a_new_room_opens_before_its_tur
         let host_args = ["host", "--players", "2", "--name", "Ivo"];
         let mut host = process::Proc::start(bot_dir.path(), &host_args, process::Hand::Bot, 2000);
         let (ticket, _) = process::ticket(&mut host);
-        let app = ui_support::app(app_dir.path(), 1);
+        let app = shown_app(app_dir.path());
         let window = app.window();
-        window.show().unwrap();
         join(window, &ticket);
         play_until_my_roll(window, 2);
         let game = window.global::<GameAdapter>();
@@ -443,9 +446,8 @@ fn a_stranded_game_left_is_recorded_as_a_leave_at_once() {
         let mut host = paced(dirs[1].path(), &host_args);
         let (ticket, _) = process::ticket(&mut host);
         let other = paced(dirs[2].path(), &["join", &ticket, "--name", "Jana"]);
-        let app = ui_support::app(dirs[0].path(), 1);
+        let app = shown_app(dirs[0].path());
         let window = app.window();
-        window.show().unwrap();
         join(window, &ticket);
         play_until_my_roll(window, 1);
         let game = window.global::<GameAdapter>();
