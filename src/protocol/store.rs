@@ -175,6 +175,14 @@ fn read_record<T: DeserializeOwned>(bytes: &[u8]) -> Result<(T, usize), Damage> 
     Ok((postcard::from_bytes(payload)?, end))
 }
 
+/// The dice secret saved in `dir` (`Empty` without one).
+fn read_secret(dir: &Path) -> Result<Secret, StoreError> {
+    let path = dir.join(SECRET_FILE);
+    let bytes = fs::read(&path).map_err(missing_is_empty(dir, &path))?;
+    let (secret, _) = read_record(&bytes).map_err(|why| StoreError::Secret { path, why })?;
+    Ok(secret)
+}
+
 /// Makes a rename or a new file in `dir` durable.
 fn sync_dir(dir: &Path) -> Result<(), StoreError> {
     durable::sync_dir(dir).map_err(io_error(dir))
@@ -226,22 +234,12 @@ impl Store {
     /// The id of the game saved in `dir`, from its dice secret alone (no
     /// entry is read): to see cheaply whether it is a game already known.
     pub fn game_id(dir: &Path) -> Result<Digest, StoreError> {
-        let path = dir.join(SECRET_FILE);
-        let bytes = fs::read(&path).map_err(missing_is_empty(dir, &path))?;
-        let (secret, _): (Secret, _) =
-            read_record(&bytes).map_err(|why| StoreError::Secret { path, why })?;
-        Ok(secret.game)
+        Ok(read_secret(dir)?.game)
     }
 
     /// Loads the game saved in `dir`, checking every entry again.
     pub fn open(dir: &Path) -> Result<Restored, StoreError> {
-        let path = dir.join(SECRET_FILE);
-        let bytes = fs::read(&path).map_err(missing_is_empty(dir, &path))?;
-        let (secret, _): (Secret, _) = read_record(&bytes).map_err(|why| StoreError::Secret {
-            path: path.clone(),
-            why,
-        })?;
-
+        let secret = read_secret(dir)?;
         let path = dir.join(LOG_FILE);
         let mut file = OpenOptions::new()
             .read(true)
