@@ -7,13 +7,15 @@
 
 use std::hint::black_box;
 
-use clovece::protocol::sim::{Config, Faults, Sim, Table, setup};
-use clovece::protocol::{
-    Act, Actor, Auto, Change, Colours, Due, Entry, Kind, Log, Message, Phone, Reveal, Signed,
-    Transport,
-};
+use clovece::protocol::sim::{Config, Faults, Sim, Table};
+use clovece::protocol::{Act, Auto, Colours, Due, Entry, Kind, Log, Message, Reveal, Signed};
 use clovece::rules::{Colour, Seats};
 use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_main};
+
+#[path = "../tests/protocol_support/mod.rs"]
+mod protocol_support;
+
+use protocol_support::{certified_gone, phone_of, play_until, roll_due_for};
 
 /// A finished game on `seats`, the colours in `computers` played by the
 /// computer.
@@ -151,35 +153,17 @@ fn replay(c: &mut Criterion) {
     group.finish();
 }
 
-/// Sends nowhere.
-struct Nowhere;
-
-impl Transport for Nowhere {
-    fn send(&mut self, _to: Colour, _message: &[u8]) {}
-    fn broadcast(&mut self, _message: &[u8]) {}
-}
-
 /// A flood of copies: green's phone is sent, again and again, blue's own
 /// valid reveal for the roll due, 150 rolls after blue was certified gone
 /// (docs/protocol.md, "Work per message"). Checking it is a hash per roll
 /// since blue's last; a copy of one taken already is not checked again.
 fn copies(c: &mut Criterion) {
     let (blue, green) = (Colour::Blue, Colour::Green);
-    let config = Config::new(1, Seats::for_players(3).expect("3 seats"));
-    let mut table = Table::new(&config).expect("a game");
-    let due_for = |table: &Table, seat| matches!(table.log().due(), Due::Roll { by: Actor::Player(s), .. } if s == seat);
-    while table.log().len() < 20 || !due_for(&table, blue) {
-        assert!(table.step(), "the game goes on");
-    }
-    let gone = table.certificate(Change::Gone(Colours::one(blue)));
-    table
-        .log_mut()
-        .offer(gone.expect("a certificate"))
-        .expect("taken");
+    let mut table = certified_gone(blue);
     let since = table.log().state().rolls();
-    while table.log().state().rolls() < since + 150 || !due_for(&table, green) {
-        assert!(table.step(), "the game goes on");
-    }
+    play_until(&mut table, |t| {
+        t.log().state().rolls() >= since + 150 && roll_due_for(green)(t)
+    });
     let Due::Roll { roll, .. } = table.log().due() else {
         unreachable!("a roll is due")
     };
@@ -190,23 +174,12 @@ fn copies(c: &mut Criterion) {
         value: value.expect("blue's chain"),
     })
     .encode();
-    let player = setup(&config).1.into_iter().find(|p| p.seat == green);
-    let player = player.expect("green plays");
-    let header = table.log().header().clone();
-    let mut phone = Phone::new(header, &player.keypair, player.secret, None).expect("a phone");
-    for chunk in table.log().entries().chunks(100) {
-        let batch = Message::Entries {
-            entries: chunk.to_vec(),
-        };
-        phone
-            .receive(blue, &batch.encode(), &mut Nowhere)
-            .expect("caught up");
-    }
+    let (mut phone, mut out) = phone_of(&table, green, None);
     phone
-        .receive(blue, &reveal, &mut Nowhere)
+        .receive(blue, &reveal, &mut out)
         .expect("a valid reveal");
     c.bench_function("a copy of a reveal taken, 150 rolls after its last", |b| {
-        b.iter(|| phone.receive(blue, black_box(&reveal), &mut Nowhere))
+        b.iter(|| phone.receive(blue, black_box(&reveal), &mut out))
     });
 }
 
