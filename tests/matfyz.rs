@@ -563,6 +563,18 @@ fn positions_that_cannot_arise_are_rejected_with_a_clear_error() {
             "done must be empty",
         ),
         (
+            with(with(good.clone(), "rolls", json!([])), "roll", json!(3)),
+            "either roll or rolls",
+        ),
+        (
+            with(
+                with(good.clone(), "bases", json!({"red": [], "green": []})),
+                "homes",
+                json!({"red": ["red", "blue", "green", "yellow"], "green": ["red", "blue", "green", "yellow"]}),
+            ),
+            "green has one piece of each colour home, so the game is over",
+        ),
+        (
             with(
                 with(good.clone(), "rolls", json!([3])),
                 "done",

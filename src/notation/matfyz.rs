@@ -25,7 +25,7 @@ struct Doc {
     #[serde(default, with = "serde_with::rust::maps_duplicate_key_is_error")]
     track: BTreeMap<String, String>,
     #[serde(default)]
-    rolls: Vec<i64>,
+    rolls: Option<Vec<i64>>,
     /// Shorthand for `"rolls": [n]`.
     #[serde(default)]
     roll: Option<i64>,
@@ -55,16 +55,16 @@ impl Doc {
 
     /// The rolls, checked: sixes first, at most one other number, last.
     fn rolls(&self, trailing: Trailing) -> Result<Rolls, NotationError> {
-        let list = match (self.roll, self.rolls.is_empty()) {
-            (Some(_), false) => {
+        let list = match (self.roll, &self.rolls) {
+            (Some(_), Some(_)) => {
                 return Err(NotationError::Invalid(
                     "give either roll or rolls, not both".into(),
                 ));
             }
-            (Some(n), true) => vec![super::die(n)?],
-            (None, _) => self
-                .rolls
+            (Some(n), None) => vec![super::die(n)?],
+            (None, rolls) => rolls
                 .iter()
+                .flatten()
                 .map(|&n| super::die(n))
                 .collect::<Result<Vec<_>, _>>()?,
         };

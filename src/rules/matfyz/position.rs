@@ -314,10 +314,13 @@ impl Position {
                 });
             }
         }
-        if let Some(seat) = seats.iter().find(|&s| p.home_full(s)) {
-            if seat != p.turn {
-                return Err(InvalidPosition::FinishedNotInTurn(seat));
-            }
+        // Only the seat in turn may have won: every other full home is a
+        // game that went on after it ended.
+        if let Some(seat) = seats.iter().find(|&s| s != p.turn && p.home_full(s)) {
+            return Err(InvalidPosition::FinishedNotInTurn(seat));
+        }
+        if p.home_full(p.turn) {
+            let seat = p.turn;
             if layout.rolls != Rolls::default() || !layout.done.is_empty() {
                 return Err(InvalidPosition::PlayAfterWin(seat));
             }
