@@ -8,7 +8,8 @@ mod ui_support;
 use std::time::Duration;
 
 use clovece::app::ui::{
-    AppAdapter, BoardTheme, ChoiceKind, GameAdapter, MatfyzAdapter, RoomProblem, Screen,
+    AppAdapter, BoardTheme, ChoiceKind, GameAdapter, MatfyzAdapter, ResultAdapter, RoomProblem,
+    Screen,
 };
 use clovece::app::{COMPUTER_PACE, RESULT_DELAY};
 use i_slint_backend_testing::{AccessibleRole, ElementHandle, ElementQuery, mock_elapsed_time};
@@ -438,6 +439,29 @@ fn a_game_that_cannot_go_on_without_the_gone_phones_says_so_and_offers_leave() {
         .unwrap()
         .mock_single_click(PointerEventButton::Left);
     assert!(shows(window, "Stay"), "asked first, as always");
+    find(window, "Leave").mock_single_click(PointerEventButton::Left);
+    // The next game on this device has no gone phones.
+    find(window, "Play against the computer").mock_single_click(PointerEventButton::Left);
+    find(window, "Start").mock_single_click(PointerEventButton::Left);
+    assert!(!shows(window, note));
+}
+
+#[test]
+fn an_online_game_that_ended_without_a_winner_names_nobody() {
+    ui_support::init();
+    let folder = settings_dir("no-winner");
+    let app = app(folder.path(), 1);
+    let window = app.window();
+    window.show().unwrap();
+    let result = window.global::<ResultAdapter>();
+    result.set_winner_name("Hana".into());
+    // Everyone left or the dice ran out (the online adapter's `over`).
+    result.set_won(false);
+    window.global::<AppAdapter>().set_screen(Screen::Result);
+    assert!(shows(window, "The game ended without a winner."));
+    assert!(!shows(window, "Hana wins!"));
+    result.set_won(true);
+    assert!(shows(window, "Hana wins!"));
 }
 
 #[test]

@@ -626,8 +626,10 @@ fn start(
         adapter.set_pieces(ModelRc::from(s.pieces.clone()));
         adapter.set_rolls(0);
         adapter.set_board(theme_to_ui(s.settings.theme));
-        // Games on this device; online games pass `true`.
+        // Games on this device; online games pass `true` and say when
+        // they are stranded.
         adapter.set_leave_cost(leave_cost(LeaveCost::of(false)));
+        adapter.set_stranded(false);
         s.history = Rc::new(VecModel::default());
         window
             .global::<FairnessAdapter>()
@@ -912,6 +914,7 @@ fn show_result(window: &AppWindow, state: &State) {
         return;
     };
     let adapter = window.global::<ResultAdapter>();
+    adapter.set_won(true);
     adapter.set_winner(hue(winner));
     adapter.set_winner_name(name(game.player(winner)).into());
     let all = players(game);

@@ -502,7 +502,9 @@ fn show_game(window: &AppWindow, s: &Online) {
 fn show_result(window: &AppWindow, s: &Online) {
     let Some(game) = &s.game else { return };
     let adapter = window.global::<ResultAdapter>();
-    if let Some(Some(winner)) = game.over() {
+    let winner = game.over().flatten();
+    adapter.set_won(winner.is_some());
+    if let Some(winner) = winner {
         adapter.set_winner(hue(winner));
         adapter.set_winner_name(s.names[winner.index()].as_str().into());
     }
