@@ -10,7 +10,7 @@ use std::time::Duration;
 
 use slint::{ComponentHandle, Model, ModelRc, SharedString, VecModel};
 
-use super::board::{Board, Note, PieceView};
+use super::board::{Board, Note, PieceView, home_count};
 use super::dice::Dice;
 use super::fairness::Fairness;
 use super::geometry::{self, Cell, Spot};
@@ -951,10 +951,7 @@ fn players(game: &OfflineGame) -> Vec<ui::PlayerData> {
             name: name(Some(player)).into(),
             computer: matches!(player, Player::Computer { .. }),
             active: turn == Some(*colour),
-            home: pieces
-                .iter()
-                .filter(|p| matches!(p.spot, Spot::Home(seat, _) if seat == *colour))
-                .count() as i32,
+            home: home_count(&pieces, *colour) as i32,
             // Nobody drops out of a game on this device.
             waiting: -1,
         })

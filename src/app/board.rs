@@ -86,6 +86,15 @@ pub struct PieceView {
     pub movable: bool,
 }
 
+/// How many pieces stand in `seat`'s home: of any colour, as the Matfyz
+/// rules fill a home with one piece of each.
+pub fn home_count(pieces: &[PieceView], seat: Colour) -> usize {
+    pieces
+        .iter()
+        .filter(|p| matches!(p.spot, Spot::Home(home, _) if home == seat))
+        .count()
+}
+
 /// What a tap (on a piece, a square or an answer) comes to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Tap {
@@ -506,6 +515,25 @@ pub(super) mod tests {
 
     fn die(n: u8) -> Die {
         Die::new(n).unwrap()
+    }
+
+    #[test]
+    fn a_home_counts_the_pieces_in_it_whatever_their_colour() {
+        let piece = |colour, spot| PieceView {
+            id: PieceId { colour, slot: 0 },
+            spot,
+            cell: Cell { col: 0, row: 0 },
+            movable: false,
+        };
+        let pieces = [
+            piece(Colour::Blue, Spot::Home(Colour::Red, 1)),
+            piece(Colour::Red, Spot::Home(Colour::Red, 2)),
+            piece(Colour::Red, Spot::Home(Colour::Green, 1)),
+            piece(Colour::Red, Spot::Base(Colour::Red)),
+        ];
+        assert_eq!(home_count(&pieces, Colour::Red), 2);
+        assert_eq!(home_count(&pieces, Colour::Green), 1);
+        assert_eq!(home_count(&pieces, Colour::Blue), 0);
     }
 
     /// docs/matfyz.md's position with red to move after `rolls`.

@@ -15,7 +15,7 @@ use slint::{ComponentHandle, Image, Model, ModelRc, VecModel};
 use super::adapter::{
     Sitter, count, hue, leave_cost, note, piece_data, show_fairness, show_matfyz, square_spot,
 };
-use super::geometry::Spot;
+use super::board::home_count;
 use super::invite_adapter::{self, Invites};
 use super::leave::LeaveCost;
 use super::online::{Part, Place, Problem, Session, Update};
@@ -434,12 +434,7 @@ fn players(s: &Online, game: &OnlineGame, silent: &[(Colour, u64)]) -> Vec<ui::P
             name: names[colour.index()].as_str().into(),
             computer: game.computer(colour),
             active: game.turn() == Some(colour),
-            home: count(
-                pieces
-                    .iter()
-                    .filter(|p| p.id.colour == colour && matches!(p.spot, Spot::Home(..)))
-                    .count(),
-            ),
+            home: count(home_count(&pieces, colour)),
             waiting: silent
                 .iter()
                 .find(|(c, _)| *c == colour)
