@@ -464,6 +464,57 @@ fn an_online_game_that_ended_without_a_winner_names_nobody() {
     assert!(shows(window, "Hana wins!"));
 }
 
+/// Presses Android's Back key.
+fn back(window: &clovece::app::ui::AppWindow) {
+    let key = || slint::platform::Key::Back.into();
+    let window = window.window();
+    window.dispatch_event(slint::platform::WindowEvent::KeyPressed { text: key() });
+    window.dispatch_event(slint::platform::WindowEvent::KeyReleased { text: key() });
+    mock_elapsed_time(Duration::from_millis(10));
+}
+
+#[test]
+fn androids_back_key_goes_back_on_every_screen_and_asks_before_leaving_a_game() {
+    ui_support::init();
+    let folder = settings_dir("back");
+    let app = app(folder.path(), 1);
+    let window = app.window();
+    window.show().unwrap();
+    let screen = || window.global::<AppAdapter>().get_screen();
+
+    for (button, opened) in [
+        ("Settings", Screen::Settings),
+        ("Statistics", Screen::Statistics),
+        ("Play against the computer", Screen::Setup),
+    ] {
+        find(window, button).mock_single_click(PointerEventButton::Left);
+        assert_eq!(screen(), opened);
+        back(window);
+        assert_eq!(screen(), Screen::Home, "back from {button}");
+    }
+    // With the code field focused, Back still leaves the join screen.
+    find(window, "Join a room").mock_single_click(PointerEventButton::Left);
+    ui_support::text_field(window, "Room code or ticket link")
+        .mock_single_click(PointerEventButton::Left);
+    back(window);
+    assert_eq!(screen(), Screen::Home);
+    // On Home, Back is left to the system, which closes the app.
+    back(window);
+    assert_eq!(screen(), Screen::Home);
+
+    // In a game, Back asks first; Back again is Stay.
+    find(window, "Play against the computer").mock_single_click(PointerEventButton::Left);
+    find(window, "Start").mock_single_click(PointerEventButton::Left);
+    back(window);
+    assert!(shows(window, "Stay"));
+    back(window);
+    assert!(!shows(window, "Stay"));
+    assert_eq!(screen(), Screen::Game);
+    back(window);
+    find(window, "Leave").mock_single_click(PointerEventButton::Left);
+    assert_eq!(screen(), Screen::Home);
+}
+
 #[test]
 fn setup_offers_classic_croatian_and_matfyz_rules() {
     ui_support::init();
