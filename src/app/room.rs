@@ -47,6 +47,9 @@ pub struct Room {
     problem: Option<Problem>,
     /// The host's invitations, by the phone invited.
     invited: Vec<(PeerId, Invited)>,
+    /// The session ended with a problem: the room is gone, and nothing on
+    /// its screen can be asked of it any more.
+    ended: bool,
 }
 
 impl Room {
@@ -61,6 +64,7 @@ impl Room {
             ready: false,
             problem: None,
             invited: Vec::new(),
+            ended: false,
         }
     }
 
@@ -138,7 +142,13 @@ impl Room {
                 };
                 self.problem = Some(Problem::Other(why.to_owned()));
             }
-            Update::Ended(Err(e)) => self.problem = Some(e.clone()),
+            Update::Ended(Err(e)) => {
+                self.problem = Some(e.clone());
+                self.ended = true;
+                self.seats.clear();
+                self.startable = false;
+                self.ready = false;
+            }
             _ => return false,
         }
         true
@@ -146,7 +156,7 @@ impl Room {
 
     /// A guest says it is ready, or takes it back.
     pub fn toggle_ready(&mut self) -> Option<Action> {
-        (self.part == Part::Guest).then(|| {
+        (self.part == Part::Guest && !self.ended).then(|| {
             self.ready = !self.ready;
             Action::Ready(self.ready)
         })
@@ -155,14 +165,14 @@ impl Room {
     /// The host puts the computer at `level` in seat `seat` (from 0), or
     /// takes it out with `None`.
     pub fn computer(&self, seat: usize, level: Option<Level>) -> Option<Command> {
-        (self.part == Part::Host).then_some(Command::Computer(seat + 1, level))
+        self.hosting().then_some(Command::Computer(seat + 1, level))
     }
 
     /// The host moves the player in seat `seat` (from 0) one seat up,
     /// swapping with the one before; the first seat swaps with the last.
     pub fn move_up(&self, seat: usize) -> Option<Command> {
         let n = self.seats.len();
-        if self.part != Part::Host || seat >= n || n < 2 {
+        if !self.hosting() || seat >= n || n < 2 {
             return None;
         }
         let other = (seat + n - 1) % n;
@@ -173,7 +183,12 @@ impl Room {
 
     /// The host invites `target` (whether or not they fit the room).
     pub fn invite(&self, target: Target) -> Option<Command> {
-        (self.part == Part::Host).then_some(Command::Invite(target))
+        self.hosting().then_some(Command::Invite(target))
+    }
+
+    /// Whether this phone hosts the room, while it is open.
+    fn hosting(&self) -> bool {
+        self.part == Part::Host && !self.ended
     }
 
     /// The host starts the game, when it may.
@@ -247,6 +262,21 @@ mod tests {
         assert_eq!(room.start(), None);
         room.apply(&seats(true));
         assert_eq!(room.start(), Some(Command::Start));
+    }
+
+    #[test]
+    fn an_ended_session_leaves_nothing_to_ask_of_its_room() {
+        for part in [Part::Host, Part::Guest] {
+            let mut room = Room::new(part);
+            room.apply(&seats(true));
+            assert!(room.apply(&Update::Ended(Err(Problem::Closed))));
+            assert_eq!(room.problem(), Some(&Problem::Closed));
+            assert!(room.seats().is_empty());
+            assert_eq!(room.start(), None);
+            assert_eq!(room.toggle_ready(), None);
+            assert_eq!(room.computer(2, None), None);
+            assert_eq!(room.move_up(1), None);
+        }
     }
 
     #[test]
