@@ -793,13 +793,17 @@ fn the_statistics_screen_is_empty_before_a_game_and_shows_a_recorded_one() {
         outcome,
         dice: [3, 1, 4, 1, 5, 9],
     };
-    let record = |game: &str, outcome| Record {
+    let classic = |game: &str, outcome| Record {
         game: game.to_owned(),
-        rules: "croatian".to_owned(),
+        rules: "classic".to_owned(),
         players: vec![
             played(me.public().to_peer_id().to_base58(), outcome),
             played(libp2p::PeerId::random().to_base58(), Outcome::Lost),
         ],
+    };
+    let record = |game: &str, outcome| Record {
+        rules: "croatian".to_owned(),
+        ..classic(game, outcome)
     };
     let store = Store::new(dir);
     store.add(record("won", Outcome::Won)).unwrap();
@@ -813,6 +817,29 @@ fn the_statistics_screen_is_empty_before_a_game_and_shows_a_recorded_one() {
     assert!(shows(window, "Win rate: 33 %"));
     assert!(shows(window, "Croatian: games 2, wins 1, win rate 33 %"));
     assert!(shows(window, "Face 6: 18 times"));
+
+    // Each combination of house rules is a row of its own, named in full.
+    find(window, "Back").mock_single_click(PointerEventButton::Left);
+    for (game, rules) in [
+        ("one", "classic+compulsory-capture"),
+        ("two", "classic+compulsory-capture,no-jump-home"),
+    ] {
+        store
+            .add(Record {
+                rules: rules.to_owned(),
+                ..classic(game, Outcome::Won)
+            })
+            .unwrap();
+    }
+    find(window, "Statistics").mock_single_click(PointerEventButton::Left);
+    assert!(shows(
+        window,
+        "Classic with house rules: Capturing is compulsory: games 1, wins 1, win rate 100 %"
+    ));
+    assert!(shows(
+        window,
+        "Classic with house rules: Capturing is compulsory; No jumping in the home row: games 1, wins 1, win rate 100 %"
+    ));
 }
 
 #[test]
