@@ -17,7 +17,7 @@ use slint::{ComponentHandle, Image, Rgb8Pixel, SharedPixelBuffer};
 
 use super::ui::{self, AppAdapter, AppWindow, ScanAdapter};
 use crate::net::Ticket;
-use crate::platform::camera::{CameraError, FrameSink, TicketScanner};
+use crate::platform::camera::{CameraError, ErrorSink, FrameSink, TicketScanner};
 use crate::platform::lifecycle::Lifecycle;
 use crate::platform::preview::{PREVIEW_SIDE, preview};
 use crate::platform::qr::{self, Scan};
@@ -36,6 +36,9 @@ pub enum Report {
     Looking,
     /// What is in view changed.
     Seen(Seen),
+    /// The camera could not start again on the app's return (the
+    /// permission was refused in the dialog, say).
+    Stopped(CameraError),
 }
 
 /// The camera side of the scan screen.
@@ -61,6 +64,8 @@ impl Scanner {
         show: impl Fn(Picture) + Send + Sync + 'static,
     ) -> Result<(), CameraError> {
         let report = Arc::new(report);
+        let stopped = report.clone();
+        let errors: ErrorSink = Arc::new(move |e| stopped(Report::Stopped(e)));
         let seen = report.clone();
         let scanner = TicketScanner::new(move |s| seen(Report::Seen(s)));
         let started = AtomicBool::new(false);
@@ -71,7 +76,8 @@ impl Scanner {
             show(preview(&frame, PREVIEW_SIDE));
             scanner.frame(frame);
         });
-        self.lifecycle.with_camera(|camera| camera.open(sink))
+        self.lifecycle
+            .with_camera(|camera| camera.open(sink, errors))
     }
 
     /// Closes the camera (the screen closed, or a ticket was found).
@@ -120,8 +126,9 @@ pub(super) fn connect(window: &AppWindow, scanner: Scanner) {
         let report = move |report: Report| {
             // Fails only once the window is gone; then nobody is looking.
             let _ = ui.upgrade_in_event_loop(move |w| match report {
-                Report::Looking => w.global::<ScanAdapter>().set_camera(ui::ScanState::Looking),
+                Report::Looking => show_camera(&w, Ok(())),
                 Report::Seen(seen) => show_seen(&w, seen),
+                Report::Stopped(why) => show_camera(&w, Err(why)),
             });
         };
         let (newest, ui) = (Arc::new(Newest::<Picture>::default()), weak.clone());
@@ -138,17 +145,7 @@ pub(super) fn connect(window: &AppWindow, scanner: Scanner) {
             }
         };
         window.global::<ScanAdapter>().set_preview(Image::default());
-        let state = match camera.open(report, show) {
-            Ok(()) => ui::ScanState::Looking,
-            Err(CameraError::AskingPermission) => ui::ScanState::AskingPermission,
-            Err(CameraError::Denied) => ui::ScanState::Denied,
-            Err(CameraError::NoCamera) => ui::ScanState::NoCamera,
-            Err(CameraError::Failed(why)) => {
-                window.global::<ScanAdapter>().set_detail(why.into());
-                ui::ScanState::Failed
-            }
-        };
-        window.global::<ScanAdapter>().set_camera(state);
+        show_camera(&window, camera.open(report, show));
         window
             .global::<ScanAdapter>()
             .set_seen(ui::SeenKind::Nothing);
@@ -170,6 +167,21 @@ pub(super) fn connect(window: &AppWindow, scanner: Scanner) {
                 adapter.set_seen(ui::SeenKind::Unreadable);
                 adapter.set_detail(e.to_string().into());
             }
+        }
+    });
+}
+
+/// Shows whether the camera looks, or why not.
+fn show_camera(window: &AppWindow, camera: Result<(), CameraError>) {
+    let adapter = window.global::<ScanAdapter>();
+    adapter.set_camera(match camera {
+        Ok(()) => ui::ScanState::Looking,
+        Err(CameraError::AskingPermission) => ui::ScanState::AskingPermission,
+        Err(CameraError::Denied) => ui::ScanState::Denied,
+        Err(CameraError::NoCamera) => ui::ScanState::NoCamera,
+        Err(CameraError::Failed(why)) => {
+            adapter.set_detail(why.into());
+            ui::ScanState::Failed
         }
     });
 }
@@ -390,6 +402,30 @@ mod tests {
         assert!(camera.running());
         camera.show(&vec![255; 32 * 32], 32);
         assert_eq!(*reports.lock().unwrap(), vec![Report::Looking]);
+    }
+
+    #[test]
+    fn a_permission_refused_in_the_dialog_is_reported_on_return() {
+        let camera = FakeCamera::default();
+        let lifecycle = Lifecycle::new(
+            Multicast::new(NoLock),
+            CameraSession::new(camera.clone(), Dialog::default()),
+            Bookmark::Home,
+        );
+        let scanner = Scanner::new(lifecycle.clone());
+        let reports = Arc::new(Mutex::new(Vec::new()));
+        let log = reports.clone();
+        assert_eq!(
+            scanner.open(move |r| log.lock().unwrap().push(r), |_| {}),
+            Err(CameraError::AskingPermission)
+        );
+        lifecycle.pause().unwrap();
+        assert_eq!(lifecycle.resume(), Err(CameraError::Denied.into()));
+        assert!(!camera.running());
+        assert_eq!(
+            *reports.lock().unwrap(),
+            vec![Report::Stopped(CameraError::Denied)]
+        );
     }
 
     #[test]

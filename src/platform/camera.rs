@@ -24,6 +24,11 @@ use super::qr::{GreyFrame, Scan};
 /// it hands what it found to the UI thread, which closes the scan screen.
 pub type FrameSink = Arc<dyn Fn(GreyFrame<'_>) + Send + Sync>;
 
+/// Hears why the camera could not start again after the app returned to
+/// the foreground (the permission refused in the dialog, the camera
+/// gone), so that the open scan screen says so instead of waiting.
+pub type ErrorSink = Arc<dyn Fn(CameraError) + Send + Sync>;
+
 /// Why the camera does not deliver frames.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum CameraError {
@@ -87,8 +92,8 @@ impl Camera for NoCamera {
 pub struct CameraSession {
     camera: Box<dyn Camera>,
     permission: Box<dyn CameraPermission>,
-    /// The sink while the scan screen is open.
-    wanted: Option<FrameSink>,
+    /// The sinks while the scan screen is open.
+    wanted: Option<(FrameSink, ErrorSink)>,
     /// Whether the permission was asked for since the screen opened.
     asked: bool,
     running: bool,
@@ -112,10 +117,11 @@ impl CameraSession {
     }
 
     /// The scan screen opened: frames go to `sink` from now on (or, while
-    /// the permission is asked for, once it is granted).
-    pub fn open(&mut self, sink: FrameSink) -> Result<(), CameraError> {
+    /// the permission is asked for, once it is granted); `errors` hears
+    /// when a later start fails.
+    pub fn open(&mut self, sink: FrameSink, errors: ErrorSink) -> Result<(), CameraError> {
         self.close();
-        self.wanted = Some(sink);
+        self.wanted = Some((sink, errors));
         self.asked = false;
         self.reconcile()
     }
@@ -130,7 +136,11 @@ impl CameraSession {
     /// The app moved to the foreground or the background.
     pub fn set_foreground(&mut self, foreground: bool) -> Result<(), CameraError> {
         self.foreground = foreground;
-        self.reconcile()
+        let started = self.reconcile();
+        if let (Err(e), Some((_, errors))) = (&started, &self.wanted) {
+            errors(e.clone());
+        }
+        started
     }
 
     pub fn is_running(&self) -> bool {
@@ -139,7 +149,7 @@ impl CameraSession {
 
     fn reconcile(&mut self) -> Result<(), CameraError> {
         match (&self.wanted, self.foreground, self.running) {
-            (Some(sink), true, false) => {
+            (Some((sink, _)), true, false) => {
                 if !self.permission.granted() {
                     if self.asked {
                         return Err(CameraError::Denied);

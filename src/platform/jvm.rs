@@ -314,7 +314,7 @@ mod tests {
         let mut session = CameraSession::new(NoCamera, ActivityCameraPermission::new(jvm.clone()));
         let sink: crate::platform::camera::FrameSink = std::sync::Arc::new(|_| {});
         assert_eq!(
-            session.open(sink.clone()),
+            session.open(sink.clone(), std::sync::Arc::new(|_| {})),
             Err(CameraError::AskingPermission)
         );
         assert_eq!(field_int(&jvm, "requests"), 1);
@@ -332,7 +332,10 @@ mod tests {
             )
         })
         .unwrap();
-        assert_eq!(session.open(sink), Err(CameraError::NoCamera));
+        assert_eq!(
+            session.open(sink, std::sync::Arc::new(|_| {})),
+            Err(CameraError::NoCamera)
+        );
         assert_eq!(field_int(&jvm, "requests"), 1);
     }
 }
