@@ -391,6 +391,25 @@ fn home_after_an_online_games_result_closes_it_for_the_next_game_and_invitations
 }
 
 #[test]
+fn a_guest_is_not_offered_to_play_again_after_an_online_game() {
+    ui_support::on_ui_thread(|| {
+        let (app_dir, bot_dir) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+        let mut host = peer(bot_dir.path(), &["host", "--players", "2", "--name", "Ivo"]);
+        let (ticket, _) = process::ticket(&mut host);
+        let app = shown_app(app_dir.path());
+        let window = app.window();
+        join(window, &ticket);
+        play_to_the_result(window);
+        // The host opens the next room; a guest joins it as it joined
+        // this one, from Home.
+        assert!(!shows(window, "Play again"));
+        assert!(!shows(window, "Host a new room"));
+        assert!(shows(window, "Home"));
+        host.finish();
+    });
+}
+
+#[test]
 fn a_game_left_mid_way_counts_as_a_leave_even_if_a_new_room_opens_before_its_turn() {
     ui_support::on_ui_thread(|| {
         let (app_dir, bot_dir) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());

@@ -462,6 +462,13 @@ fn an_online_game_that_ended_without_a_winner_names_nobody() {
     assert!(!shows(window, "Hana wins!"));
     result.set_won(true);
     assert!(shows(window, "Hana wins!"));
+    // The host of an online game may open the next room; a guest joins it.
+    result.set_online(true);
+    result.set_hosted(true);
+    assert!(shows(window, "Host a new room"));
+    assert!(!shows(window, "Play again"));
+    result.set_hosted(false);
+    assert!(!shows(window, "Host a new room"));
 }
 
 /// Presses Android's Back key.

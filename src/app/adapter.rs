@@ -446,11 +446,16 @@ impl App {
             let Some(window) = window.upgrade() else {
                 return;
             };
-            // An online game's players meet again in a new room.
+            // An online game's players meet again in a new room, which its
+            // host opens (only the host is offered this). The others go
+            // Home: the nearby list would reach the host under this
+            // player's identity while the finished game's session still
+            // waits for the others to hold its end (docs/lobby.md, "One
+            // identity, several nodes").
             if online_adapter::leave(&online) {
                 window
                     .global::<ui::AppAdapter>()
-                    .set_screen(ui::Screen::Home);
+                    .set_screen(ui::Screen::Host);
                 return;
             }
             let game = {
@@ -915,6 +920,7 @@ fn show_result(window: &AppWindow, state: &State) {
     };
     let adapter = window.global::<ResultAdapter>();
     adapter.set_won(true);
+    adapter.set_online(false);
     adapter.set_winner(hue(winner));
     adapter.set_winner_name(name(game.player(winner)).into());
     let all = players(game);

@@ -499,6 +499,8 @@ fn show_result(window: &AppWindow, s: &Online) {
     let adapter = window.global::<ResultAdapter>();
     let winner = game.over().flatten();
     adapter.set_won(winner.is_some());
+    adapter.set_online(true);
+    adapter.set_hosted(window.global::<RoomAdapter>().get_hosting());
     if let Some(winner) = winner {
         adapter.set_winner(hue(winner));
         adapter.set_winner_name(s.names[winner.index()].as_str().into());
