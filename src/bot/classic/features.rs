@@ -11,6 +11,7 @@
 
 use super::board::{Board, LAST_TRACK, square};
 use super::race::{Race, TURN};
+use super::reach::{CERTAIN, ONE_IN_SIX, Reach};
 use crate::rules::Colour;
 use crate::rules::classic::Game;
 
@@ -47,10 +48,10 @@ const SIXTEENTH: i64 = TURN / 16;
 pub const SCALE: [i32; COUNT] = {
     let mut scale = [1; COUNT];
     scale[RACE] = 16 * 10;
-    scale[LOSS] = 36 * 16;
-    scale[HIT] = 36;
+    scale[LOSS] = CERTAIN * 16;
+    scale[HIT] = CERTAIN;
     scale[EXPOSURE] = 1000;
-    scale[THREAT] = 36 * 40;
+    scale[THREAT] = CERTAIN * 40;
     scale
 };
 
@@ -65,11 +66,11 @@ pub fn name(i: usize) -> String {
             format!("pieces on progress {from}..={}", from + REGION_LEN - 1)
         }
         RACE => "race table, 16ths of a turn".into(),
-        LOSS => "expected capture loss, 36ths x 16ths of a turn".into(),
-        HIT => "sum of hit chances, 36ths".into(),
+        LOSS => "expected capture loss, 216ths x 16ths of a turn".into(),
+        HIT => "sum of hit chances, 216ths".into(),
         IN_DANGER => "pieces hit at least 1 time in 6".into(),
         EXPOSURE => "sum of (41 - p)(p + 8)".into(),
-        THREAT => "opponent progress in reach, 36ths x squares".into(),
+        THREAT => "opponent progress in reach, 216ths x squares".into(),
         TARGETS => "opponent pieces in reach at least 1 time in 6".into(),
         BLOCKING => "own start square blocked with pieces in base".into(),
         _ => String::new(),
@@ -83,10 +84,11 @@ pub fn of(game: &Game) -> [Vector; 4] {
     let seats = position.seats();
     let race = Race::get(game.house());
     let board = Board::new(position);
+    let reach = Reach::new(position, game.house());
     let mut out = [[0; COUNT]; 4];
     let mut colour = position.turn();
     for waiting in 0..seats.len() {
-        out[colour.index()] = colour_features(&board, race, seats.iter(), colour, waiting);
+        out[colour.index()] = colour_features(&board, &reach, race, seats.iter(), colour, waiting);
         colour = seats.after(colour);
     }
     out
@@ -95,6 +97,7 @@ pub fn of(game: &Game) -> [Vector; 4] {
 /// The features of `colour`, which acts after `waiting` other colours.
 fn colour_features(
     board: &Board,
+    reach: &Reach,
     race: &Race,
     seats: impl Iterator<Item = Colour>,
     colour: Colour,
@@ -112,21 +115,21 @@ fn colour_features(
             continue;
         }
         f[REGION + usize::from((spot - 1) / REGION_LEN)] += 1;
-        let hit = board.hit_chance(colour, square(colour, spot));
+        let hit = reach.hit_chance(colour, square(colour, spot));
         let mut captured = spots;
         captured[i] = 0;
         let loss = (race.turns(captured) - turns) / SIXTEENTH;
         f[LOSS] += hit * loss as i32;
         f[HIT] += hit;
-        f[IN_DANGER] += i32::from(hit >= 6);
+        f[IN_DANGER] += i32::from(hit >= ONE_IN_SIX);
         let p = i32::from(spot);
         f[EXPOSURE] += (41 - p) * (p + 8);
     }
     for victim in seats.filter(|&c| c != colour) {
         for spot in board.on_track(victim) {
-            let reach = board.reach(colour, square(victim, spot));
-            f[THREAT] += reach * i32::from(spot);
-            f[TARGETS] += i32::from(reach >= 6);
+            let chance = reach.reach(colour, square(victim, spot));
+            f[THREAT] += chance * i32::from(spot);
+            f[TARGETS] += i32::from(chance >= ONE_IN_SIX);
         }
     }
     f[BLOCKING] = i32::from(board.in_base(colour) && spots.contains(&1));
@@ -166,11 +169,11 @@ mod tests {
         assert_eq!(red[AT_HOME + 3], 1);
         assert_eq!(red[IN_BASE], 1);
         assert_eq!(red[REGION + 1], 1, "progress 6 is in the second region");
-        assert_eq!(red[HIT], 6);
+        assert_eq!(red[HIT], ONE_IN_SIX);
         assert_eq!(red[IN_DANGER], 1);
         assert_eq!(
             green[THREAT],
-            6 * 6,
+            ONE_IN_SIX * 6,
             "a one-in-six reach of red's progress 6"
         );
         assert_eq!(green[TARGETS], 1);

@@ -3,8 +3,9 @@
 //! of its threatened pieces, its pieces' exposure on the way home and its
 //! wait for its roll, weighted by [`weight`].
 
-use super::board::{Board, CERTAIN, LAST_TRACK, square};
+use super::board::{Board, LAST_TRACK, square};
 use super::race::{Race, TURN};
+use super::reach::{CERTAIN, Reach};
 use crate::bot::playable::Values;
 use crate::rules::classic::Game;
 
@@ -42,6 +43,7 @@ pub fn evaluate(game: &Game) -> Values {
     }
     let race = Race::get(game.house());
     let board = Board::new(position);
+    let reach = Reach::new(position, game.house());
     let players = seats.len() as i64;
     let mut cost = [0; 4];
     let mut colour = position.turn();
@@ -53,7 +55,7 @@ pub fn evaluate(game: &Game) -> Values {
             if !(1..=LAST_TRACK).contains(&spot) {
                 continue;
             }
-            let hit = i64::from(board.hit_chance(colour, square(colour, spot)));
+            let hit = i64::from(reach.hit_chance(colour, square(colour, spot)));
             let mut captured = spots;
             captured[i] = 0;
             let loss = race.turns(captured) - turns;

@@ -7,36 +7,36 @@ use super::COUNT;
 
 #[rustfmt::skip]
 pub const WEIGHTS: [i64; COUNT] = [
-    3058, // 0 seats until it acts
-    945, // 1 seats until it acts
-    -1035, // 2 seats until it acts
-    -2968, // 3 seats until it acts
-    17024, // 0 pieces in base
-    7359, // 1 pieces in base
-    -1175, // 2 pieces in base
-    -7697, // 3 pieces in base
-    -15511, // 4 pieces in base
-    -8937, // 0 pieces home
-    -5871, // 1 pieces home
-    -1368, // 2 pieces home
-    16175, // 3 pieces home
+    2882, // 0 seats until it acts
+    861, // 1 seats until it acts
+    -874, // 2 seats until it acts
+    -2869, // 3 seats until it acts
+    16358, // 0 pieces in base
+    7124, // 1 pieces in base
+    -1035, // 2 pieces in base
+    -7257, // 3 pieces in base
+    -15190, // 4 pieces in base
+    -10745, // 0 pieces home
+    -5443, // 1 pieces home
+    -1482, // 2 pieces home
+    17670, // 3 pieces home
     0, // 4 pieces home
-    -264, // pieces on progress 1..=4
-    -40, // pieces on progress 5..=8
-    668, // pieces on progress 9..=12
-    1432, // pieces on progress 13..=16
-    2490, // pieces on progress 17..=20
-    4230, // pieces on progress 21..=24
-    5412, // pieces on progress 25..=28
-    7456, // pieces on progress 29..=32
-    9256, // pieces on progress 33..=36
-    9568, // pieces on progress 37..=40
-    -341, // race table, 16ths of a turn
-    -10, // expected capture loss, 36ths x 16ths of a turn
-    211, // sum of hit chances, 36ths
-    -1505, // pieces hit at least 1 time in 6
-    -28, // sum of (41 - p)(p + 8)
-    6, // opponent progress in reach, 36ths x squares
-    -2102, // opponent pieces in reach at least 1 time in 6
-    -2907, // own start square blocked with pieces in base
+    -1286, // pieces on progress 1..=4
+    -901, // pieces on progress 5..=8
+    -271, // pieces on progress 9..=12
+    651, // pieces on progress 13..=16
+    1930, // pieces on progress 17..=20
+    3250, // pieces on progress 21..=24
+    4495, // pieces on progress 25..=28
+    6703, // pieces on progress 29..=32
+    8681, // pieces on progress 33..=36
+    9622, // pieces on progress 37..=40
+    -327, // race table, 16ths of a turn
+    -1, // expected capture loss, 216ths x 16ths of a turn
+    30, // sum of hit chances, 216ths
+    -738, // pieces hit at least 1 time in 6
+    -25, // sum of (41 - p)(p + 8)
+    1, // opponent progress in reach, 216ths x squares
+    -1835, // opponent pieces in reach at least 1 time in 6
+    -2877, // own start square blocked with pieces in base
 ];

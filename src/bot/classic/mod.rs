@@ -2,8 +2,9 @@
 //! [`classic::Game`], the medium player's rule of thumb and the hard
 //! player's evaluation.
 //!
-//! - [`board`]: every piece's progress and the chance of each square being
-//!   hit.
+//! - [`board`]: every piece's progress and the medium player's idea of
+//!   danger.
+//! - [`reach`]: the chance of each square being hit, by the rules' own moves.
 //! - [`race`]: the expected turns a colour needs to finish when it plays
 //!   alone.
 //! - [`hand`]: the hard player's hand-made evaluation, built on the race.
@@ -14,6 +15,7 @@ pub mod features;
 mod hand;
 mod learnt;
 mod race;
+mod reach;
 
 use super::playable::{LOGIT_UNIT, Playable, Values};
 use crate::rules::classic::{self, Move, Phase};
