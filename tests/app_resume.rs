@@ -309,6 +309,69 @@ fn resume_pressed_on_home_rejoins_the_game_by_name_plays_it_out_and_records_it_o
 }
 
 #[test]
+fn an_app_the_system_killed_mid_game_reopens_the_game_from_its_bookmark() {
+    use clovece::platform::Platform;
+    use clovece::platform::lifecycle::Bookmark;
+
+    ui_support::on_ui_thread(|| {
+        let (app_dir, bot_dir) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+        let mut host = peer(bot_dir.path(), &["host", "--players", "2", "--name", "Ivo"]);
+        let (ticket, _) = process::ticket(&mut host);
+        let saved = {
+            let lifecycle = Platform::desktop().lifecycle;
+            let services = Services {
+                lifecycle: lifecycle.clone(),
+                ..Services::desktop()
+            };
+            let app = ui_support::app_on(app_dir.path(), 1, services);
+            let window = app.window();
+            window.show().unwrap();
+            assert_eq!(lifecycle.bookmark(), Bookmark::Home);
+            window
+                .global::<AppAdapter>()
+                .invoke_join_room(ticket.as_str().into());
+            pump_until("the room is joined", || shows(window, "Seat 1: Ivo (host)"));
+            assert_eq!(
+                lifecycle.bookmark(),
+                Bookmark::Room {
+                    ticket: ticket.clone()
+                }
+            );
+            ui_support::find(window, "Ready").mock_single_click(PointerEventButton::Left);
+            play_until_my_roll(window, 2);
+            let folders = session_folders(app_dir.path());
+            assert_eq!(
+                lifecycle.bookmark(),
+                Bookmark::Game {
+                    store: folders[0].display().to_string()
+                }
+            );
+            // The system asks what to keep, then kills the app.
+            lifecycle.save()
+        };
+        // Recreated, the app is handed the bookmark back and reopens the
+        // game without a tap.
+        let lifecycle = Platform::desktop().lifecycle;
+        let services = Services {
+            lifecycle: lifecycle.clone(),
+            ..Services::desktop()
+        };
+        let app = ui_support::app_on(app_dir.path(), 1, services);
+        let window = app.window();
+        window.show().unwrap();
+        lifecycle.restore(&saved);
+        pump_until("the board is shown", || {
+            window.global::<AppAdapter>().get_screen() == Screen::Game
+        });
+        assert!(label_starting(window, "Ivo (Red), ").is_some());
+        ui_support::find(window, "Leave game").mock_single_click(PointerEventButton::Left);
+        ui_support::find(window, "Leave").mock_single_click(PointerEventButton::Left);
+        assert_eq!(lifecycle.bookmark(), Bookmark::Home);
+        host.finish();
+    });
+}
+
+#[test]
 fn a_resumed_game_whose_other_phone_is_gone_is_played_on_with_the_computer_in_its_seat() {
     ui_support::on_ui_thread(|| {
         let (app_dir, bot_dir) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());

@@ -58,6 +58,11 @@ impl MulticastLock for FakeLock {
     }
 }
 
+/// A scan screen that ignores why the camera stopped.
+fn quiet() -> clovece::platform::camera::ErrorSink {
+    std::sync::Arc::new(|_| {})
+}
+
 #[test]
 fn multicast_lock_is_held_while_anyone_needs_it() {
     let lock = FakeLock::default();
@@ -228,7 +233,7 @@ fn camera_runs_only_while_the_scan_screen_is_open_in_front() {
     let camera = FakeCamera::default();
     let mut session = CameraSession::new(camera.clone(), granted());
     let (sink, frames) = counting_sink();
-    session.open(sink).unwrap();
+    session.open(sink, quiet()).unwrap();
     assert!(session.is_running());
     let data = [0u8; 4];
     let deliver = || {
@@ -258,7 +263,7 @@ fn camera_permission_is_asked_once_per_opening() {
     let mut session = CameraSession::new(camera.clone(), permission.clone());
     let (sink, _) = counting_sink();
     assert_eq!(
-        session.open(sink.clone()),
+        session.open(sink.clone(), quiet()),
         Err(CameraError::AskingPermission)
     );
     // The dialog pauses and resumes the app: refused, so no second dialog.
@@ -267,7 +272,10 @@ fn camera_permission_is_asked_once_per_opening() {
     assert_eq!(session.set_foreground(true), Err(CameraError::Denied));
     // Opening the scan screen again asks again; granted this time.
     session.close();
-    assert_eq!(session.open(sink), Err(CameraError::AskingPermission));
+    assert_eq!(
+        session.open(sink, quiet()),
+        Err(CameraError::AskingPermission)
+    );
     *permission.granted.lock().unwrap() = true;
     session.set_foreground(false).unwrap();
     session.set_foreground(true).unwrap();
@@ -284,7 +292,7 @@ fn camera_error_messages_say_what_to_do() {
     );
     let mut session = CameraSession::new(NoCamera, granted());
     let (sink, _) = counting_sink();
-    assert_eq!(session.open(sink), Err(CameraError::NoCamera));
+    assert_eq!(session.open(sink, quiet()), Err(CameraError::NoCamera));
     assert!(!session.is_running());
 }
 
@@ -300,7 +308,7 @@ fn lifecycle_pause_releases_and_resume_restores() {
     );
     let hold = multicast.hold().unwrap();
     let (sink, _) = counting_sink();
-    lifecycle.with_camera(|c| c.open(sink)).unwrap();
+    lifecycle.with_camera(|c| c.open(sink, quiet())).unwrap();
     lifecycle.pause().unwrap();
     assert!(!multicast.is_acquired());
     assert!(!lifecycle.with_camera(|c| c.is_running()));
@@ -327,7 +335,7 @@ fn lifecycle_pause_releases_the_camera_even_if_the_lock_fails() {
     );
     let _hold = multicast.hold().unwrap();
     let (sink, _) = counting_sink();
-    lifecycle.with_camera(|c| c.open(sink)).unwrap();
+    lifecycle.with_camera(|c| c.open(sink, quiet())).unwrap();
     *lock.fail.lock().unwrap() = true;
     assert!(lifecycle.pause().is_err());
     assert!(!lifecycle.with_camera(|c| c.is_running()));
@@ -341,13 +349,26 @@ fn lifecycle_bookmark_survives_save_and_restore() {
     };
     lifecycle.set_bookmark(game.clone());
     let bytes = lifecycle.save();
-    // A recreated app: a fresh lifecycle gets the bytes back once.
-    let recreated = Platform::desktop().lifecycle;
-    assert_eq!(recreated.take_restored(), None);
-    recreated.restore(&bytes);
-    assert_eq!(recreated.bookmark(), game);
-    assert_eq!(recreated.take_restored(), Some(game));
-    assert_eq!(recreated.take_restored(), None);
+    // A recreated app hears of the bookmark once, whether the bytes come
+    // back before it asks or after.
+    let heard = || {
+        let heard = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+        let log = heard.clone();
+        (heard, move |b| log.lock().unwrap().push(b))
+    };
+    let early = Platform::desktop().lifecycle;
+    early.restore(&bytes);
+    assert_eq!(early.bookmark(), game);
+    let (reopened, reopen) = heard();
+    early.on_restore(reopen);
+    assert_eq!(*reopened.lock().unwrap(), [game.clone()]);
+
+    let late = Platform::desktop().lifecycle;
+    let (reopened, reopen) = heard();
+    late.on_restore(reopen);
+    assert!(reopened.lock().unwrap().is_empty());
+    late.restore(&bytes);
+    assert_eq!(*reopened.lock().unwrap(), [game]);
 }
 
 #[test]
@@ -377,7 +398,7 @@ fn desktop_platform_runs_libp2p_mdns_without_a_camera() {
     assert!(platform.discovery.swarm_mdns());
     let (sink, _) = counting_sink();
     assert_eq!(
-        platform.lifecycle.with_camera(|c| c.open(sink)),
+        platform.lifecycle.with_camera(|c| c.open(sink, quiet())),
         Err(CameraError::NoCamera)
     );
     let nearby: NearbySink = Arc::new(|_| {});

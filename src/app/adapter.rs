@@ -30,7 +30,7 @@ use super::ui::{
 use crate::bot::Level;
 use crate::platform::Platform;
 use crate::platform::discovery::Discovery;
-use crate::platform::lifecycle::Lifecycle;
+use crate::platform::lifecycle::{Bookmark, Lifecycle};
 use crate::protocol::header::TurnTimer;
 use crate::rules::board::{HOME_LEN, TRACK_LEN};
 use crate::rules::{Colour, Die, HouseRules, Next, RuleSet};
@@ -144,7 +144,7 @@ impl App {
         let identity = Box::new(move || {
             crate::net::identity::load_or_create(&identity_data).map_err(|e| e.to_string())
         });
-        let multicast = services.lifecycle.multicast();
+        let lifecycle = services.lifecycle.clone();
         // The phones the nearby list asks are also seen by the invite
         // list, and online play listens where the nearby list does.
         let (known, listen) = (
@@ -165,7 +165,11 @@ impl App {
             eprintln!("clovece: using the default settings");
             Settings::default()
         });
-        let online = Rc::new(RefCell::new(Online::new(data, multicast, discovery)));
+        let online = Rc::new(RefCell::new(Online::new(
+            data,
+            lifecycle.clone(),
+            discovery,
+        )));
         online.borrow_mut().invites.know(known);
         online.borrow_mut().set_listen(listen);
         let names = Rc::new(VecModel::from(vec![SharedString::new(); 4]));
@@ -189,6 +193,11 @@ impl App {
         };
         app.show_settings();
         app.connect();
+        let weak = app.window.as_weak();
+        lifecycle.on_restore(move |bookmark| {
+            // Fails only once the window is gone.
+            let _ = weak.upgrade_in_event_loop(move |window| reopen(&window, bookmark));
+        });
         Ok(app)
     }
 
@@ -933,6 +942,19 @@ fn show_result(window: &AppWindow, state: &State) {
     window
         .global::<ui::AppAdapter>()
         .set_screen(ui::Screen::Result);
+}
+
+/// Reopens what the app showed when the operating system killed it: the
+/// online game (the one kept game, which Resume goes on with) or the room
+/// this phone had joined. A game on this device is not kept.
+fn reopen(window: &AppWindow, bookmark: Bookmark) {
+    match bookmark {
+        Bookmark::Home => {}
+        Bookmark::Game { .. } => window.global::<ui::ResumeAdapter>().invoke_resume(),
+        Bookmark::Room { ticket } => window
+            .global::<ui::AppAdapter>()
+            .invoke_join_room(ticket.into()),
+    }
 }
 
 /// A player's name; empty for the computer and for people who gave none

@@ -33,6 +33,7 @@ use crate::net::Ticket;
 use crate::net::front::Action;
 use crate::net::room::SeatView;
 use crate::platform::discovery::Discovery;
+use crate::platform::lifecycle::{Bookmark, Lifecycle};
 use crate::platform::multicast::Multicast;
 use crate::protocol::Theme;
 use crate::rules::{Colour, FirstPlayer, HouseRules, RuleSet, Seats};
@@ -50,6 +51,8 @@ pub struct Online {
     /// The platform's multicast lock, held by each session (the
     /// invitations' nodes hold it through their discovery).
     pub(super) multicast: Multicast,
+    /// Keeps the bookmark of what to reopen if the system kills the app.
+    lifecycle: Lifecycle,
     /// How phones nearby find this one's room and invitation inbox, and
     /// how the host's invite list finds them.
     pub(super) discovery: Arc<dyn Discovery>,
@@ -79,15 +82,16 @@ thread_local! {
 
 impl Online {
     /// Online play keeping its files in `data`, listening on every
-    /// interface, holding `multicast` while a session runs, found through
-    /// `discovery`.
-    pub fn new(data: PathBuf, multicast: Multicast, discovery: Arc<dyn Discovery>) -> Online {
+    /// interface, holding `lifecycle`'s multicast lock while a session runs
+    /// and keeping its bookmark, found through `discovery`.
+    pub fn new(data: PathBuf, lifecycle: Lifecycle, discovery: Arc<dyn Discovery>) -> Online {
         Online {
             data,
             listen: vec!["/ip4/0.0.0.0/tcp/0".parse().expect("a valid address")],
             session: None,
             leaving: None,
-            multicast,
+            multicast: lifecycle.multicast(),
+            lifecycle,
             discovery,
             room: None,
             invites: Invites::default(),
@@ -112,6 +116,25 @@ impl Online {
         self.session = None;
         self.leaving = None;
         self.invites = Invites::default();
+    }
+
+    /// Keeps what to reopen if the operating system kills the app now:
+    /// the game on the board (its folder, which Resume goes on with), the
+    /// room this phone joined (a host's room ends with the app), or Home.
+    fn keep_bookmark(&self) {
+        let bookmark = match (&self.session, &self.game, &self.room) {
+            (Some(session), Some(_), _) => Bookmark::Game {
+                store: session.folder().display().to_string(),
+            },
+            (Some(_), None, Some(room)) if room.guest() => {
+                room.ticket()
+                    .map_or(Bookmark::Home, |(ticket, _)| Bookmark::Room {
+                        ticket: ticket.to_owned(),
+                    })
+            }
+            _ => Bookmark::Home,
+        };
+        self.lifecycle.set_bookmark(bookmark);
     }
 
     /// Whether a session runs, shown or given up: its game's folder is in
@@ -263,6 +286,7 @@ pub(super) fn begin(window: &AppWindow, online: &Rc<RefCell<Online>>, part: Part
             ONLINE.with(|o| {
                 if let Some(online) = o.borrow().upgrade() {
                     apply(&window, &online, generation, update);
+                    online.borrow().keep_bookmark();
                 }
             });
         });
@@ -281,6 +305,7 @@ pub(super) fn begin(window: &AppWindow, online: &Rc<RefCell<Online>>, part: Part
     adapter.set_code("".into());
     adapter.set_qr(Image::default());
     show_room(window, &mut s);
+    s.keep_bookmark();
     window
         .global::<ui::AppAdapter>()
         .set_screen(ui::Screen::Room);
@@ -582,6 +607,7 @@ pub fn leave(online: &Rc<RefCell<Online>>) -> bool {
     }
     s.generation += 1;
     s.room = None;
+    s.keep_bookmark();
     true
 }
 

@@ -186,6 +186,11 @@ impl Room {
         self.hosting().then_some(Command::Invite(target))
     }
 
+    /// Whether this phone joined the room (rather than hosting it).
+    pub fn guest(&self) -> bool {
+        self.part == Part::Guest
+    }
+
     /// Whether this phone hosts the room, while it is open.
     fn hosting(&self) -> bool {
         self.part == Part::Host && !self.ended

@@ -65,9 +65,14 @@ struct Inner {
     multicast: Multicast,
     camera: CameraSession,
     bookmark: Bookmark,
-    /// A bookmark the operating system gave back, not yet taken by the app.
+    /// A bookmark the operating system gave back before the app asked
+    /// to hear of it.
     restored: Option<Bookmark>,
+    /// How the app reopens a restored bookmark's screen.
+    reopen: Option<Reopen>,
 }
+
+type Reopen = Arc<dyn Fn(Bookmark) + Send + Sync>;
 
 impl Lifecycle {
     pub fn new(multicast: Multicast, camera: CameraSession, bookmark: Bookmark) -> Lifecycle {
@@ -76,6 +81,7 @@ impl Lifecycle {
             camera,
             bookmark,
             restored: None,
+            reopen: None,
         })))
     }
 
@@ -106,14 +112,33 @@ impl Lifecycle {
     /// [`save`](Self::save) handed it.
     pub fn restore(&self, bytes: &[u8]) {
         let bookmark = Bookmark::from_bytes(bytes);
-        let mut inner = self.inner();
-        inner.bookmark = bookmark.clone();
-        inner.restored = Some(bookmark);
+        let reopen = {
+            let mut inner = self.inner();
+            inner.bookmark = bookmark.clone();
+            match inner.reopen.clone() {
+                Some(reopen) => reopen,
+                None => {
+                    inner.restored = Some(bookmark);
+                    return;
+                }
+            }
+        };
+        // Outside the lock: the app may move the bookmark as it reopens.
+        reopen(bookmark);
     }
 
-    /// The screen to reopen after a [`restore`](Self::restore), once.
-    pub fn take_restored(&self) -> Option<Bookmark> {
-        self.inner().restored.take()
+    /// Has `reopen` open the screen of a bookmark that the operating
+    /// system gives back: at once if it already did, else when it does.
+    pub fn on_restore(&self, reopen: impl Fn(Bookmark) + Send + Sync + 'static) {
+        let reopen: Reopen = Arc::new(reopen);
+        let restored = {
+            let mut inner = self.inner();
+            inner.reopen = Some(reopen.clone());
+            inner.restored.take()
+        };
+        if let Some(bookmark) = restored {
+            reopen(bookmark);
+        }
     }
 
     /// The app moved to another screen.
