@@ -81,14 +81,18 @@ pub fn name(i: usize) -> String {
 /// [`Colour::index`] (zeros for colours not seated).
 pub fn of(game: &Game) -> [Vector; 4] {
     let position = game.position();
+    read(game, &Board::new(position), &Reach::new(position, game.house()))
+}
+
+/// [`of`], with the position's board and reach already worked out.
+pub fn read(game: &Game, board: &Board, reach: &Reach) -> [Vector; 4] {
+    let position = game.position();
     let seats = position.seats();
     let race = Race::get(game.house());
-    let board = Board::new(position);
-    let reach = Reach::new(position, game.house());
     let mut out = [[0; COUNT]; 4];
     let mut colour = position.turn();
     for waiting in 0..seats.len() {
-        out[colour.index()] = colour_features(&board, &reach, race, seats.iter(), colour, waiting);
+        out[colour.index()] = colour_features(board, reach, race, seats.iter(), colour, waiting);
         colour = seats.after(colour);
     }
     out

@@ -35,15 +35,15 @@ mod weight {
 }
 
 /// Each colour's value: how far its cost is below the others'.
-pub fn evaluate(game: &Game) -> Values {
+/// (`board` and `reach` are `game`'s, worked out once for both
+/// evaluations.)
+pub fn evaluate(game: &Game, board: &Board, reach: &Reach) -> Values {
     let position = game.position();
     let seats = position.seats();
     if let Some(winner) = game.winner() {
         return Values::won(seats, winner);
     }
     let race = Race::get(game.house());
-    let board = Board::new(position);
-    let reach = Reach::new(position, game.house());
     let players = seats.len() as i64;
     let mut cost = [0; 4];
     let mut colour = position.turn();

@@ -21,6 +21,7 @@ use super::playable::{LOGIT_UNIT, Playable, Values};
 use crate::rules::classic::{self, Move, Phase};
 use crate::rules::{Die, Next};
 use board::{Board, LAST_TRACK, square};
+use reach::Reach;
 use race::TURN;
 
 // The hard player averages the hand-made evaluation (in turns of the race
@@ -94,6 +95,12 @@ impl Playable for classic::Game {
     /// The mean of the hand-made and the learnt evaluation: in
     /// tournaments it played better than either alone (docs/bots.md).
     fn evaluate(&self) -> Values {
-        Values::mean(hand::evaluate(self), learnt::evaluate(self))
+        // Both read the board and the opponents' reach: worked out once.
+        let position = self.position();
+        let (board, reach) = (Board::new(position), Reach::new(position, self.house()));
+        Values::mean(
+            hand::evaluate(self, &board, &reach),
+            learnt::evaluate(self, &board, &reach),
+        )
     }
 }
