@@ -508,6 +508,12 @@ fn androids_back_key_goes_back_on_every_screen_and_asks_before_leaving_a_game() 
     // On Home, Back is left to the system, which closes the app.
     back(window);
     assert_eq!(screen(), Screen::Home);
+    // An invitation shown over Home is answered first: Back declines it.
+    let invites = window.global::<clovece::app::ui::InviteAdapter>();
+    invites.set_invited(true);
+    back(window);
+    assert!(!invites.get_invited());
+    assert_eq!(screen(), Screen::Home);
 
     // In a game, Back asks first; Back again is Stay.
     find(window, "Play against the computer").mock_single_click(PointerEventButton::Left);

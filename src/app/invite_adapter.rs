@@ -98,6 +98,11 @@ pub(super) fn heard(window: slint::Weak<AppWindow>) -> impl Fn(Received) + Send 
 /// phone now) and an unanswered invitation is gone with it.
 pub fn session_begins(window: &AppWindow, invites: &mut Invites) {
     away_from_home(window, invites);
+    room_gone(window, invites);
+}
+
+/// The host's room is gone (its session ended): its invite list closes.
+pub fn room_gone(window: &AppWindow, invites: &mut Invites) {
     invites.seen = None;
     window.global::<InviteAdapter>().set_listing(false);
 }

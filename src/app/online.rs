@@ -321,13 +321,13 @@ impl Session {
         }
     }
 
-    /// Keeps `hold` (the platform's multicast lock) until the session is
-    /// dropped.
     /// The folder this session keeps its game in.
     pub fn folder(&self) -> &std::path::Path {
         &self.folder
     }
 
+    /// Keeps `hold` (the platform's multicast lock) until the session is
+    /// dropped.
     pub fn holding(mut self, hold: MulticastHold) -> Session {
         self._hold = Some(hold);
         self

@@ -242,6 +242,7 @@ pub fn connect(
         s.generation += 1;
         s.session = None;
         s.room = None;
+        s.keep_bookmark();
         if let Some(window) = weak.upgrade() {
             window
                 .global::<ui::AppAdapter>()
@@ -365,6 +366,7 @@ fn apply(window: &AppWindow, online: &Rc<RefCell<Online>>, generation: u64, upda
             let changed = s.room.as_mut().is_some_and(|room| room.apply(&other));
             if let Update::Ended(Err(_)) = other {
                 s.session = None;
+                invite_adapter::room_gone(window, &mut s.invites);
                 if s.game.take().is_some() {
                     // The game broke off: back to the room screen, which
                     // says why.
@@ -384,6 +386,11 @@ fn apply(window: &AppWindow, online: &Rc<RefCell<Online>>, generation: u64, upda
 fn show_room(window: &AppWindow, s: &mut Online) {
     let Some(room) = &mut s.room else { return };
     let adapter = window.global::<RoomAdapter>();
+    if room.ticket().is_none() && !adapter.get_code().is_empty() {
+        // The room is gone: its code and QR code with it.
+        adapter.set_code("".into());
+        adapter.set_qr(Image::default());
+    }
     if let Some((ticket, code)) = room.ticket()
         && adapter.get_code() != code
     {

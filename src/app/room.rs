@@ -145,6 +145,7 @@ impl Room {
             Update::Ended(Err(e)) => {
                 self.problem = Some(e.clone());
                 self.ended = true;
+                self.ticket = None;
                 self.seats.clear();
                 self.startable = false;
                 self.ready = false;
@@ -273,10 +274,15 @@ mod tests {
     fn an_ended_session_leaves_nothing_to_ask_of_its_room() {
         for part in [Part::Host, Part::Guest] {
             let mut room = Room::new(part);
+            room.apply(&Update::Joined {
+                ticket: "ticket".into(),
+                code: "ABC234".into(),
+            });
             room.apply(&seats(true));
             assert!(room.apply(&Update::Ended(Err(Problem::Closed))));
             assert_eq!(room.problem(), Some(&Problem::Closed));
             assert!(room.seats().is_empty());
+            assert_eq!(room.ticket(), None, "no code to pass on");
             assert_eq!(room.start(), None);
             assert_eq!(room.toggle_ready(), None);
             assert_eq!(room.computer(2, None), None);
