@@ -361,7 +361,7 @@ fn lifecycle_bookmark_survives_save_and_restore() {
     assert_eq!(early.bookmark(), game);
     let (reopened, reopen) = heard();
     early.on_restore(reopen);
-    assert_eq!(*reopened.lock().unwrap(), [game.clone()]);
+    assert_eq!(*reopened.lock().unwrap(), std::slice::from_ref(&game));
 
     let late = Platform::desktop().lifecycle;
     let (reopened, reopen) = heard();

@@ -81,7 +81,11 @@ pub fn name(i: usize) -> String {
 /// [`Colour::index`] (zeros for colours not seated).
 pub fn of(game: &Game) -> [Vector; 4] {
     let position = game.position();
-    read(game, &Board::new(position), &Reach::new(position, game.house()))
+    read(
+        game,
+        &Board::new(position),
+        &Reach::new(position, game.house()),
+    )
 }
 
 /// [`of`], with the position's board and reach already worked out.

@@ -13,7 +13,9 @@ use crate::rules::classic::Game;
 /// unit of each term (a colour's chance of winning is taken as a softmax of
 /// minus its cost). They come from tournaments against random and medium
 /// players: a coordinate search around them found no step that gained more
-/// than the noise of 10,000 games (docs/bots.md).
+/// than the noise of 10,000 games (docs/bots.md). That search read the
+/// danger as every opponent piece free to move; it was not run again for
+/// the chances of `reach`.
 mod weight {
     /// Per turn the colour still needs by the race table.
     pub const RACE: i64 = 354;

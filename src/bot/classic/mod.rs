@@ -21,8 +21,8 @@ use super::playable::{LOGIT_UNIT, Playable, Values};
 use crate::rules::classic::{self, Move, Phase};
 use crate::rules::{Die, Next};
 use board::{Board, LAST_TRACK, square};
-use reach::Reach;
 use race::TURN;
+use reach::Reach;
 
 // The hard player averages the hand-made evaluation (in turns of the race
 // table) with the learnt one (in logits): one logit is one turn's units.
