@@ -257,6 +257,24 @@ fn resume_from_home(dir: &std::path::Path) -> App {
     app
 }
 
+/// A `clovece host` for two players named Ivo, on data folder `bot`, and
+/// its room's ticket.
+fn ivo_hosts(bot: &std::path::Path) -> (process::Proc, String) {
+    let mut host = peer(bot, &["host", "--players", "2", "--name", "Ivo"]);
+    let (ticket, _) = process::ticket(&mut host);
+    (host, ticket)
+}
+
+/// A `clovece host` on `bot` and the app on `app` that joins its room and
+/// plays their game to the result screen.
+fn at_the_result(app: &std::path::Path, bot: &std::path::Path) -> (App, process::Proc) {
+    let (host, ticket) = ivo_hosts(bot);
+    let app = shown_app(app);
+    join(app.window(), &ticket);
+    play_to_the_result(app.window());
+    (app, host)
+}
+
 /// Taps this player's turns in `window` until the result shows: a whole
 /// game's rolls, each a round trip to the other phone, so longer than a
 /// minute on a slow machine.
@@ -271,8 +289,7 @@ fn play_to_the_result(window: &AppWindow) {
 fn resume_pressed_on_home_rejoins_the_game_by_name_plays_it_out_and_records_it_once() {
     ui_support::on_ui_thread(|| {
         let (app_dir, bot_dir) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
-        let mut host = peer(bot_dir.path(), &["host", "--players", "2", "--name", "Ivo"]);
-        let (ticket, _) = process::ticket(&mut host);
+        let (mut host, ticket) = ivo_hosts(bot_dir.path());
         join_and_close_mid_game(app_dir.path(), &ticket, 4);
 
         let app = resume_from_home(app_dir.path());
@@ -315,17 +332,21 @@ fn an_app_the_system_killed_mid_game_reopens_the_game_from_its_bookmark() {
 
     ui_support::on_ui_thread(|| {
         let (app_dir, bot_dir) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
-        let mut host = peer(bot_dir.path(), &["host", "--players", "2", "--name", "Ivo"]);
-        let (ticket, _) = process::ticket(&mut host);
-        let saved = {
+        let (host, ticket) = ivo_hosts(bot_dir.path());
+        // The app, shown, with a handle on its life events.
+        let app_with_life = || {
             let lifecycle = Platform::desktop().lifecycle;
             let services = Services {
                 lifecycle: lifecycle.clone(),
                 ..Services::desktop()
             };
             let app = ui_support::app_on(app_dir.path(), 1, services);
+            app.window().show().unwrap();
+            (app, lifecycle)
+        };
+        let saved = {
+            let (app, lifecycle) = app_with_life();
             let window = app.window();
-            window.show().unwrap();
             assert_eq!(lifecycle.bookmark(), Bookmark::Home);
             window
                 .global::<AppAdapter>()
@@ -351,14 +372,8 @@ fn an_app_the_system_killed_mid_game_reopens_the_game_from_its_bookmark() {
         };
         // Recreated, the app is handed the bookmark back and reopens the
         // game without a tap.
-        let lifecycle = Platform::desktop().lifecycle;
-        let services = Services {
-            lifecycle: lifecycle.clone(),
-            ..Services::desktop()
-        };
-        let app = ui_support::app_on(app_dir.path(), 1, services);
+        let (app, lifecycle) = app_with_life();
         let window = app.window();
-        window.show().unwrap();
         lifecycle.restore(&saved);
         pump_until("the board is shown", || {
             window.global::<AppAdapter>().get_screen() == Screen::Game
@@ -422,12 +437,8 @@ fn a_resumed_game_whose_other_phone_is_gone_is_played_on_with_the_computer_in_it
 fn home_after_an_online_games_result_closes_it_for_the_next_game_and_invitations() {
     ui_support::on_ui_thread(|| {
         let (app_dir, bot_dir) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
-        let mut host = peer(bot_dir.path(), &["host", "--players", "2", "--name", "Ivo"]);
-        let (ticket, _) = process::ticket(&mut host);
-        let app = shown_app(app_dir.path());
+        let (app, host) = at_the_result(app_dir.path(), bot_dir.path());
         let window = app.window();
-        join(window, &ticket);
-        play_to_the_result(window);
         ui_support::find(window, "Home").mock_single_click(PointerEventButton::Left);
         assert!(shows(window, "Host a room"), "Home");
         assert!(
@@ -457,12 +468,8 @@ fn home_after_an_online_games_result_closes_it_for_the_next_game_and_invitations
 fn a_guest_is_not_offered_to_play_again_after_an_online_game() {
     ui_support::on_ui_thread(|| {
         let (app_dir, bot_dir) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
-        let mut host = peer(bot_dir.path(), &["host", "--players", "2", "--name", "Ivo"]);
-        let (ticket, _) = process::ticket(&mut host);
-        let app = shown_app(app_dir.path());
+        let (app, host) = at_the_result(app_dir.path(), bot_dir.path());
         let window = app.window();
-        join(window, &ticket);
-        play_to_the_result(window);
         // The host opens the next room; a guest joins it as it joined
         // this one, from Home.
         assert!(!shows(window, "Play again"));

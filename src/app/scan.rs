@@ -380,23 +380,29 @@ mod tests {
         }
     }
 
-    #[test]
-    fn a_camera_started_on_return_from_the_permission_dialog_says_it_looks() {
-        let camera = FakeCamera::default();
-        let dialog = Dialog::default();
+    /// The scan screen opened on `camera` behind the system's permission
+    /// `dialog`, which the app was paused for: its life and what the
+    /// screen heard.
+    fn asked(camera: &FakeCamera, dialog: &Dialog) -> (Lifecycle, Arc<Mutex<Vec<Report>>>) {
         let lifecycle = Lifecycle::new(
             Multicast::new(NoLock),
             CameraSession::new(camera.clone(), dialog.clone()),
             Bookmark::Home,
         );
-        let scanner = Scanner::new(lifecycle.clone());
         let reports = Arc::new(Mutex::new(Vec::new()));
         let log = reports.clone();
         assert_eq!(
-            scanner.open(move |r| log.lock().unwrap().push(r), |_| {}),
+            Scanner::new(lifecycle.clone()).open(move |r| log.lock().unwrap().push(r), |_| {}),
             Err(CameraError::AskingPermission)
         );
         lifecycle.pause().unwrap();
+        (lifecycle, reports)
+    }
+
+    #[test]
+    fn a_camera_started_on_return_from_the_permission_dialog_says_it_looks() {
+        let (camera, dialog) = (FakeCamera::default(), Dialog::default());
+        let (lifecycle, reports) = asked(&camera, &dialog);
         dialog.0.store(true, Ordering::SeqCst);
         lifecycle.resume().unwrap();
         assert!(camera.running());
@@ -407,19 +413,7 @@ mod tests {
     #[test]
     fn a_permission_refused_in_the_dialog_is_reported_on_return() {
         let camera = FakeCamera::default();
-        let lifecycle = Lifecycle::new(
-            Multicast::new(NoLock),
-            CameraSession::new(camera.clone(), Dialog::default()),
-            Bookmark::Home,
-        );
-        let scanner = Scanner::new(lifecycle.clone());
-        let reports = Arc::new(Mutex::new(Vec::new()));
-        let log = reports.clone();
-        assert_eq!(
-            scanner.open(move |r| log.lock().unwrap().push(r), |_| {}),
-            Err(CameraError::AskingPermission)
-        );
-        lifecycle.pause().unwrap();
+        let (lifecycle, reports) = asked(&camera, &Dialog::default());
         assert_eq!(lifecycle.resume(), Err(CameraError::Denied.into()));
         assert!(!camera.running());
         assert_eq!(

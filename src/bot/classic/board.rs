@@ -75,11 +75,16 @@ impl Board {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
     use crate::rules::Seats;
 
-    fn position(pieces: &[(Colour, [&str; 4])], turn: Colour) -> Position {
+    /// The position with these colours' pieces on the notation's places
+    /// (`"T3"`, `"B"`, …), `turn` to act.
+    pub(in crate::bot::classic) fn position(
+        pieces: &[(Colour, [&str; 4])],
+        turn: Colour,
+    ) -> Position {
         let colours: Vec<Colour> = pieces.iter().map(|(c, _)| *c).collect();
         let seats = Seats::from_colours(&colours).unwrap();
         let pieces: Vec<(Colour, Vec<Place>)> = pieces

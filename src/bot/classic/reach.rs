@@ -124,16 +124,12 @@ fn add(chance: &mut [u8], squares: u64, weight: u8) {
 #[cfg(test)]
 mod tests {
     use super::super::board::square;
+    use super::super::board::tests::position;
     use super::*;
 
+    /// The reach of the position with these pieces, the first colour to act.
     fn reach(pieces: &[(Colour, [&str; 4])], house: HouseRules) -> Reach {
-        let colours: Vec<Colour> = pieces.iter().map(|(c, _)| *c).collect();
-        let seats = Seats::from_colours(&colours).unwrap();
-        let pieces: Vec<(Colour, Vec<Place>)> = pieces
-            .iter()
-            .map(|(c, places)| (*c, places.iter().map(|p| p.parse().unwrap()).collect()))
-            .collect();
-        Reach::new(&Position::new(seats, colours[0], &pieces).unwrap(), house)
+        Reach::new(&position(pieces, pieces[0].0), house)
     }
 
     #[test]
