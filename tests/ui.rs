@@ -374,6 +374,36 @@ fn when_the_turn_timer_runs_out_the_computer_rolls_for_the_person() {
 }
 
 #[test]
+fn the_turn_timer_waits_while_the_app_is_in_the_background() {
+    ui_support::init();
+    let folder = settings_dir("timer-paused");
+    let lifecycle = clovece::platform::Platform::desktop().lifecycle;
+    let services = clovece::app::Services {
+        lifecycle: lifecycle.clone(),
+        ..clovece::app::Services::desktop()
+    };
+    let app = ui_support::app_on(folder.path(), 4, services);
+    let window = app.window();
+    window.show().unwrap();
+
+    find(window, "Pass and play").mock_single_click(PointerEventButton::Left);
+    find(window, "10 seconds per turn").mock_single_click(PointerEventButton::Left);
+    find(window, "Start").mock_single_click(PointerEventButton::Left);
+    mock_elapsed_time(Duration::from_secs(1));
+    assert!(find(window, "9 seconds left").is_valid());
+    // The screen went off: nobody can act, so nobody's time runs out.
+    lifecycle.pause().unwrap();
+    for _ in 0..20 {
+        mock_elapsed_time(Duration::from_secs(1));
+    }
+    assert!(find(window, "9 seconds left").is_valid());
+    assert_eq!(window.global::<GameAdapter>().get_rolls(), 0);
+    lifecycle.resume().unwrap();
+    mock_elapsed_time(Duration::from_secs(1));
+    assert!(find(window, "8 seconds left").is_valid());
+}
+
+#[test]
 fn a_game_against_the_computer_has_no_turn_timer() {
     ui_support::init();
     let folder = settings_dir("no-timer");

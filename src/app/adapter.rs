@@ -6,6 +6,7 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use slint::{ComponentHandle, Model, ModelRc, SharedString, VecModel};
@@ -67,6 +68,9 @@ struct State {
     /// Ticks once a second while a person with a turn timer is to act;
     /// restarted at each step, so each roll or move gets whole seconds.
     clock: slint::Timer,
+    /// The app is in the background: a turn timer waits, as nobody sees
+    /// the board to act in time. (Set on the lifecycle's thread.)
+    paused: Arc<AtomicBool>,
 }
 
 /// The app could not start.
@@ -185,6 +189,7 @@ impl App {
             names,
             history: Rc::new(VecModel::default()),
             clock: slint::Timer::default(),
+            paused: Arc::default(),
         }));
         let app = App {
             window,
@@ -193,6 +198,8 @@ impl App {
         };
         app.show_settings();
         app.connect();
+        let paused = app.state.borrow().paused.clone();
+        lifecycle.on_foreground(move |foreground| paused.store(!foreground, Ordering::Relaxed));
         let weak = app.window.as_weak();
         lifecycle.on_restore(move |bookmark| {
             // Fails only once the window is gone.
@@ -600,6 +607,9 @@ fn setup_from_ui(window: &AppWindow, state: &State) -> Setup {
 fn tick(window: &AppWindow, state: &Rc<RefCell<State>>) {
     let stood_in = {
         let s = &mut *state.borrow_mut();
+        if s.paused.load(Ordering::Relaxed) {
+            return;
+        }
         let Some(game) = s.game.as_mut() else { return };
         match game.tick() {
             Tick::Off => false,

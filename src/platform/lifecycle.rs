@@ -70,9 +70,12 @@ struct Inner {
     restored: Option<Bookmark>,
     /// How the app reopens a restored bookmark's screen.
     reopen: Option<Reopen>,
+    /// Who hears the app move to the background (false) and back (true).
+    foreground: Option<Foreground>,
 }
 
 type Reopen = Arc<dyn Fn(Bookmark) + Send + Sync>;
+type Foreground = Arc<dyn Fn(bool) + Send + Sync>;
 
 impl Lifecycle {
     pub fn new(multicast: Multicast, camera: CameraSession, bookmark: Bookmark) -> Lifecycle {
@@ -82,25 +85,46 @@ impl Lifecycle {
             bookmark,
             restored: None,
             reopen: None,
+            foreground: None,
         })))
     }
 
     /// The app went to the background: release what costs battery.
     pub fn pause(&self) -> Result<(), PlatformError> {
-        let mut inner = self.inner();
-        // Both are released even if one fails.
-        let camera = inner.camera.set_foreground(false);
-        inner.multicast.set_foreground(false)?;
+        let (camera, multicast, heard) = {
+            let mut inner = self.inner();
+            // Both are released even if one fails.
+            let camera = inner.camera.set_foreground(false);
+            let multicast = inner.multicast.set_foreground(false);
+            (camera, multicast, inner.foreground.clone())
+        };
+        if let Some(heard) = heard {
+            heard(false);
+        }
+        multicast?;
         Ok(camera?)
     }
 
     /// The app is in the foreground again: take back what is still wanted.
     /// A camera start that waited for the permission is tried again here.
     pub fn resume(&self) -> Result<(), PlatformError> {
-        let mut inner = self.inner();
-        let multicast = inner.multicast.set_foreground(true);
-        inner.camera.set_foreground(true)?;
+        let (camera, multicast, heard) = {
+            let mut inner = self.inner();
+            let multicast = inner.multicast.set_foreground(true);
+            let camera = inner.camera.set_foreground(true);
+            (camera, multicast, inner.foreground.clone())
+        };
+        if let Some(heard) = heard {
+            heard(true);
+        }
+        camera?;
         multicast
+    }
+
+    /// Has `heard` hear each move of the app to the background (`false`)
+    /// and back (`true`), outside the lifecycle's lock.
+    pub fn on_foreground(&self, heard: impl Fn(bool) + Send + Sync + 'static) {
+        self.inner().foreground = Some(Arc::new(heard));
     }
 
     /// The operating system asks what to keep in case it kills the app.
