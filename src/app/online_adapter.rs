@@ -34,7 +34,6 @@ use crate::net::front::Action;
 use crate::net::room::SeatView;
 use crate::platform::discovery::Discovery;
 use crate::platform::lifecycle::{Bookmark, Lifecycle};
-use crate::platform::multicast::Multicast;
 use crate::protocol::Theme;
 use crate::rules::{Colour, FirstPlayer, HouseRules, RuleSet, Seats};
 
@@ -49,9 +48,8 @@ pub struct Online {
     /// the leave or the others hold the end, and records the game.
     leaving: Option<(u64, Session)>,
     /// The platform's multicast lock, held by each session (the
-    /// invitations' nodes hold it through their discovery).
-    pub(super) multicast: Multicast,
-    /// Keeps the bookmark of what to reopen if the system kills the app.
+    /// invitations' nodes hold it through their discovery), and the
+    /// bookmark of what to reopen if the system kills the app.
     lifecycle: Lifecycle,
     /// How phones nearby find this one's room and invitation inbox, and
     /// how the host's invite list finds them.
@@ -90,7 +88,6 @@ impl Online {
             listen: vec!["/ip4/0.0.0.0/tcp/0".parse().expect("a valid address")],
             session: None,
             leaving: None,
-            multicast: lifecycle.multicast(),
             lifecycle,
             discovery,
             room: None,
@@ -294,7 +291,7 @@ pub(super) fn begin(window: &AppWindow, online: &Rc<RefCell<Online>>, part: Part
     });
     // Without the lock a phone drops multicast silently: the game still
     // runs on the ticket's addresses, only rediscovery by mDNS is lost.
-    s.session = Some(match s.multicast.hold() {
+    s.session = Some(match s.lifecycle.multicast().hold() {
         Ok(hold) => session.holding(hold),
         Err(e) => {
             tracing::warn!("online game without the multicast lock: {e}");

@@ -19,7 +19,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use serde::{Deserialize, Serialize};
 
 use super::PlatformError;
-use super::camera::CameraSession;
+use super::camera::{CameraError, CameraSession};
 use super::multicast::Multicast;
 
 /// The screen to reopen after the operating system recreated the app.
@@ -91,16 +91,7 @@ impl Lifecycle {
 
     /// The app went to the background: release what costs battery.
     pub fn pause(&self) -> Result<(), PlatformError> {
-        let (camera, multicast, heard) = {
-            let mut inner = self.inner();
-            // Both are released even if one fails.
-            let camera = inner.camera.set_foreground(false);
-            let multicast = inner.multicast.set_foreground(false);
-            (camera, multicast, inner.foreground.clone())
-        };
-        if let Some(heard) = heard {
-            heard(false);
-        }
+        let (camera, multicast) = self.set_foreground(false);
         multicast?;
         Ok(camera?)
     }
@@ -108,17 +99,28 @@ impl Lifecycle {
     /// The app is in the foreground again: take back what is still wanted.
     /// A camera start that waited for the permission is tried again here.
     pub fn resume(&self) -> Result<(), PlatformError> {
-        let (camera, multicast, heard) = {
-            let mut inner = self.inner();
-            let multicast = inner.multicast.set_foreground(true);
-            let camera = inner.camera.set_foreground(true);
-            (camera, multicast, inner.foreground.clone())
-        };
-        if let Some(heard) = heard {
-            heard(true);
-        }
+        let (camera, multicast) = self.set_foreground(true);
         camera?;
         multicast
+    }
+
+    /// Moves the camera and the multicast lock to the foreground or the
+    /// background (both, even if one fails), then tells the app.
+    fn set_foreground(
+        &self,
+        foreground: bool,
+    ) -> (Result<(), CameraError>, Result<(), PlatformError>) {
+        let (camera, multicast, heard) = {
+            let mut inner = self.inner();
+            let camera = inner.camera.set_foreground(foreground);
+            let multicast = inner.multicast.set_foreground(foreground);
+            (camera, multicast, inner.foreground.clone())
+        };
+        // Outside the lock, as `restore`'s reopening.
+        if let Some(heard) = heard {
+            heard(foreground);
+        }
+        (camera, multicast)
     }
 
     /// Has `heard` hear each move of the app to the background (`false`)
