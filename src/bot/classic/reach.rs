@@ -91,16 +91,20 @@ fn reachable(position: &Position, house: HouseRules, die: Die, weight: u8, chanc
         add(chance, first, weight);
         return;
     }
-    for extra in Die::all() {
-        let then = moves.iter().fold(first, |set, mv| {
-            let mut after = *position;
-            after.apply(mv);
-            after
+    // Each move of the six is played once, then every extra face tried.
+    let mut then = [first; 6];
+    for mv in moves.iter() {
+        let mut after = *position;
+        after.apply(mv);
+        for (set, extra) in then.iter_mut().zip(Die::all()) {
+            *set = after
                 .legal_moves(house, extra)
                 .iter()
-                .fold(set, |set, mv| set | landing(mv))
-        });
-        add(chance, then, weight / 6);
+                .fold(*set, |set, mv| set | landing(mv));
+        }
+    }
+    for set in then {
+        add(chance, set, weight / 6);
     }
 }
 
