@@ -5,6 +5,8 @@
 mod process;
 mod ui_support;
 
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use clovece::app::ui::{
@@ -556,6 +558,66 @@ fn androids_back_key_goes_back_on_every_screen_and_asks_before_leaving_a_game() 
     back(window);
     find(window, "Leave").mock_single_click(PointerEventButton::Left);
     assert_eq!(screen(), Screen::Home);
+}
+
+#[test]
+fn back_still_works_after_the_focused_name_field_went_with_its_seat() {
+    ui_support::init();
+    let folder = settings_dir("back-field");
+    let app = app(folder.path(), 1);
+    let window = app.window();
+    window.show().unwrap();
+
+    find(window, "Pass and play").mock_single_click(PointerEventButton::Left);
+    find(window, "4 players").mock_single_click(PointerEventButton::Left);
+    ui_support::text_field(window, "Name of Yellow").mock_single_click(PointerEventButton::Left);
+    // Two players: yellow's field, focused, is gone.
+    find(window, "2 players").mock_single_click(PointerEventButton::Left);
+    back(window);
+    assert_eq!(window.global::<AppAdapter>().get_screen(), Screen::Home);
+}
+
+/// The screen's idle timeout as a switch a test reads.
+struct ScreenSwitch(Arc<AtomicBool>);
+
+impl clovece::platform::awake::ScreenTimeout for ScreenSwitch {
+    fn keep_on(&mut self, on: bool) -> Result<(), clovece::platform::PlatformError> {
+        self.0.store(on, Ordering::Relaxed);
+        Ok(())
+    }
+}
+
+#[test]
+fn the_screen_stays_on_while_a_game_or_a_room_is_shown() {
+    ui_support::init();
+    let folder = settings_dir("screen-on");
+    let on = Arc::new(AtomicBool::new(false));
+    let services = clovece::app::Services {
+        lifecycle: clovece::platform::Platform::desktop()
+            .lifecycle
+            .with_screen(ScreenSwitch(on.clone())),
+        ..clovece::app::Services::desktop()
+    };
+    let app = ui_support::app_on(folder.path(), 4, services);
+    let window = app.window();
+    window.show().unwrap();
+    let kept_on = || {
+        mock_elapsed_time(Duration::from_millis(10));
+        on.load(Ordering::Relaxed)
+    };
+
+    find(window, "Play against the computer").mock_single_click(PointerEventButton::Left);
+    assert!(!kept_on(), "setting a game up");
+    find(window, "Start").mock_single_click(PointerEventButton::Left);
+    assert!(kept_on(), "in the game");
+    back(window);
+    find(window, "Leave").mock_single_click(PointerEventButton::Left);
+    assert!(!kept_on(), "home again");
+    // A room waits for friends to find it, its code on screen.
+    window.global::<AppAdapter>().set_screen(Screen::Room);
+    assert!(kept_on(), "in a room");
+    window.global::<AppAdapter>().set_screen(Screen::Home);
+    assert!(!kept_on(), "home again");
 }
 
 #[test]

@@ -200,6 +200,18 @@ impl App {
         app.connect();
         let paused = app.state.borrow().paused.clone();
         lifecycle.on_foreground(move |foreground| paused.store(!foreground, Ordering::Relaxed));
+        let awake = lifecycle.clone();
+        app.window
+            .global::<ui::AppAdapter>()
+            .on_screen_shown(move |screen| {
+                // A room or a game is watched from the table between turns.
+                let on = matches!(screen, ui::Screen::Game | ui::Screen::Room);
+                // Nobody to tell: the phone's own timeout stays, which only
+                // dims the screen.
+                if let Err(e) = awake.keep_screen_on(on) {
+                    eprintln!("clovece: {e}");
+                }
+            });
         let weak = app.window.as_weak();
         lifecycle.on_restore(move |bookmark| {
             // Fails only once the window is gone.

@@ -12,13 +12,16 @@
 //!
 //! In the background the app holds nothing that costs battery or that the
 //! operating system takes away: the multicast lock is released and the
-//! camera stopped; both come back on return if still wanted.
+//! camera stopped; both come back on return if still wanted. The screen's
+//! idle timeout, which is what pauses an app nobody touches, is switched
+//! off while a room or a game is shown ([`super::awake`]).
 
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use serde::{Deserialize, Serialize};
 
 use super::PlatformError;
+use super::awake::{NoTimeout, ScreenTimeout};
 use super::camera::{CameraError, CameraSession};
 use super::multicast::Multicast;
 
@@ -64,6 +67,7 @@ pub struct Lifecycle(Arc<Mutex<Inner>>);
 struct Inner {
     multicast: Multicast,
     camera: CameraSession,
+    screen: Box<dyn ScreenTimeout>,
     bookmark: Bookmark,
     /// A bookmark the operating system gave back before the app asked
     /// to hear of it.
@@ -78,15 +82,24 @@ type Reopen = Arc<dyn Fn(Bookmark) + Send + Sync>;
 type Foreground = Arc<dyn Fn(bool) + Send + Sync>;
 
 impl Lifecycle {
+    /// A lifecycle with no say over the screen's timeout (a desktop's);
+    /// see [`with_screen`](Self::with_screen).
     pub fn new(multicast: Multicast, camera: CameraSession, bookmark: Bookmark) -> Lifecycle {
         Lifecycle(Arc::new(Mutex::new(Inner {
             multicast,
             camera,
+            screen: Box::new(NoTimeout),
             bookmark,
             restored: None,
             reopen: None,
             foreground: None,
         })))
+    }
+
+    /// The same, with the platform's switch for the screen's timeout.
+    pub fn with_screen(self, screen: impl ScreenTimeout + 'static) -> Lifecycle {
+        self.inner().screen = Box::new(screen);
+        self
     }
 
     /// The app went to the background: release what costs battery.
@@ -165,6 +178,12 @@ impl Lifecycle {
         if let Some(bookmark) = restored {
             reopen(bookmark);
         }
+    }
+
+    /// Keeps the screen on (a room or a game is shown) or lets it go off
+    /// after the phone's idle time (any other screen).
+    pub fn keep_screen_on(&self, on: bool) -> Result<(), PlatformError> {
+        self.inner().screen.keep_on(on)
     }
 
     /// The app moved to another screen.

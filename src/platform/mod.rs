@@ -9,6 +9,7 @@
 //! - [`qr`]: grey-scale pictures → QR code text → join ticket.
 //! - [`preview`]: a camera frame turned upright for the scan screen.
 //! - [`lifecycle`]: pause, resume and the bookmark the system keeps.
+//! - [`awake`]: the screen kept on while a room or a game is shown.
 //!
 //! The platform implementations are compiled only for their platform:
 //! `android` (JNI and the NDK; `jvm` holds the JNI calls, also compiled for
@@ -16,6 +17,7 @@
 //! AVFoundation). [`Platform::desktop`] is what a desktop (and every test)
 //! uses.
 
+pub mod awake;
 pub mod camera;
 pub mod discovery;
 pub mod lifecycle;
@@ -49,6 +51,8 @@ pub enum PlatformError {
     Discovery(String),
     #[error("cannot reach the Android system: {0}")]
     System(String),
+    #[error("cannot keep the screen on: {0}")]
+    Screen(String),
 }
 
 /// Everything the app gets from the platform it runs on.

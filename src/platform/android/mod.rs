@@ -19,10 +19,11 @@ mod camera;
 
 use std::cell::{Cell, RefCell};
 
-use android_activity::{AndroidApp, MainEvent, PollEvent};
+use android_activity::{AndroidApp, MainEvent, PollEvent, WindowManagerFlags};
 use jni::JavaVM;
 use jni::objects::JObject;
 
+use super::awake::ScreenTimeout;
 use super::discovery::SwarmMdns;
 use super::jvm::{ActivityCameraPermission, Jvm, WifiMulticastLock};
 use super::lifecycle::{Bookmark, Lifecycle};
@@ -61,8 +62,26 @@ pub fn platform(app: &AndroidApp) -> Result<Platform, PlatformError> {
     Ok(Platform {
         data_dir: app.internal_data_path(),
         discovery: std::sync::Arc::new(SwarmMdns::new(multicast.clone())),
-        lifecycle: Lifecycle::new(multicast, camera, Bookmark::Home),
+        lifecycle: Lifecycle::new(multicast, camera, Bookmark::Home)
+            .with_screen(KeepScreenOn(app.clone())),
     })
+}
+
+/// The activity window's `FLAG_KEEP_SCREEN_ON`: the window keeps it across
+/// pauses, and a recreated activity gets it again when the app shows its
+/// room or game.
+struct KeepScreenOn(AndroidApp);
+
+impl ScreenTimeout for KeepScreenOn {
+    fn keep_on(&mut self, on: bool) -> Result<(), PlatformError> {
+        let flag = WindowManagerFlags::KEEP_SCREEN_ON;
+        let none = WindowManagerFlags::empty();
+        // `ANativeActivity_setWindowFlags`: posted to the activity's own
+        // thread, so any thread may call it; it reports nothing.
+        let (add, remove) = if on { (flag, none) } else { (none, flag) };
+        self.0.set_window_flags(add, remove);
+        Ok(())
+    }
 }
 
 /// The listener for Slint's `init_with_event_listener`: pause and resume

@@ -10,10 +10,14 @@ mod camera;
 pub use bonjour::Bonjour;
 pub use camera::{AvCamera, AvPermission, OnAnswer};
 
-use super::Platform;
+use objc2::MainThreadMarker;
+use objc2_ui_kit::UIApplication;
+
+use super::awake::ScreenTimeout;
 use super::camera::CameraSession;
 use super::lifecycle::{Bookmark, Lifecycle};
 use super::multicast::{Multicast, NoLock};
+use super::{Platform, PlatformError};
 
 impl Platform {
     /// An iPhone or iPad: Bonjour discovery, no multicast lock, the
@@ -22,7 +26,8 @@ impl Platform {
     pub fn ios() -> Platform {
         let answered = OnAnswer::default();
         let camera = CameraSession::new(AvCamera::default(), AvPermission::new(answered.clone()));
-        let lifecycle = Lifecycle::new(Multicast::new(NoLock), camera, Bookmark::Home);
+        let lifecycle =
+            Lifecycle::new(Multicast::new(NoLock), camera, Bookmark::Home).with_screen(IdleTimer);
         let resume = lifecycle.clone();
         *answered.lock().unwrap_or_else(|p| p.into_inner()) = Some(Box::new(move || {
             // The permission dialog's answer: start the camera if the scan
@@ -36,5 +41,18 @@ impl Platform {
             discovery: std::sync::Arc::new(Bonjour),
             lifecycle,
         }
+    }
+}
+
+/// `UIApplication.idleTimerDisabled`, which UIKit lets only the main thread
+/// set; the app switches it from its UI, which runs there.
+struct IdleTimer;
+
+impl ScreenTimeout for IdleTimer {
+    fn keep_on(&mut self, on: bool) -> Result<(), PlatformError> {
+        let main = MainThreadMarker::new()
+            .ok_or_else(|| PlatformError::Screen("not called on the main thread".into()))?;
+        UIApplication::sharedApplication(main).setIdleTimerDisabled(on);
+        Ok(())
     }
 }
