@@ -124,6 +124,10 @@ pub enum Problem {
     Private,
     /// The host did not answer.
     NoAnswer,
+    /// The host's own change to the seats was refused: the room changed
+    /// before it was made (a guest came, left or is no longer ready), as
+    /// the seats now show. The app only offers changes the seats allow.
+    Refused,
     /// Anything else, in the network's (English) words.
     Other(String),
 }

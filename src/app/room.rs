@@ -140,7 +140,10 @@ impl Room {
                 let Some(why) = line.strip_prefix("refused: ") else {
                     return self.heard(line);
                 };
-                self.problem = Some(Problem::Other(why.to_owned()));
+                // The seats say why in the player's language; the
+                // organiser's own words are for whoever reads the log.
+                tracing::info!("the room refused a change: {why}");
+                self.problem = Some(Problem::Refused);
             }
             Update::Ended(Err(e)) => {
                 self.problem = Some(e.clone());
@@ -319,10 +322,7 @@ mod tests {
         assert_eq!(room.ticket(), Some(("clovece:x", "ABC123")));
         assert!(!room.apply(&Update::Said("something else: x".into())));
         room.apply(&Update::Said("refused: every seat is taken".into()));
-        assert_eq!(
-            room.problem(),
-            Some(&Problem::Other("every seat is taken".into()))
-        );
+        assert_eq!(room.problem(), Some(&Problem::Refused));
         room.apply(&seats(false));
         assert_eq!(room.problem(), None, "a change since clears it");
         room.apply(&Update::Ended(Err(Problem::Full)));
