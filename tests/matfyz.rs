@@ -410,6 +410,35 @@ fn a_recipient_is_offered_only_if_the_next_roll_can_still_be_used() {
     assert!(runs.contains(&"T2>T8>T10".to_owned()), "{runs:?}");
 }
 
+#[test]
+fn a_run_must_stop_where_a_gift_to_oneself_lets_the_next_six_be_used() {
+    // Red drives yellow T33>T39, where another yellow stands, with a six
+    // left that the driven piece cannot use. Capturing there and giving
+    // the yellow to red's own empty base lets that six bring it out, so
+    // the six must be used: the run may neither go on past it (and win
+    // with the 1) nor give the yellow to green, which would waste it.
+    let doc = two(
+        json!({"red": [], "green": ["red", "green"]}),
+        json!({"red": [EMPTY, "green", "blue", "red"], "green": ["blue", EMPTY, EMPTY, EMPTY]}),
+        json!({"T33": "yellow", "T39": "yellow"}),
+    );
+    assert_eq!(moves(&doc, &[6, 6, 1]), ["T33>T39*red"]);
+    // With no six left to use, the 1 drives it home.
+    assert_eq!(moves(&doc, &[6, 1]), ["T33>T39>H1"]);
+}
+
+#[test]
+fn a_six_that_only_a_bring_out_can_use_must_bring_out() {
+    let doc = two(
+        json!({"red": ["red", "blue", "green", "yellow"], "green": ["red", "blue", "green", "yellow"]}),
+        json!({}),
+        json!({}),
+    );
+    let runs = moves(&doc, &[6, 2]);
+    assert!(!runs.is_empty());
+    assert!(runs.iter().all(|r| r.starts_with("B:")), "{runs:?}");
+}
+
 // --- The end ---------------------------------------------------------------------------
 
 #[test]
