@@ -204,6 +204,10 @@ fn bad_positions_are_refused_by_both_commands() {
             ),
         ),
         (
+            "a house rule twice",
+            with(position(), "house", json!(["no-jump-home", "no-jump-home"])),
+        ),
+        (
             "seats: one colour",
             with(position(), "seats", json!(["red"])),
         ),

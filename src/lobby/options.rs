@@ -8,6 +8,7 @@ use std::str::FromStr;
 
 use crate::net::game::Table;
 use crate::net::room::Listing;
+use crate::notation::HouseRuleError;
 use crate::protocol::header::DEFAULT_GRACE_SECS;
 use crate::protocol::{Theme, TurnTimer};
 use crate::rules::{FirstPlayer, HouseRules, RuleSet};
@@ -27,8 +28,8 @@ pub enum OptionsError {
     Rules(String),
     #[error("house rules are for the classic rules only")]
     HouseRulesElsewhere,
-    #[error("unknown house rule {0:?} (compulsory-capture, optional-bring-out, no-jump-home)")]
-    HouseRule(String),
+    #[error(transparent)]
+    HouseRule(#[from] HouseRuleError),
     #[error("the first player is random, red, highest-roll or first-six, not {0:?}")]
     First(String),
     #[error("{players} seats with {computers} computer seats leave none for the host")]
@@ -131,15 +132,8 @@ pub fn board_name(theme: Theme) -> &'static str {
 /// The rule set named `name` (classic, croatian or matfyz) with the classic
 /// house rules `house` (named as in the notation).
 pub fn rules(name: &str, house: &[String]) -> Result<RuleSet, OptionsError> {
-    let classic = || -> Result<HouseRules, OptionsError> {
-        let unknown = |name: &String| OptionsError::HouseRule(name.clone());
-        for name in house {
-            crate::notation::house_rules([name]).map_err(|_| unknown(name))?;
-        }
-        crate::notation::house_rules(house).map_err(|e| OptionsError::HouseRule(e.to_string()))
-    };
     match name.trim().to_ascii_lowercase().as_str() {
-        "classic" => Ok(RuleSet::Classic(classic()?)),
+        "classic" => Ok(RuleSet::Classic(crate::notation::house_rules(house)?)),
         "croatian" | "matfyz" if !house.is_empty() => Err(OptionsError::HouseRulesElsewhere),
         "croatian" => Ok(RuleSet::Classic(HouseRules::CROATIAN)),
         "matfyz" => Ok(RuleSet::Matfyz),
@@ -327,7 +321,18 @@ mod tests {
         );
         assert_eq!(
             rules("classic", &["nope".to_owned()]),
-            Err(OptionsError::HouseRule("nope".to_owned()))
+            Err(OptionsError::HouseRule(HouseRuleError::Unknown(
+                "nope".to_owned()
+            )))
+        );
+        assert_eq!(
+            rules(
+                "classic",
+                &["no-jump-home".to_owned(), "no-jump-home".to_owned()]
+            ),
+            Err(OptionsError::HouseRule(HouseRuleError::Repeated(
+                "no-jump-home".to_owned()
+            )))
         );
         let two = rules(
             "classic",

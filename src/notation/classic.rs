@@ -3,7 +3,7 @@
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
-use super::{NotationError, Step};
+use super::{HouseRuleError, NotationError, Step};
 use crate::bot;
 use crate::rules::classic::{Game, HouseRules, Phase, Position};
 use crate::rules::{self, Colour, Place};
@@ -59,19 +59,22 @@ impl Doc {
     }
 }
 
-/// The house rules with these names switched on.
+/// The house rules with these names switched on; each may be named once
+/// (the notation's `house` is a set).
 pub fn house_rules<'a>(
     names: impl IntoIterator<Item = &'a String>,
-) -> Result<HouseRules, NotationError> {
+) -> Result<HouseRules, HouseRuleError> {
     let mut house = HouseRules::default();
     for name in names {
         let switch = match name.as_str() {
             "compulsory-capture" => &mut house.compulsory_capture,
             "optional-bring-out" => &mut house.optional_bring_out,
             "no-jump-home" => &mut house.no_jump_home,
-            _ => return Err(NotationError::UnknownHouseRule(name.clone())),
+            _ => return Err(HouseRuleError::Unknown(name.clone())),
         };
-        *switch = true;
+        if std::mem::replace(switch, true) {
+            return Err(HouseRuleError::Repeated(name.clone()));
+        }
     }
     Ok(house)
 }

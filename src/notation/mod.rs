@@ -17,6 +17,18 @@ use crate::rules::board::{InvalidDie, InvalidSeats, UnknownColour, UnknownPlace}
 use crate::rules::classic::InvalidPosition;
 use crate::rules::{Colour, Die, Seats};
 
+/// Why a list of house rules was refused (also the command line's and a
+/// room's `--house`).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum HouseRuleError {
+    #[error(
+        "unknown house rule {0:?} (expected compulsory-capture, optional-bring-out or no-jump-home)"
+    )]
+    Unknown(String),
+    #[error("house rule {0:?} is named twice")]
+    Repeated(String),
+}
+
 /// Why an input could not be answered.
 #[derive(Debug, thiserror::Error)]
 pub enum NotationError {
@@ -26,10 +38,8 @@ pub enum NotationError {
     Missing(&'static str),
     #[error("unknown rule set {0:?} (expected \"classic\" or \"matfyz\")")]
     UnknownRules(String),
-    #[error(
-        "unknown house rule {0:?} (expected compulsory-capture, optional-bring-out or no-jump-home)"
-    )]
-    UnknownHouseRule(String),
+    #[error(transparent)]
+    HouseRule(#[from] HouseRuleError),
     #[error(transparent)]
     Colour(#[from] UnknownColour),
     #[error(transparent)]
