@@ -33,18 +33,19 @@ use crate::platform::camera::CameraSession;
 
 pub use camera::NdkCamera;
 
-/// The Java VM and activity of this process, as `android-activity` set them
-/// up in `ndk-context`.
-fn jvm() -> Result<Jvm, PlatformError> {
-    let context = ndk_context::android_context();
-    // SAFETY: android-activity stored the process's VM and a global
-    // reference to the activity in ndk-context before `android_main`; the
-    // activity reference is only borrowed here to make our own.
+/// The Java VM and this app's activity, as `android-activity` hands them
+/// over. Not `ndk-context`'s context: since android-activity 0.6.1 that is
+/// the `Application`, which has no `requestPermissions`, so the camera
+/// permission could never be asked for.
+fn jvm(app: &AndroidApp) -> Result<Jvm, PlatformError> {
+    // SAFETY: `app` holds the process's VM and a global reference to the
+    // activity that stay valid while it lives; the reference is only
+    // borrowed here to make a global reference of our own.
     unsafe {
-        let vm = JavaVM::from_raw(context.vm().cast());
+        let vm = JavaVM::from_raw(app.vm_as_ptr().cast());
         let activity = vm
             .attach_current_thread(|env| {
-                let activity = JObject::from_raw(env, context.context().cast());
+                let activity = JObject::from_raw(env, app.activity_as_ptr().cast());
                 env.new_global_ref(activity)
             })
             .map_err(|e: jni::errors::Error| PlatformError::System(e.to_string()))?;
@@ -56,7 +57,7 @@ fn jvm() -> Result<Jvm, PlatformError> {
 /// libp2p's mDNS under the Wi-Fi multicast lock, the NDK camera with the
 /// runtime permission.
 pub fn platform(app: &AndroidApp) -> Result<Platform, PlatformError> {
-    let jvm = jvm()?;
+    let jvm = jvm(app)?;
     let multicast = Multicast::new(WifiMulticastLock::new(jvm.clone())?);
     let camera = CameraSession::new(NdkCamera::default(), ActivityCameraPermission::new(jvm));
     Ok(Platform {
