@@ -22,8 +22,10 @@ if [[ "$CONFIGURATION" == "Debug" ]]; then
 else
     profile=release
     release=(--release)
-    # Debug info, so that the archive gets a dSYM for crash reports.
+    # Debug info, so that the archive gets a dSYM for crash reports; the
+    # release profile strips it (Cargo.toml), so stripping is off here.
     export CARGO_PROFILE_RELEASE_DEBUG="${CARGO_PROFILE_RELEASE_DEBUG:-1}"
+    export CARGO_PROFILE_RELEASE_STRIP="${CARGO_PROFILE_RELEASE_STRIP:-none}"
 fi
 
 # Cargo's own target folder inside Xcode's derived data: a clean build in
@@ -54,7 +56,10 @@ for arch in $ARCHS; do
             exit 1
             ;;
     esac
-    cargo build --manifest-path "$manifest" --target "$target" --bin "$bin" "${release[@]}" "$@"
+    # `${a[@]+"${a[@]}"}`: macOS's bash 3.2, the one Xcode's PATH finds,
+    # calls an empty array unbound under `set -u`.
+    cargo build --manifest-path "$manifest" --target "$target" --bin "$bin" \
+        ${release[@]+"${release[@]}"} ${1+"$@"}
     built+=("$CARGO_TARGET_DIR/$target/$profile/$bin")
 done
 
@@ -68,8 +73,14 @@ fi
 
 # The executable changed after Xcode's signing step ran on the bundle
 # (device builds only; the simulator needs no signature).
+# The entitlements go along only when Xcode wrote some (the file is empty
+# on Xcode Cloud, where passing it fails the signing).
 if [[ $simulator == 0 && "${CODE_SIGNING_ALLOWED:-YES}" != "NO" && -n "${EXPANDED_CODE_SIGN_IDENTITY:-}" ]]; then
+    entitlements=()
+    xcent="$TARGET_TEMP_DIR/$PRODUCT_NAME.app.xcent"
+    if [[ -s "$xcent" ]]; then
+        entitlements=(--entitlements "$xcent")
+    fi
     codesign --force --sign "$EXPANDED_CODE_SIGN_IDENTITY" \
-        --entitlements "$TARGET_TEMP_DIR/$PRODUCT_NAME.app.xcent" \
-        "$TARGET_BUILD_DIR/$EXECUTABLE_PATH"
+        ${entitlements[@]+"${entitlements[@]}"} "$TARGET_BUILD_DIR/$EXECUTABLE_PATH"
 fi

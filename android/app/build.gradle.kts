@@ -82,9 +82,19 @@ val cargoNdk by tasks.registering(Exec::class) {
     commandLine(args)
     // cargo-ndk builds with the NDK of `ndkVersion` above, the one Gradle
     // uses, whatever ANDROID_NDK_HOME says (or does not, under Android
-    // Studio).
+    // Studio). Slint's Android backend compiles a Java helper in its build
+    // script (the android-build crate): it gets compileSdk's android.jar
+    // (otherwise it looks for the platform of cargo-ndk's ANDROID_PLATFORM,
+    // minSdk, which the setup does not install) and the JDK Gradle runs on
+    // (Studio's own, when nothing else is installed).
     doFirst {
         environment("ANDROID_NDK_HOME", android.ndkDirectory.absolutePath)
+        environment("ANDROID_HOME", android.sdkDirectory.absolutePath)
+        environment(
+            "ANDROID_JAR",
+            File(android.sdkDirectory, "platforms/android-${android.compileSdk}/android.jar").path,
+        )
+        environment("JAVA_HOME", System.getProperty("java.home"))
     }
 }
 

@@ -2,7 +2,8 @@
 //! multicast sockets, which need Apple's multicast entitlement (granted
 //! rarely and only on request), and the camera through AVFoundation into
 //! the same [`TicketScanner`](super::camera::TicketScanner) as on Android.
-//! Joining by the host's ticket link works as on every platform.
+//! Joining by the host's ticket link works as on every platform. The
+//! app's data stays out of backups, as on Android.
 
 mod bonjour;
 mod camera;
@@ -10,7 +11,11 @@ mod camera;
 pub use bonjour::Bonjour;
 pub use camera::{AvCamera, AvPermission, OnAnswer};
 
+use std::path::{Path, PathBuf};
+
 use objc2::MainThreadMarker;
+use objc2::runtime::AnyObject;
+use objc2_foundation::{NSNumber, NSString, NSURL, NSURLIsExcludedFromBackupKey};
 use objc2_ui_kit::UIApplication;
 
 use super::awake::ScreenTimeout;
@@ -20,9 +25,9 @@ use super::multicast::{Multicast, NoLock};
 use super::{Platform, PlatformError};
 
 impl Platform {
-    /// An iPhone or iPad: Bonjour discovery, no multicast lock, the
-    /// AVFoundation camera, the data folder found the usual way (the app
-    /// container's Application Support).
+    /// An iPhone: Bonjour discovery, no multicast lock, the AVFoundation
+    /// camera, the data folder in the app container's Application Support,
+    /// kept out of backups.
     pub fn ios() -> Platform {
         let answered = OnAnswer::default();
         let camera = CameraSession::new(AvCamera::default(), AvPermission::new(answered.clone()));
@@ -37,7 +42,7 @@ impl Platform {
             }
         }));
         Platform {
-            data_dir: None,
+            data_dir: data_folder(),
             discovery: std::sync::Arc::new(Bonjour),
             lifecycle,
         }
@@ -55,4 +60,37 @@ impl ScreenTimeout for IdleTimer {
         UIApplication::sharedApplication(main).setIdleTimerDisabled(on);
         Ok(())
     }
+}
+
+/// The app's data folder (settings, statistics, games), kept out of iCloud
+/// backups and moves to a new iPhone: a game's store holds this phone's
+/// dice secret, which must not reappear on another phone. `None` where the
+/// system names no such folder; a folder that cannot be marked is still
+/// used (the failure is logged).
+fn data_folder() -> Option<PathBuf> {
+    let folder = directories::ProjectDirs::from("", "", "clovece")?
+        .data_dir()
+        .to_path_buf();
+    let marked = std::fs::create_dir_all(&folder)
+        .map_err(|e| e.to_string())
+        .and_then(|()| exclude_from_backup(&folder));
+    if let Err(e) = marked {
+        eprintln!(
+            "clovece: cannot keep {} out of backups: {e}",
+            folder.display()
+        );
+    }
+    Some(folder)
+}
+
+/// Sets `NSURLIsExcludedFromBackupKey` on `folder` (and so on everything
+/// in it).
+fn exclude_from_backup(folder: &Path) -> Result<(), String> {
+    let path = folder.to_str().ok_or("the path is not UTF-8")?;
+    let url = NSURL::fileURLWithPath(&NSString::from_str(path));
+    let yes = NSNumber::numberWithBool(true);
+    let value: &AnyObject = &yes;
+    // SAFETY: the key takes an NSNumber holding a BOOL, as Apple documents.
+    unsafe { url.setResourceValue_forKey_error(Some(value), NSURLIsExcludedFromBackupKey) }
+        .map_err(|e| e.localizedDescription().to_string())
 }
