@@ -536,28 +536,64 @@ fn discovery_bonjour_gathers_an_instances_addresses_and_reports_its_loss() {
     let b = "/ip6/fe80::5/tcp/4001";
     assert_eq!(
         browsed.txt(&1, &txt_for(PEER, a)),
-        Some(Nearby::Found {
-            peer: PEER.into(),
-            addrs: vec![format!("{a}/p2p/{PEER}")]
-        })
+        (
+            None,
+            Some(Nearby::Found {
+                peer: PEER.into(),
+                addrs: vec![format!("{a}/p2p/{PEER}")]
+            })
+        )
     );
     // The same record again tells nothing new; a second address does.
-    assert_eq!(browsed.txt(&1, &txt_for(PEER, a)), None);
+    assert_eq!(browsed.txt(&1, &txt_for(PEER, a)), (None, None));
     assert_eq!(
         browsed.txt(&1, &txt_for(PEER, b)),
-        Some(Nearby::Found {
-            peer: PEER.into(),
-            addrs: vec![format!("{a}/p2p/{PEER}"), format!("{b}/p2p/{PEER}")]
-        })
+        (
+            None,
+            Some(Nearby::Found {
+                peer: PEER.into(),
+                addrs: vec![format!("{a}/p2p/{PEER}"), format!("{b}/p2p/{PEER}")]
+            })
+        )
     );
     // Another peer's record under this instance, or an unknown query: ignored.
-    assert_eq!(browsed.txt(&1, &txt_for("12D3KooWother", a)), None);
-    assert_eq!(browsed.txt(&2, &txt_for(PEER, a)), None);
+    assert_eq!(browsed.txt(&1, &txt_for("12D3KooWother", a)), (None, None));
+    assert_eq!(browsed.txt(&2, &txt_for(PEER, a)), (None, None));
     assert_eq!(
         browsed.lost("x7kq"),
         (Some(1), Some(Nearby::Lost { peer: PEER.into() }))
     );
     assert_eq!(browsed.lost("x7kq"), (None, None));
+}
+
+#[test]
+fn discovery_bonjour_follows_a_phone_across_the_names_libp2p_gives_each_answer() {
+    let mut browsed = Browsed::new("me");
+    let a = "/ip4/192.168.1.5/tcp/4001";
+    let b = "/ip4/10.0.0.5/tcp/4001";
+    browsed.found("first");
+    browsed.querying("first", Some(1));
+    assert!(browsed.txt(&1, &txt_for(PEER, a)).1.is_some());
+    // The phone's next answer, under a new name: it takes the first
+    // name's place (whose query stops) and its addresses, so the same
+    // address is no news and only a new one is reported.
+    assert_eq!(browsed.found("second"), Find::Query { stop: None });
+    browsed.querying("second", Some(2));
+    assert_eq!(browsed.txt(&2, &txt_for(PEER, a)), (Some(1), None));
+    assert_eq!(
+        browsed.txt(&2, &txt_for(PEER, b)).1,
+        Some(Nearby::Found {
+            peer: PEER.into(),
+            addrs: vec![format!("{a}/p2p/{PEER}"), format!("{b}/p2p/{PEER}")]
+        })
+    );
+    // The first name expires: the phone is not lost, its second name
+    // stands; when that one goes, it is.
+    assert_eq!(browsed.lost("first"), (None, None));
+    assert_eq!(
+        browsed.lost("second"),
+        (Some(2), Some(Nearby::Lost { peer: PEER.into() }))
+    );
 }
 
 #[test]
@@ -577,7 +613,7 @@ fn discovery_bonjour_keeps_the_instances_that_named_their_peer_through_a_flood()
     assert_eq!(browsed.found("real"), Find::Query { stop: None });
     browsed.querying("real", Some(0));
     let a = "/ip4/127.0.0.1/tcp/4001";
-    assert!(browsed.txt(&0, &txt_for(PEER, a)).is_some());
+    assert!(browsed.txt(&0, &txt_for(PEER, a)).1.is_some());
     // Made-up instances that never answer: once the list is full, each
     // new one pushes out the oldest of them, whose query is stopped.
     let mut stopped = Vec::new();
@@ -594,7 +630,7 @@ fn discovery_bonjour_keeps_the_instances_that_named_their_peer_through_a_flood()
     for port in 0..100 {
         browsed.txt(&0, &txt_for(PEER, &format!("/ip4/127.0.0.1/tcp/{port}")));
     }
-    match browsed.txt(&0, &txt_for(PEER, "/ip4/127.0.0.1/tcp/9999")) {
+    match browsed.txt(&0, &txt_for(PEER, "/ip4/127.0.0.1/tcp/9999")).1 {
         Some(Nearby::Found { addrs, .. }) => assert_eq!(addrs.len(), MAX_ADDRS),
         other => panic!("{other:?}"),
     }

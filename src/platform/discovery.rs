@@ -173,6 +173,10 @@ pub fn txt_peer(record: &[u8]) -> Option<Nearby> {
 /// Instances are named at random by libp2p, so the peer is learnt from the
 /// TXT records; libp2p announces one record per address, so an instance's
 /// addresses are gathered across records and reported whenever one is new.
+/// libp2p names every answer anew (each phone answers every query, about
+/// one a second), so an instance that names a peer an older one named
+/// takes its place: otherwise each old name's expiry would report the
+/// phone lost while its newer name still stands.
 /// Anyone on the Wi-Fi can announce instances and records, so both lists
 /// are bounded ([`seen`]): an instance whose records named its peer is kept,
 /// the oldest other one makes room for a new one.
@@ -262,27 +266,49 @@ impl<Q: PartialEq> Browsed<Q> {
         }
     }
 
-    /// A TXT record arrived for `query`: the change to report, if it
-    /// announced an address not known yet. A record naming another peer
-    /// than the instance's earlier records is ignored.
-    pub fn txt(&mut self, query: &Q, record: &[u8]) -> Option<Nearby> {
+    /// A TXT record arrived for `query`: the query of another instance of
+    /// the same peer to stop (this one takes its place and its addresses),
+    /// and the change to report, if the record announced an address not
+    /// known yet. A record naming another peer than the instance's earlier
+    /// records is ignored.
+    pub fn txt(&mut self, query: &Q, record: &[u8]) -> (Option<Q>, Option<Nearby>) {
         let Some(Nearby::Found { peer, addrs }) = txt_peer(record) else {
-            return None;
+            return (None, None);
         };
-        let instance = self
+        let Some(mut at) = self
             .instances
-            .iter_mut()
-            .find(|i| i.query.as_ref() == Some(query))?;
-        if instance.peer.get_or_insert_with(|| peer.clone()) != &peer {
-            return None;
+            .iter()
+            .position(|i| i.query.as_ref() == Some(query))
+        else {
+            return (None, None);
+        };
+        let mut stop = None;
+        match &self.instances[at].peer {
+            Some(named) if *named != peer => return (None, None),
+            Some(_) => {}
+            None => {
+                let other = self
+                    .instances
+                    .iter()
+                    .position(|i| i.peer.as_ref() == Some(&peer));
+                if let Some(other) = other {
+                    at -= usize::from(other < at);
+                    let other = self.instances.remove(other);
+                    stop = other.query;
+                    self.instances[at].addrs = other.addrs;
+                }
+                self.instances[at].peer = Some(peer.clone());
+            }
         }
+        let instance = &mut self.instances[at];
         let mut new = false;
         for addr in addrs {
             new |= seen::learn(&mut instance.addrs, addr);
         }
-        new.then(|| Nearby::Found {
+        let found = new.then(|| Nearby::Found {
             peer,
             addrs: instance.addrs.clone(),
-        })
+        });
+        (stop, found)
     }
 }

@@ -366,7 +366,11 @@ unsafe extern "C" fn on_txt(
     unsafe {
         let session = &mut *(context as *mut Session);
         let record = std::slice::from_raw_parts(rdata.cast::<u8>(), usize::from(rdlen));
-        if let Some(found) = session.browsed.txt(&query, record) {
+        let (older, found) = session.browsed.txt(&query, record);
+        if let Some(older) = older {
+            DNSServiceRefDeallocate(older);
+        }
+        if let Some(found) = found {
             (session.nearby)(found);
         }
     }
