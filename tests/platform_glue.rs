@@ -7,7 +7,7 @@ use std::sync::{Arc, Mutex};
 use clovece::net::seen::{MAX_ADDRS, MAX_PHONES};
 use clovece::platform::PlatformError;
 use clovece::platform::camera::{
-    Camera, CameraError, CameraPermission, CameraSession, FrameSink, NoCamera,
+    Camera, CameraError, CameraPermission, CameraSession, ErrorSink, FrameSink, NoCamera,
 };
 use clovece::platform::discovery::{
     Announcement, Browsed, Discovery, Find, Nearby, NearbySink, SERVICE, SwarmMdns, txt_peer,
@@ -59,7 +59,7 @@ impl MulticastLock for FakeLock {
 }
 
 /// A scan screen that ignores why the camera stopped.
-fn quiet() -> clovece::platform::camera::ErrorSink {
+fn quiet() -> ErrorSink {
     std::sync::Arc::new(|_| {})
 }
 
@@ -186,7 +186,7 @@ struct FakeCamera {
 }
 
 impl Camera for FakeCamera {
-    fn start(&mut self, sink: FrameSink) -> Result<(), CameraError> {
+    fn start(&mut self, sink: FrameSink, _: ErrorSink) -> Result<(), CameraError> {
         self.calls.lock().unwrap().push("start");
         *self.sink.lock().unwrap() = Some(sink);
         Ok(())

@@ -250,7 +250,7 @@ mod tests {
 
     /// A camera that hands the frames it is given to its sink.
     #[derive(Clone, Default)]
-    struct FakeCamera(Arc<Mutex<Option<FrameSink>>>);
+    struct FakeCamera(Arc<Mutex<Option<(FrameSink, ErrorSink)>>>);
 
     impl FakeCamera {
         fn show(&self, pixels: &[u8], side: usize) {
@@ -259,7 +259,7 @@ mod tests {
 
         /// A `width`×`height` frame, turned as a phone's sensor is.
         fn show_turned(&self, pixels: &[u8], width: usize, height: usize, turn: Orientation) {
-            let sink = self.0.lock().unwrap().clone().expect("the camera runs");
+            let (sink, _) = self.0.lock().unwrap().clone().expect("the camera runs");
             sink(
                 GreyFrame::new(pixels, width, height, width)
                     .unwrap()
@@ -273,8 +273,8 @@ mod tests {
     }
 
     impl Camera for FakeCamera {
-        fn start(&mut self, sink: FrameSink) -> Result<(), CameraError> {
-            *self.0.lock().unwrap() = Some(sink);
+        fn start(&mut self, sink: FrameSink, errors: ErrorSink) -> Result<(), CameraError> {
+            *self.0.lock().unwrap() = Some((sink, errors));
             Ok(())
         }
 
@@ -419,6 +419,23 @@ mod tests {
         assert_eq!(
             *reports.lock().unwrap(),
             vec![Report::Stopped(CameraError::Denied)]
+        );
+    }
+
+    #[test]
+    fn a_camera_that_stops_by_itself_is_reported() {
+        let camera = FakeCamera::default();
+        let reports = Arc::new(Mutex::new(Vec::new()));
+        let log = reports.clone();
+        scanner(&camera)
+            .open(move |r| log.lock().unwrap().push(r), |_| {})
+            .unwrap();
+        // Another app took the camera.
+        let (_, errors) = camera.0.lock().unwrap().clone().unwrap();
+        errors(CameraError::Failed("taken".into()));
+        assert_eq!(
+            *reports.lock().unwrap(),
+            vec![Report::Stopped(CameraError::Failed("taken".into()))]
         );
     }
 

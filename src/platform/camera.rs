@@ -26,7 +26,8 @@ pub type FrameSink = Arc<dyn Fn(GreyFrame<'_>) + Send + Sync>;
 
 /// Hears why the camera could not start again after the app returned to
 /// the foreground (the permission refused in the dialog, the camera
-/// gone), so that the open scan screen says so instead of waiting.
+/// gone), or why a running camera stopped (another app took it), so that
+/// the open scan screen says so instead of waiting.
 pub type ErrorSink = Arc<dyn Fn(CameraError) + Send + Sync>;
 
 /// Why the camera does not deliver frames.
@@ -70,8 +71,9 @@ impl CameraPermission for NoPermissionNeeded {
 /// A camera that can deliver grey-scale frames.
 pub trait Camera: Send {
     /// Starts delivering frames from the back camera to `sink` (replacing
-    /// any earlier sink) until [`stop`](Self::stop).
-    fn start(&mut self, sink: FrameSink) -> Result<(), CameraError>;
+    /// any earlier sink) until [`stop`](Self::stop); `errors` hears if the
+    /// camera stops by itself meanwhile.
+    fn start(&mut self, sink: FrameSink, errors: ErrorSink) -> Result<(), CameraError>;
     /// Stops delivering frames; a no-op when stopped.
     fn stop(&mut self);
 }
@@ -81,7 +83,7 @@ pub trait Camera: Send {
 pub struct NoCamera;
 
 impl Camera for NoCamera {
-    fn start(&mut self, _: FrameSink) -> Result<(), CameraError> {
+    fn start(&mut self, _: FrameSink, _: ErrorSink) -> Result<(), CameraError> {
         Err(CameraError::NoCamera)
     }
 
@@ -149,7 +151,7 @@ impl CameraSession {
 
     fn reconcile(&mut self) -> Result<(), CameraError> {
         match (&self.wanted, self.foreground, self.running) {
-            (Some((sink, _)), true, false) => {
+            (Some((sink, errors)), true, false) => {
                 if !self.permission.granted() {
                     if self.asked {
                         return Err(CameraError::Denied);
@@ -158,7 +160,7 @@ impl CameraSession {
                     self.permission.request()?;
                     return Err(CameraError::AskingPermission);
                 }
-                self.camera.start(sink.clone())?;
+                self.camera.start(sink.clone(), errors.clone())?;
                 self.running = true;
             }
             (None, _, true) | (_, false, true) => {

@@ -14,14 +14,20 @@
 //!
 //! Every NDK object is created in [`Running::open`] and freed in its `Drop`,
 //! in reverse order; a failure half way frees what was made.
+//!
+//! Deleting the reader holds the reader's lock while it waits for the
+//! listener's thread to end, and a listener inside `acquireLatestImage` or
+//! `AImage_delete` waits for that same lock (AOSP's `AImageReader::close`):
+//! so `Drop` first closes the listener ([`Shared::busy`]), waiting out a
+//! frame in progress, and a listener called after that returns at once.
 
 use std::ffi::{CStr, c_int, c_void};
 use std::ptr;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 use ndk_sys as sys;
 
-use crate::platform::camera::{Camera, CameraError, FrameSink};
+use crate::platform::camera::{Camera, CameraError, ErrorSink, FrameSink};
 use crate::platform::preview::Orientation;
 use crate::platform::qr::GreyFrame;
 
@@ -39,9 +45,9 @@ pub struct NdkCamera {
 }
 
 impl Camera for NdkCamera {
-    fn start(&mut self, sink: FrameSink) -> Result<(), CameraError> {
+    fn start(&mut self, sink: FrameSink, errors: ErrorSink) -> Result<(), CameraError> {
         self.stop();
-        self.running = Some(Running::open(sink)?);
+        self.running = Some(Running::open(sink, errors)?);
         Ok(())
     }
 
@@ -50,12 +56,20 @@ impl Camera for NdkCamera {
     }
 }
 
+/// What the reader's listener and the device's callbacks share with
+/// [`Running`], on their own threads: boxed, so that they never borrow it,
+/// and freed only after the device is closed and the reader deleted.
+struct Shared {
+    frames: FrameSink,
+    errors: ErrorSink,
+    /// Held while a frame is read; `true` once `Drop` closed the listener.
+    busy: Mutex<bool>,
+}
+
 /// An open camera streaming into the reader.
 struct Running {
-    /// The listener's context: a boxed sink of its own, so that the
-    /// reader's thread never borrows this struct, and freed only after the
-    /// reader (whose deletion waits for a running callback) is gone.
-    sink: *mut FrameSink,
+    /// The context of the listener and the device callbacks.
+    shared: *mut Shared,
     manager: *mut sys::ACameraManager,
     reader: *mut sys::AImageReader,
     device: *mut sys::ACameraDevice,
@@ -94,9 +108,14 @@ fn media_ok(status: sys::media_status_t, what: &str) -> Result<(), CameraError> 
 }
 
 impl Running {
-    fn open(sink: FrameSink) -> Result<Running, CameraError> {
+    fn open(frames: FrameSink, errors: ErrorSink) -> Result<Running, CameraError> {
+        let shared = Shared {
+            frames,
+            errors,
+            busy: Mutex::new(false),
+        };
         let mut running = Running {
-            sink: Box::into_raw(Box::new(sink)),
+            shared: Box::into_raw(Box::new(shared)),
             manager: ptr::null_mut(),
             reader: ptr::null_mut(),
             device: ptr::null_mut(),
@@ -112,11 +131,15 @@ impl Running {
         unsafe {
             let r = &mut running;
             r.manager = sys::ACameraManager_create();
-            let (id, turn) = back_camera(r.manager)?;
-            // Every frame of this camera carries its turn (the sink is
-            // boxed for the listener below, after this).
-            let sink = (*r.sink).clone();
-            *r.sink = Arc::new(move |frame: GreyFrame<'_>| sink(frame.oriented(turn)));
+            let (id, lens) = back_camera(r.manager)?;
+            // The app is portrait only, which is the display's natural
+            // orientation on phones (android/README.md).
+            let front = lens.facing == Some(Facing::Front);
+            let turn = Orientation::android(lens.sensor, DISPLAY_ROTATION, front);
+            // Every frame of this camera carries its turn (set before the
+            // listener below can run).
+            let sink = (*r.shared).frames.clone();
+            (*r.shared).frames = Arc::new(move |frame: GreyFrame<'_>| sink(frame.oriented(turn)));
 
             media_ok(
                 sys::AImageReader_new(
@@ -129,7 +152,7 @@ impl Running {
                 "AImageReader_new",
             )?;
             let mut listener = sys::AImageReader_ImageListener {
-                context: r.sink.cast(),
+                context: r.shared.cast(),
                 onImageAvailable: Some(on_image),
             };
             media_ok(
@@ -143,7 +166,7 @@ impl Running {
             )?;
 
             let mut device_callbacks = sys::ACameraDevice_StateCallbacks {
-                context: ptr::null_mut(),
+                context: r.shared.cast(),
                 onDisconnected: Some(on_disconnected),
                 onError: Some(on_error),
             };
@@ -185,17 +208,20 @@ impl Running {
                 sys::ACaptureRequest_addTarget(r.request, r.target),
                 "ACaptureRequest_addTarget",
             )?;
-            // A code held close must come into focus by itself.
-            let focus = sys::acamera_metadata_enum_acamera_control_af_mode::ACAMERA_CONTROL_AF_MODE_CONTINUOUS_PICTURE.0 as u8;
-            camera_ok(
-                sys::ACaptureRequest_setEntry_u8(
-                    r.request,
-                    sys::acamera_metadata_tag::ACAMERA_CONTROL_AF_MODE.0,
-                    1,
-                    &focus,
-                ),
-                "ACaptureRequest_setEntry_u8",
-            )?;
+            // A code held close must come into focus by itself, where the
+            // camera can (a fixed-focus one refuses the mode).
+            if lens.continuous_focus {
+                let focus = CONTINUOUS_FOCUS;
+                camera_ok(
+                    sys::ACaptureRequest_setEntry_u8(
+                        r.request,
+                        sys::acamera_metadata_tag::ACAMERA_CONTROL_AF_MODE.0,
+                        1,
+                        &focus,
+                    ),
+                    "ACaptureRequest_setEntry_u8",
+                )?;
+            }
 
             let session_callbacks = sys::ACameraCaptureSession_stateCallbacks {
                 context: ptr::null_mut(),
@@ -230,9 +256,12 @@ impl Running {
 impl Drop for Running {
     fn drop(&mut self) {
         // SAFETY: every pointer is null or owned by this struct; the
-        // session is closed and the reader deleted (which waits for a
-        // running listener and stops further ones) before the sink goes.
+        // device is closed (no more callbacks) and the reader deleted
+        // (which stops its listener's thread) before the shared part goes.
         unsafe {
+            // The listener closes first, outside the reader's lock (see
+            // the module documentation).
+            *lock(&(*self.shared).busy) = true;
             if !self.session.is_null() {
                 sys::ACameraCaptureSession_stopRepeating(self.session);
                 sys::ACameraCaptureSession_close(self.session);
@@ -258,19 +287,21 @@ impl Drop for Running {
             if !self.manager.is_null() {
                 sys::ACameraManager_delete(self.manager);
             }
-            drop(Box::from_raw(self.sink));
+            drop(Box::from_raw(self.shared));
         }
     }
 }
 
+fn lock(busy: &Mutex<bool>) -> std::sync::MutexGuard<'_, bool> {
+    busy.lock().unwrap_or_else(|p| p.into_inner())
+}
+
 /// The id of the first back-facing camera, or of the first camera, with
-/// how its frames are turned from upright.
+/// what the scan needs of it.
 ///
 /// # Safety
 /// `manager` must be a live camera manager.
-unsafe fn back_camera(
-    manager: *mut sys::ACameraManager,
-) -> Result<(Vec<u8>, Orientation), CameraError> {
+unsafe fn back_camera(manager: *mut sys::ACameraManager) -> Result<(Vec<u8>, Lens), CameraError> {
     let mut list = ptr::null_mut();
     // SAFETY: the list is freed below; ids are copied out before that.
     unsafe {
@@ -287,13 +318,7 @@ unsafe fn back_camera(
             .iter()
             .find(|(_, lens)| lens.facing == Some(Facing::Back))
             .or(cameras.first())
-            .map(|(id, lens)| {
-                // The app is portrait only, which is the display's natural
-                // orientation on phones (android/README.md).
-                let front = lens.facing == Some(Facing::Front);
-                let turn = Orientation::android(lens.sensor, DISPLAY_ROTATION, front);
-                (id.to_bytes_with_nul().to_vec(), turn)
-            });
+            .map(|(id, lens)| (id.to_bytes_with_nul().to_vec(), *lens));
         sys::ACameraManager_deleteCameraIdList(list);
         chosen.ok_or(CameraError::NoCamera)
     }
@@ -311,7 +336,13 @@ struct Lens {
     facing: Option<Facing>,
     /// `SENSOR_ORIENTATION`, degrees clockwise.
     sensor: i32,
+    /// Whether `CONTROL_AF_AVAILABLE_MODES` lists continuous focus.
+    continuous_focus: bool,
 }
+
+const CONTINUOUS_FOCUS: u8 =
+    sys::acamera_metadata_enum_acamera_control_af_mode::ACAMERA_CONTROL_AF_MODE_CONTINUOUS_PICTURE.0
+        as u8;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Facing {
@@ -350,18 +381,32 @@ unsafe fn lens(manager: *mut sys::ACameraManager, id: &CStr) -> Lens {
         });
         let sensor = entry(sys::acamera_metadata_tag::ACAMERA_SENSOR_ORIENTATION)
             .map_or(0, |e| *e.data.i32_);
+        let continuous_focus = entry(sys::acamera_metadata_tag::ACAMERA_CONTROL_AF_AVAILABLE_MODES)
+            .is_some_and(|e| {
+                let count = usize::try_from(e.count).unwrap_or(0);
+                std::slice::from_raw_parts(e.data.u8_, count).contains(&CONTINUOUS_FOCUS)
+            });
         sys::ACameraMetadata_free(meta);
-        Lens { facing, sensor }
+        Lens {
+            facing,
+            sensor,
+            continuous_focus,
+        }
     }
 }
 
 /// A new image is ready: the newest is decoded, older ones dropped.
 unsafe extern "C" fn on_image(context: *mut c_void, reader: *mut sys::AImageReader) {
-    // SAFETY: `context` is the boxed sink, alive until `Running`'s Drop has
-    // deleted this reader; the image is deleted before returning and the
-    // frame borrowed only meanwhile.
+    // SAFETY: `context` is the boxed shared part, alive until `Running`'s
+    // Drop has deleted this reader; the image is deleted before returning
+    // and the frame borrowed only meanwhile.
     unsafe {
-        let sink = &*(context as *const FrameSink);
+        let shared = &*(context as *const Shared);
+        let closed = lock(&shared.busy);
+        if *closed {
+            return;
+        }
+        let sink = &shared.frames;
         let mut image = ptr::null_mut();
         if sys::AImageReader_acquireLatestImage(reader, &mut image)
             != sys::media_status_t::AMEDIA_OK
@@ -388,9 +433,23 @@ unsafe extern "C" fn on_image(context: *mut c_void, reader: *mut sys::AImageRead
     }
 }
 
-/// The camera was taken by another app; frames stop until the scan screen
-/// is opened again.
-unsafe extern "C" fn on_disconnected(_: *mut c_void, _: *mut sys::ACameraDevice) {}
+/// The camera was taken by another app: frames stop, and the scan screen
+/// says so until it is opened again.
+unsafe extern "C" fn on_disconnected(context: *mut c_void, _: *mut sys::ACameraDevice) {
+    // SAFETY: `context` is the boxed shared part, alive until `Running`'s
+    // Drop has closed this device.
+    let shared = unsafe { &*(context as *const Shared) };
+    // Not while `Drop` closes the camera itself.
+    if !*lock(&shared.busy) {
+        (shared.errors)(CameraError::Failed("another app took the camera".into()));
+    }
+}
 
-/// The camera failed; as when it is taken away.
-unsafe extern "C" fn on_error(_: *mut c_void, _: *mut sys::ACameraDevice, _: c_int) {}
+/// The camera failed: as when it is taken away, with the NDK's error code.
+unsafe extern "C" fn on_error(context: *mut c_void, _: *mut sys::ACameraDevice, error: c_int) {
+    // SAFETY: as in `on_disconnected`.
+    let shared = unsafe { &*(context as *const Shared) };
+    if !*lock(&shared.busy) {
+        (shared.errors)(CameraError::Failed(format!("camera device error {error}")));
+    }
+}

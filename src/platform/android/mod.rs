@@ -27,7 +27,7 @@ use super::awake::ScreenTimeout;
 use super::discovery::SwarmMdns;
 use super::jvm::{ActivityCameraPermission, Jvm, WifiMulticastLock};
 use super::lifecycle::{Bookmark, Lifecycle};
-use super::multicast::Multicast;
+use super::multicast::{Multicast, NoLock};
 use super::{Platform, PlatformError};
 use crate::platform::camera::CameraSession;
 
@@ -58,7 +58,15 @@ fn jvm(app: &AndroidApp) -> Result<Jvm, PlatformError> {
 /// runtime permission.
 pub fn platform(app: &AndroidApp) -> Result<Platform, PlatformError> {
     let jvm = jvm(app)?;
-    let multicast = Multicast::new(WifiMulticastLock::new(jvm.clone())?);
+    // A phone without Wi-Fi (the manifest does not require it) has no
+    // WifiManager: the app still runs, joining by ticket link.
+    let multicast = match WifiMulticastLock::new(jvm.clone()) {
+        Ok(lock) => Multicast::new(lock),
+        Err(e) => {
+            eprintln!("clovece: {e}; mDNS may miss answers");
+            Multicast::new(NoLock)
+        }
+    };
     let camera = CameraSession::new(NdkCamera::default(), ActivityCameraPermission::new(jvm));
     Ok(Platform {
         data_dir: app.internal_data_path(),

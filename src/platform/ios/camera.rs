@@ -31,7 +31,7 @@ use objc2_core_video::{
     kCVReturnSuccess,
 };
 
-use crate::platform::camera::{Camera, CameraError, CameraPermission, FrameSink};
+use crate::platform::camera::{Camera, CameraError, CameraPermission, ErrorSink, FrameSink};
 use crate::platform::preview::Orientation;
 use crate::platform::qr::GreyFrame;
 
@@ -121,7 +121,9 @@ struct Running {
 unsafe impl Send for Running {}
 
 impl Camera for AvCamera {
-    fn start(&mut self, sink: FrameSink) -> Result<(), CameraError> {
+    /// Errors after the start are the session's to recover from: iOS
+    /// interrupts it (another app, the background) and resumes it itself.
+    fn start(&mut self, sink: FrameSink, _: ErrorSink) -> Result<(), CameraError> {
         self.stop();
         // SAFETY: plain AVFoundation calls on objects made here; the
         // delegate outlives the session's use of it (see `stop`).
