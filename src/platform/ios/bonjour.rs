@@ -239,7 +239,12 @@ fn run(
                     ptr::null(),
                     port(me).to_be(),
                     txt_len,
-                    txt.as_ptr().cast(),
+                    // No records: no TXT at all (an empty one is malformed).
+                    if txt.is_empty() {
+                        ptr::null()
+                    } else {
+                        txt.as_ptr().cast()
+                    },
                     Some(on_registered),
                     context,
                 ),
@@ -268,10 +273,14 @@ fn run(
                     events: libc::POLLIN,
                     revents: 0,
                 };
-                if libc::poll(&mut poll, 1, POLL_MS) > 0
-                    && DNSServiceProcessResult(session.connection) != NO_ERROR
-                {
-                    break;
+                if libc::poll(&mut poll, 1, POLL_MS) > 0 {
+                    let processed = DNSServiceProcessResult(session.connection);
+                    if processed != NO_ERROR {
+                        // The daemon went away (it restarted): discovery
+                        // ends until the next list or game opens.
+                        eprintln!("clovece: Bonjour stopped: error {processed}");
+                        break;
+                    }
                 }
             }
         }
@@ -282,15 +291,21 @@ fn run(
     }
 }
 
+/// A refusal here (the Local Network permission denied, a name clash)
+/// leaves this phone unannounced; it is logged, and the player can still
+/// join by code or QR code.
 unsafe extern "C" fn on_registered(
     _: DNSServiceRef,
     _: DNSServiceFlags,
-    _: DNSServiceErrorType,
+    error: DNSServiceErrorType,
     _: *const c_char,
     _: *const c_char,
     _: *const c_char,
     _: *mut c_void,
 ) {
+    if error != NO_ERROR {
+        eprintln!("clovece: Bonjour did not announce this phone: error {error}");
+    }
 }
 
 unsafe extern "C" fn on_browsed(
@@ -303,7 +318,11 @@ unsafe extern "C" fn on_browsed(
     domain: *const c_char,
     context: *mut c_void,
 ) {
-    if error != NO_ERROR || name.is_null() {
+    if error != NO_ERROR {
+        eprintln!("clovece: Bonjour cannot look for phones: error {error}");
+        return;
+    }
+    if name.is_null() {
         return;
     }
     // SAFETY: `context` is the worker's session (see `run`); the strings

@@ -134,12 +134,6 @@ impl Camera for AvCamera {
             let input = AVCaptureDeviceInput::deviceInputWithDevice_error(&device)
                 .map_err(|e| CameraError::Failed(e.localizedDescription().to_string()))?;
             let session = AVCaptureSession::new();
-            session.beginConfiguration();
-            session.setSessionPreset(AVCaptureSessionPreset640x480);
-            if !session.canAddInput(&input) {
-                return Err(CameraError::Failed("the camera cannot be used now".into()));
-            }
-            session.addInput(&input);
             let output = AVCaptureVideoDataOutput::new();
             output.setAlwaysDiscardsLateVideoFrames(true);
             let delegate = FrameDelegate::new(sink);
@@ -148,11 +142,11 @@ impl Camera for AvCamera {
                 Some(ProtocolObject::from_ref(&*delegate)),
                 Some(&queue),
             );
-            if !session.canAddOutput(&output) {
-                return Err(CameraError::Failed("the camera gives no frames".into()));
-            }
-            session.addOutput(&output);
+            // Every configuration begun is committed, also when it fails.
+            session.beginConfiguration();
+            let configured = configure(&session, &input, &output);
             session.commitConfiguration();
+            configured?;
             session.startRunning();
             self.running = Some(Running {
                 session,
@@ -168,6 +162,35 @@ impl Camera for AvCamera {
             unsafe { running.session.stopRunning() };
         }
     }
+}
+
+/// Adds the camera and the frames' output to `session`, between its
+/// begin and commit of a configuration.
+///
+/// # Safety
+/// `session` must be in a configuration begun and not yet committed.
+unsafe fn configure(
+    session: &AVCaptureSession,
+    input: &AVCaptureDeviceInput,
+    output: &AVCaptureVideoDataOutput,
+) -> Result<(), CameraError> {
+    // SAFETY: plain AVFoundation calls on live objects.
+    unsafe {
+        if !session.canAddInput(input) {
+            return Err(CameraError::Failed("the camera cannot be used now".into()));
+        }
+        session.addInput(input);
+        if !session.canAddOutput(output) {
+            return Err(CameraError::Failed("the camera gives no frames".into()));
+        }
+        session.addOutput(output);
+        // Setting a preset the session cannot take throws, which aborts
+        // the app; without it the session keeps its own.
+        if session.canSetSessionPreset(AVCaptureSessionPreset640x480) {
+            session.setSessionPreset(AVCaptureSessionPreset640x480);
+        }
+    }
+    Ok(())
 }
 
 /// What runs (on a dispatch queue) when the player has answered the
