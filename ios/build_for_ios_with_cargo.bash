@@ -70,6 +70,12 @@ if [[ -n "${DWARF_DSYM_FOLDER_PATH:-}" && -n "${DWARF_DSYM_FILE_NAME:-}" ]]; the
     mkdir -p "$DWARF_DSYM_FOLDER_PATH"
     dsymutil "$TARGET_BUILD_DIR/$EXECUTABLE_PATH" -o "$DWARF_DSYM_FOLDER_PATH/$DWARF_DSYM_FILE_NAME"
 fi
+# Nor does it strip what it did not link: once the dSYM has the debug
+# information, a release build drops it and the local symbols, as Xcode's
+# "Strip Linked Product" would.
+if [[ "$profile" == release ]]; then
+    strip -S -x "$TARGET_BUILD_DIR/$EXECUTABLE_PATH"
+fi
 
 # The executable changed after Xcode's signing step ran on the bundle
 # (device builds only; the simulator needs no signature).

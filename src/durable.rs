@@ -12,6 +12,13 @@ use std::fs::{self, File, OpenOptions};
 use std::io;
 use std::path::{Path, PathBuf};
 
+/// The platform's data folder for clovece (e.g. `~/.local/share/clovece`
+/// on Linux, Application Support on iOS), where these files live unless
+/// `--data` or the platform (Android) names another.
+pub fn default_dir() -> Option<PathBuf> {
+    directories::ProjectDirs::from("", "", "clovece").map(|d| d.data_dir().to_owned())
+}
+
 /// Replaces the file at `path` (creating its folder) with what `write`
 /// writes.
 pub fn replace(path: &Path, write: impl FnOnce(&mut File) -> io::Result<()>) -> io::Result<()> {

@@ -425,7 +425,7 @@ fn main() -> ExitCode {
 
 /// The data folder: `--data`, or the platform's.
 fn data_dir(data: Option<PathBuf>) -> anyhow::Result<PathBuf> {
-    data.or_else(clovece::net::identity::default_dir)
+    data.or_else(clovece::durable::default_dir)
         .context("no data folder: pass --data DIR")
 }
 

@@ -206,8 +206,8 @@ impl App {
             .on_screen_shown(move |screen| {
                 // A room or a game is watched from the table between turns.
                 let on = matches!(screen, ui::Screen::Game | ui::Screen::Room);
-                // Nobody to tell: the phone's own timeout stays, which only
-                // dims the screen.
+                // Nobody to tell: the screen then goes off after the phone's
+                // idle time, as on every other screen.
                 if let Err(e) = awake.keep_screen_on(on) {
                     eprintln!("clovece: {e}");
                 }

@@ -126,7 +126,9 @@ pub enum Problem {
     NoAnswer,
     /// The host's own change to the seats was refused: the room changed
     /// before it was made (a guest came, left or is no longer ready), as
-    /// the seats now show. The app only offers changes the seats allow.
+    /// the seats now show. The app only offers changes the seats allow and
+    /// gives its room commands, never lines to parse, so nothing else is
+    /// refused.
     Refused,
     /// Anything else, in the network's (English) words.
     Other(String),

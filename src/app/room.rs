@@ -141,8 +141,8 @@ impl Room {
                     return self.heard(line);
                 };
                 // The seats say why in the player's language; the
-                // organiser's own words are for whoever reads the log.
-                tracing::info!("the room refused a change: {why}");
+                // organiser's own words go to the log (logcat on Android).
+                eprintln!("clovece: the room refused a change: {why}");
                 self.problem = Some(Problem::Refused);
             }
             Update::Ended(Err(e)) => {

@@ -127,9 +127,8 @@ impl SettingsFile {
 
     /// The settings file in the platform's data folder for clovece.
     pub fn platform() -> Result<SettingsFile, SettingsError> {
-        let dirs =
-            directories::ProjectDirs::from("", "", "clovece").ok_or(SettingsError::NoDataFolder)?;
-        Ok(SettingsFile::in_folder(dirs.data_dir()))
+        let folder = crate::durable::default_dir().ok_or(SettingsError::NoDataFolder)?;
+        Ok(SettingsFile::in_folder(&folder))
     }
 
     pub fn path(&self) -> &Path {

@@ -40,13 +40,6 @@ fn io_error(path: &Path) -> impl FnOnce(io::Error) -> IdentityError + '_ {
     }
 }
 
-/// The platform's data folder for clovece (e.g. `~/.local/share/clovece`
-/// on Linux), where the identity, saved games and statistics live unless
-/// `--data` says otherwise.
-pub fn default_dir() -> Option<PathBuf> {
-    directories::ProjectDirs::from("", "", "clovece").map(|d| d.data_dir().to_owned())
-}
-
 /// The identity kept in `dir`, made (and the folder created) on first use.
 pub fn load_or_create(dir: &Path) -> Result<Keypair, IdentityError> {
     let path = dir.join(KEY_FILE);

@@ -47,7 +47,9 @@ pub enum PlatformError {
     Camera(#[from] CameraError),
     #[error("cannot hold the Wi-Fi multicast lock: {0}")]
     Multicast(String),
-    #[error("cannot look for phones nearby: {0}")]
+    /// Bonjour (iOS) failed; shown after a lead that says what could not
+    /// be done.
+    #[error("Bonjour: {0}")]
     Discovery(String),
     #[error("cannot reach the Android system: {0}")]
     System(String),
@@ -58,8 +60,9 @@ pub enum PlatformError {
 /// Everything the app gets from the platform it runs on.
 pub struct Platform {
     /// Where the app keeps its settings and games, when the platform says so
-    /// (Android's app-private folder); `None` where the usual per-user data
-    /// folder lookup works (desktops, iOS).
+    /// (Android's app-private folder; on iOS the usual one, marked to stay
+    /// out of backups); `None` where the usual per-user data folder lookup
+    /// is all there is to it (desktops).
     pub data_dir: Option<PathBuf>,
     /// How phones nearby are found: shared, since the nearby list and a
     /// hosted room each run a discovery of their own.

@@ -147,7 +147,7 @@ impl Discovery for Bonjour {
                 let _ = thread.join();
                 Err(e)
             }
-            Err(_) => Err(PlatformError::Discovery("the Bonjour thread ended".into())),
+            Err(_) => Err(PlatformError::Discovery("its thread ended".into())),
         }
     }
 }

@@ -68,9 +68,7 @@ impl ScreenTimeout for IdleTimer {
 /// system names no such folder; a folder that cannot be marked is still
 /// used (the failure is logged).
 fn data_folder() -> Option<PathBuf> {
-    let folder = directories::ProjectDirs::from("", "", "clovece")?
-        .data_dir()
-        .to_path_buf();
+    let folder = crate::durable::default_dir()?;
     let marked = std::fs::create_dir_all(&folder)
         .map_err(|e| e.to_string())
         .and_then(|()| exclude_from_backup(&folder));
