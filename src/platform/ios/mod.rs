@@ -12,11 +12,19 @@ pub use bonjour::Bonjour;
 pub use camera::{AvCamera, AvPermission, OnAnswer};
 
 use std::path::{Path, PathBuf};
+use std::ptr::NonNull;
 
+use block2::RcBlock;
 use objc2::MainThreadMarker;
 use objc2::runtime::AnyObject;
-use objc2_foundation::{NSNumber, NSString, NSURL, NSURLIsExcludedFromBackupKey};
-use objc2_ui_kit::UIApplication;
+use objc2_foundation::{
+    NSNotification, NSNotificationCenter, NSNumber, NSOperationQueue, NSString, NSURL,
+    NSURLIsExcludedFromBackupKey,
+};
+use objc2_ui_kit::{
+    UIApplication, UIApplicationDidEnterBackgroundNotification,
+    UIApplicationWillEnterForegroundNotification,
+};
 
 use super::awake::ScreenTimeout;
 use super::camera::CameraSession;
@@ -41,6 +49,7 @@ impl Platform {
                 eprintln!("clovece: camera: {e}");
             }
         }));
+        follow_the_app(&lifecycle);
         Platform {
             data_dir: data_folder(),
             discovery: std::sync::Arc::new(Bonjour),
@@ -91,4 +100,40 @@ fn exclude_from_backup(folder: &Path) -> Result<(), String> {
     // SAFETY: the key takes an NSNumber holding a BOOL, as Apple documents.
     unsafe { url.setResourceValue_forKey_error(Some(value), NSURLIsExcludedFromBackupKey) }
         .map_err(|e| e.localizedDescription().to_string())
+}
+
+/// Tells `lifecycle` when the app moves to the background and back, as
+/// Android's activity events do: the camera stops and starts again, and a
+/// pass-and-play turn timer waits while nobody sees the board. The
+/// observers last as long as the app.
+fn follow_the_app(lifecycle: &Lifecycle) {
+    let center = NSNotificationCenter::defaultCenter();
+    let main = NSOperationQueue::mainQueue();
+    // SAFETY: UIKit's notification names, constant for the process.
+    let events = unsafe {
+        [
+            (UIApplicationDidEnterBackgroundNotification, false),
+            (UIApplicationWillEnterForegroundNotification, true),
+        ]
+    };
+    for (name, foreground) in events {
+        let lifecycle = lifecycle.clone();
+        let heard = RcBlock::new(move |_: NonNull<NSNotification>| {
+            let moved = if foreground {
+                lifecycle.resume()
+            } else {
+                lifecycle.pause()
+            };
+            if let Err(e) = moved {
+                eprintln!("clovece: {e}");
+            }
+        });
+        // SAFETY: no object to filter on; the block holds only a
+        // `Lifecycle` (Send and Sync) and runs on the main queue.
+        let observer = unsafe {
+            center.addObserverForName_object_queue_usingBlock(Some(name), None, Some(&main), &heard)
+        };
+        // Nothing ever removes it: it lives as long as the app.
+        std::mem::forget(observer);
+    }
 }
