@@ -7,14 +7,17 @@
 //!
 //! Late frames are discarded by AVFoundation while one is decoded
 //! (`alwaysDiscardsLateVideoFrames`), so the decoder always sees the
-//! newest. The permission is AVFoundation's: asking shows the system's
+//! newest. `startRunning` and `stopRunning` block until the camera has
+//! started or stopped, so they run on a serial queue of their own, as
+//! Apple asks, not on the UI's thread; a stopped camera's frames are
+//! dropped at once ([`Frames`]), before its session has stopped. The permission is AVFoundation's: asking shows the system's
 //! dialog and the answer arrives on a dispatch queue, which we pass on as
 //! a resume of the camera session ([`AvPermission::request`]).
 
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, MutexGuard};
 
 use block2::RcBlock;
-use dispatch2::DispatchQueue;
+use dispatch2::{DispatchQueue, DispatchRetained};
 use objc2::rc::Retained;
 use objc2::runtime::{Bool, NSObject, NSObjectProtocol, ProtocolObject};
 use objc2::{AllocAnyThread, DefinedClass, define_class, msg_send};
@@ -35,11 +38,24 @@ use crate::platform::camera::{Camera, CameraError, CameraPermission, ErrorSink, 
 use crate::platform::preview::Orientation;
 use crate::platform::qr::GreyFrame;
 
+/// Where the frames of one start go, while it lasts.
+struct Frames {
+    sink: FrameSink,
+    /// Held while a frame is handed on; `false` once the camera is stopped.
+    open: Mutex<bool>,
+}
+
+impl Frames {
+    fn open(&self) -> MutexGuard<'_, bool> {
+        self.open.lock().unwrap_or_else(|p| p.into_inner())
+    }
+}
+
 define_class!(
     /// Receives AVFoundation's frames on the camera's dispatch queue.
     #[unsafe(super = NSObject)]
     #[name = "CloveceFrameDelegate"]
-    #[ivars = FrameSink]
+    #[ivars = Arc<Frames>]
     struct FrameDelegate;
 
     unsafe impl NSObjectProtocol for FrameDelegate {}
@@ -52,6 +68,11 @@ define_class!(
             buffer: &CMSampleBuffer,
             connection: &AVCaptureConnection,
         ) {
+            let frames = self.ivars();
+            let open = frames.open();
+            if !*open {
+                return;
+            }
             let turn = turn(connection);
             // SAFETY: the sample buffer is valid for the call, and its
             // pixels are read only between lock and unlock.
@@ -73,7 +94,7 @@ define_class!(
                     let len = stride * (height - 1) + width;
                     let plane = std::slice::from_raw_parts(base.cast::<u8>(), len);
                     if let Ok(frame) = GreyFrame::new(plane, width, height, stride) {
-                        (self.ivars())(frame.oriented(turn));
+                        (frames.sink)(frame.oriented(turn));
                     }
                 }
                 CVPixelBufferUnlockBaseAddress(&pixels, CVPixelBufferLockFlags::ReadOnly);
@@ -97,28 +118,54 @@ fn turn(connection: &AVCaptureConnection) -> Orientation {
 }
 
 impl FrameDelegate {
-    fn new(sink: FrameSink) -> Retained<FrameDelegate> {
-        let this = FrameDelegate::alloc().set_ivars(sink);
+    fn new(frames: Arc<Frames>) -> Retained<FrameDelegate> {
+        let this = FrameDelegate::alloc().set_ivars(frames);
         // SAFETY: NSObject's init on a freshly allocated object.
         unsafe { msg_send![super(this), init] }
     }
 }
 
 /// The back camera, running while started.
-#[derive(Default)]
 pub struct AvCamera {
     running: Option<Running>,
+    /// Starts and stops the sessions, in order, off the UI's thread.
+    sessions: DispatchRetained<DispatchQueue>,
 }
 
+impl Default for AvCamera {
+    fn default() -> AvCamera {
+        AvCamera {
+            running: None,
+            sessions: DispatchQueue::new("clovece.camera.session", None),
+        }
+    }
+}
+
+#[derive(Clone)]
 struct Running {
     session: Retained<AVCaptureSession>,
     /// Kept alive while the output may still call it.
     _delegate: Retained<FrameDelegate>,
+    frames: Arc<Frames>,
 }
 
 // AVCaptureSession may be started and stopped from any thread (Apple
 // recommends a background one, as startRunning blocks).
 unsafe impl Send for Running {}
+
+impl Running {
+    fn start(&self) {
+        // SAFETY: a configured session; blocks until it runs.
+        unsafe { self.session.startRunning() };
+    }
+
+    /// Stops the session (blocking until no more frames come); the
+    /// delegate goes with `self`, after that.
+    fn stop(self) {
+        // SAFETY: as in `start`.
+        unsafe { self.session.stopRunning() };
+    }
+}
 
 impl Camera for AvCamera {
     /// Errors after the start are the session's to recover from: iOS
@@ -136,7 +183,11 @@ impl Camera for AvCamera {
             let session = AVCaptureSession::new();
             let output = AVCaptureVideoDataOutput::new();
             output.setAlwaysDiscardsLateVideoFrames(true);
-            let delegate = FrameDelegate::new(sink);
+            let frames = Arc::new(Frames {
+                sink,
+                open: Mutex::new(true),
+            });
+            let delegate = FrameDelegate::new(frames.clone());
             let queue = DispatchQueue::new("clovece.camera", None);
             output.setSampleBufferDelegate_queue(
                 Some(ProtocolObject::from_ref(&*delegate)),
@@ -147,19 +198,24 @@ impl Camera for AvCamera {
             let configured = configure(&session, &input, &output);
             session.commitConfiguration();
             configured?;
-            session.startRunning();
-            self.running = Some(Running {
+            let running = Running {
                 session,
                 _delegate: delegate,
-            });
+                frames,
+            };
+            let started = running.clone();
+            self.sessions.exec_async(move || started.start());
+            self.running = Some(running);
         }
         Ok(())
     }
 
+    /// Frames stop at once (one being handed on is waited for); the
+    /// session stops on the sessions' queue, after any start queued.
     fn stop(&mut self) {
         if let Some(running) = self.running.take() {
-            // SAFETY: stopRunning returns once no more frames are delivered.
-            unsafe { running.session.stopRunning() };
+            *running.frames.open() = false;
+            self.sessions.exec_async(move || running.stop());
         }
     }
 }
