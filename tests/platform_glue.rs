@@ -285,6 +285,28 @@ fn camera_permission_is_asked_once_per_opening() {
 }
 
 #[test]
+fn camera_retry_after_a_dialog_that_did_not_move_the_app_starts_it_where_it_should() {
+    let camera = FakeCamera::default();
+    let permission = FakePermission::default();
+    let mut session = CameraSession::new(camera.clone(), permission.clone());
+    let (sink, _) = counting_sink();
+    assert_eq!(
+        session.open(sink, quiet()),
+        Err(CameraError::AskingPermission)
+    );
+    // iOS: the answer comes while the app stays in front.
+    *permission.granted.lock().unwrap() = true;
+    session.retry().unwrap();
+    assert!(session.is_running());
+    // An answer heard in the background starts nothing until the return.
+    session.set_foreground(false).unwrap();
+    session.retry().unwrap();
+    assert!(!session.is_running());
+    session.set_foreground(true).unwrap();
+    assert_eq!(taken(&camera.calls), ["start", "stop", "start"]);
+}
+
+#[test]
 fn camera_error_messages_say_what_to_do() {
     assert_eq!(
         CameraError::Denied.to_string(),

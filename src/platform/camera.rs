@@ -20,8 +20,9 @@ use super::qr::{GreyFrame, Scan};
 /// Receives the camera's frames, on the camera's own thread. A frame is
 /// only borrowed for the call; frames that arrive while one is handled are
 /// dropped by the camera (it keeps only the newest). A sink must not stop
-/// the camera itself (Android's reader waits for its running callback):
-/// it hands what it found to the UI thread, which closes the scan screen.
+/// the camera itself (stopping waits for a frame being handed on, on
+/// Android and iOS alike): it hands what it found to the UI thread, which
+/// closes the scan screen.
 pub type FrameSink = Arc<dyn Fn(GreyFrame<'_>) + Send + Sync>;
 
 /// Hears why the camera could not start again after the app returned to
@@ -143,6 +144,12 @@ impl CameraSession {
             errors(e.clone());
         }
         started
+    }
+
+    /// The permission dialog was answered where that does not move the
+    /// app (iOS): the camera starts if still wanted and now allowed.
+    pub fn retry(&mut self) -> Result<(), CameraError> {
+        self.set_foreground(self.foreground)
     }
 
     pub fn is_running(&self) -> bool {

@@ -8,11 +8,14 @@
 //! Late frames are discarded by AVFoundation while one is decoded
 //! (`alwaysDiscardsLateVideoFrames`), so the decoder always sees the
 //! newest. `startRunning` and `stopRunning` block until the camera has
-//! started or stopped, so they run on a serial queue of their own, as
-//! Apple asks, not on the UI's thread; a stopped camera's frames are
-//! dropped at once ([`Frames`]), before its session has stopped. The permission is AVFoundation's: asking shows the system's
-//! dialog and the answer arrives on a dispatch queue, which we pass on as
-//! a resume of the camera session ([`AvPermission::request`]).
+//! started or stopped, so sessions are made, started and stopped on a
+//! serial queue of their own, as Apple's AVCam does, not on the UI's
+//! thread; a stopped camera's frames are dropped at once ([`Frames`]),
+//! before its session has stopped.
+//!
+//! The permission is AVFoundation's: asking shows the system's dialog and
+//! the answer arrives on a dispatch queue, which we pass on as a retry of
+//! the camera session ([`AvPermission::request`]).
 
 use std::sync::{Arc, Mutex, MutexGuard};
 
@@ -127,51 +130,39 @@ impl FrameDelegate {
 
 /// The back camera, running while started.
 pub struct AvCamera {
-    running: Option<Running>,
-    /// Starts and stops the sessions, in order, off the UI's thread.
+    /// The frames of the present start, if any.
+    frames: Option<Arc<Frames>>,
+    /// Makes, starts and stops the sessions, in order, off the UI's thread.
     sessions: DispatchRetained<DispatchQueue>,
+    /// The running session, which only the sessions' queue touches.
+    live: Arc<Mutex<Option<Running>>>,
 }
 
 impl Default for AvCamera {
     fn default() -> AvCamera {
         AvCamera {
-            running: None,
+            frames: None,
             sessions: DispatchQueue::new("clovece.camera.session", None),
+            live: Arc::default(),
         }
     }
 }
 
-#[derive(Clone)]
+/// A session the sessions' queue started; only that queue touches it.
 struct Running {
     session: Retained<AVCaptureSession>,
     /// Kept alive while the output may still call it.
     _delegate: Retained<FrameDelegate>,
-    frames: Arc<Frames>,
 }
 
-// AVCaptureSession may be started and stopped from any thread (Apple
-// recommends a background one, as startRunning blocks).
+// AVCaptureSession may be used from any thread, one at a time; a `Running`
+// is made, started and stopped on the sessions' serial queue only.
 unsafe impl Send for Running {}
 
 impl Running {
-    fn start(&self) {
-        // SAFETY: a configured session; blocks until it runs.
-        unsafe { self.session.startRunning() };
-    }
-
-    /// Stops the session (blocking until no more frames come); the
-    /// delegate goes with `self`, after that.
-    fn stop(self) {
-        // SAFETY: as in `start`.
-        unsafe { self.session.stopRunning() };
-    }
-}
-
-impl Camera for AvCamera {
-    /// Errors after the start are the session's to recover from: iOS
-    /// interrupts it (another app, the background) and resumes it itself.
-    fn start(&mut self, sink: FrameSink, _: ErrorSink) -> Result<(), CameraError> {
-        self.stop();
+    /// The back camera's session, configured for `frames` and running
+    /// (`startRunning` blocks until it runs).
+    fn open(frames: Arc<Frames>) -> Result<Running, CameraError> {
         // SAFETY: plain AVFoundation calls on objects made here; the
         // delegate outlives the session's use of it (see `stop`).
         unsafe {
@@ -183,11 +174,7 @@ impl Camera for AvCamera {
             let session = AVCaptureSession::new();
             let output = AVCaptureVideoDataOutput::new();
             output.setAlwaysDiscardsLateVideoFrames(true);
-            let frames = Arc::new(Frames {
-                sink,
-                open: Mutex::new(true),
-            });
-            let delegate = FrameDelegate::new(frames.clone());
+            let delegate = FrameDelegate::new(frames);
             let queue = DispatchQueue::new("clovece.camera", None);
             output.setSampleBufferDelegate_queue(
                 Some(ProtocolObject::from_ref(&*delegate)),
@@ -198,26 +185,63 @@ impl Camera for AvCamera {
             let configured = configure(&session, &input, &output);
             session.commitConfiguration();
             configured?;
-            let running = Running {
+            session.startRunning();
+            Ok(Running {
                 session,
                 _delegate: delegate,
-                frames,
-            };
-            let started = running.clone();
-            self.sessions.exec_async(move || started.start());
-            self.running = Some(running);
+            })
         }
+    }
+
+    /// Stops the session (blocking until no more frames come); the
+    /// delegate goes with `self`, after that.
+    fn stop(self) {
+        // SAFETY: a session started by `open`, on the same queue.
+        unsafe { self.session.stopRunning() };
+    }
+}
+
+impl Camera for AvCamera {
+    /// The session is made and started on the sessions' queue, after the
+    /// previous one stopped there; a failure there goes to `errors`.
+    fn start(&mut self, sink: FrameSink, errors: ErrorSink) -> Result<(), CameraError> {
+        self.stop();
+        let frames = Arc::new(Frames {
+            sink,
+            open: Mutex::new(true),
+        });
+        self.frames = Some(frames.clone());
+        let live = self.live.clone();
+        self.sessions.exec_async(move || {
+            // Stopped before its turn came: the camera never turns on.
+            if !*frames.open() {
+                return;
+            }
+            match Running::open(frames) {
+                Ok(running) => *lock(&live) = Some(running),
+                Err(e) => errors(e),
+            }
+        });
         Ok(())
     }
 
     /// Frames stop at once (one being handed on is waited for); the
-    /// session stops on the sessions' queue, after any start queued.
+    /// session stops on the sessions' queue, after its start.
     fn stop(&mut self) {
-        if let Some(running) = self.running.take() {
-            *running.frames.open() = false;
-            self.sessions.exec_async(move || running.stop());
+        if let Some(frames) = self.frames.take() {
+            *frames.open() = false;
+            let live = self.live.clone();
+            self.sessions.exec_async(move || {
+                if let Some(running) = lock(&live).take() {
+                    running.stop();
+                }
+            });
         }
     }
+}
+
+fn lock(live: &Mutex<Option<Running>>) -> MutexGuard<'_, Option<Running>> {
+    live.lock().unwrap_or_else(|p| p.into_inner())
 }
 
 /// Adds the camera and the frames' output to `session`, between its
@@ -255,7 +279,7 @@ pub type OnAnswer = Arc<Mutex<Option<Box<dyn Fn() + Send>>>>;
 
 /// AVFoundation's camera permission. The system's dialog does not pause
 /// and resume the app as Android's does, so the answer is handed to
-/// [`OnAnswer`], which resumes the camera session.
+/// [`OnAnswer`], which retries the camera session.
 pub struct AvPermission {
     answered: OnAnswer,
 }

@@ -41,11 +41,12 @@ impl Platform {
         let camera = CameraSession::new(AvCamera::default(), AvPermission::new(answered.clone()));
         let lifecycle =
             Lifecycle::new(Multicast::new(NoLock), camera, Bookmark::Home).with_screen(IdleTimer);
-        let resume = lifecycle.clone();
+        let retry = lifecycle.clone();
         *answered.lock().unwrap_or_else(|p| p.into_inner()) = Some(Box::new(move || {
             // The permission dialog's answer: start the camera if the scan
-            // screen is still open (and the answer was yes).
-            if let Err(e) = resume.resume() {
+            // screen is still open (and the answer was yes). The app did
+            // not move, so the lifecycle is not told it did.
+            if let Err(e) = retry.with_camera(CameraSession::retry) {
                 eprintln!("clovece: camera: {e}");
             }
         }));
