@@ -307,6 +307,22 @@ fn camera_retry_after_a_dialog_that_did_not_move_the_app_starts_it_where_it_shou
 }
 
 #[test]
+fn camera_frame_gate_closes_only_after_the_frame_being_handed_on() {
+    let gate = Arc::new(clovece::platform::camera::FrameGate::default());
+    let pass = gate.pass().expect("open at first");
+    let closer = {
+        let gate = gate.clone();
+        std::thread::spawn(move || gate.close())
+    };
+    std::thread::sleep(std::time::Duration::from_millis(50));
+    assert!(!closer.is_finished(), "closing waits for the frame");
+    drop(pass);
+    closer.join().unwrap();
+    assert!(gate.is_closed());
+    assert!(gate.pass().is_none());
+}
+
+#[test]
 fn camera_error_messages_say_what_to_do() {
     assert_eq!(
         CameraError::Denied.to_string(),

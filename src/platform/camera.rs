@@ -13,7 +13,7 @@
 
 use std::fmt;
 use std::str::FromStr;
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, MutexGuard};
 
 use super::qr::{GreyFrame, Scan};
 
@@ -30,6 +30,34 @@ pub type FrameSink = Arc<dyn Fn(GreyFrame<'_>) + Send + Sync>;
 /// gone), or why a running camera stopped (another app took it), so that
 /// the open scan screen says so instead of waiting.
 pub type ErrorSink = Arc<dyn Fn(CameraError) + Send + Sync>;
+
+/// Lets a camera's frames through until the camera stops. A frame holds
+/// its pass while it is handed on, and closing waits for that frame, so
+/// none reaches the sink once [`close`](Self::close) returns (Android's
+/// reader and iOS's session both stop later, on threads of their own).
+#[derive(Debug, Default)]
+pub struct FrameGate(Mutex<bool>);
+
+impl FrameGate {
+    /// The pass of one frame, or `None` once closed.
+    pub fn pass(&self) -> Option<MutexGuard<'_, bool>> {
+        let closed = self.lock();
+        (!*closed).then_some(closed)
+    }
+
+    /// Lets no more frames through (waiting out one being handed on).
+    pub fn close(&self) {
+        *self.lock() = true;
+    }
+
+    pub fn is_closed(&self) -> bool {
+        *self.lock()
+    }
+
+    fn lock(&self) -> MutexGuard<'_, bool> {
+        self.0.lock().unwrap_or_else(|p| p.into_inner())
+    }
+}
 
 /// Why the camera does not deliver frames.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

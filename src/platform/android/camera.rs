@@ -18,16 +18,16 @@
 //! Deleting the reader holds the reader's lock while it waits for the
 //! listener's thread to end, and a listener inside `acquireLatestImage` or
 //! `AImage_delete` waits for that same lock (AOSP's `AImageReader::close`):
-//! so `Drop` first closes the listener ([`Shared::busy`]), waiting out a
+//! so `Drop` first closes the listener ([`Shared::gate`]), waiting out a
 //! frame in progress, and a listener called after that returns at once.
 
 use std::ffi::{CStr, c_int, c_void};
 use std::ptr;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 use ndk_sys as sys;
 
-use crate::platform::camera::{Camera, CameraError, ErrorSink, FrameSink};
+use crate::platform::camera::{Camera, CameraError, ErrorSink, FrameGate, FrameSink};
 use crate::platform::preview::Orientation;
 use crate::platform::qr::GreyFrame;
 
@@ -62,8 +62,8 @@ impl Camera for NdkCamera {
 struct Shared {
     frames: FrameSink,
     errors: ErrorSink,
-    /// Held while a frame is read; `true` once `Drop` closed the listener.
-    busy: Mutex<bool>,
+    /// Closed by `Drop` before the reader is deleted.
+    gate: FrameGate,
 }
 
 /// An open camera streaming into the reader.
@@ -112,7 +112,7 @@ impl Running {
         let shared = Shared {
             frames,
             errors,
-            busy: Mutex::new(false),
+            gate: FrameGate::default(),
         };
         let mut running = Running {
             shared: Box::into_raw(Box::new(shared)),
@@ -261,7 +261,7 @@ impl Drop for Running {
         unsafe {
             // The listener closes first, outside the reader's lock (see
             // the module documentation).
-            *lock(&(*self.shared).busy) = true;
+            (*self.shared).gate.close();
             if !self.session.is_null() {
                 sys::ACameraCaptureSession_stopRepeating(self.session);
                 sys::ACameraCaptureSession_close(self.session);
@@ -290,10 +290,6 @@ impl Drop for Running {
             drop(Box::from_raw(self.shared));
         }
     }
-}
-
-fn lock(busy: &Mutex<bool>) -> std::sync::MutexGuard<'_, bool> {
-    busy.lock().unwrap_or_else(|p| p.into_inner())
 }
 
 /// The id of the first back-facing camera, or of the first camera, with
@@ -402,10 +398,9 @@ unsafe extern "C" fn on_image(context: *mut c_void, reader: *mut sys::AImageRead
     // and the frame borrowed only meanwhile.
     unsafe {
         let shared = &*(context as *const Shared);
-        let closed = lock(&shared.busy);
-        if *closed {
+        let Some(_pass) = shared.gate.pass() else {
             return;
-        }
+        };
         let sink = &shared.frames;
         let mut image = ptr::null_mut();
         if sys::AImageReader_acquireLatestImage(reader, &mut image)
@@ -440,7 +435,7 @@ unsafe extern "C" fn on_disconnected(context: *mut c_void, _: *mut sys::ACameraD
     // Drop has closed this device.
     let shared = unsafe { &*(context as *const Shared) };
     // Not while `Drop` closes the camera itself.
-    if !*lock(&shared.busy) {
+    if !shared.gate.is_closed() {
         (shared.errors)(CameraError::Failed("another app took the camera".into()));
     }
 }
@@ -449,7 +444,7 @@ unsafe extern "C" fn on_disconnected(context: *mut c_void, _: *mut sys::ACameraD
 unsafe extern "C" fn on_error(context: *mut c_void, _: *mut sys::ACameraDevice, error: c_int) {
     // SAFETY: as in `on_disconnected`.
     let shared = unsafe { &*(context as *const Shared) };
-    if !*lock(&shared.busy) {
+    if !shared.gate.is_closed() {
         (shared.errors)(CameraError::Failed(format!("camera device error {error}")));
     }
 }

@@ -37,21 +37,17 @@ use objc2_core_video::{
     kCVReturnSuccess,
 };
 
-use crate::platform::camera::{Camera, CameraError, CameraPermission, ErrorSink, FrameSink};
+use crate::platform::camera::{
+    Camera, CameraError, CameraPermission, ErrorSink, FrameGate, FrameSink,
+};
 use crate::platform::preview::Orientation;
 use crate::platform::qr::GreyFrame;
 
 /// Where the frames of one start go, while it lasts.
 struct Frames {
     sink: FrameSink,
-    /// Held while a frame is handed on; `false` once the camera is stopped.
-    open: Mutex<bool>,
-}
-
-impl Frames {
-    fn open(&self) -> MutexGuard<'_, bool> {
-        self.open.lock().unwrap_or_else(|p| p.into_inner())
-    }
+    /// Closed when the camera is stopped.
+    gate: FrameGate,
 }
 
 define_class!(
@@ -72,10 +68,9 @@ define_class!(
             connection: &AVCaptureConnection,
         ) {
             let frames = self.ivars();
-            let open = frames.open();
-            if !*open {
+            let Some(_pass) = frames.gate.pass() else {
                 return;
-            }
+            };
             let turn = turn(connection);
             // SAFETY: the sample buffer is valid for the call, and its
             // pixels are read only between lock and unlock.
@@ -208,13 +203,13 @@ impl Camera for AvCamera {
         self.stop();
         let frames = Arc::new(Frames {
             sink,
-            open: Mutex::new(true),
+            gate: FrameGate::default(),
         });
         self.frames = Some(frames.clone());
         let live = self.live.clone();
         self.sessions.exec_async(move || {
             // Stopped before its turn came: the camera never turns on.
-            if !*frames.open() {
+            if frames.gate.is_closed() {
                 return;
             }
             match Running::open(frames) {
@@ -229,7 +224,7 @@ impl Camera for AvCamera {
     /// session stops on the sessions' queue, after its start.
     fn stop(&mut self) {
         if let Some(frames) = self.frames.take() {
-            *frames.open() = false;
+            frames.gate.close();
             let live = self.live.clone();
             self.sessions.exec_async(move || {
                 if let Some(running) = lock(&live).take() {
