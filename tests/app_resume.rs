@@ -24,6 +24,7 @@ use clovece::app::ui::{AppAdapter, AppWindow, GameAdapter, Screen};
 use clovece::app::{App, Services};
 use clovece::lobby::RoomOptions;
 use clovece::lobby::options::Players;
+use clovece::net::game::GAME_DIR;
 use clovece::rules::Colour;
 use clovece::stats::Outcome;
 use i_slint_backend_testing::ElementQuery;
@@ -439,13 +440,20 @@ fn home_after_an_online_games_result_closes_it_for_the_next_game_and_invitations
         let (app_dir, bot_dir) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
         let (app, host) = at_the_result(app_dir.path(), bot_dir.path());
         let window = app.window();
+        // Its end is marked before the result shows: were the app killed
+        // now, its next start would record the game, not offer it.
+        let folders = session_folders(app_dir.path());
+        assert!(
+            folders
+                .iter()
+                .all(|f| f.join("ended").exists() || !f.exists())
+        );
         ui_support::find(window, "Home").mock_single_click(PointerEventButton::Left);
         assert!(shows(window, "Host a room"), "Home");
         assert!(
             !app.invitable_at().is_empty(),
             "Home listens for invitations"
         );
-        let folders = session_folders(app_dir.path());
         pump_until("the game is recorded and removed", || {
             folders.iter().all(|f| !f.exists())
         });
@@ -558,6 +566,49 @@ fn a_stranded_game_left_is_recorded_as_a_leave_at_once() {
         let record = recorded_once(dirs[0].path());
         let me = record.players.iter().find(|p| p.name == "Player").unwrap();
         assert_eq!(me.outcome, Outcome::Left);
+    });
+}
+
+#[test]
+fn a_game_whose_end_was_seen_is_recorded_with_its_result_on_the_next_start_not_offered() {
+    ui_support::on_ui_thread(|| {
+        let dirs = process::dirs(3);
+        // Two processes play a game to its end; Ivo's saved game stands for
+        // one whose result the app showed before it was closed or killed
+        // while its session lingered at the end, before recording it.
+        let mut host = peer(
+            dirs[0].path(),
+            &["host", "--players", "2", "--name", "Hana"],
+        );
+        let (link, _) = process::ticket(&mut host);
+        let ivo = peer(dirs[1].path(), &["join", &link, "--name", "Ivo"]);
+        host.wait_for("result: ");
+        host.finish();
+        ivo.finish();
+        let data = dirs[2].path();
+        let folder = resume::new_folder(data);
+        let (from, to) = (dirs[1].path().join(GAME_DIR), folder.join(GAME_DIR));
+        std::fs::create_dir_all(&to).unwrap();
+        for file in std::fs::read_dir(&from).unwrap() {
+            let file = file.unwrap();
+            std::fs::copy(file.path(), to.join(file.file_name())).unwrap();
+        }
+        // Unmarked, a kept game is one to resume.
+        assert!(matches!(resume::kept(data), Some(Kept::Unfinished(_))));
+
+        resume::mark_ended(&folder).unwrap();
+        let app = shown_app(data);
+        let window = app.window();
+        ui_support::find(window, "Host a room");
+        assert!(label_starting(window, "An online game is unfinished").is_none());
+        assert!(!folder.exists());
+        let record = recorded_once(data);
+        let me = record.players.iter().find(|p| p.name == "Ivo").unwrap();
+        assert!(
+            matches!(me.outcome, Outcome::Won | Outcome::Lost),
+            "its result, not a leave: {:?}",
+            me.outcome
+        );
     });
 }
 

@@ -191,6 +191,8 @@ struct AppFront<F> {
     announced: SessionAnnouncement,
     /// Where the discovery's finds go: to the session's node.
     found: mpsc::UnboundedSender<Sighting>,
+    /// The session's folder, marked once the game ended.
+    folder: PathBuf,
 }
 
 #[async_trait::async_trait(?Send)]
@@ -227,7 +229,14 @@ impl<F: FnMut(Update)> Front for AppFront<F> {
                     .map(|&(c, left)| (c, left.div_ceil(1000)))
                     .collect(),
             ),
-            Progress::Result { winner, .. } => Update::Over { winner },
+            Progress::Result { winner, .. } => {
+                // Recorded with its result on the next start if the app is
+                // closed or killed before this session records it.
+                if let Err(e) = super::resume::mark_ended(&self.folder) {
+                    tracing::warn!("cannot mark the game ended: {e}");
+                }
+                Update::Over { winner }
+            }
             Progress::Left(_) => Update::Over { winner: None },
             Progress::Resumed(_)
             | Progress::Away(_)
@@ -300,6 +309,7 @@ impl Session {
             discovery: place.discovery.clone(),
             announced: announced.clone(),
             found,
+            folder: folder.clone(),
         };
         let (done, session_folder) = (given_up.clone(), folder.clone());
         std::thread::spawn(move || {

@@ -7,7 +7,8 @@
 //! A folder still there when the app opens is a game the app did not see
 //! to its end: Home offers to resume it, which is `clovece join` with no
 //! ticket on that folder (the saved log, then catching up with the
-//! others). Leaving it instead counts as leaving a game on purpose. A game
+//! others). One whose end it saw, closed or killed before recording it,
+//! is recorded then with its result. Leaving it instead counts as leaving a game on purpose. A game
 //! whose files cannot be read is said so, and the player may discard it.
 
 use std::io;
@@ -26,6 +27,10 @@ const GAMES: &str = "games";
 /// In a session's folder: the player gave its game up (left it, or closed
 /// it after its end) while it still ran.
 const GIVEN_UP: &str = "given-up";
+/// In a session's folder: the game ended before the player's eyes, and
+/// its session may have been cut short (the app closed or killed) while
+/// it lingered at the end, before recording it.
+const ENDED: &str = "ended";
 
 /// A new session's folder in `data`, named after the time it starts (so
 /// the newest kept game is found first).
@@ -104,6 +109,9 @@ pub fn kept(data: &Path) -> Option<Kept> {
         if folder.join(GIVEN_UP).exists() && give_up(data, &folder).is_ok() {
             return None;
         }
+        if folder.join(ENDED).exists() && record_ended(data, &folder) {
+            return None;
+        }
         let dir = folder.join(GAME_DIR);
         match dir.try_exists() {
             Ok(true) => Some(look(folder, &dir)),
@@ -116,12 +124,27 @@ pub fn kept(data: &Path) -> Option<Kept> {
     })
 }
 
-/// What the game saved in `dir` (of session `folder`) is.
+/// Records the game of session `folder`, whose end its player saw, with
+/// its result, and removes it: whether it was. (Home opens often, so
+/// only such a game is checked whole here.)
+fn record_ended(data: &Path, folder: &Path) -> bool {
+    let dir = folder.join(GAME_DIR);
+    let saved = match Store::open(&dir) {
+        Ok(saved) => saved,
+        Err(StoreError::Corrupt { intact, .. }) => *intact,
+        Err(_) => return false,
+    };
+    let Some(record) = Record::ended(&saved.log, saved.seat, &Book::names_in(&dir)) else {
+        return false;
+    };
+    crate::stats::Store::new(data).add(record).is_ok() && discard(folder).is_ok()
+}
+
+/// What the game saved in `dir` (of session `folder`) is: its header, as
+/// the rest is checked when it resumes (from the part before any damage).
 fn look(folder: PathBuf, dir: &Path) -> Kept {
-    let header = match Store::open(dir) {
-        Ok(restored) => restored.log.header().header.clone(),
-        // The network side resumes from the part before the damage.
-        Err(StoreError::Corrupt { intact, .. }) => intact.log.header().header.clone(),
+    let header = match Store::header(dir) {
+        Ok(signed) => signed.header,
         Err(e) => {
             return Kept::Damaged {
                 folder,
@@ -190,6 +213,13 @@ pub fn give_up(data: &Path, folder: &Path) -> Result<(), GiveUpError> {
 /// recorded as such rather than offered again if its session is cut short.
 pub fn mark_given_up(folder: &Path) -> io::Result<()> {
     crate::durable::replace(&folder.join(GIVEN_UP), |_| Ok(()))
+}
+
+/// Marks the game of session `folder` as ended before the player's eyes,
+/// to be recorded with its result rather than offered again if its
+/// session is cut short.
+pub fn mark_ended(folder: &Path) -> io::Result<()> {
+    crate::durable::replace(&folder.join(ENDED), |_| Ok(()))
 }
 
 /// Why a kept game could not be given up (it stays where it is).

@@ -183,6 +183,24 @@ fn read_secret(dir: &Path) -> Result<Secret, StoreError> {
     Ok(secret)
 }
 
+/// The header record at the start of the log file's `bytes` (from
+/// `path`), which must be the game of `secret`, and where the entries
+/// begin.
+fn saved_header(
+    bytes: &[u8],
+    secret: &Secret,
+    path: PathBuf,
+) -> Result<(SignedHeader, usize), StoreError> {
+    let (header, at): (SignedHeader, usize) = match read_record(bytes) {
+        Ok(read) => read,
+        Err(why) => return Err(StoreError::NoGame { path, why }),
+    };
+    if header.header.id() != secret.game {
+        return Err(StoreError::OtherGame { path });
+    }
+    Ok((header, at))
+}
+
 /// Makes a rename or a new file in `dir` durable.
 fn sync_dir(dir: &Path) -> Result<(), StoreError> {
     durable::sync_dir(dir).map_err(io_error(dir))
@@ -237,6 +255,18 @@ impl Store {
         Ok(read_secret(dir)?.game)
     }
 
+    /// The header of the game saved in `dir`, its entries neither read
+    /// nor checked: what the game is, cheaply (checking every entry again
+    /// replays every computer move).
+    pub fn header(dir: &Path) -> Result<SignedHeader, StoreError> {
+        let secret = read_secret(dir)?;
+        let path = dir.join(LOG_FILE);
+        let mut file = File::open(&path).map_err(missing_is_empty(dir, &path))?;
+        let mut bytes = Vec::new();
+        file.read_to_end(&mut bytes).map_err(io_error(&path))?;
+        Ok(saved_header(&bytes, &secret, path)?.0)
+    }
+
     /// Loads the game saved in `dir`, checking every entry again.
     pub fn open(dir: &Path) -> Result<Restored, StoreError> {
         let secret = read_secret(dir)?;
@@ -248,14 +278,7 @@ impl Store {
             .map_err(missing_is_empty(dir, &path))?;
         let mut bytes = Vec::new();
         file.read_to_end(&mut bytes).map_err(io_error(&path))?;
-        let (header, mut at): (SignedHeader, usize) =
-            read_record(&bytes).map_err(|why| StoreError::NoGame {
-                path: path.clone(),
-                why,
-            })?;
-        if header.header.id() != secret.game {
-            return Err(StoreError::OtherGame { path });
-        }
+        let (header, mut at) = saved_header(&bytes, &secret, path.clone())?;
         let mut log = Log::new(header).map_err(|source| StoreError::Header {
             path: path.clone(),
             source,
