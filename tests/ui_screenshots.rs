@@ -29,6 +29,8 @@ const CHANNEL_TOLERANCE: u8 = 40;
 const PIXEL_TOLERANCE: f64 = 0.01;
 
 const PHONE: (u32, u32) = (360, 740);
+/// A small phone, less its status and navigation bars.
+const SMALL_PHONE: (u32, u32) = (360, 600);
 
 /// Renders `window` at `size` and compares it with `docs/screenshots/{name}.png`.
 fn check(window: &AppWindow, size: (u32, u32), name: &str) {
@@ -207,6 +209,24 @@ fn the_classic_board_in_mid_game_looks_as_recorded() {
     let app = ui_support::app(dir, 1);
     app.resume(mid_game());
     check(app.window(), PHONE, "board-classic");
+}
+
+#[test]
+fn the_classic_board_on_a_small_phone_leaves_the_panel_and_players_their_room() {
+    ui_support::init();
+    let folder = ui_support::settings_dir("shot-classic-small");
+    let app = ui_support::app(folder.path(), 1);
+    app.resume(mid_game());
+    check(app.window(), SMALL_PHONE, "board-classic-small");
+}
+
+#[test]
+fn the_matfyz_board_on_a_small_phone_leaves_the_panel_and_holdings_their_room() {
+    ui_support::init();
+    let folder = ui_support::settings_dir("shot-matfyz-small");
+    let app = ui_support::app(folder.path(), 1);
+    app.resume(matfyz_mid_game());
+    check(app.window(), SMALL_PHONE, "board-matfyz-small");
 }
 
 #[test]
