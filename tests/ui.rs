@@ -1135,3 +1135,79 @@ fn a_matfyz_game_against_the_computer_asks_both_choices_and_reaches_the_result()
     }
     panic!("no result after 30 000 steps: {plans} plans, {recipients} recipients");
 }
+
+#[test]
+fn a_tap_near_the_edge_of_a_small_boards_piece_moves_that_piece_not_its_neighbour() {
+    use clovece::app::offline::{OfflineGame, Player};
+    use clovece::rules::{Colour, Die, Game, HouseRules, Place, Seats, classic};
+    use slint::LogicalPosition;
+    use slint::platform::WindowEvent;
+
+    ui_support::init();
+    let folder = settings_dir("tap-nearest");
+    let app = app(folder.path(), 1);
+    let window = app.window();
+    // Red's pieces on T1 and T2, side by side; a three moves either.
+    let place = |s: &str| s.parse::<Place>().unwrap();
+    let pieces = [
+        (Colour::Red, ["T1", "T2", "B", "B"].map(place).to_vec()),
+        (Colour::Green, ["B", "B", "B", "B"].map(place).to_vec()),
+    ];
+    let position = classic::Position::new(Seats::for_players(2).unwrap(), Colour::Red, &pieces);
+    let game = Game::Classic(classic::Game::new(HouseRules::default(), position.unwrap()));
+    let players = ["Anna", "Boris"].map(|name| Player::Human { name: name.into() });
+    let mut game = OfflineGame::resume(game, players.to_vec()).unwrap();
+    game.roll(Die::new(3).unwrap()).unwrap();
+    app.resume(game);
+    window.show().unwrap();
+    // A small phone: a cell of the board is far smaller than a touch.
+    window.window().set_size(slint::PhysicalSize::new(360, 600));
+    mock_elapsed_time(Duration::from_secs(1));
+
+    let adapter = window.global::<GameAdapter>();
+    let on = |n: i32| {
+        let pieces = adapter.get_pieces();
+        let found = pieces.iter().position(|p| p.movable && p.number == n);
+        found.map(|i| (i, pieces.row_data(i).unwrap()))
+    };
+    let (Some((one, _)), Some((two, _))) = (on(1), on(2)) else {
+        panic!("both pieces may move");
+    };
+    // The piece drawn first, tapped within its own cell a third of a cell
+    // from its neighbour's: the neighbour's touch area, drawn over it,
+    // used to take the tap.
+    let (tapped, other) = if one < two { (1, 2) } else { (2, 1) };
+    let (_, piece) = on(tapped).unwrap();
+    let (_, neighbour) = on(other).unwrap();
+    let board = find(window, "Board");
+    let (at, size) = (board.absolute_position(), board.size());
+    let side = size.width.min(size.height);
+    let cell = side / 11.0;
+    // The tap is 0.7 of a cell from the neighbour's centre, within half
+    // a touch (48 px) of it.
+    assert!(0.7 * cell < 24.0, "a small board: {cell} px a cell");
+    let (left, top) = (
+        at.x + (size.width - side) / 2.0,
+        at.y + (size.height - side) / 2.0,
+    );
+    let towards = |a: i32, b: i32| a as f32 + 0.5 + 0.3 * (b - a) as f32;
+    let position = LogicalPosition::new(
+        left + towards(piece.col, neighbour.col) * cell,
+        top + towards(piece.row, neighbour.row) * cell,
+    );
+    let button = PointerEventButton::Left;
+    window
+        .window()
+        .dispatch_event(WindowEvent::PointerPressed { position, button });
+    window
+        .window()
+        .dispatch_event(WindowEvent::PointerReleased { position, button });
+    let red: Vec<i32> = adapter
+        .get_pieces()
+        .iter()
+        .filter(|p| p.hue == clovece::app::ui::Hue::Red && p.number > 0)
+        .map(|p| p.number)
+        .collect();
+    assert!(red.contains(&(tapped + 3)), "T{tapped} moved: {red:?}");
+    assert!(red.contains(&other), "T{other} stayed: {red:?}");
+}

@@ -399,6 +399,13 @@ impl App {
                 square_spot(&square).is_some_and(|spot| game.play_to(spot).is_ok())
             });
         });
+        let window = self.window.as_weak();
+        game.on_tap_board(move |col, row, reach| {
+            let Some(window) = window.upgrade() else {
+                return;
+            };
+            tap_board(&window.global::<GameAdapter>(), (col, row), reach);
+        });
         let (window, state, online) = (
             self.window.as_weak(),
             self.state.clone(),
@@ -676,6 +683,28 @@ fn start(
         .global::<ui::AppAdapter>()
         .set_screen(ui::Screen::Game);
     after_step(window, state);
+}
+
+/// Taps what a tap on the board at `at` (in cells) is for, within `reach`
+/// cells: the nearest movable piece or target square
+/// ([`geometry::nearest`]), as if it were tapped itself.
+fn tap_board(game: &GameAdapter, at: (f32, f32), reach: f32) {
+    let index = |i: usize| i32::try_from(i).unwrap_or(i32::MAX);
+    let pieces = game.get_pieces();
+    let squares = game.get_squares();
+    let movable = pieces.iter().enumerate().filter(|(_, p)| p.movable);
+    let targets = squares.iter().enumerate().filter(|(_, s)| s.target);
+    // (a piece rather than a square, its index, its cell)
+    let tappable: Vec<(bool, i32, (i32, i32))> = movable
+        .map(|(i, p)| (true, index(i), (p.col, p.row)))
+        .chain(targets.map(|(i, s)| (false, index(i), (s.col, s.row))))
+        .collect();
+    let cells: Vec<_> = tappable.iter().map(|&(_, _, cell)| cell).collect();
+    match geometry::nearest(&cells, at, reach).map(|i| tappable[i]) {
+        Some((true, piece, _)) => game.invoke_tap_piece(piece),
+        Some((false, square, _)) => game.invoke_tap_square(square),
+        None => {}
+    }
 }
 
 /// Runs a person's action if a person is to act, then shows the result.

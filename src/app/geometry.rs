@@ -130,10 +130,41 @@ impl Spot {
     }
 }
 
+/// Which of `cells` (column and row) a tap at `at` (in cells from the
+/// board's corner) is for: the one whose centre is nearest, if no further
+/// than `reach` cells along either axis; the first of equally near ones.
+/// A touch reaches beyond a small board's cells, and a tap near the edge
+/// of one must not go to its neighbour.
+pub fn nearest(cells: &[(i32, i32)], at: (f32, f32), reach: f32) -> Option<usize> {
+    let offset = |&(col, row): &(i32, i32)| (at.0 - col as f32 - 0.5, at.1 - row as f32 - 0.5);
+    cells
+        .iter()
+        .map(offset)
+        .enumerate()
+        .filter(|(_, (dx, dy))| dx.abs() <= reach && dy.abs() <= reach)
+        .min_by(|(_, a), (_, b)| (a.0 * a.0 + a.1 * a.1).total_cmp(&(b.0 * b.0 + b.1 * b.1)))
+        .map(|(i, _)| i)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use std::collections::BTreeSet;
+
+    #[test]
+    fn a_tap_goes_to_the_nearest_cell_within_reach() {
+        let cells = [(4, 4), (5, 4), (9, 9)];
+        // Near the edge between two neighbours: the nearer one, though a
+        // reach of a cell and a half covers both.
+        assert_eq!(nearest(&cells, (4.95, 4.5), 1.5), Some(0));
+        assert_eq!(nearest(&cells, (5.05, 4.5), 1.5), Some(1));
+        // Beyond a cell, within reach.
+        assert_eq!(nearest(&cells, (8.2, 9.5), 1.5), Some(2));
+        assert_eq!(nearest(&cells, (7.9, 9.5), 1.5), None);
+        assert_eq!(nearest(&[], (4.5, 4.5), 1.5), None);
+        // Equally near: the first.
+        assert_eq!(nearest(&cells, (5.0, 4.5), 1.5), Some(0));
+    }
 
     fn all_cells() -> Vec<Cell> {
         let mut cells: Vec<Cell> = (0..TRACK_LEN).map(track).collect();
