@@ -207,13 +207,7 @@ fn qr_code_cut_off_by_the_frame_edge_finds_nothing() {
 fn qr_foreign_code_says_it_is_not_a_ticket() {
     let url = "https://example.org/menu";
     let data = frame(url, 640, 480, 640, View::default());
-    assert_eq!(
-        scan(&data, 640, 480, 640),
-        Scan::Other {
-            text: url.into(),
-            reason: "not a clovece ticket".into()
-        }
-    );
+    assert_eq!(scan(&data, 640, 480, 640), Scan::Other { text: url.into() });
 }
 
 #[test]

@@ -997,6 +997,24 @@ fn the_scan_screen_on_a_desktop_reads_a_picture_of_the_qr_code_and_joins() {
     assert!(label_containing(window, "cannot read the picture").is_some());
     assert!(joined.borrow().is_empty());
 
+    // Another QR code, or a room's damaged one, is said so in the app's
+    // words (the reason was the ticket parser's English).
+    for (text, said) in [
+        ("https://example.org/", "This QR code is not a room's."),
+        (
+            "CLOVECE:damaged",
+            "This room's QR code is damaged: scan it again, or type the room code",
+        ),
+    ] {
+        let other = dir.join("other.png");
+        qr_picture(text, &other);
+        ui_support::text_field(window, "Picture file")
+            .set_accessible_value(other.to_str().unwrap());
+        read.mock_single_click(PointerEventButton::Left);
+        assert!(shows(window, said), "{text}: {said}");
+    }
+    assert!(joined.borrow().is_empty());
+
     ui_support::text_field(window, "Picture file").set_accessible_value(picture.to_str().unwrap());
     read.mock_single_click(PointerEventButton::Left);
     assert_eq!(*joined.borrow(), [ticket.to_string()]);

@@ -15,6 +15,7 @@ use std::sync::{Arc, Mutex};
 
 use slint::{ComponentHandle, Image, Rgb8Pixel, SharedPixelBuffer};
 
+use super::join::Entry;
 use super::ui::{self, AppAdapter, AppWindow, ScanAdapter};
 use crate::net::Ticket;
 use crate::platform::camera::{CameraError, ErrorSink, FrameSink, TicketScanner};
@@ -191,10 +192,13 @@ fn show_seen(window: &AppWindow, seen: Seen) {
     let adapter = window.global::<ScanAdapter>();
     match seen {
         Scan::Nothing => adapter.set_seen(ui::SeenKind::Nothing),
-        Scan::Other { reason, .. } => {
-            adapter.set_seen(ui::SeenKind::NotATicket);
-            adapter.set_detail(reason.into());
-        }
+        // Said in the player's language, as the join screen says it of a
+        // pasted link.
+        Scan::Other { text, .. } => adapter.set_seen(match Entry::read(&text) {
+            Entry::DamagedTicket => ui::SeenKind::DamagedTicket,
+            Entry::NewerTicket => ui::SeenKind::NewerTicket,
+            _ => ui::SeenKind::NotATicket,
+        }),
         Scan::Found(ticket) => {
             adapter.set_seen(ui::SeenKind::Ticket);
             adapter.invoke_close();

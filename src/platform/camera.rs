@@ -229,7 +229,6 @@ pub struct TicketScanner<T, F> {
 impl<T, F> TicketScanner<T, F>
 where
     T: FromStr + Clone + PartialEq + Send + 'static,
-    T::Err: fmt::Display,
     F: Fn(Scan<T>) + Send + Sync + 'static,
 {
     pub fn new(report: F) -> TicketScanner<T, F> {

@@ -159,18 +159,12 @@ impl<'a> GreyFrame<'a> {
     pub fn scan<T>(&self) -> Scan<T>
     where
         T: FromStr,
-        T::Err: fmt::Display,
     {
         let mut scan = Scan::Nothing;
         for text in self.texts() {
             match text.parse() {
                 Ok(found) => return Scan::Found(found),
-                Err(e) => {
-                    scan = Scan::Other {
-                        text,
-                        reason: e.to_string(),
-                    }
-                }
+                Err(_) => scan = Scan::Other { text },
             }
         }
         scan
@@ -214,9 +208,10 @@ impl fmt::Debug for GreyFrame<'_> {
 pub enum Scan<T> {
     /// No readable QR code (none in view, blurred, too small).
     Nothing,
-    /// A QR code that is not a ticket (a web link, a damaged ticket), with
-    /// why, so that the player learns they scanned the wrong code.
-    Other { text: String, reason: String },
+    /// A QR code that is not a ticket (a web link, a damaged ticket): its
+    /// text, so that the player learns why (the wrong code, or a damaged
+    /// or newer ticket).
+    Other { text: String },
     /// A QR code holding a ticket.
     Found(T),
 }
@@ -226,7 +221,6 @@ pub enum Scan<T> {
 pub fn scan_file<T>(path: &Path) -> Result<Scan<T>, FrameError>
 where
     T: FromStr,
-    T::Err: fmt::Display,
 {
     let image_error = |source| FrameError::Image {
         path: path.display().to_string(),
