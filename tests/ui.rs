@@ -10,8 +10,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use clovece::app::ui::{
-    AppAdapter, BoardTheme, ChoiceKind, GameAdapter, MatfyzAdapter, ResultAdapter, RoomProblem,
-    Screen,
+    AppAdapter, BoardTheme, ChoiceKind, GameAdapter, MatfyzAdapter, NoteKind, ResultAdapter,
+    RoomProblem, Screen,
 };
 use clovece::app::{COMPUTER_PACE, RESULT_DELAY};
 use i_slint_backend_testing::{AccessibleRole, ElementHandle, ElementQuery, mock_elapsed_time};
@@ -40,8 +40,24 @@ fn a_game_against_the_computer_is_played_to_the_result() {
     // Element look-ups walk the whole window, so the loop asks the game
     // adapter what is due and uses look-ups for what a person would do.
     let game = window.global::<GameAdapter>();
-    let (mut moves, mut notes) = (0, Vec::new());
+    let (mut moves, mut notes, mut won_shown) = (0, Vec::new(), false);
     for _ in 0..20_000 {
+        if game.get_note().kind == NoteKind::Won && !won_shown {
+            // Until the result shows, the board's header names the winner
+            // rather than whose turn it was.
+            let header = |end: &'static str| {
+                ElementQuery::from_root(window)
+                    .match_descendants()
+                    .match_predicate(move |e| {
+                        e.accessible_label().is_some_and(|l| l.ends_with(end))
+                    })
+                    .find_first()
+                    .is_some()
+            };
+            assert!(header(" wins!"));
+            assert!(!header("'s turn") && !header(" is playing"));
+            won_shown = true;
+        }
         if window.global::<AppAdapter>().get_screen() == Screen::Result {
             let winner = ElementQuery::from_root(window)
                 .match_descendants()
@@ -54,6 +70,7 @@ fn a_game_against_the_computer_is_played_to_the_result() {
                 label_of(&winner)
             );
             assert!(moves > 0, "a result without a move");
+            assert!(won_shown, "the board named the winner before the result");
             assert!(
                 notes.iter().any(|n: &String| n.contains("try of three")),
                 "{notes:?}"
@@ -233,9 +250,13 @@ fn settings_are_saved_and_switch_the_language() {
     let saved = std::fs::read_to_string(dir.join("settings.json")).unwrap();
     assert!(saved.contains("\"nickname\": \" \""), "{saved}");
 
+    // A name typed for the first seat of pass and play stays through
+    // other changes of the settings.
+    setup.invoke_rename(0, "Ana".into());
     // A game on this device is played on the board of the settings.
     adapter.set_theme(BoardTheme::Sea);
     adapter.invoke_changed();
+    assert_eq!(first_name(), "Ana");
     window
         .global::<clovece::app::ui::SetupAdapter>()
         .invoke_start();
@@ -366,7 +387,15 @@ fn when_the_turn_timer_runs_out_the_computer_rolls_for_the_person() {
     }
     assert!(find(window, "7 seconds left").is_valid());
     assert_eq!(game.get_rolls(), 0);
-    for _ in 0..7 {
+    // The Dice view, which covers the countdown, closes when 5 seconds
+    // are left, so that the person sees their time run out.
+    find(window, "Roll history and dice statistics").mock_single_click(PointerEventButton::Left);
+    assert!(shows(window, "Roll history"));
+    mock_elapsed_time(Duration::from_secs(1));
+    assert!(shows(window, "Roll history"), "6 seconds left");
+    mock_elapsed_time(Duration::from_secs(1));
+    assert!(!shows(window, "Roll history"), "5 seconds left");
+    for _ in 0..5 {
         mock_elapsed_time(Duration::from_secs(1));
     }
     // Time is up: the computer rolled for red, and the next decision has

@@ -510,6 +510,7 @@ impl App {
 fn settings_changed(window: &AppWindow, state: &mut State) {
     let adapter = window.global::<SettingsAdapter>();
     let s = &mut state.settings;
+    let before = nickname(window, s);
     s.nickname = adapter.get_nickname().into();
     s.language = usize::try_from(adapter.get_language())
         .ok()
@@ -523,7 +524,16 @@ fn settings_changed(window: &AppWindow, state: &mut State) {
     s.house.optional_bring_out = adapter.get_optional_bring_out();
     s.house.no_jump_home = adapter.get_no_jump_home();
     select_language(s.language);
-    state.names.set_row_data(0, nickname(window, s).into());
+    // The first pass-and-play seat follows the nickname, unless the
+    // player typed another name there.
+    let after = nickname(window, s);
+    if state
+        .names
+        .row_data(0)
+        .is_some_and(|name| name == before.as_str())
+    {
+        state.names.set_row_data(0, after.into());
+    }
     if let Err(e) = state.file.save(s) {
         eprintln!("clovece: {e}");
     }

@@ -234,7 +234,7 @@ impl OfflineGame {
             die,
             by_computer,
         });
-        self.note = match rolled {
+        let note = match rolled {
             Rolled::Move => Note::None,
             Rolled::Again => Note::RollAgain,
             Rolled::TryAgain { attempt } => Note::TryAgain { attempt },
@@ -243,7 +243,7 @@ impl OfflineGame {
                 die: first_of_turn.then_some(die),
             },
         };
-        Ok(self.note)
+        Ok(self.tell(note, by_computer))
     }
 
     /// The board, for what it shows besides the pieces.
@@ -296,7 +296,7 @@ impl OfflineGame {
     /// Plays the move a tap chose, or says the player is asked.
     fn take(&mut self, tap: Tap) -> Result<Outcome, FlowError> {
         match tap {
-            Tap::Play(mv) => self.play(mv).map(Outcome::Moved),
+            Tap::Play(mv) => self.play(mv, false).map(Outcome::Moved),
             Tap::Asked => Ok(Outcome::Asked),
         }
     }
@@ -311,11 +311,11 @@ impl OfflineGame {
     fn play_bot(&mut self, level: Level) -> Result<Note, FlowError> {
         self.decisions += 1;
         let mv = bot::choose(self.game(), level, self.decisions).ok_or(FlowError::RollDue)?;
-        self.play(mv)
+        self.play(mv, true)
     }
 
-    /// Plays `mv`.
-    fn play(&mut self, mv: Move) -> Result<Note, FlowError> {
+    /// Plays `mv`, chosen by the computer or by a person.
+    fn play(&mut self, mv: Move, by_computer: bool) -> Result<Note, FlowError> {
         let played = self.board.play(mv)?;
         self.clock.restart();
         let rolled_six = self.last_roll.is_some_and(Die::is_six);
@@ -325,13 +325,31 @@ impl OfflineGame {
             Move::Classic(m) => m.colour(),
             Move::Matfyz(run) => run.seat(),
         };
-        self.note = match played.captured {
+        let note = match played.captured {
             _ if played.won => Note::Won { winner: by },
             Some(capture) => Note::capture(self.game(), capture, by),
             None if rolled_six => Note::RollAgain,
             None => Note::None,
         };
-        Ok(self.note)
+        Ok(self.tell(note, by_computer))
+    }
+
+    /// Says `note` of what just happened. A computer's roll or move with
+    /// nothing to say leaves the last news standing (a capture, a lost
+    /// turn, who begins): at the computer's pace it would be gone before
+    /// anyone read it. A person's action always speaks for itself.
+    fn tell(&mut self, note: Note, by_computer: bool) -> Note {
+        let news = matches!(
+            self.note,
+            Note::TurnLost { .. }
+                | Note::Captured { .. }
+                | Note::Given { .. }
+                | Note::Begins { .. }
+        );
+        if !(by_computer && note == Note::None && news) {
+            self.note = note;
+        }
+        self.note
     }
 
     /// The seated colours from first to last place: the winner first, then
@@ -687,6 +705,35 @@ mod tests {
         assert_eq!(game.computer_to_act(), Some(Level::Easy));
         game.roll(Die::SIX).unwrap();
         assert_eq!(game.play_computer(), Ok(Note::RollAgain));
+    }
+
+    #[test]
+    fn the_computers_plain_roll_and_move_leave_the_last_news_standing() {
+        let mut game = at(
+            2,
+            Colour::Red,
+            &[
+                (Colour::Red, ["T5", "B", "B", "B"]),
+                (Colour::Green, ["T7", "T30", "B", "B"]),
+            ],
+        );
+        game.players[1].1 = Player::Computer { level: Level::Easy };
+        game.roll(die(2)).unwrap();
+        game.play_piece(piece_on(&game, Spot::Track(5)).id).unwrap();
+        let captured = Note::Captured {
+            piece: Colour::Green,
+            by: Colour::Red,
+        };
+        assert_eq!(game.note(), captured);
+        // The computer's three moves its one piece out: nothing to say.
+        assert_eq!(game.computer_to_act(), Some(Level::Easy));
+        game.roll(die(3)).unwrap();
+        assert_eq!(game.note(), captured);
+        game.play_computer().unwrap();
+        assert_eq!(game.note(), captured);
+        // A person's roll speaks for itself.
+        game.roll(die(3)).unwrap();
+        assert_eq!(game.note(), Note::None);
     }
 
     fn timed(timer: TurnTimer) -> OfflineGame {
