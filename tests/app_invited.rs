@@ -1,6 +1,7 @@
 //! The invited side in the app, against `clovece host --console` processes
 //! on loopback: while Home is open the app hears an invitation, shows who
-//! invites and to what; declining tells the host, accepting joins the
+//! invites and to what; declining tells the host (as does a newer
+//! invitation taking the place of one not answered), accepting joins the
 //! (private) room and opens its room screen, with the room's QR code.
 //! The inbox is announced through the platform's discovery (Bonjour on
 //! iOS), and stops while an offline game is on.
@@ -64,7 +65,14 @@ fn declined_then_accepted() {
     ui_support::find(window, "Decline the invitation").mock_single_click(PointerEventButton::Left);
     assert!(!window.global::<InviteAdapter>().get_invited());
     assert_eq!(first.wait_for("declined: "), id);
-    drop(first);
+    // Invited again and not answered before another host's invitation
+    // comes: that one takes its place, and this one is declined (its host
+    // showed it as invited for ever).
+    first.type_line(&format!("invite {address}"));
+    assert_eq!(first.wait_for("invited: "), id);
+    pump_until("the invitation is shown again", || {
+        shows(window, "Hana invites you to a room")
+    });
 
     let mut second = peer(
         dirs[2].path(),
@@ -89,6 +97,9 @@ fn declined_then_accepted() {
         shows(window, "Ema invites you to a room")
     });
     assert!(shows(window, "3 players · 60 s · Sea board · Classic"));
+    let declined = first.wait_for_within("declined: ", std::time::Duration::from_secs(10));
+    assert_eq!(declined.map(|(_, peer)| peer), Some(id.clone()));
+    drop(first);
     ui_support::find(window, "Accept the invitation").mock_single_click(PointerEventButton::Left);
     assert_eq!(window.global::<AppAdapter>().get_screen(), Screen::Room);
     pump_until("the guest sits in the private room", || {

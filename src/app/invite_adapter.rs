@@ -35,6 +35,10 @@ pub struct Invites {
     /// is open.
     friends: Vec<Invitee>,
     seen: Option<Seen>,
+    /// The invite list as last shown: a tap's row is looked up here, as
+    /// the phones seen change on the network's thread before the list on
+    /// screen does.
+    shown: RefCell<Vec<Invitee>>,
     /// Phones known besides those discovery finds (tests on loopback).
     known: Vec<(PeerId, Multiaddr)>,
 }
@@ -88,8 +92,21 @@ fn later(
 pub(super) fn heard(window: slint::Weak<AppWindow>) -> impl Fn(Received) + Send + 'static {
     move |received| {
         later(&window, move |window, online| {
-            online.borrow_mut().invites.received = Some(received);
-            show_invitation(window, &online.borrow());
+            let mut s = online.borrow_mut();
+            let invites = &mut s.invites;
+            // A newer invitation takes the place of one not answered, which
+            // is declined: its host would show it as invited for ever.
+            if let Some(old) = invites.received.replace(received)
+                && invites
+                    .received
+                    .as_ref()
+                    .map(|r| r.invitation.ticket.room())
+                    != Some(old.invitation.ticket.room())
+                && let Some(inbox) = &invites.inbox
+            {
+                inbox.decline(old);
+            }
+            show_invitation(window, &s);
         });
     }
 }
@@ -104,6 +121,7 @@ pub fn session_begins(window: &AppWindow, invites: &mut Invites) {
 /// The host's room is gone (its session ended): its invite list closes.
 pub fn room_gone(window: &AppWindow, invites: &mut Invites) {
     invites.seen = None;
+    invites.shown.take();
     window.global::<InviteAdapter>().set_listing(false);
 }
 
@@ -205,6 +223,7 @@ pub fn connect(window: &AppWindow, online: &Rc<RefCell<Online>>, name: Rc<dyn Fn
     adapter.on_close_list(move || {
         let mut s = state.borrow_mut();
         s.invites.seen = None;
+        s.invites.shown.take();
         if let Some(window) = weak.upgrade() {
             window.global::<InviteAdapter>().set_listing(false);
         }
@@ -213,12 +232,14 @@ pub fn connect(window: &AppWindow, online: &Rc<RefCell<Online>>, name: Rc<dyn Fn
     let state = online.clone();
     adapter.on_invite(move |friend, index| {
         let s = state.borrow();
-        let all = s.invites.invitees();
-        let target = all
-            .into_iter()
+        let target = s
+            .invites
+            .shown
+            .borrow()
+            .iter()
             .filter(|i| i.friend == friend)
             .nth(usize::try_from(index).unwrap_or(usize::MAX))
-            .map(|i| i.target);
+            .map(|i| i.target.clone());
         let command = target.and_then(|t| s.room.as_ref()?.invite(t));
         if let (Some(command), Some(session)) = (command, &s.session) {
             session.command(command);
@@ -284,4 +305,5 @@ pub fn show_invitees(window: &AppWindow, s: &Online) {
     };
     adapter.set_friends(rows(true));
     adapter.set_nearby(rows(false));
+    *s.invites.shown.borrow_mut() = all;
 }
