@@ -1,7 +1,8 @@
 //! Seats before the start, between `clovece` processes on loopback: the
 //! host's start is refused until every guest is ready; the host reorders a
 //! full room and the game seats players in the new order; the computer
-//! takes an empty seat; a guest leaving before the start frees its seat.
+//! takes an empty seat; a guest leaving before the start frees its seat;
+//! a guest whose host goes before the start is told the room is gone.
 
 mod process;
 
@@ -168,6 +169,20 @@ fn a_guest_whose_link_drops_before_the_start_takes_its_seat_again() {
     host.type_line("start");
     let result = host.wait_for("result: ");
     assert_eq!(guest.wait_for("result: "), result);
+}
+
+#[test]
+fn a_guest_whose_host_closes_the_room_before_the_start_is_told_the_room_is_gone() {
+    let dirs = dirs(2);
+    let (mut host, ticket) = console_host(&dirs[0], "3");
+    let guest = peer(dirs[1].path(), &["join", &ticket, "--name", "Ana"]);
+    seats(&mut host, r#"1 host "Hana" | 2 "Ana" ready | 3 empty"#);
+    host.kill();
+    let said = guest.failure();
+    assert!(
+        said.contains("the room's phone went away before the start"),
+        "{said}"
+    );
 }
 
 #[test]

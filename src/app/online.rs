@@ -124,6 +124,9 @@ pub enum Problem {
     Private,
     /// The host did not answer.
     NoAnswer,
+    /// The host, reached, went away before the start: it closed the room,
+    /// or its phone left the Wi-Fi.
+    Gone,
     /// The host's own change to the seats was refused: the room changed
     /// before it was made (a guest came, left or is no longer ready), as
     /// the seats now show. The app only offers changes the seats allow and
@@ -151,6 +154,7 @@ impl From<GameError> for Problem {
             GameError::Lookup(LookupError::Refused(Refusal::Full)) => Problem::Full,
             GameError::Lookup(LookupError::Refused(Refusal::WrongSecret)) => Problem::Private,
             GameError::Lookup(LookupError::NoAnswer) => Problem::NoAnswer,
+            GameError::Lookup(LookupError::Gone) => Problem::Gone,
             e => Problem::other(e),
         }
     }
@@ -471,6 +475,7 @@ mod tests {
                 Problem::Closed,
             ),
             (LookupError::Refused(Refusal::Full).into(), Problem::Full),
+            (LookupError::Gone.into(), Problem::Gone),
             (
                 LookupError::Refused(Refusal::WrongSecret).into(),
                 Problem::Private,

@@ -426,6 +426,7 @@ fn show_problem(adapter: &RoomAdapter, problem: Option<&Problem>) {
         Some(Problem::Full) => (Ui::Full, ""),
         Some(Problem::Private) => (Ui::PrivateRoom, ""),
         Some(Problem::NoAnswer) => (Ui::NoAnswer, ""),
+        Some(Problem::Gone) => (Ui::Gone, ""),
         Some(Problem::Refused) => (Ui::Refused, ""),
         Some(Problem::Other(why)) => (Ui::Other, why.as_str()),
     };

@@ -279,6 +279,10 @@ pub enum LookupError {
     Refused(Refusal),
     #[error("the host did not answer in time")]
     NoAnswer,
+    /// The host was reached and then lost before the start, and does not
+    /// answer again: it closed the room, or its phone left the network.
+    #[error("the room's phone went away before the start and does not answer")]
+    Gone,
 }
 
 /// Asks `peer` whether it hosts an open room.

@@ -535,7 +535,7 @@ pub(super) async fn join(
                 continue;
             }
             () = sleep_until(asked_again.unwrap_or_else(Instant::now)), if asked_again.is_some() => {
-                return Err(LookupError::NoAnswer.into());
+                return Err(LookupError::Gone.into());
             }
         };
         if event == Event::Disconnected(host) {

@@ -252,6 +252,19 @@ impl Proc {
         seen
     }
 
+    /// Waits for an exit that fails; its standard error.
+    pub fn failure(mut self) -> String {
+        while self.next_within(GAME).is_ok() {}
+        let status = self.child.wait().expect("clovece runs");
+        assert!(!status.success(), "clovece was to fail");
+        // Its standard error is read on a thread of its own.
+        let read = Instant::now() + Duration::from_secs(2);
+        while self.stderr().is_empty() && Instant::now() < read {
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        self.stderr()
+    }
+
     /// Waits for a clean exit.
     pub fn finish(mut self) {
         let status = self.child.wait().expect("clovece runs");
