@@ -244,6 +244,31 @@ fn a_damaged_secret_or_header_is_a_clear_error() {
     ));
 }
 
+#[test]
+fn the_header_alone_is_read_past_damaged_entries_and_refused_with_the_game() {
+    let dir = tempfile::tempdir().unwrap();
+    drop(saved_game(dir.path(), 5));
+    let whole = Store::open(dir.path()).unwrap().log.header().clone();
+    // The last entry damaged: the game loads up to it, its header whole.
+    let path = log_file(dir.path());
+    let mut bytes = fs::read(&path).unwrap();
+    let last = bytes.len() - 1;
+    bytes[last] ^= 1;
+    fs::write(&path, &bytes).unwrap();
+    assert!(matches!(
+        Store::open(dir.path()),
+        Err(StoreError::Corrupt { .. })
+    ));
+    assert_eq!(Store::header(dir.path()).unwrap(), whole);
+    // A damaged header is no game, whichever reads it.
+    bytes[12] ^= 1;
+    fs::write(&path, &bytes).unwrap();
+    assert!(matches!(
+        Store::header(dir.path()),
+        Err(StoreError::NoGame { .. })
+    ));
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(24))]
 

@@ -1011,7 +1011,8 @@ fn the_scan_screen_on_a_desktop_reads_a_picture_of_the_qr_code_and_joins() {
     )
     .unwrap();
     let picture = dir.join("room.png");
-    qr_picture(&ticket.to_string(), &picture);
+    // A link among other words joins too, as it does pasted.
+    qr_picture(&format!("Join my room: {ticket}"), &picture);
 
     find(window, "Join a room").mock_single_click(PointerEventButton::Left);
     find(window, "Scan a QR code").mock_single_click(PointerEventButton::Left);
@@ -1145,6 +1146,10 @@ fn a_matfyz_game_against_the_computer_asks_both_choices_and_reaches_the_result()
                 ChoiceKind::Plan => {
                     let options = starting(window, "Move with ");
                     assert_eq!(options.len(), matfyz.get_plans().row_count());
+                    // Each plan's number is on the square where it ends.
+                    let numbers: Vec<i32> = game.get_squares().iter().map(|s| s.plan).collect();
+                    assert!(numbers.contains(&1), "{numbers:?}");
+                    assert!(numbers.iter().all(|&n| n as usize <= options.len()));
                     options[plans % options.len()].mock_single_click(PointerEventButton::Left);
                     plans += 1;
                 }

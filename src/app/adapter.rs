@@ -875,10 +875,18 @@ pub(super) fn show_matfyz(
         .collect();
     adapter.set_holdings(ModelRc::new(VecModel::from(holdings)));
     let choice = board.choice().filter(|_| asking);
+    let mut ends = Vec::new();
     match choice.map(|(_, c)| c) {
         None => adapter.set_choice(ui::ChoiceKind::None),
         Some(Choice::Plan(plans)) => {
-            let plans: Vec<ui::PlanData> = plans.iter().filter_map(plan_data).collect();
+            let plans: Vec<ui::PlanData> = plans
+                .iter()
+                .filter_map(|plan| {
+                    let data = plan_data(plan)?;
+                    ends.extend(plan.end());
+                    Some(data)
+                })
+                .collect();
             adapter.set_plans(ModelRc::new(VecModel::from(plans)));
             adapter.set_choice(ui::ChoiceKind::Plan);
         }
@@ -890,6 +898,20 @@ pub(super) fn show_matfyz(
             adapter.set_captured(hue(captured));
             adapter.set_recipients(ModelRc::new(VecModel::from(recipients)));
             adapter.set_choice(ui::ChoiceKind::Recipient);
+        }
+    }
+    // Each plan's number on the square where it ends.
+    let squares = window.global::<GameAdapter>().get_squares();
+    for row in 0..squares.row_count() {
+        let Some(mut square) = squares.row_data(row) else {
+            continue;
+        };
+        let plan = square_spot(&square)
+            .and_then(|spot| ends.iter().position(|&end| end == spot))
+            .map_or(0, |i| i32::try_from(i + 1).unwrap_or(0));
+        if square.plan != plan {
+            square.plan = plan;
+            squares.set_row_data(row, square);
         }
     }
 }
@@ -1116,6 +1138,7 @@ fn all_squares() -> Vec<ui::SquareData> {
         hue: hue(colour),
         number: i32::from(number),
         target: false,
+        plan: 0,
     };
     let mut squares: Vec<ui::SquareData> = (0..TRACK_LEN)
         .map(|n| {

@@ -334,17 +334,17 @@ impl OfflineGame {
         Ok(self.tell(note, by_computer))
     }
 
-    /// Says `note` of what just happened. A computer's roll or move with
-    /// nothing to say leaves the last news standing (a capture, a lost
-    /// turn, who begins): at the computer's pace it would be gone before
-    /// anyone read it. A person's action always speaks for itself.
+    /// Says `note` of what just happened. A roll or move of the computer
+    /// (for its seat, or for a person out of time) with nothing to say
+    /// leaves the last news standing (a capture, who begins): at the
+    /// computer's pace it would be gone before anyone read it. A person's
+    /// own action always speaks for itself. (A lost turn, whose note does
+    /// not say whose, is not kept: beside the next person's die it would
+    /// read as theirs.)
     fn tell(&mut self, note: Note, by_computer: bool) -> Note {
         let news = matches!(
             self.note,
-            Note::TurnLost { .. }
-                | Note::Captured { .. }
-                | Note::Given { .. }
-                | Note::Begins { .. }
+            Note::Captured { .. } | Note::Given { .. } | Note::Begins { .. }
         );
         if !(by_computer && note == Note::None && news) {
             self.note = note;

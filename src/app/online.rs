@@ -492,6 +492,39 @@ mod tests {
     }
 
     #[test]
+    fn the_result_marks_the_sessions_folder_ended_before_the_screen_hears_it() {
+        let folder = tempfile::tempdir().unwrap();
+        let (notify, updates) = std::sync::mpsc::channel();
+        let (_actions, actions) = mpsc::unbounded_channel();
+        let (found, _sightings) = mpsc::unbounded_channel();
+        let marked = folder.path().join("ended");
+        let mut front = AppFront {
+            notify: move |update| {
+                // The mark is there by the time the app hears of the end.
+                let _ = notify.send((update, marked.exists()));
+            },
+            actions,
+            discovery: Arc::new(SwarmMdns::new(Multicast::new(NoLock))),
+            announced: SessionAnnouncement::default(),
+            found,
+            folder: folder.path().to_owned(),
+        };
+        let result = Progress::Result {
+            winner: Some(Colour::Green),
+            head: crate::protocol::Digest([0; 32]),
+        };
+        front.show(result).unwrap();
+        let (update, marked) = updates.try_recv().unwrap();
+        assert!(matches!(
+            update,
+            Update::Over {
+                winner: Some(Colour::Green)
+            }
+        ));
+        assert!(marked);
+    }
+
+    #[test]
     fn a_session_holds_the_multicast_lock_until_it_is_dropped() {
         let multicast = Multicast::new(NoLock);
         let dir = tempfile::tempdir().unwrap();

@@ -502,7 +502,8 @@ fn show_game(window: &AppWindow, s: &Online) {
     let players = players(s, game, &s.silent);
     show_matfyz(window, game.board(), &players, true);
     adapter.set_players(ModelRc::new(VecModel::from(players)));
-    let turn = game.turn().unwrap_or(game.me());
+    // At the end, the winner (whom the board's header names).
+    let turn = game.turn().or(game.over().flatten()).unwrap_or(game.me());
     adapter.set_turn(hue(turn));
     adapter.set_turn_name(s.names[turn.index()].as_str().into());
     adapter.set_turn_computer(game.computer(turn));

@@ -7,9 +7,10 @@
 //! A folder still there when the app opens is a game the app did not see
 //! to its end: Home offers to resume it, which is `clovece join` with no
 //! ticket on that folder (the saved log, then catching up with the
-//! others). One whose end it saw, closed or killed before recording it,
-//! is recorded then with its result. Leaving it instead counts as leaving a game on purpose. A game
+//! others). Leaving it instead counts as leaving a game on purpose. A game
 //! whose files cannot be read is said so, and the player may discard it.
+//! One whose end the app showed, closed or killed before its session
+//! recorded it, is recorded then with its result, not offered.
 
 use std::io;
 use std::path::{Path, PathBuf};
@@ -98,9 +99,9 @@ impl Unfinished {
 
 /// The newest online game kept in `data`, if any. A session's folder that
 /// holds no game (a room left before its start) is removed on the way, and
-/// a game the player gave up (the app was killed before its session
-/// recorded it) is recorded and removed; one that cannot be looked into (a
-/// file-system error) is left alone.
+/// a game the player gave up or saw end (the app was killed before its
+/// session recorded it) is recorded and removed; one that cannot be looked
+/// into (a file-system error) is left alone.
 pub fn kept(data: &Path) -> Option<Kept> {
     let entries = std::fs::read_dir(data.join(GAMES)).ok()?;
     let mut folders: Vec<PathBuf> = entries.flatten().map(|e| e.path()).collect();
@@ -128,16 +129,8 @@ pub fn kept(data: &Path) -> Option<Kept> {
 /// its result, and removes it: whether it was. (Home opens often, so
 /// only such a game is checked whole here.)
 fn record_ended(data: &Path, folder: &Path) -> bool {
-    let dir = folder.join(GAME_DIR);
-    let saved = match Store::open(&dir) {
-        Ok(saved) => saved,
-        Err(StoreError::Corrupt { intact, .. }) => *intact,
-        Err(_) => return false,
-    };
-    let Some(record) = Record::ended(&saved.log, saved.seat, &Book::names_in(&dir)) else {
-        return false;
-    };
-    crate::stats::Store::new(data).add(record).is_ok() && discard(folder).is_ok()
+    let stats = crate::stats::Store::new(data);
+    stats.record_saved(&folder.join(GAME_DIR)).unwrap_or(false) && discard(folder).is_ok()
 }
 
 /// What the game saved in `dir` (of session `folder`) is: its header, as

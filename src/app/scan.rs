@@ -192,21 +192,27 @@ fn show_seen(window: &AppWindow, seen: Seen) {
     let adapter = window.global::<ScanAdapter>();
     match seen {
         Scan::Nothing => adapter.set_seen(ui::SeenKind::Nothing),
-        // Said in the player's language, as the join screen says it of a
-        // pasted link.
-        Scan::Other { text, .. } => adapter.set_seen(match Entry::read(&text) {
-            Entry::DamagedTicket => ui::SeenKind::DamagedTicket,
-            Entry::NewerTicket => ui::SeenKind::NewerTicket,
-            _ => ui::SeenKind::NotATicket,
-        }),
-        Scan::Found(ticket) => {
-            adapter.set_seen(ui::SeenKind::Ticket);
-            adapter.invoke_close();
-            window
-                .global::<AppAdapter>()
-                .invoke_join_room(ticket.to_string().into());
-        }
+        // Read as the join screen reads a pasted text: a link among other
+        // words joins too, and what is wrong is said in the player's
+        // language.
+        Scan::Other { text } => match Entry::read(&text) {
+            Entry::Ticket(ticket) => join(window, &ticket),
+            Entry::DamagedTicket => adapter.set_seen(ui::SeenKind::DamagedTicket),
+            Entry::NewerTicket => adapter.set_seen(ui::SeenKind::NewerTicket),
+            _ => adapter.set_seen(ui::SeenKind::NotATicket),
+        },
+        Scan::Found(ticket) => join(window, &ticket),
     }
+}
+
+/// A ticket was seen: the scan closes and its room is joined.
+fn join(window: &AppWindow, ticket: &Ticket) {
+    let adapter = window.global::<ScanAdapter>();
+    adapter.set_seen(ui::SeenKind::Ticket);
+    adapter.invoke_close();
+    window
+        .global::<AppAdapter>()
+        .invoke_join_room(ticket.to_string().into());
 }
 
 #[cfg(test)]

@@ -255,16 +255,18 @@ impl Store {
         Ok(read_secret(dir)?.game)
     }
 
-    /// The header of the game saved in `dir`, its entries neither read
-    /// nor checked: what the game is, cheaply (checking every entry again
-    /// replays every computer move).
+    /// The header of the game saved in `dir`, checked, its entries neither
+    /// read nor checked: what the game is, cheaply (checking every entry
+    /// again replays every computer move).
     pub fn header(dir: &Path) -> Result<SignedHeader, StoreError> {
         let secret = read_secret(dir)?;
         let path = dir.join(LOG_FILE);
         let mut file = File::open(&path).map_err(missing_is_empty(dir, &path))?;
         let mut bytes = Vec::new();
         file.read_to_end(&mut bytes).map_err(io_error(&path))?;
-        Ok(saved_header(&bytes, &secret, path)?.0)
+        let (header, _) = saved_header(&bytes, &secret, path.clone())?;
+        Log::new(header.clone()).map_err(|source| StoreError::Header { path, source })?;
+        Ok(header)
     }
 
     /// Loads the game saved in `dir`, checking every entry again.

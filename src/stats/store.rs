@@ -93,27 +93,31 @@ impl Store {
     }
 
     /// Adds the game saved in the game folder `dir` if it is over for this
-    /// player (it ended, or the player left it): a process stopped while it
-    /// lingered at the end did not record it, and a new game would replace
-    /// it. Nothing for a game still on, or a folder without a game this
-    /// phone can read (whoever opens it next says why). Whether a record
-    /// was added.
+    /// player (it ended, or the player left it; up to any damage): a
+    /// process stopped while it lingered at the end did not record it, and
+    /// a new game would replace it. Nothing for a game still on, or a
+    /// folder without a game this phone can read (whoever opens it next
+    /// says why). Whether the game is in the statistics now (added, or
+    /// there before).
     pub fn record_saved(&self, dir: &Path) -> Result<bool, StatsError> {
-        // Checking a whole saved game again takes seconds with hard computer
-        // players: not for a game recorded already.
-        let Ok(id) = crate::protocol::Store::game_id(dir) else {
+        use crate::protocol::store::{Store, StoreError};
+        // Checking a whole saved game again replays every computer move
+        // (docs/performance.md): not for a game recorded already.
+        let Ok(id) = Store::game_id(dir) else {
             return Ok(false);
         };
         let id = super::record::game_id(id);
         if self.load()?.records.iter().any(|r| r.game == id) {
-            return Ok(false);
+            return Ok(true);
         }
-        let Ok(saved) = crate::protocol::Store::open(dir) else {
-            return Ok(false);
+        let saved = match Store::open(dir) {
+            Ok(saved) => saved,
+            Err(StoreError::Corrupt { intact, .. }) => *intact,
+            Err(_) => return Ok(false),
         };
         let names = Book::names_in(dir);
         match Record::ended(&saved.log, saved.seat, &names) {
-            Some(record) => self.add(record),
+            Some(record) => self.add(record).map(|_| true),
             None => Ok(false),
         }
     }

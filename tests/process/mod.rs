@@ -25,6 +25,8 @@ pub struct Proc {
     lines: mpsc::Receiver<(Instant, String)>,
     /// Standard error so far, read on a thread so that the pipe never fills.
     errors: Arc<Mutex<String>>,
+    /// That thread, which ends with the process's standard error.
+    reader: Option<thread::JoinHandle<()>>,
     /// Every line read so far.
     pub seen: Vec<String>,
 }
@@ -128,7 +130,7 @@ impl Proc {
         let err = child.stderr.take().expect("piped stderr");
         let errors = Arc::new(Mutex::new(String::new()));
         let sink = Arc::clone(&errors);
-        thread::spawn(move || {
+        let reader = thread::spawn(move || {
             for line in BufReader::new(err).lines().map_while(Result::ok) {
                 let mut sink = sink.lock().unwrap();
                 sink.push_str(&line);
@@ -139,6 +141,7 @@ impl Proc {
             child,
             lines,
             errors,
+            reader: Some(reader),
             seen: Vec::new(),
         }
     }
@@ -257,10 +260,9 @@ impl Proc {
         while self.next_within(GAME).is_ok() {}
         let status = self.child.wait().expect("clovece runs");
         assert!(!status.success(), "clovece was to fail");
-        // Its standard error is read on a thread of its own.
-        let read = Instant::now() + Duration::from_secs(2);
-        while self.stderr().is_empty() && Instant::now() < read {
-            std::thread::sleep(Duration::from_millis(10));
+        // Its standard error is read on a thread of its own, to its end.
+        if let Some(reader) = self.reader.take() {
+            let _ = reader.join();
         }
         self.stderr()
     }
