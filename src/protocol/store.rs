@@ -183,22 +183,51 @@ fn read_secret(dir: &Path) -> Result<Secret, StoreError> {
     Ok(secret)
 }
 
-/// The header record at the start of the log file's `bytes` (from
-/// `path`), which must be the game of `secret`, and where the entries
-/// begin.
-fn saved_header(
-    bytes: &[u8],
-    secret: &Secret,
+/// A saved game's files as read, its header checked and nothing after it.
+struct Saved {
+    secret: Secret,
+    /// The log file, open for reading (and writing if asked for).
+    file: File,
     path: PathBuf,
-) -> Result<(SignedHeader, usize), StoreError> {
-    let (header, at): (SignedHeader, usize) = match read_record(bytes) {
+    bytes: Vec<u8>,
+    /// The log of the header alone.
+    log: Log,
+    /// Where the entries begin in `bytes`.
+    entries: usize,
+}
+
+/// Reads the game saved in `dir` up to its entries: the secret, the log
+/// file (open for writing too if `write`) and its header, which must be
+/// the secret's game.
+fn read_saved(dir: &Path, write: bool) -> Result<Saved, StoreError> {
+    let secret = read_secret(dir)?;
+    let path = dir.join(LOG_FILE);
+    let mut file = OpenOptions::new()
+        .read(true)
+        .write(write)
+        .open(&path)
+        .map_err(missing_is_empty(dir, &path))?;
+    let mut bytes = Vec::new();
+    file.read_to_end(&mut bytes).map_err(io_error(&path))?;
+    let (header, entries): (SignedHeader, usize) = match read_record(&bytes) {
         Ok(read) => read,
         Err(why) => return Err(StoreError::NoGame { path, why }),
     };
     if header.header.id() != secret.game {
         return Err(StoreError::OtherGame { path });
     }
-    Ok((header, at))
+    let log = match Log::new(header) {
+        Ok(log) => log,
+        Err(source) => return Err(StoreError::Header { path, source }),
+    };
+    Ok(Saved {
+        secret,
+        file,
+        path,
+        bytes,
+        log,
+        entries,
+    })
 }
 
 /// Makes a rename or a new file in `dir` durable.
@@ -259,32 +288,19 @@ impl Store {
     /// read nor checked: what the game is, cheaply (checking every entry
     /// again replays every computer move).
     pub fn header(dir: &Path) -> Result<SignedHeader, StoreError> {
-        let secret = read_secret(dir)?;
-        let path = dir.join(LOG_FILE);
-        let mut file = File::open(&path).map_err(missing_is_empty(dir, &path))?;
-        let mut bytes = Vec::new();
-        file.read_to_end(&mut bytes).map_err(io_error(&path))?;
-        let (header, _) = saved_header(&bytes, &secret, path.clone())?;
-        Log::new(header.clone()).map_err(|source| StoreError::Header { path, source })?;
-        Ok(header)
+        Ok(read_saved(dir, false)?.log.header().clone())
     }
 
     /// Loads the game saved in `dir`, checking every entry again.
     pub fn open(dir: &Path) -> Result<Restored, StoreError> {
-        let secret = read_secret(dir)?;
-        let path = dir.join(LOG_FILE);
-        let mut file = OpenOptions::new()
-            .read(true)
-            .write(true)
-            .open(&path)
-            .map_err(missing_is_empty(dir, &path))?;
-        let mut bytes = Vec::new();
-        file.read_to_end(&mut bytes).map_err(io_error(&path))?;
-        let (header, mut at) = saved_header(&bytes, &secret, path.clone())?;
-        let mut log = Log::new(header).map_err(|source| StoreError::Header {
-            path: path.clone(),
-            source,
-        })?;
+        let Saved {
+            secret,
+            file,
+            path,
+            bytes,
+            mut log,
+            entries: mut at,
+        } = read_saved(dir, true)?;
         let mut ends = vec![at as u64];
         let mut damage = None;
         while at < bytes.len() {
