@@ -796,16 +796,6 @@ fn show_game(window: &AppWindow, state: &State, game: &OfflineGame) {
             state.pieces.set_row_data(row, data);
         }
     }
-    for row in 0..state.squares.row_count() {
-        let Some(mut square) = state.squares.row_data(row) else {
-            continue;
-        };
-        let target = square_spot(&square).is_some_and(|spot| targets.contains(&spot));
-        if square.target != target {
-            square.target = target;
-            state.squares.set_row_data(row, square);
-        }
-    }
     adapter.set_players(ModelRc::new(VecModel::from(players(game))));
     let (turn, rolling) = match game.next() {
         Next::Roll { seat, .. } => (seat, true),
@@ -822,7 +812,8 @@ fn show_game(window: &AppWindow, state: &State, game: &OfflineGame) {
     adapter.set_rolls(count(game.fairness().history().len()));
     adapter.set_note(note(game.note()));
     adapter.set_time_left(game.time_left().map_or(-1, i32::from));
-    show_matfyz(window, game.board(), &players(game), human);
+    let plans = show_matfyz(window, game.board(), &players(game), human);
+    mark_squares(window, &targets, &plans);
     let sitters: Vec<Sitter> = game
         .players()
         .iter()
@@ -836,13 +827,14 @@ fn show_game(window: &AppWindow, state: &State, game: &OfflineGame) {
 
 /// Fills the Matfyz parts of the game screen from `board`: the rolls still
 /// to use, what each of the `players` holds, and the question about the
-/// tapped piece while a person at this device is `asking`.
+/// tapped piece while a person at this device is `asking`: where each
+/// plan it offers ends, in its order (none unless it asks how far).
 pub(super) fn show_matfyz(
     window: &AppWindow,
     board: &Board,
     players: &[ui::PlayerData],
     asking: bool,
-) {
+) -> Vec<Spot> {
     let adapter = window.global::<MatfyzAdapter>();
     adapter.set_active(board.game().rules() == RuleSet::Matfyz);
     let rolls: Vec<String> = board
@@ -900,16 +892,25 @@ pub(super) fn show_matfyz(
             adapter.set_choice(ui::ChoiceKind::Recipient);
         }
     }
-    // Each plan's number on the square where it ends.
+    ends
+}
+
+/// Marks the board's squares: where the piece that may move would land
+/// (`targets`), and the number of each Matfyz plan (`plans`, where each
+/// ends, in the sheet's order) on the square where it ends.
+pub(super) fn mark_squares(window: &AppWindow, targets: &[Spot], plans: &[Spot]) {
     let squares = window.global::<GameAdapter>().get_squares();
     for row in 0..squares.row_count() {
         let Some(mut square) = squares.row_data(row) else {
             continue;
         };
-        let plan = square_spot(&square)
-            .and_then(|spot| ends.iter().position(|&end| end == spot))
+        let spot = square_spot(&square);
+        let target = spot.is_some_and(|spot| targets.contains(&spot));
+        let plan = spot
+            .and_then(|spot| plans.iter().position(|&end| end == spot))
             .map_or(0, |i| i32::try_from(i + 1).unwrap_or(0));
-        if square.plan != plan {
+        if (square.target, square.plan) != (target, plan) {
+            square.target = target;
             square.plan = plan;
             squares.set_row_data(row, square);
         }

@@ -94,14 +94,11 @@ pub(super) fn heard(window: slint::Weak<AppWindow>) -> impl Fn(Received) + Send 
         later(&window, move |window, online| {
             let mut s = online.borrow_mut();
             let invites = &mut s.invites;
+            let room = received.invitation.ticket.room();
             // A newer invitation takes the place of one not answered, which
             // is declined: its host would show it as invited for ever.
             if let Some(old) = invites.received.replace(received)
-                && invites
-                    .received
-                    .as_ref()
-                    .map(|r| r.invitation.ticket.room())
-                    != Some(old.invitation.ticket.room())
+                && old.invitation.ticket.room() != room
                 && let Some(inbox) = &invites.inbox
             {
                 inbox.decline(old);

@@ -13,7 +13,8 @@ use libp2p::Multiaddr;
 use slint::{ComponentHandle, Image, Model, ModelRc, VecModel};
 
 use super::adapter::{
-    Sitter, count, hue, leave_cost, note, piece_data, show_fairness, show_matfyz, square_spot,
+    Sitter, count, hue, leave_cost, mark_squares, note, piece_data, show_fairness, show_matfyz,
+    square_spot,
 };
 use super::board::home_count;
 use super::invite_adapter::{self, Invites};
@@ -487,20 +488,9 @@ fn show_game(window: &AppWindow, s: &Online) {
             s.pieces.set_row_data(row, data);
         }
     }
-    let targets = game.targets();
-    let squares = adapter.get_squares();
-    for row in 0..squares.row_count() {
-        let Some(mut square) = squares.row_data(row) else {
-            continue;
-        };
-        let target = square_spot(&square).is_some_and(|spot| targets.contains(&spot));
-        if square.target != target {
-            square.target = target;
-            squares.set_row_data(row, square);
-        }
-    }
     let players = players(s, game, &s.silent);
-    show_matfyz(window, game.board(), &players, true);
+    let plans = show_matfyz(window, game.board(), &players, true);
+    mark_squares(window, &game.targets(), &plans);
     adapter.set_players(ModelRc::new(VecModel::from(players)));
     // At the end, the winner (whom the board's header names).
     let turn = game.turn().or(game.over().flatten()).unwrap_or(game.me());
