@@ -8,13 +8,15 @@ mod online_support;
 mod process;
 
 use std::sync::mpsc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use clovece::app::online::{Part, Session, Update};
 use clovece::app::online_game::OnlineGame;
 use clovece::app::room::{self, Room};
 use clovece::lobby::RoomOptions;
 use clovece::lobby::options::Players;
+use clovece::net::front::Action;
+use clovece::net::room::SeatView;
 use clovece::rules::RuleSet;
 
 use online_support::{Answered, ends_recorded_once, next, place, play};
@@ -115,6 +117,53 @@ fn hosts_and_plays_against_a_bot_process(options: RoomOptions) -> Answered {
         guest.finish();
     }
     answered
+}
+
+#[test]
+fn a_host_leaving_its_room_tells_its_guest_at_once_and_ends_quietly() {
+    let dirs = [tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap()];
+    let (tx, updates) = mpsc::channel();
+    let options = RoomOptions {
+        players: Players::Three,
+        ..RoomOptions::default()
+    };
+    let host = Session::start(
+        Part::Host(options),
+        place(dirs[0].path(), "Hana"),
+        move |u| {
+            let _ = tx.send(u);
+        },
+    );
+    let ticket = loop {
+        if let Update::Opened { ticket, .. } = next(&updates) {
+            break ticket;
+        }
+    };
+    let guest = peer(dirs[1].path(), &["join", &ticket, "--name", "Ivo"]);
+    loop {
+        if let Update::Seats { seats, .. } = next(&updates)
+            && seats.iter().any(|s| matches!(s, SeatView::Guest { .. }))
+        {
+            break;
+        }
+    }
+    let left = Instant::now();
+    host.act(Action::LeaveRoom);
+    let ended = loop {
+        if let Update::Ended(ended) = next(&updates) {
+            break ended;
+        }
+    };
+    assert_eq!(ended, Ok(()));
+    let said = guest.failure();
+    assert!(said.contains("the host closed the room"), "{said}");
+    // Told, not left to find out: a guest whose host vanishes waits 10 s
+    // for it before giving up.
+    assert!(
+        left.elapsed() < Duration::from_secs(10),
+        "{:?}",
+        left.elapsed()
+    );
 }
 
 #[test]

@@ -116,7 +116,8 @@ pub enum Problem {
     NoRoom,
     /// Two open rooms nearby have the code.
     TwoRooms,
-    /// The host of a ticket or invitation has closed or started the room.
+    /// The host of a ticket or invitation has closed or started the room,
+    /// or closed it with this guest in it.
     Closed,
     /// Every seat of the room is taken.
     Full,
@@ -149,7 +150,9 @@ impl From<GameError> for Problem {
         match e {
             GameError::NotATicket(_) => Problem::NotACode,
             GameError::Lookup(LookupError::NotFound(_)) => Problem::NoRoom,
-            GameError::Lookup(LookupError::Refused(Refusal::NoSuchRoom)) => Problem::Closed,
+            GameError::Lookup(LookupError::Refused(Refusal::NoSuchRoom | Refusal::Closed)) => {
+                Problem::Closed
+            }
             GameError::Lookup(LookupError::Ambiguous(_)) => Problem::TwoRooms,
             GameError::Lookup(LookupError::Refused(Refusal::Full)) => Problem::Full,
             GameError::Lookup(LookupError::Refused(Refusal::WrongSecret)) => Problem::Private,
@@ -440,7 +443,12 @@ fn run(
             drop_after: None,
         };
         let finished = tokio::select! {
-            finished = game::run(keypair, peer, front) => finished.map(Some).map_err(Problem::from),
+            finished = game::run(keypair, peer, front) => match finished {
+                Ok(finished) => Ok(Some(finished)),
+                // The room left: as if stopped.
+                Err(GameError::LeftRoom) => Ok(None),
+                Err(e) => Err(Problem::from(e)),
+            },
             _ = stop => Ok(None),
         };
         let finished = match finished {
@@ -472,6 +480,10 @@ mod tests {
             (LookupError::Ambiguous(code).into(), Problem::TwoRooms),
             (
                 LookupError::Refused(Refusal::NoSuchRoom).into(),
+                Problem::Closed,
+            ),
+            (
+                LookupError::Refused(Refusal::Closed).into(),
                 Problem::Closed,
             ),
             (LookupError::Refused(Refusal::Full).into(), Problem::Full),

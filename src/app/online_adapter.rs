@@ -46,7 +46,8 @@ pub struct Online {
     pub(super) session: Option<Session>,
     /// A session whose game the player gave up (left, or closed after its
     /// end), with its generation: it plays on unseen until it has signed
-    /// the leave or the others hold the end, and records the game.
+    /// the leave or the others hold the end, and records the game. Or the
+    /// session of a room left before the start, until its goodbye is sent.
     leaving: Option<(u64, Session)>,
     /// The platform's multicast lock, held by each session (the
     /// invitations' nodes hold it through their discovery), and the
@@ -235,10 +236,18 @@ pub fn connect(
     });
     let (weak, state) = (window.as_weak(), online.clone());
     room.on_leave(move || {
-        // Before the start leaving costs nothing: the session just stops.
+        // Before the start leaving costs nothing. The session says goodbye
+        // (a host's guests learn at once that the room is closed) and
+        // ends; if the game started meanwhile, it stops and the game is
+        // kept to be resumed.
         let mut s = state.borrow_mut();
+        if let Some(session) = s.session.take() {
+            session.act(Action::LeaveRoom);
+            if s.leaving.is_none() {
+                s.leaving = Some((s.generation, session));
+            }
+        }
         s.generation += 1;
-        s.session = None;
         s.room = None;
         s.keep_bookmark();
         if let Some(window) = weak.upgrade() {

@@ -29,6 +29,11 @@ pub enum Action {
     Move(Move),
     /// Leave the game on purpose: it counts as two losses.
     Leave,
+    /// Leave the room before the start, which costs nothing: a host
+    /// closes it and tells its guests, a guest tells the host. Once the
+    /// game has started the session just stops, keeping the game to be
+    /// resumed, so a tap that crosses the start never costs two losses.
+    LeaveRoom,
 }
 
 /// What happened, in the order it happened.

@@ -95,6 +95,10 @@ pub enum GameError {
     Seats(u8),
     #[error("the organiser seated {0}, which has not offered to play")]
     NoOffer(PeerId),
+    /// This player left the room before the start (or as it started: the
+    /// game then stays saved).
+    #[error("left the room")]
+    LeftRoom,
     #[error("{0} is neither a ticket nor a room code")]
     NotATicket(String),
     #[error("no saved game to resume in {0}: {1}")]

@@ -231,6 +231,9 @@ pub(super) async fn play(
                 phone.play(mv, &mut wire)
             }
             Action::Leave => Ok(()),
+            // The room was left as the game started: stopped, not left
+            // (see the action), the game stays saved.
+            Action::LeaveRoom => return Err(GameError::LeftRoom),
         };
         match done {
             Ok(()) => actions += 1,

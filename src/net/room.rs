@@ -172,6 +172,10 @@ pub enum Refusal {
     WrongSecret,
     #[error("every seat of the room is taken")]
     Full,
+    /// Sent to every guest when the host leaves its room before the
+    /// start, so that they learn it at once rather than after a wait.
+    #[error("the host closed the room")]
+    Closed,
 }
 
 /// A room as its host keeps it.

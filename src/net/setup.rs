@@ -47,6 +47,10 @@ const SIGN_WAIT: Duration = Duration::from_secs(10);
 /// the room still answers its questions: a phone in the room takes them
 /// within moments and never has this many on its way.
 const MAX_UNTAKEN_ANSWERS: usize = 16;
+/// How long a phone leaving the room waits for its goodbye to be taken: on
+/// one Wi-Fi that takes moments, and a phone that has not taken it by then
+/// learns of the leave as it would of a phone gone.
+const FAREWELL_WAIT: Duration = Duration::from_secs(1);
 /// The longest nickname a phone passes on (in characters); longer ones are
 /// cut, so a hostile peer cannot fill the others' statistics.
 pub const MAX_NAME: usize = 32;
@@ -242,6 +246,22 @@ fn turn_away(peer: PeerId, node: &mut Node, room: &mut Room) {
     let _ = node.send(peer, Frame::Lobby(full).encode());
 }
 
+/// Tells each of `to` `message` on leaving the room, and waits until they
+/// have taken it or [`FAREWELL_WAIT`] has passed (the node sends only
+/// while it is polled).
+async fn farewell(node: &mut Node, to: &[PeerId], message: Lobby) {
+    let bytes = Frame::Lobby(message).encode();
+    for &peer in to {
+        let _ = node.send(peer, bytes.clone());
+    }
+    let taken = async {
+        while to.iter().any(|&peer| node.unacknowledged(peer) > 0) {
+            node.next().await;
+        }
+    };
+    let _ = tokio::time::timeout(FAREWELL_WAIT, taken).await;
+}
+
 /// Opens the room, waits until it is full and makes the signed header.
 pub(super) async fn host(
     node: &mut Node,
@@ -378,6 +398,17 @@ pub(super) async fn host(
         let event = tokio::select! {
             event = node.next() => event,
             () = organiser.input(), if signing.is_none() => continue,
+            action = front.input(false) => {
+                if action? == Some(Action::LeaveRoom) {
+                    let closed = Lobby::Refused {
+                        room: room.ticket().room(),
+                        why: Refusal::Closed,
+                    };
+                    farewell(node, room.guests(), closed).await;
+                    return Err(GameError::LeftRoom);
+                }
+                continue;
+            }
             () = sleep_until(until.unwrap_or_else(Instant::now)), if until.is_some() => {
                 // Connected, but not signing: a phone that does not play by
                 // the protocol, which must not hold the room.
@@ -528,9 +559,17 @@ pub(super) async fn join(
                 continue;
             }
             action = front.input(false) => {
-                if let Some(Action::Ready(now)) = action? {
-                    ready = now;
-                    let _ = node.send(host, ready_message(ready));
+                match action? {
+                    Some(Action::Ready(now)) => {
+                        ready = now;
+                        let _ = node.send(host, ready_message(ready));
+                    }
+                    Some(Action::LeaveRoom) => {
+                        let leave = Lobby::Leave { room: ticket.room() };
+                        farewell(node, &[host], leave).await;
+                        return Err(GameError::LeftRoom);
+                    }
+                    _ => {}
                 }
                 continue;
             }
@@ -795,6 +834,16 @@ mod tests {
         players: u8,
         organiser: &mut dyn Organiser,
     ) -> (Node, Result<SignedHeader, GameError>) {
+        let mut front = crate::net::lines::Lines::new(std::io::sink(), None, false);
+        hosted_with(players, organiser, &mut front).await
+    }
+
+    /// The same, with `front` at the host's phone.
+    async fn hosted_with(
+        players: u8,
+        organiser: &mut dyn Organiser,
+        front: &mut dyn Front,
+    ) -> (Node, Result<SignedHeader, GameError>) {
         let (mut node, keypair) = node(1).await;
         let table = Table {
             players,
@@ -806,9 +855,8 @@ mod tests {
             grace_secs: DEFAULT_GRACE_SECS,
         };
         let secret = DiceSecret::from_bytes([1; 32]);
-        let mut front = crate::net::lines::Lines::new(std::io::sink(), None, false);
         let result = host(
-            &mut node, &keypair, &secret, table, organiser, "Hana", &mut front,
+            &mut node, &keypair, &secret, table, organiser, "Hana", front,
         )
         .await;
         (node, result.map(|(signed, _)| signed))
@@ -913,6 +961,121 @@ mod tests {
             matches!(answer, Err(LookupError::Refused(Refusal::Full))),
             "{answer:?}"
         );
+    }
+
+    /// A player who leaves the room when told to (and does nothing else).
+    struct Leaving(Option<tokio::sync::oneshot::Receiver<()>>);
+
+    #[async_trait::async_trait(?Send)]
+    impl Front for Leaving {
+        fn show(&mut self, _: Progress<'_>) -> std::io::Result<()> {
+            Ok(())
+        }
+        fn due(&mut self, _: &crate::protocol::Phone) -> std::io::Result<Option<Action>> {
+            Ok(None)
+        }
+        async fn input(&mut self, _: bool) -> std::io::Result<Option<Action>> {
+            let Some(told) = &mut self.0 else {
+                return std::future::pending().await;
+            };
+            let _ = told.await;
+            self.0 = None;
+            Ok(Some(Action::LeaveRoom))
+        }
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_host_leaving_its_room_tells_its_guests_at_once() {
+        let (ticket_tx, ticket_rx) = tokio::sync::oneshot::channel();
+        let (left, _) = tokio::sync::mpsc::unbounded_channel();
+        let mut organiser = Starter::new(3, ticket_tx, left);
+        let (leave, told) = tokio::sync::oneshot::channel();
+        let local = tokio::task::LocalSet::new();
+        let hosting = local.spawn_local(async move {
+            hosted_with(3, &mut organiser, &mut Leaving(Some(told)))
+                .await
+                .1
+        });
+        let closed = tokio::time::timeout(
+            Duration::from_secs(60),
+            local.run_until(async move {
+                let ticket = ticket_rx.await.unwrap();
+                // Admitted, but not offering to play: the room waits.
+                let (mut guest, _) = node(2).await;
+                room::join(&mut guest, &ticket, JOIN_WAIT).await.unwrap();
+                let left = Instant::now();
+                leave.send(()).unwrap();
+                let told = loop {
+                    if let Event::Message { from, bytes } = guest.next().await
+                        && let Some(answer) = room::admission(&ticket, from, &bytes)
+                    {
+                        break answer;
+                    }
+                };
+                (told, left.elapsed(), hosting.await.unwrap())
+            }),
+        );
+        let (told, after, hosted) = closed.await.expect("the guest is told");
+        assert!(
+            matches!(told, Err(LookupError::Refused(Refusal::Closed))),
+            "{told:?}"
+        );
+        assert!(after < JOIN_WAIT, "told after {after:?}");
+        assert!(matches!(hosted, Err(GameError::LeftRoom)), "{hosted:?}");
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_guest_leaving_the_room_tells_the_host() {
+        let (mut host_node, _) = node(1).await;
+        let ticket = Ticket::new(
+            RoomId::from_bytes([6; 16]),
+            host_node.peer_id(),
+            host_node.listen_addrs(),
+            None,
+        )
+        .unwrap();
+        let (link, room_id) = (ticket.to_string(), ticket.room());
+        let (leave, told) = tokio::sync::oneshot::channel();
+        let local = tokio::task::LocalSet::new();
+        let guest = local.spawn_local(async move {
+            let (mut node, keypair) = node(2).await;
+            let secret = DiceSecret::from_bytes([2; 32]);
+            let mut front = Leaving(Some(told));
+            join(
+                &mut node, &keypair, &secret, &link, "Jana", None, &mut front,
+            )
+            .await
+        });
+        let heard_leave = local.run_until(async move {
+            let guest_id = Keypair::ed25519_from_bytes([2; 32])
+                .unwrap()
+                .public()
+                .to_peer_id();
+            let lobby = |bytes: &[u8]| match Frame::decode(bytes) {
+                Ok(Frame::Lobby(lobby)) => Some(lobby),
+                _ => None,
+            };
+            let join = heard(&mut host_node, guest_id, lobby).await;
+            assert!(matches!(join, Lobby::Join { .. }), "{join:?}");
+            let admitted = Lobby::Admitted { room: room_id };
+            host_node
+                .send(guest_id, Frame::Lobby(admitted).encode())
+                .unwrap();
+            // Its offer to play first, then its goodbye once it leaves.
+            heard(&mut host_node, guest_id, Envelope::unframe).await;
+            leave.send(()).unwrap();
+            let said = heard(&mut host_node, guest_id, lobby).await;
+            let joined = tokio::select! {
+                joined = guest => joined.unwrap(),
+                () = polled(&mut host_node) => unreachable!(),
+            };
+            (said, joined)
+        });
+        let (said, joined) = tokio::time::timeout(Duration::from_secs(60), heard_leave)
+            .await
+            .expect("the host hears the guest leave");
+        assert_eq!(said, Lobby::Leave { room: room_id });
+        assert!(matches!(joined, Err(GameError::LeftRoom)), "{joined:?}");
     }
 
     /// Keeps `node` polled, as a running app does: it sends, answers and
