@@ -459,8 +459,19 @@ pub(super) async fn host(
                 }
             } else if matches!(lobby, Lobby::Leave { room: r } if r == room.ticket().room()) {
                 leave(from, node, &mut room, &mut offers, &mut signing, organiser);
-            } else if signing.is_none() {
-                organiser.message(from, lobby);
+            } else {
+                // A guest no longer ready while the header is signed: the
+                // start is off, as the seats will show, and the host
+                // starts again once everyone is ready.
+                if matches!(lobby, Lobby::Ready { room: r, ready: false } if r == room.ticket().room())
+                    && signing.as_ref().is_some_and(|s| s.order.contains(&from))
+                {
+                    warn!(%from, "a guest is no longer ready; back to the room");
+                    signing = None;
+                }
+                if signing.is_none() {
+                    organiser.message(from, lobby);
+                }
             }
             continue;
         }
@@ -780,7 +791,12 @@ mod tests {
             }
             let _ = self.left.send(peer);
         }
-        fn message(&mut self, _: PeerId, _: Lobby) {}
+        /// Starts again when its guest says it is ready.
+        fn message(&mut self, from: PeerId, message: Lobby) {
+            if matches!(message, Lobby::Ready { ready: true, .. }) && self.guest == Some(from) {
+                self.start = true;
+            }
+        }
         async fn input(&mut self) {
             std::future::pending().await
         }
@@ -960,6 +976,54 @@ mod tests {
         assert!(
             matches!(answer, Err(LookupError::Refused(Refusal::Full))),
             "{answer:?}"
+        );
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_guest_no_longer_ready_while_the_header_is_signed_calls_the_start_off() {
+        let (ticket_tx, ticket_rx) = tokio::sync::oneshot::channel();
+        let (left, _) = tokio::sync::mpsc::unbounded_channel();
+        let mut organiser = Starter::new(2, ticket_tx, left);
+        let local = tokio::task::LocalSet::new();
+        let hosting = local.spawn_local(async move { hosted(2, &mut organiser).await.1 });
+        let started = tokio::time::timeout(
+            Duration::from_secs(60),
+            local.run_until(async move {
+                let ticket = ticket_rx.await.unwrap();
+                let (mut guest, signer, first) = offered(&ticket, 2).await;
+                // Not ready after all, and then the signature of the header
+                // it was asked to sign: that start is off.
+                let room = ticket.room();
+                for ready in [false, true] {
+                    let said = Frame::Lobby(Lobby::Ready { room, ready }).encode();
+                    guest.send(ticket.host(), said).unwrap();
+                    if !ready {
+                        let signed = Envelope::Setup(Setup::Signed(first.sign(&signer)));
+                        send(&mut guest, ticket.host(), &signed);
+                    }
+                }
+                // Ready again: asked to sign a new header.
+                let second = heard(&mut guest, ticket.host(), |bytes| {
+                    match Envelope::unframe(bytes) {
+                        Some(Envelope::Setup(Setup::Sign(header))) => Some(header),
+                        _ => None,
+                    }
+                })
+                .await;
+                let signed = Envelope::Setup(Setup::Signed(second.sign(&signer)));
+                send(&mut guest, ticket.host(), &signed);
+                let hosted = tokio::select! {
+                    hosted = hosting => hosted.unwrap().unwrap(),
+                    () = polled(&mut guest) => unreachable!(),
+                };
+                (first, second, hosted)
+            }),
+        );
+        let (first, second, hosted) = started.await.expect("the game starts");
+        assert_ne!(first, second);
+        assert_eq!(
+            hosted.header, second,
+            "started with the header signed when ready"
         );
     }
 
