@@ -125,8 +125,9 @@ pub enum Problem {
     Private,
     /// The host did not answer.
     NoAnswer,
-    /// The host, reached, went away before the start: it closed the room,
-    /// or its phone left the Wi-Fi.
+    /// The host, reached, went away before the start without a word: its
+    /// phone or this one left the Wi-Fi, or its app was killed (a host
+    /// that closes its room says so: [`Problem::Closed`]).
     Gone,
     /// The host's own change to the seats was refused: the room changed
     /// before it was made (a guest came, left or is no longer ready), as

@@ -284,7 +284,8 @@ pub enum LookupError {
     #[error("the host did not answer in time")]
     NoAnswer,
     /// The host was reached and then lost before the start, and does not
-    /// answer again: it closed the room, or its phone left the network.
+    /// answer again: its phone or this one left the network, or its
+    /// process ended without closing the room ([`Refusal::Closed`]).
     #[error("the room's phone went away before the start and does not answer")]
     Gone,
 }
