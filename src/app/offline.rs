@@ -95,11 +95,7 @@ impl OfflineGame {
                 OpeningNext::Decided(first) => break first,
                 OpeningNext::Roll(seat) => {
                     let die = roll();
-                    rolls.push(Roll {
-                        seat,
-                        die,
-                        by_computer: true,
-                    });
+                    rolls.push((seat, die));
                     opening.roll(die).expect("the opening waits for this roll");
                 }
                 OpeningNext::Draw => {
@@ -110,7 +106,14 @@ impl OfflineGame {
         let game = Game::new(setup.rules, seats, first).expect("the opening chose a seated colour");
         let mut game = OfflineGame::resume(game, setup.players)?;
         game.clock = TurnClock::new(setup.timer);
-        game.fairness = Fairness::from_rolls(rolls);
+        // Each roll is the seat's own, as in an online game: marked as the
+        // computer's only for a computer's seat.
+        let rolls = rolls.into_iter().map(|(seat, die)| Roll {
+            seat,
+            die,
+            by_computer: matches!(game.player(seat), Some(Player::Computer { .. })),
+        });
+        game.fairness = Fairness::from_rolls(rolls.collect::<Vec<_>>());
         if rule != FirstPlayer::Red {
             game.note = Note::Begins { seat: first };
         }
@@ -480,6 +483,26 @@ mod tests {
         )
         .unwrap();
         assert_eq!(game.game().rules(), RuleSet::Classic(HouseRules::CROATIAN));
+    }
+
+    #[test]
+    fn the_openings_rolls_are_marked_as_the_computers_only_in_its_seats() {
+        let game = OfflineGame::new(
+            Setup {
+                players: vec![human("Ana"), Player::Computer { level: Level::Easy }],
+                rules: RuleSet::Matfyz,
+                timer: TurnTimer::None,
+            },
+            dice(&[2, 5]),
+        )
+        .unwrap();
+        let marks: Vec<bool> = game
+            .fairness()
+            .history()
+            .iter()
+            .map(|r| r.by_computer)
+            .collect();
+        assert_eq!(marks, [false, true]);
     }
 
     #[test]
