@@ -395,6 +395,9 @@ fn when_the_turn_timer_runs_out_the_computer_rolls_for_the_person() {
     assert!(shows(window, "Roll history"), "6 seconds left");
     mock_elapsed_time(Duration::from_secs(1));
     assert!(!shows(window, "Roll history"), "5 seconds left");
+    // Nor does it open again while the time runs out.
+    find(window, "Roll history and dice statistics").mock_single_click(PointerEventButton::Left);
+    assert!(!shows(window, "Roll history"), "opened with 5 seconds left");
     for _ in 0..5 {
         mock_elapsed_time(Duration::from_secs(1));
     }
