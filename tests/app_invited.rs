@@ -1,6 +1,6 @@
 //! The invited side in the app, against `clovece host --console` processes
-//! on loopback: while Home is open the app hears an invitation, shows who
-//! invites and to what; declining tells the host (as does a newer
+//! on loopback: while Home (or a screen opened from it) is open the app
+//! hears an invitation, shows who invites and to what; declining tells the host (as does a newer
 //! invitation taking the place of one not answered), accepting joins the
 //! (private) room and opens its room screen, with the room's QR code.
 //! The inbox is announced through the platform's discovery (Bonjour on
@@ -26,7 +26,7 @@ use slint::platform::PointerEventButton;
 use ui_support::{FakeBonjour, pump_until, shows};
 
 #[test]
-fn an_invitation_is_declined_then_another_accepted_on_home_and_its_room_opens() {
+fn an_invitation_is_declined_on_home_then_another_accepted_on_the_settings_and_its_room_opens() {
     ui_support::on_ui_thread(declined_then_accepted);
 }
 
@@ -65,9 +65,13 @@ fn declined_then_accepted() {
     ui_support::find(window, "Decline the invitation").mock_single_click(PointerEventButton::Left);
     assert!(!window.global::<InviteAdapter>().get_invited());
     assert_eq!(first.wait_for("declined: "), id);
-    // Invited again and not answered before another host's invitation
-    // comes: that one takes its place, and this one is declined (its host
-    // showed it as invited for ever).
+    // Invited again while looking at the settings (the inbox runs on the
+    // screens opened from Home): shown there, not when Home opens again.
+    ui_support::find(window, "Settings").mock_single_click(PointerEventButton::Left);
+    assert_eq!(window.global::<AppAdapter>().get_screen(), Screen::Settings);
+    // Not answered before another host's invitation comes: that one takes
+    // its place, and this one is declined (its host showed it as invited
+    // for ever).
     first.type_line(&format!("invite {address}"));
     assert_eq!(first.wait_for("invited: "), id);
     pump_until("the invitation is shown again", || {
