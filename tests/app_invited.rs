@@ -241,4 +241,34 @@ fn the_inbox_stops_while_an_offline_game_is_on_and_listens_again_on_home() {
     assert!(shows(window, "Host a room"));
     assert!(!app.invitable_at().is_empty(), "Home listens again");
     assert_eq!(multicast.holds(), 1);
+    assert!(!shows_prefix(window, "Invitations cannot reach"));
+
+    // An inbox that cannot listen says so on Home, and no more once it can.
+    window.global::<SetupAdapter>().invoke_start();
+    assert!(shows(window, "Leave game"));
+    app.listen_on(vec!["/ip4/127.0.0.1/udp/0".parse().unwrap()]);
+    window.global::<GameAdapter>().invoke_leave();
+    assert!(shows(window, "Host a room"));
+    assert!(app.invitable_at().is_empty(), "no inbox");
+    assert!(shows_prefix(
+        window,
+        "Invitations cannot reach this phone: "
+    ));
+    window.global::<SetupAdapter>().invoke_start();
+    assert!(shows(window, "Leave game"));
+    app.listen_on(vec!["/ip4/127.0.0.1/tcp/0".parse().unwrap()]);
+    window.global::<GameAdapter>().invoke_leave();
+    assert!(shows(window, "Host a room"));
+    assert!(!app.invitable_at().is_empty(), "Home listens again");
+    assert!(!shows_prefix(window, "Invitations cannot reach"));
+}
+
+/// Whether a text starting with `start` is on screen.
+fn shows_prefix(window: &clovece::app::ui::AppWindow, start: &str) -> bool {
+    let start = start.to_owned();
+    i_slint_backend_testing::ElementQuery::from_root(window)
+        .match_descendants()
+        .match_predicate(move |e| e.accessible_label().is_some_and(|l| l.starts_with(&start)))
+        .find_first()
+        .is_some()
 }

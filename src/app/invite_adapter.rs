@@ -154,9 +154,13 @@ pub fn connect(window: &AppWindow, online: &Rc<RefCell<Online>>, name: Rc<dyn Fn
             )
             .map_err(|e| e.to_string())
         });
+        let adapter = window.global::<InviteAdapter>();
         match opened {
-            Ok(inbox) => s.invites.inbox = Some(inbox),
-            Err(e) => window.global::<InviteAdapter>().set_problem(e.into()),
+            Ok(inbox) => {
+                s.invites.inbox = Some(inbox);
+                adapter.set_inbox_problem("".into());
+            }
+            Err(e) => adapter.set_inbox_problem(e.into()),
         }
     });
 
