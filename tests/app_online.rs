@@ -222,6 +222,7 @@ fn two_apps_play_a_whole_game_the_guest_saying_ready_on_its_room_screen() {
                     &mut Answered::default(),
                 );
             }
+            Update::Started { hosted, .. } => assert_eq!(*hosted, who == 0, "app {who}"),
             Update::Over { winner } => winners[who] = Some(*winner),
             Update::Ended(result) => {
                 assert_eq!(result, &Ok(()), "app {who}");

@@ -118,9 +118,10 @@ fn a_game_dropped_mid_way_is_offered_on_home_resumed_finished_and_recorded_once(
     let winner = loop {
         let update = next(&updates);
         match &update {
-            Update::Started { names, .. } => {
+            Update::Started { names, hosted, .. } => {
                 assert_eq!(names[Colour::Red.index()], "Hana");
                 assert_eq!(names[Colour::Green.index()], "Ivo");
+                assert!(hosted, "the resumed game is still this phone's room");
             }
             Update::Log(_) => {
                 if game.is_none() {

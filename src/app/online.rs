@@ -91,8 +91,13 @@ pub enum Update {
     Said(String),
     /// The game started (or resumed) with this player in `me`'s seat;
     /// every seat's nickname by colour (empty: the computer's seat, or a
-    /// player whose nickname is not known).
-    Started { me: Colour, names: [String; 4] },
+    /// player whose nickname is not known); whether this phone hosted the
+    /// room, resumed or not.
+    Started {
+        me: Colour,
+        names: [String; 4],
+        hosted: bool,
+    },
     /// The log changed.
     Log(Snapshot),
     /// The players the game waits on, each with the seconds left before
@@ -226,9 +231,10 @@ impl<F: FnMut(Update)> Front for AppFront<F> {
                 startable,
             },
             Progress::Said(line) => Update::Said(line.to_owned()),
-            Progress::Seat { me, names } => Update::Started {
+            Progress::Seat { me, names, hosted } => Update::Started {
                 me,
                 names: names.clone(),
+                hosted,
             },
             Progress::Log(phone) => Update::Log(Snapshot::of(phone)),
             Progress::Silent(silent) => Update::Silent(

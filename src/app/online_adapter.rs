@@ -69,6 +69,9 @@ pub struct Online {
     /// The players' nicknames by colour, as the game's start (or resume)
     /// told them.
     names: [String; 4],
+    /// Whether this phone hosted the game's room (a resumed game's too),
+    /// as its start told: its result offers to host a new room.
+    hosted: bool,
     /// Bumped for every new session, so a finished session's late
     /// updates do nothing.
     generation: u64,
@@ -99,6 +102,7 @@ impl Online {
             history: Rc::new(VecModel::default()),
             silent: Vec::new(),
             names: Default::default(),
+            hosted: false,
             generation: 0,
         }
     }
@@ -279,6 +283,7 @@ pub(super) fn begin(window: &AppWindow, online: &Rc<RefCell<Online>>, part: Part
     s.game = None;
     s.silent.clear();
     s.names = Default::default();
+    s.hosted = false;
     s.room = Some(Room::new(role));
     let place = Place {
         data: s.data.clone(),
@@ -335,7 +340,10 @@ fn apply(window: &AppWindow, online: &Rc<RefCell<Online>>, generation: u64, upda
         return;
     }
     match update {
-        Update::Started { names, .. } => s.names = names,
+        Update::Started { names, hosted, .. } => {
+            s.names = names;
+            s.hosted = hosted;
+        }
         Update::Log(snapshot) => {
             match s.game.as_mut() {
                 Some(game) => game.update(snapshot),
@@ -531,7 +539,7 @@ fn show_result(window: &AppWindow, s: &Online) {
     let winner = game.over().flatten();
     adapter.set_won(winner.is_some());
     adapter.set_online(true);
-    adapter.set_hosted(window.global::<RoomAdapter>().get_hosting());
+    adapter.set_hosted(s.hosted);
     if let Some(winner) = winner {
         adapter.set_winner(hue(winner));
         adapter.set_winner_name(s.names[winner.index()].as_str().into());

@@ -29,8 +29,9 @@ pub struct Book {
     pub me: Vec<Multiaddr>,
     /// Every other player's peer id and addresses.
     pub peers: Vec<(PeerId, Vec<Multiaddr>)>,
-    /// Every player's peer id and nickname, this player's too (none in a
-    /// book saved before nicknames were kept).
+    /// Every player's peer id and nickname, this player's too, in the
+    /// setup's order: the host first (none in a book saved before
+    /// nicknames were kept).
     pub names: Vec<(PeerId, String)>,
 }
 

@@ -64,8 +64,13 @@ pub enum Progress<'a> {
     Resumed(u32),
     /// The game started (or resumed) with this player in `me`'s seat;
     /// every seat's nickname by colour (empty for the computer's seats and
-    /// for players whose nickname is not known).
-    Seat { me: Colour, names: &'a [String; 4] },
+    /// for players whose nickname is not known); whether this phone
+    /// hosted its room (so that it can open the next one).
+    Seat {
+        me: Colour,
+        names: &'a [String; 4],
+        hosted: bool,
+    },
     /// The log changed (or is shown for the first time).
     Log(&'a Phone),
     /// The computer took a player's seat because their phone was gone.

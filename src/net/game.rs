@@ -240,7 +240,9 @@ pub async fn run(
         node.keep(*id);
     }
     let seated = by_colour(&phone, &names);
-    let phone = play::play(&mut node, phone, &peer, &seated, front).await?;
+    // The setup's players come host first (a resumed game's from its book).
+    let hosted = names.first().map(|(id, _)| *id) == Some(node.peer_id());
+    let phone = play::play(&mut node, phone, &peer, (&seated, hosted), front).await?;
     Ok(Finished { phone, names })
 }
 

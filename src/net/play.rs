@@ -77,12 +77,13 @@ fn report_seats(
 
 /// Plays the game to its end (or this player's leave), shows the result
 /// and lingers until every peer holds the final entry. Shows this player's
-/// seat and every seat's nickname (`names`, by colour) first.
+/// seat, every seat's nickname (`names`, by colour) and whether this phone
+/// `hosted` the room first.
 pub(super) async fn play(
     node: &mut Node,
     mut phone: Phone,
     peer: &Peer,
-    names: &[String; 4],
+    (names, hosted): (&[String; 4], bool),
     front: &mut dyn Front,
 ) -> Result<Phone, GameError> {
     let header = phone.log().header().header.clone();
@@ -117,7 +118,7 @@ pub(super) async fn play(
     // The head the front was last shown.
     let mut shown: Option<Digest> = None;
     let me = phone.seat();
-    front.show(Progress::Seat { me, names })?;
+    front.show(Progress::Seat { me, names, hosted })?;
     report_seats(&phone, &mut controls, front)?;
     phone.start(&mut Wire { node, peers, me })?;
     loop {
