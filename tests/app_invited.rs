@@ -15,7 +15,9 @@ use clovece::app::Services;
 use clovece::app::invite::Inbox;
 use clovece::app::nearby::Browsing;
 use clovece::app::ui::{AppAdapter, GameAdapter, InviteAdapter, RoomAdapter, Screen, SetupAdapter};
-use clovece::platform::camera::{CameraSession, NoCamera, NoPermissionNeeded};
+use clovece::platform::camera::{
+    Camera, CameraError, CameraSession, ErrorSink, FrameSink, NoCamera, NoPermissionNeeded,
+};
 use clovece::platform::discovery::SwarmMdns;
 use clovece::platform::lifecycle::{Bookmark, Lifecycle};
 use clovece::platform::multicast::{Multicast, NoLock};
@@ -181,6 +183,65 @@ fn an_invitation_reaches_the_player_looking_at_the_nearby_rooms() {
 }
 
 /// Listening on loopback only.
+/// A camera that starts and stops, showing nothing.
+struct Idle;
+
+impl Camera for Idle {
+    fn start(&mut self, _: FrameSink, _: ErrorSink) -> Result<(), CameraError> {
+        Ok(())
+    }
+    fn stop(&mut self) {}
+}
+
+/// The invitation card shows over the scan screen too; accepted there, the
+/// camera stops, so that it cannot join the next room code it sees.
+#[test]
+fn an_invitation_accepted_over_the_scan_screen_stops_the_camera() {
+    ui_support::on_ui_thread(|| {
+        let dirs = dirs(2);
+        let multicast = Multicast::new(NoLock);
+        let camera = CameraSession::new(Idle, NoPermissionNeeded);
+        let lifecycle = Lifecycle::new(multicast.clone(), camera, Bookmark::Home);
+        let services = Services {
+            lifecycle: lifecycle.clone(),
+            browsing: Browsing::default(),
+            discovery: Arc::new(SwarmMdns::new(multicast)),
+        };
+        let app = ui_support::app_on(dirs[0].path(), 7, services);
+        app.listen_on(loopback());
+        let window = app.window();
+        window.show().unwrap();
+        assert!(shows(window, "Host a room"));
+        let address = app
+            .invitable_at()
+            .first()
+            .expect("Home listens")
+            .to_string();
+        ui_support::find(window, "Join a room").mock_single_click(PointerEventButton::Left);
+        ui_support::find(window, "Scan a QR code").mock_single_click(PointerEventButton::Left);
+        assert_eq!(window.global::<AppAdapter>().get_screen(), Screen::Scan);
+        assert!(lifecycle.with_camera(|c| c.is_running()));
+
+        let mut host = peer(
+            dirs[1].path(),
+            &["host", "--players", "2", "--name", "Hana", "--console"],
+        );
+        ticket(&mut host);
+        host.type_line(&format!("invite {address}"));
+        host.wait_for("invited: ");
+        pump_until("the invitation is shown over the scan screen", || {
+            shows(window, "Hana invites you to a room")
+        });
+        ui_support::find(window, "Accept the invitation")
+            .mock_single_click(PointerEventButton::Left);
+        assert_eq!(window.global::<AppAdapter>().get_screen(), Screen::Room);
+        assert!(
+            !lifecycle.with_camera(|c| c.is_running()),
+            "the camera runs on in the room"
+        );
+    });
+}
+
 fn loopback() -> Vec<libp2p::Multiaddr> {
     vec!["/ip4/127.0.0.1/tcp/0".parse().unwrap()]
 }

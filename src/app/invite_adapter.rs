@@ -93,6 +93,11 @@ pub(super) fn heard(window: slint::Weak<AppWindow>) -> impl Fn(Received) + Send 
     move |received| {
         later(&window, move |window, online| {
             let mut s = online.borrow_mut();
+            // Heard just before a session began (which stopped the node
+            // that heard it): by the session's end it would be stale.
+            if s.session.is_some() {
+                return;
+            }
             let invites = &mut s.invites;
             let room = received.invitation.ticket.room();
             // A newer invitation takes the place of one not answered, which

@@ -240,16 +240,19 @@ pub fn connect(
     });
     let (weak, state) = (window.as_weak(), online.clone());
     room.on_leave(move || {
-        // Before the start leaving costs nothing. The session says goodbye
-        // (a host's guests learn at once that the room is closed) and
-        // ends; if the game started meanwhile, it stops and the game is
-        // kept to be resumed.
+        // Before the start leaving costs nothing. In the room, the session
+        // says goodbye (a host's guests learn at once that the room is
+        // closed) and ends; if the game started meanwhile, it stops and
+        // the game is kept to be resumed. Still looking for the room, it
+        // just stops.
         let mut s = state.borrow_mut();
-        if let Some(session) = s.session.take() {
+        let in_room = s.room.as_ref().is_some_and(|r| r.ticket().is_some());
+        if let Some(session) = s.session.take()
+            && in_room
+            && s.leaving.is_none()
+        {
             session.act(Action::LeaveRoom);
-            if s.leaving.is_none() {
-                s.leaving = Some((s.generation, session));
-            }
+            s.leaving = Some((s.generation, session));
         }
         s.generation += 1;
         s.room = None;
@@ -271,7 +274,10 @@ pub(super) fn begin(window: &AppWindow, online: &Rc<RefCell<Online>>, part: Part
     };
     // The nearby rooms list stops too (an invitation accepted on its
     // screen begins a session while it is open): one node per identity.
+    // So does the camera (an invitation accepted over the scan screen),
+    // which would otherwise join the next room code it sees.
     window.global::<NearbyAdapter>().invoke_close();
+    window.global::<ui::ScanAdapter>().invoke_close();
     let mut s = online.borrow_mut();
     invite_adapter::session_begins(window, &mut s.invites);
     // One game at a time: a given-up game still playing out stops here
@@ -360,6 +366,9 @@ fn apply(window: &AppWindow, online: &Rc<RefCell<Online>>, generation: u64, upda
                         .set_history(ModelRc::from(s.history.clone()));
                     adapter.set_leave_cost(leave_cost(LeaveCost::of(true)));
                     s.game = Some(game);
+                    // The host's invite list, if open, closes with the room:
+                    // its node must not answer for this phone in the game.
+                    invite_adapter::room_gone(window, &mut s.invites);
                     window
                         .global::<ui::AppAdapter>()
                         .set_screen(ui::Screen::Game);
@@ -382,7 +391,10 @@ fn apply(window: &AppWindow, online: &Rc<RefCell<Online>>, generation: u64, upda
             if let Update::Ended(Err(_)) = other {
                 s.session = None;
                 invite_adapter::room_gone(window, &mut s.invites);
-                if s.game.take().is_some() {
+                // Once over, the game stays on its result screen: only its
+                // recording failed.
+                let over = s.game.as_ref().is_some_and(|g| g.over().is_some());
+                if !over && s.game.take().is_some() {
                     // The game broke off: back to the room screen, which
                     // says why.
                     window

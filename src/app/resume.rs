@@ -100,15 +100,24 @@ impl Unfinished {
 /// The newest online game kept in `data`, if any. A session's folder that
 /// holds no game (a room left before its start) is removed on the way, and
 /// a game the player gave up or saw end (the app was killed before its
-/// session recorded it) is recorded and removed; one that cannot be looked
-/// into (a file-system error) is left alone.
+/// session recorded it) is recorded and removed (a given-up one that
+/// cannot be is damaged); one that cannot be looked into (a file-system
+/// error) is left alone.
 pub fn kept(data: &Path) -> Option<Kept> {
     let entries = std::fs::read_dir(data.join(GAMES)).ok()?;
     let mut folders: Vec<PathBuf> = entries.flatten().map(|e| e.path()).collect();
     folders.sort();
     folders.into_iter().rev().find_map(|folder| {
-        if folder.join(GIVEN_UP).exists() && give_up(data, &folder).is_ok() {
-            return None;
+        // A game given up is never offered back, even one whose leave
+        // cannot be recorded: Discard then removes it.
+        if folder.join(GIVEN_UP).exists() {
+            return match give_up(data, &folder) {
+                Ok(()) => None,
+                Err(e) => Some(Kept::Damaged {
+                    folder,
+                    why: e.to_string(),
+                }),
+            };
         }
         if folder.join(ENDED).exists() && record_ended(data, &folder) {
             return None;
@@ -256,6 +265,21 @@ mod tests {
         };
         assert_eq!(named, folder);
         assert!(!why.is_empty());
+        discard(&folder).unwrap();
+        assert!(kept(data.path()).is_none());
+    }
+
+    #[test]
+    fn a_game_given_up_whose_leave_cannot_be_recorded_is_damaged_not_offered() {
+        let data = tempfile::tempdir().unwrap();
+        let folder = kept_game(data.path());
+        mark_given_up(&folder).unwrap();
+        // The statistics cannot be written (a folder where the file goes).
+        std::fs::create_dir(data.path().join(crate::stats::store::FILE)).unwrap();
+        let Some(Kept::Damaged { folder: named, .. }) = kept(data.path()) else {
+            panic!("a given-up game is never offered to resume");
+        };
+        assert_eq!(named, folder);
         discard(&folder).unwrap();
         assert!(kept(data.path()).is_none());
     }
