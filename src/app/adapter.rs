@@ -1029,12 +1029,17 @@ fn show_result(window: &AppWindow, state: &State) {
 }
 
 /// Reopens what the app showed when the operating system killed it: the
-/// online game (the one kept game, which Resume goes on with) or the room
-/// this phone had joined. A game on this device is not kept.
+/// online game (the newest kept game, which Resume goes on with) or the
+/// room this phone had joined. A game on this device is not kept, and an
+/// online game that ended (its result was on screen) is recorded by Home
+/// rather than an older kept game resumed in its place.
 fn reopen(window: &AppWindow, bookmark: Bookmark) {
     match bookmark {
         Bookmark::Home => {}
-        Bookmark::Game { .. } => window.global::<ui::ResumeAdapter>().invoke_resume(),
+        Bookmark::Game { store } if super::resume::resumable(std::path::Path::new(&store)) => {
+            window.global::<ui::ResumeAdapter>().invoke_resume()
+        }
+        Bookmark::Game { .. } => {}
         Bookmark::Room { ticket } => window
             .global::<ui::AppAdapter>()
             .invoke_join_room(ticket.into()),

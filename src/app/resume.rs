@@ -189,6 +189,14 @@ fn seats(header: &Header, names: &[(libp2p::PeerId, String)]) -> Vec<(Colour, Si
         .collect()
 }
 
+/// Whether session `folder` holds a game to go on with: one that is
+/// there, neither given up nor seen to its end.
+pub fn resumable(folder: &Path) -> bool {
+    folder.join(GAME_DIR).is_dir()
+        && !folder.join(GIVEN_UP).exists()
+        && !folder.join(ENDED).exists()
+}
+
 /// Removes the kept game in `folder`: it is recorded, or cannot be.
 pub fn discard(folder: &Path) -> io::Result<()> {
     std::fs::remove_dir_all(folder)
@@ -282,6 +290,20 @@ mod tests {
         assert_eq!(named, folder);
         discard(&folder).unwrap();
         assert!(kept(data.path()).is_none());
+    }
+
+    #[test]
+    fn only_a_game_neither_given_up_nor_ended_is_resumable() {
+        let data = tempfile::tempdir().unwrap();
+        let folder = kept_game(data.path());
+        assert!(resumable(&folder));
+        mark_ended(&folder).unwrap();
+        assert!(!resumable(&folder), "ended");
+        let elsewhere = tempfile::tempdir().unwrap();
+        let other = kept_game(elsewhere.path());
+        mark_given_up(&other).unwrap();
+        assert!(!resumable(&other), "given up");
+        assert!(!resumable(&data.path().join("nowhere")));
     }
 
     #[test]
