@@ -246,8 +246,14 @@ impl SignedHeader {
             });
         }
         if h.engine != ENGINE {
-            let mut theirs = h.engine.clone();
-            theirs.truncate(MAX_ENGINE_LEN);
+            // Cut to a length fit for a message, at a character's edge:
+            // the text is the sender's, whatever its bytes.
+            let theirs = h
+                .engine
+                .char_indices()
+                .take_while(|&(i, c)| i + c.len_utf8() <= MAX_ENGINE_LEN)
+                .map(|(_, c)| c)
+                .collect();
             return Err(HeaderError::Engine {
                 ours: ENGINE.to_owned(),
                 theirs,
@@ -380,6 +386,18 @@ mod tests {
                 .to_string()
                 .contains("same rules and computer players")
         );
+    }
+
+    #[test]
+    fn a_long_foreign_engine_name_is_cut_at_a_characters_edge() {
+        let (red, green) = (signer(1), signer(2));
+        let mut other = header(&red, &green);
+        // The 128th byte falls inside the "é".
+        other.engine = format!("{}é and more", "x".repeat(MAX_ENGINE_LEN - 1));
+        let HeaderError::Engine { theirs, .. } = refusal(SignedHeader::sign_all(other, &[])) else {
+            panic!("refused for its engine");
+        };
+        assert_eq!(theirs, "x".repeat(MAX_ENGINE_LEN - 1));
     }
 
     #[test]
