@@ -16,7 +16,7 @@ use super::node::{Event, Node};
 use super::setup::{Envelope, send};
 use crate::protocol::presence::Millis;
 use crate::protocol::state::Control;
-use crate::protocol::{Digest, Due, End, Message, Phone, Seat, Transport, Watch};
+use crate::protocol::{Digest, Due, End, Message, Phone, PhoneError, Seat, Transport, Watch};
 use crate::rules::Colour;
 
 /// How often the phone tells the others where its log stands.
@@ -75,6 +75,17 @@ fn report_seats(
     Ok(())
 }
 
+/// Goes on after this phone's own work failed: an entry of its own that
+/// cannot be saved now (a full disk) was taken back out of the log and not
+/// sent, and the phone makes it again as it goes on, once the disk takes
+/// it (docs/protocol.md, "Persistence"); ending the game here would have
+/// the others play on without this player.
+fn carry_on(done: Result<(), PhoneError>) {
+    if let Err(e) = done {
+        warn!("cannot go on with the game for now: {e}");
+    }
+}
+
 /// Plays the game to its end (or this player's leave), shows the result
 /// and lingers until every peer holds the final entry. Shows this player's
 /// seat, every seat's nickname (`names`, by colour) and whether this phone
@@ -120,7 +131,7 @@ pub(super) async fn play(
     let me = phone.seat();
     front.show(Progress::Seat { me, names, hosted })?;
     report_seats(&phone, &mut controls, front)?;
-    phone.start(&mut Wire { node, peers, me })?;
+    carry_on(phone.start(&mut Wire { node, peers, me }));
     loop {
         let head = phone.log().head();
         report_seats(&phone, &mut controls, front)?;
@@ -150,7 +161,7 @@ pub(super) async fn play(
             };
             front.show(Progress::Result { winner, head })?;
             // Tell the others at once that this phone holds the end.
-            phone.tick(&mut Wire { node, peers, me })?;
+            carry_on(phone.tick(&mut Wire { node, peers, me }));
             finished = Some(Instant::now());
         }
         if left && finished.is_none() && phone.log().state().control(me) == Some(Control::Left) {
@@ -201,10 +212,10 @@ pub(super) async fn play(
             }
             _ = tick.tick() => {
                 let mut wire = Wire { node, peers, me };
-                phone.tick(&mut wire)?;
+                carry_on(phone.tick(&mut wire));
                 let seen = watch.observe(now(), &phone);
                 front.show(Progress::Silent(&watch.silent(now(), phone.waiting())))?;
-                phone.observe(seen, &mut wire)?;
+                carry_on(phone.observe(seen, &mut wire));
                 None
             }
             action = front.input(asked == Some(head)), if acting => action?,
@@ -242,7 +253,7 @@ pub(super) async fn play(
         }
         if !left && (action == Action::Leave || peer.leave_after.is_some_and(|n| actions >= n)) {
             // Signed in this player's next turn; the loop goes on until then.
-            phone.leave(&mut wire)?;
+            carry_on(phone.leave(&mut wire));
             left = true;
         }
     }
