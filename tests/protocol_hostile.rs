@@ -348,6 +348,42 @@ fn rewound_player_is_out(second: bool) {
     );
 }
 
+/// A player out for two moves signed at one turn cannot set the game back
+/// there again and again with further proofs against themselves (another
+/// pair of moves, or the same acts signed anew), each hashing lower: every
+/// proof against one player in one place is one entry.
+#[test]
+fn further_proofs_against_a_player_already_out_at_a_place_do_not_set_it_back_again() {
+    let mut table = table_until(|t| {
+        choice_for(RED)(t) && t.log().state().game().unwrap().legal_moves().len() >= 3
+    });
+    let moves = table.log().state().game().unwrap().legal_moves();
+    let signed: Vec<Entry> = moves[..3]
+        .iter()
+        .map(|&mv| table.sign(RED, Act::Move { mv, auto: false }).unwrap())
+        .collect();
+    let at = signed[0].index;
+    table.log_mut().offer(signed[0].clone()).unwrap();
+    for _ in 0..6 {
+        assert!(table.step(), "the game ended first");
+    }
+    let proofs =
+        [(0, 1), (0, 2), (1, 2)].map(|(a, b)| Entry::expose(&signed[a], &signed[b]).unwrap());
+    assert!(proofs[0] != proofs[1] && proofs[1] != proofs[2]);
+    assert!(matches!(
+        table.log_mut().offer(proofs[0].clone()),
+        Ok(Offered::Replaced { .. })
+    ));
+    assert!(table.step(), "the game goes on from the proof");
+    for proof in &proofs[1..] {
+        assert_eq!(proof.hash(), proofs[0].hash());
+        assert_eq!(
+            lost(&mut table, proof.clone()),
+            LogError::Duplicate { index: at }
+        );
+    }
+}
+
 #[test]
 fn a_proof_that_does_not_hold_is_refused() {
     let (mut table, played, other) = rewind(false);

@@ -17,6 +17,8 @@ pub(crate) enum Domain {
     Game,
     /// A log entry.
     Entry,
+    /// A proof of cheating's entry: its place and the player it puts out.
+    Proof,
     /// One step down a dice chain.
     Chain,
     /// The seed of one roll's ChaCha20 generator.
@@ -32,6 +34,7 @@ impl Domain {
         match self {
             Domain::Game => b"clovece/game\0",
             Domain::Entry => b"clovece/entry\0",
+            Domain::Proof => b"clovece/proof\0",
             Domain::Chain => b"clovece/chain\0",
             Domain::Die => b"clovece/die\0",
             Domain::Bot => b"clovece/bot\0",

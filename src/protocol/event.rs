@@ -82,6 +82,17 @@ pub enum Proof {
     },
 }
 
+impl Proof {
+    /// The player this proof puts out, if it holds: the one who signed both
+    /// acts, or the late certificate's voter, whose act ends the path.
+    fn accused(&self) -> Option<Colour> {
+        match self {
+            Proof::TwoActs { first, .. } => Some(first.seat),
+            Proof::LateVote { path, .. } => path.last()?.author(),
+        }
+    }
+}
+
 /// The most entries a [`Proof::LateVote`] path holds. Between a place and
 /// the voter's next act stand the other seats' turns of one round, a few
 /// entries each unless sixes keep coming; the proof must fit in a message
@@ -299,9 +310,25 @@ impl Entry {
     }
 
     /// The entry's size encoded, and its hash, from one encoding.
+    ///
+    /// A proof of cheating is hashed by its place and the player it puts
+    /// out, not by its bytes: the signatures in it are the cheater's, who
+    /// can sign the same act in many ways (an ed25519 signer may choose its
+    /// nonce), and with each proof a hash of its own they could make proof
+    /// after proof with a lower hash, each setting every phone back to that
+    /// place. Every valid proof against one player in one place has the
+    /// same effect (the player is out), so they are one entry.
     pub(crate) fn sized_hash(&self) -> (usize, Digest) {
         let bytes = postcard::to_stdvec(self).expect("an entry serialises to memory");
-        (bytes.len(), Digest::of(Domain::Entry, &bytes))
+        let hash = match &self.kind {
+            Kind::Cheat(proof) => {
+                let place = (self.index, self.prev, proof.accused());
+                let place = postcard::to_stdvec(&place).expect("a place serialises to memory");
+                Digest::of(Domain::Proof, &place)
+            }
+            _ => Digest::of(Domain::Entry, &bytes),
+        };
+        (bytes.len(), hash)
     }
 
     /// The proof that the player who signed `a` and `b`, two different acts
