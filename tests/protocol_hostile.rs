@@ -80,6 +80,29 @@ fn forged_signature_is_refused() {
     assert_eq!(refused(&mut table, tampered), LogError::BadSignature(RED));
 }
 
+/// An act that could not take its place (a certificate holds it) is
+/// refused by rank before its signature is checked: a hostile phone
+/// sending copies of a losing act costs a hash each, not a signature check
+/// or the computer's move.
+#[test]
+fn an_act_outranked_in_its_place_is_refused_before_it_is_checked() {
+    let mut table = table_until(roll_due_for(RED));
+    let reveals = table.reveals().unwrap();
+    let log = table.log();
+    let (at, prev) = (log.len(), log.head());
+    let forged = Entry::sign(
+        table.signer(BLUE).unwrap(),
+        log.game(),
+        at,
+        prev,
+        RED,
+        Act::Roll(reveals),
+    );
+    let cert = table.certificate(Change::Gone(Colours::one(RED))).unwrap();
+    table.log_mut().offer(cert).unwrap();
+    assert_eq!(lost(&mut table, forged), LogError::Outranked { index: at });
+}
+
 #[test]
 fn event_out_of_turn_is_refused() {
     let mut table = table_until(roll_due_for(RED));

@@ -206,15 +206,23 @@ impl Log {
         {
             return Err(LogError::OtherComputerTurn { index });
         }
+        // Whether it would take the place is a matter of rank and hash
+        // alone, so an entry that would not is refused before the costly
+        // checks (a signature, the computer's move), which a hostile phone
+        // could otherwise have made again and again with copies of a losing
+        // act. Only its author's second act in the place is checked first:
+        // valid, it proves them a cheater.
+        let losing = index < len && !entry.wins_over(&hash, &self.entries[at], &self.hashes[at]);
+        let twice = match (entry.author(), self.entries.get(at).and_then(Entry::author)) {
+            (Some(a), Some(b)) if losing && a == b => Some(a),
+            _ => None,
+        };
+        if losing && twice.is_none() {
+            return Err(LogError::Outranked { index });
+        }
         let state = self.states[at].apply(&self.setup, index, prev, &entry.kind)?;
-        if index < len {
-            let ours = &self.entries[at];
-            if !entry.wins_over(&hash, ours, &self.hashes[at]) {
-                return Err(match (entry.author(), ours.author()) {
-                    (Some(a), Some(b)) if a == b => LogError::Equivocation { seat: a, index },
-                    _ => LogError::Outranked { index },
-                });
-            }
+        if let Some(seat) = twice {
+            return Err(LogError::Equivocation { seat, index });
         }
         let mut dropped = self.truncate(index).into_iter();
         self.entries.push(entry);
