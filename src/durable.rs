@@ -19,8 +19,9 @@ pub fn default_dir() -> Option<PathBuf> {
     directories::ProjectDirs::from("", "", "clovece").map(|d| d.data_dir().to_owned())
 }
 
-/// Replaces the file at `path` (creating its folder) with what `write`
-/// writes.
+/// Replaces the file at `path` with what `write` writes. Its folder must
+/// exist ([`create_folder`]): a late write into a folder removed meanwhile
+/// (a game recorded and cleared away) fails rather than bringing it back.
 pub fn replace(path: &Path, write: impl FnOnce(&mut File) -> io::Result<()>) -> io::Result<()> {
     rename_over(path, write)?;
     sync_dir(folder(path))
@@ -34,7 +35,6 @@ pub fn rename_over(
     path: &Path,
     write: impl FnOnce(&mut File) -> io::Result<()>,
 ) -> io::Result<File> {
-    create_folder(folder(path))?;
     let mut temp = path.to_owned().into_os_string();
     temp.push(".tmp");
     let temp = PathBuf::from(temp);
@@ -84,7 +84,7 @@ mod tests {
     #[test]
     fn a_failed_write_leaves_the_old_file() {
         let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("new folder").join("file");
+        let path = dir.path().join("file");
         replace(&path, |file| file.write_all(b"old")).unwrap();
 
         let failed = replace(&path, |file| {
@@ -111,6 +111,14 @@ mod tests {
         file.seek(SeekFrom::Start(0)).unwrap();
         file.read_to_string(&mut read).unwrap();
         assert_eq!(read, "new log");
+    }
+
+    #[test]
+    fn a_write_into_a_removed_folder_fails_without_bringing_it_back() {
+        let dir = tempfile::tempdir().unwrap();
+        let gone = dir.path().join("game");
+        assert!(replace(&gone.join("ended"), |_| Ok(())).is_err());
+        assert!(!gone.exists());
     }
 
     #[cfg(unix)]

@@ -221,8 +221,13 @@ pub fn give_up(data: &Path, folder: &Path) -> Result<(), GiveUpError> {
 
 /// Marks the game of session `folder` as given up by the player, to be
 /// recorded as such rather than offered again if its session is cut short.
+/// A folder already gone holds a game its session recorded and removed
+/// (the player left its result just then): nothing is left to mark.
 pub fn mark_given_up(folder: &Path) -> io::Result<()> {
-    crate::durable::replace(&folder.join(GIVEN_UP), |_| Ok(()))
+    match crate::durable::replace(&folder.join(GIVEN_UP), |_| Ok(())) {
+        Err(e) if e.kind() == io::ErrorKind::NotFound && !folder.exists() => Ok(()),
+        marked => marked,
+    }
 }
 
 /// Marks the game of session `folder` as ended before the player's eyes,
@@ -274,6 +279,16 @@ mod tests {
         assert_eq!(named, folder);
         assert!(!why.is_empty());
         discard(&folder).unwrap();
+        assert!(kept(data.path()).is_none());
+    }
+
+    #[test]
+    fn a_game_given_up_after_its_session_recorded_and_removed_it_stays_gone() {
+        let data = tempfile::tempdir().unwrap();
+        let folder = kept_game(data.path());
+        discard(&folder).unwrap();
+        mark_given_up(&folder).unwrap();
+        assert!(!folder.exists());
         assert!(kept(data.path()).is_none());
     }
 

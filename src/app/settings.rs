@@ -170,7 +170,10 @@ impl SettingsFile {
             source,
         };
         let json = serde_json::to_vec_pretty(settings).map_err(|e| err(e.into()))?;
-        crate::durable::replace(&self.path, |file| file.write_all(&json)).map_err(err)
+        let folder = self.path.parent().unwrap_or(Path::new("."));
+        crate::durable::create_folder(folder)
+            .and_then(|()| crate::durable::replace(&self.path, |file| file.write_all(&json)))
+            .map_err(err)
     }
 }
 

@@ -83,6 +83,7 @@ fn save(dir: &Path, keypair: &Keypair) -> Result<(), IdentityError> {
     let bytes = keypair
         .to_protobuf_encoding()
         .expect("an ed25519 key encodes");
+    crate::durable::create_folder(dir).map_err(io_error(dir))?;
     crate::durable::replace(&path, |file| file.write_all(&bytes)).map_err(io_error(&path))
 }
 

@@ -151,13 +151,17 @@ impl Store {
     }
 
     fn write(&self, records: &[Record]) -> Result<(), StatsError> {
-        crate::durable::replace(&self.path, |file| {
-            records.iter().try_for_each(|record| {
-                let line = serde_json::to_string(record).expect("records serialise");
-                writeln!(file, "{line}")
+        let folder = self.path.parent().unwrap_or(Path::new("."));
+        crate::durable::create_folder(folder)
+            .and_then(|()| {
+                crate::durable::replace(&self.path, |file| {
+                    records.iter().try_for_each(|record| {
+                        let line = serde_json::to_string(record).expect("records serialise");
+                        writeln!(file, "{line}")
+                    })
+                })
             })
-        })
-        .map_err(|e| StatsError::Write(self.path.clone(), e))
+            .map_err(|e| StatsError::Write(self.path.clone(), e))
     }
 }
 
