@@ -10,7 +10,7 @@ use clovece::bot::tournament::{Tournament, TournamentError};
 use clovece::bot::train::{Config, train};
 use clovece::bot::{Level, choose};
 use clovece::rules::{Colour, Game, HouseRules, Next, RuleSet, Seats};
-use common::{answer, refused, with};
+use common::{answer, refused, run, with};
 use proptest::prelude::*;
 use rand_chacha::ChaCha8Rng;
 use rand_chacha::rand_core::{Rng, SeedableRng};
@@ -280,6 +280,31 @@ fn the_bot_command_answers_the_same_twice_and_for_every_level() {
         assert_eq!(answer("bot", &input), first);
         // The clear-start rule leaves one legal move.
         assert_eq!(first, json!({"move": "T0>T3"}), "{level}");
+    }
+}
+
+#[test]
+fn the_bot_command_answers_a_matfyz_turn_of_thousands_of_sixes_at_every_level() {
+    // Unlikely in play, but a position may say so: the search must not
+    // nest a move per run as deep as the stack.
+    let mut rolls = vec![6; 20_000];
+    rolls.push(3);
+    for level in ["easy", "medium", "hard"] {
+        let input = json!({"rules": "matfyz", "seats": ["red", "blue", "green"], "turn": "red",
+            "bases": {"red": ["red", "green"], "blue": ["red", "blue", "green"],
+                      "green": ["red", "blue", "green", "yellow"]},
+            "homes": {"red": [null, null, null, null], "blue": [null, null, null, null],
+                      "green": [null, null, null, null]},
+            "track": {"T7": "blue", "T10": "yellow", "T30": "yellow"},
+            "rolls": rolls, "done": [], "level": level, "seed": 7});
+        let (first, again) = (
+            run("bot", &input.to_string()),
+            run("bot", &input.to_string()),
+        );
+        assert_eq!(first.code, 0, "{level}: {}", first.stderr);
+        let answer: Value = serde_json::from_str(&first.stdout).unwrap();
+        assert!(answer["move"].is_string(), "{level}: {answer}");
+        assert_eq!(again.stdout, first.stdout, "{level}");
     }
 }
 

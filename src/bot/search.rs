@@ -18,6 +18,11 @@ pub const NODE_BUDGET: u64 = 20_000;
 /// strength beyond one roll (docs/bots.md); the second roll is kept because
 /// it is cheap and sees a capture that needs a six and another roll.
 const MAX_DEPTH: u8 = 2;
+/// Most moves searched in a row without a roll between them (a Matfyz
+/// turn's runs; a classic roll has one move), after which the position is
+/// evaluated. Real turns have a few; a position with thousands of sixes
+/// to use would otherwise nest the search as deep as the stack.
+const MAX_MOVES_PER_ROLL: u8 = 8;
 
 /// The indices of the moves that the deepest finished search rates best
 /// for the colour to move, in move order; `None` when not even one roll
@@ -64,7 +69,7 @@ impl Search {
             if !child.play(mv) {
                 continue;
             }
-            let value = self.value(&child, depth)?.of(seat);
+            let value = self.value(&child, depth, 1)?.of(seat);
             if value > best_value {
                 best.clear();
                 best_value = value;
@@ -76,18 +81,20 @@ impl Search {
         Some(best)
     }
 
-    /// The expected values of `game`, looking `depth` rolls ahead.
-    fn value<G: Playable>(&mut self, game: &G, depth: u8) -> Option<Values> {
+    /// The expected values of `game`, looking `depth` rolls ahead, reached
+    /// by `moved` moves since the last roll.
+    fn value<G: Playable>(&mut self, game: &G, depth: u8, moved: u8) -> Option<Values> {
         self.visit()?;
         match game.next() {
             Next::Won { .. } => Some(game.evaluate()),
             Next::Roll { .. } if depth == 0 => Some(game.evaluate()),
+            Next::Move { .. } if moved >= MAX_MOVES_PER_ROLL => Some(game.evaluate()),
             Next::Roll { .. } => {
                 let mut sum = [0; 4];
                 for die in Die::all() {
                     let mut child = *game;
                     child.roll(die);
-                    self.value(&child, depth - 1)?.add_to(&mut sum);
+                    self.value(&child, depth - 1, 0)?.add_to(&mut sum);
                 }
                 Some(Values::mean_of_six(sum))
             }
@@ -98,7 +105,7 @@ impl Search {
                     if !child.play(mv) {
                         continue;
                     }
-                    let value = self.value(&child, depth)?;
+                    let value = self.value(&child, depth, moved + 1)?;
                     if best.is_none_or(|b| value.of(seat) > b.of(seat)) {
                         best = Some(value);
                     }
