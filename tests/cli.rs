@@ -135,7 +135,7 @@ fn replay_names_the_index_of_a_step_that_is_not_one() {
         "track": {"T7": "blue", "T10": "yellow", "T30": "yellow"}});
     for (rules, position) in [("classic", classic), ("matfyz", matfyz)] {
         let script = json!([{"roll": 1}, {"bogus": 1}]);
-        let doc = with(position, "script", script).to_string();
+        let doc = with(position.clone(), "script", script).to_string();
         let err = refused("replay", &doc);
         assert!(
             err.contains("step 1") && err.contains("bogus"),
@@ -146,6 +146,11 @@ fn replay_names_the_index_of_a_step_that_is_not_one() {
         assert_ne!(twice, doc);
         let err = refused("replay", &twice);
         assert!(err.contains("step 1"), "{rules}: {err}");
+        // The first bad step is named, out of turn before a later
+        // malformed one.
+        let script = json!([{"move": "T0>T1"}, {"bogus": 1}]);
+        let err = refused("replay", &with(position, "script", script).to_string());
+        assert!(err.contains("step 0"), "{rules}: {err}");
     }
 }
 

@@ -219,9 +219,9 @@ pub fn replay(input: &str) -> Result<Value, NotationError> {
     let doc = Doc::parse(input)?;
     let script = super::steps(doc.script.as_ref())?;
     let mut game = Game::new(doc.position(Trailing::RollDue)?);
-    for (index, step) in script.iter().enumerate() {
+    for (index, step) in script.enumerate() {
         let fail = |reason: &dyn std::fmt::Display| NotationError::step(index, reason);
-        match step {
+        match &step? {
             Step::Roll(value) => {
                 let die = super::die(*value).map_err(|e| fail(&e))?;
                 game.roll(die).map_err(|e| fail(&e))?;

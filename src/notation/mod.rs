@@ -93,18 +93,16 @@ pub enum Step {
 /// other bad step.
 type Script = Vec<Box<serde_json::value::RawValue>>;
 
-/// The steps of `script` (its field, if given).
-fn steps(script: Option<&Script>) -> Result<Vec<Step>, NotationError> {
+/// The steps of `script` (its field, if given), each read as it is
+/// played: the first bad step is the one named, whether it is malformed
+/// or out of turn.
+fn steps(
+    script: Option<&Script>,
+) -> Result<impl Iterator<Item = Result<Step, NotationError>> + '_, NotationError> {
     let script = script.ok_or(NotationError::Missing("script"))?;
-    let read = |(index, step): (usize, &serde_json::value::RawValue)| {
+    Ok(script.iter().enumerate().map(|(index, step)| {
         serde_json::from_str(step.get()).map_err(|e| NotationError::step(index, e))
-    };
-    script
-        .iter()
-        .map(AsRef::as_ref)
-        .enumerate()
-        .map(read)
-        .collect()
+    }))
 }
 
 /// `clovece moves`: the legal moves for a position and a roll.
