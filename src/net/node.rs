@@ -176,6 +176,20 @@ impl Peer {
         self.banned_until.is_some_and(|until| now < until)
     }
 
+    /// A connection to the peer opened: whether it is taken (a banned
+    /// peer's is not). Either way no dial is under way any more: a dial
+    /// left marked would keep the peer from being dialled again once its
+    /// ban is over.
+    fn connected(&mut self, now: Instant) -> bool {
+        self.dialing = false;
+        if self.banned(now) {
+            return false;
+        }
+        self.connections += 1;
+        self.active_at = now;
+        true
+    }
+
     /// Whether the node is connected to the peer, dialling it or keeping
     /// it. A message merely queued does not count: one queued for a
     /// made-up peer would keep it for good.
@@ -752,13 +766,10 @@ impl Node {
     fn on_connected(&mut self, peer: PeerId, endpoint: &ConnectedPoint) {
         let now = Instant::now();
         let entry = self.peer(peer);
-        if entry.banned(now) {
+        if !entry.connected(now) {
             let _ = self.swarm.disconnect_peer_id(peer);
             return;
         }
-        entry.connections += 1;
-        entry.dialing = false;
-        entry.active_at = now;
         if let ConnectedPoint::Dialer { address, .. } = endpoint {
             entry.learn(address.clone());
         }
@@ -962,5 +973,18 @@ mod tests {
         }
         let kept: Vec<String> = peer.addrs.iter().map(ToString::to_string).collect();
         assert_eq!(kept, ["/ip4/192.168.1.5/tcp/4001", "/ip6/fe80::1/tcp/4002"]);
+    }
+
+    #[test]
+    fn a_banned_peer_reached_by_a_dial_is_refused_and_may_be_dialled_after_its_ban() {
+        let now = Instant::now();
+        let mut peer = Peer::new(1, Limits::default(), now);
+        peer.dialing = true;
+        peer.banned_until = Some(now + BAN);
+        assert!(!peer.connected(now));
+        assert_eq!(peer.connections, 0);
+        assert!(!peer.dialing, "the dial is over");
+        assert!(peer.connected(now + BAN));
+        assert_eq!(peer.connections, 1);
     }
 }
