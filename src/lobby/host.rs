@@ -181,24 +181,38 @@ impl Host {
 
     /// Tells everyone the seats; starts by itself if there is no console.
     fn changed(&mut self) {
-        let view = self.seating.view();
         self.notes.push(Note::Seats {
-            seats: view.clone(),
+            seats: self.seating.view(),
             startable: self.seating.start().is_ok(),
         });
-        if let Some(room) = self.room_id() {
-            for guest in self.seating.guest_peers() {
-                let seats = Lobby::Seats {
-                    room,
-                    seats: view.clone(),
-                };
-                self.notes.push(Note::Send(guest, seats));
-            }
+        for guest in self.seating.guest_peers() {
+            self.tell_seats(guest);
         }
         if self.console.is_none()
             && let Ok(lineup) = self.seating.start()
         {
             self.started = Some(lineup);
+        }
+    }
+
+    /// Sends `guest` the seats (once the room is open).
+    fn tell_seats(&mut self, guest: PeerId) {
+        if let Some(room) = self.room_id() {
+            let seats = self.seating.view();
+            self.notes
+                .push(Note::Send(guest, Lobby::Seats { room, seats }));
+        }
+    }
+
+    /// After `guest`'s message: everyone is told the seats if it changed
+    /// them, only `guest` if not (it may have missed them). A guest saying
+    /// the same again and again is answered once each time, not by a
+    /// message to every guest.
+    fn heard(&mut self, guest: PeerId, changed: bool) {
+        if changed {
+            self.changed();
+        } else {
+            self.tell_seats(guest);
         }
     }
 
@@ -245,10 +259,10 @@ impl Organiser for Host {
 
     fn arrived(&mut self, peer: PeerId, name: &str) -> bool {
         match self.seating.arrive(peer, name) {
-            Ok(()) => {
+            Ok(changed) => {
                 // An invitation accepted is no longer one to decline.
                 self.invited.remove(&peer);
-                self.changed();
+                self.heard(peer, changed);
                 true
             }
             // Not a refusal of the host's command: a line of its own.
@@ -268,10 +282,10 @@ impl Organiser for Host {
 
     fn message(&mut self, from: PeerId, message: Lobby) {
         match message {
-            Lobby::Ready { room, ready }
-                if Some(room) == self.room_id() && self.seating.ready(from, ready).is_ok() =>
-            {
-                self.changed();
+            Lobby::Ready { room, ready } if Some(room) == self.room_id() => {
+                if let Ok(changed) = self.seating.ready(from, ready) {
+                    self.heard(from, changed);
+                }
             }
             // Any phone with the ticket can send this; only an invited one
             // is listed as declining, once per invitation.
@@ -423,6 +437,33 @@ mod tests {
                 .notes()
                 .contains(&Note::Say(format!("declined: {friend}")))
         );
+    }
+
+    #[test]
+    fn a_guest_saying_the_same_again_is_answered_alone() {
+        let mut host = Host::new(Players::Three, "Hana", 0, Level::Medium, None);
+        let room = open(&mut host);
+        let (ana, ivo) = (PeerId::random(), PeerId::random());
+        host.arrived(ana, "Ana");
+        host.arrived(ivo, "Ivo");
+        host.notes();
+        let sent_to = |notes: Vec<Note>| -> Vec<PeerId> {
+            notes
+                .into_iter()
+                .filter_map(|n| match n {
+                    Note::Send(to, Lobby::Seats { .. }) => Some(to),
+                    _ => None,
+                })
+                .collect()
+        };
+        host.message(ana, Lobby::Ready { room, ready: true });
+        assert_eq!(sent_to(host.notes()), [ana, ivo], "a change goes to all");
+        for _ in 0..3 {
+            host.message(ana, Lobby::Ready { room, ready: true });
+            assert_eq!(sent_to(host.notes()), [ana]);
+            host.arrived(ivo, "Ivo");
+            assert_eq!(sent_to(host.notes()), [ivo]);
+        }
     }
 
     #[test]

@@ -112,10 +112,10 @@ impl Seating {
     }
 
     /// `peer` arrives as `name` and takes the first empty seat (a phone
-    /// already seated keeps its seat).
-    pub fn arrive(&mut self, peer: PeerId, name: &str) -> Result<(), SeatError> {
+    /// already seated keeps its seat): whether the seats changed.
+    pub fn arrive(&mut self, peer: PeerId, name: &str) -> Result<bool, SeatError> {
         if self.find(peer).is_some() {
-            return Ok(());
+            return Ok(false);
         }
         let seat = self
             .places
@@ -127,7 +127,7 @@ impl Seating {
             name: name.to_owned(),
             ready: false,
         };
-        Ok(())
+        Ok(true)
     }
 
     /// `peer` leaves; its seat is empty again. Whether it had one.
@@ -141,12 +141,17 @@ impl Seating {
         }
     }
 
-    pub fn ready(&mut self, peer: PeerId, now: bool) -> Result<(), SeatError> {
+    /// Seated `peer` is ready to start (`now`) or no longer: whether that
+    /// changed.
+    pub fn ready(&mut self, peer: PeerId, now: bool) -> Result<bool, SeatError> {
         let seat = self.find(peer).ok_or(SeatError::NotSeated)?;
-        if let Place::Guest { ready, .. } = &mut self.places[seat] {
-            *ready = now;
+        match &mut self.places[seat] {
+            Place::Guest { ready, .. } if *ready != now => {
+                *ready = now;
+                Ok(true)
+            }
+            _ => Ok(false),
         }
-        Ok(())
     }
 
     /// Puts the computer at `level` in empty seat `seat` (from 1), or with
@@ -249,8 +254,8 @@ mod tests {
     fn guests_take_the_first_empty_seats_and_a_full_room_refuses() {
         let mut s = room(Players::Three, 0);
         let (a, b) = (PeerId::random(), PeerId::random());
-        s.arrive(a, "Ana").unwrap();
-        s.arrive(a, "Ana").unwrap();
+        assert_eq!(s.arrive(a, "Ana"), Ok(true));
+        assert_eq!(s.arrive(a, "Ana"), Ok(false), "seated already");
         s.arrive(b, "Ivo").unwrap();
         assert_eq!(s.arrive(PeerId::random(), "Eve"), Err(SeatError::Full));
         assert_eq!(s.guest_peers(), vec![a, b]);
@@ -274,7 +279,8 @@ mod tests {
             lineup.sitters(),
             &[Sitter::Host, Sitter::Guest(a), Sitter::Guest(b)]
         );
-        s.ready(b, false).unwrap();
+        assert_eq!(s.ready(b, true), Ok(false), "ready already");
+        assert_eq!(s.ready(b, false), Ok(true));
         assert!(s.start().is_err(), "ready can be taken back");
     }
 
