@@ -43,6 +43,10 @@ const FIND_WAIT: Duration = Duration::from_secs(3);
 /// signs within moments of the request, so one that has not by then is
 /// given up on and the room goes on without it.
 const SIGN_WAIT: Duration = Duration::from_secs(10);
+/// How long the host waits for an admitted guest's offer to play: a phone
+/// sends it the moment it is admitted, so one that has not by then is
+/// turned away rather than holding a seat that nobody else can take.
+const OFFER_WAIT: Duration = Duration::from_secs(10);
 /// The most messages queued for a phone, and not taken by it, with which
 /// the room still answers its questions: a phone in the room takes them
 /// within moments and never has this many on its way.
@@ -287,6 +291,9 @@ pub(super) async fn host(
     let mut offers: BTreeMap<PeerId, (PublicKey, Digest)> = BTreeMap::new();
     let mut names: BTreeMap<PeerId, String> = BTreeMap::new();
     let mut signing: Option<Signing> = None;
+    // The admitted guests that have not offered to play yet, and when
+    // they are turned away if they still have not.
+    let mut unoffered: BTreeMap<PeerId, Instant> = BTreeMap::new();
     loop {
         for note in organiser.notes() {
             match note {
@@ -394,7 +401,14 @@ pub(super) async fn host(
             }
             return Ok((signed, peers));
         }
-        let until = signing.as_ref().map(|s| s.until);
+        // Guests gone meanwhile are no longer waited for.
+        unoffered.retain(|peer, _| room.guests().contains(peer));
+        let until = signing
+            .as_ref()
+            .map(|s| s.until)
+            .into_iter()
+            .chain(unoffered.values().copied())
+            .min();
         let event = tokio::select! {
             event = node.next() => event,
             () = organiser.input(), if signing.is_none() => continue,
@@ -410,9 +424,21 @@ pub(super) async fn host(
                 continue;
             }
             () = sleep_until(until.unwrap_or_else(Instant::now)), if until.is_some() => {
-                // Connected, but not signing: a phone that does not play by
-                // the protocol, which must not hold the room.
-                let Some(s) = &signing else { continue };
+                // Connected, but not offering or not signing: a phone that
+                // does not play by the protocol, which must not hold the
+                // room.
+                let now = Instant::now();
+                let silent: Vec<PeerId> = unoffered
+                    .extract_if(.., |_, due| *due <= now)
+                    .map(|(peer, _)| peer)
+                    .collect();
+                for peer in silent {
+                    warn!(%peer, "an admitted guest did not offer to play; turned away");
+                    turn_away(peer, node, &mut room);
+                }
+                let Some(s) = signing.as_ref().filter(|s| s.until <= now) else {
+                    continue;
+                };
                 let unsigned: Vec<PeerId> = s
                     .order
                     .iter()
@@ -450,6 +476,11 @@ pub(super) async fn host(
                     // A guest waiting for the start may be quiet for long;
                     // its connection must stay, and come back if it drops.
                     node.keep(from);
+                    if !offers.contains_key(&from) {
+                        unoffered
+                            .entry(from)
+                            .or_insert_with(|| Instant::now() + OFFER_WAIT);
+                    }
                 }
                 // A phone that takes none of its answers gets no more: a
                 // stranger asking thousands of times a second would
@@ -488,6 +519,7 @@ pub(super) async fn host(
                 && !offers.contains_key(&from) =>
             {
                 let name = nickname(&name);
+                unoffered.remove(&from);
                 if organiser.arrived(from, &name) {
                     offers.insert(from, (key, commitment));
                     names.insert(from, name);
@@ -977,6 +1009,55 @@ mod tests {
             matches!(answer, Err(LookupError::Refused(Refusal::Full))),
             "{answer:?}"
         );
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn an_admitted_guest_that_never_offers_to_play_is_turned_away_and_its_seat_freed() {
+        let (ticket_tx, ticket_rx) = tokio::sync::oneshot::channel();
+        let (left, _) = tokio::sync::mpsc::unbounded_channel();
+        let mut organiser = Starter::new(2, ticket_tx, left);
+        let local = tokio::task::LocalSet::new();
+        let hosting = local.spawn_local(async move { hosted(2, &mut organiser).await.1 });
+        let played = tokio::time::timeout(
+            Duration::from_secs(60),
+            local.run_until(async move {
+                let ticket = ticket_rx.await.unwrap();
+                // Admitted to the only guest seat, it stays connected but
+                // never offers to play.
+                let (mut silent, _) = node(2).await;
+                room::join(&mut silent, &ticket, JOIN_WAIT).await.unwrap();
+                let admitted = Instant::now();
+                let (mut other, _) = node(3).await;
+                let full = room::join(&mut other, &ticket, JOIN_WAIT).await;
+                assert!(
+                    matches!(full, Err(LookupError::Refused(Refusal::Full))),
+                    "{full:?}"
+                );
+                let told = loop {
+                    if let Event::Message { from, bytes } = silent.next().await
+                        && let Some(answer) = room::admission(&ticket, from, &bytes)
+                    {
+                        break answer;
+                    }
+                };
+                assert!(
+                    matches!(told, Err(LookupError::Refused(Refusal::Full))),
+                    "{told:?}"
+                );
+                assert!(admitted.elapsed() >= OFFER_WAIT - Duration::from_secs(1));
+                // The seat is free: the next phone takes it and plays.
+                let _polled = tokio::task::spawn_local(async move { polled(&mut silent).await });
+                let (mut next, signer, header) = offered(&ticket, 4).await;
+                let signed = Envelope::Setup(Setup::Signed(header.sign(&signer)));
+                send(&mut next, ticket.host(), &signed);
+                tokio::select! {
+                    hosted = hosting => hosted.unwrap().unwrap(),
+                    () = polled(&mut next) => unreachable!(),
+                }
+            }),
+        );
+        let signed = played.await.expect("the room neither hangs nor ends");
+        assert!(signed.verify().is_ok());
     }
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
