@@ -278,6 +278,32 @@ pub struct Received {
     pub invitation: Invitation,
 }
 
+/// Hosts kept connected at once until they take their decline.
+const MAX_DECLINING: usize = 8;
+
+/// The newest invitation heard and not yet taken by the UI thread: a
+/// friend invites once, while any phone on the Wi-Fi could send thousands
+/// a second (each under a new identity, which costs nothing). Only one
+/// wake-up of the UI thread is on its way at a time, and it shows the
+/// newest; those replaced before it came were never on screen.
+#[derive(Debug, Default)]
+pub struct Newest {
+    slot: Mutex<Option<Received>>,
+}
+
+impl Newest {
+    /// Keeps `received` in place of any not yet taken: whether the UI
+    /// thread must be woken (no wake-up is on its way).
+    pub fn put(&self, received: Received) -> bool {
+        lock(&self.slot).replace(received).is_none()
+    }
+
+    /// The newest invitation, once: the wake-up has come.
+    pub fn take(&self) -> Option<Received> {
+        lock(&self.slot).take()
+    }
+}
+
 /// The invited side while the app is open: hears invitations and sends
 /// declines. Dropping it stops its node.
 pub struct Inbox {
@@ -325,6 +351,11 @@ impl Inbox {
                             node.keep(no.host);
                             let _ = node.send(no.host, invite::declined(&no.invitation));
                             declined.push(no.host);
+                            // Hosts that never take theirs are not kept for
+                            // good: the oldest is let go.
+                            if declined.len() > MAX_DECLINING {
+                                node.release(declined.remove(0));
+                            }
                         }
                     }
                     declined.retain(|&host| {
@@ -366,6 +397,8 @@ impl Inbox {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::lobby::options::RoomOptions;
+    use crate::net::ticket::{RoomId, Ticket};
     use crate::platform::discovery::SwarmMdns;
     use crate::platform::multicast::{Multicast, NoLock};
 
@@ -374,6 +407,31 @@ mod tests {
             peer,
             addrs: addr.into_iter().map(|a| a.parse().unwrap()).collect(),
         }
+    }
+
+    #[test]
+    fn the_ui_is_woken_once_for_many_invitations_and_shown_the_newest() {
+        let newest = Newest::default();
+        let invitation = |n: u8| Received {
+            host: PeerId::random(),
+            invitation: Invitation {
+                ticket: Ticket::new(
+                    RoomId::from_bytes([n; 16]),
+                    PeerId::random(),
+                    ["/ip4/127.0.0.1/tcp/1".parse().unwrap()],
+                    None,
+                )
+                .unwrap(),
+                from: format!("host {n}"),
+                listing: RoomOptions::default().table().listing(),
+            },
+        };
+        assert!(newest.put(invitation(1)), "the first wakes the UI");
+        assert!(!newest.put(invitation(2)));
+        assert!(!newest.put(invitation(3)));
+        assert_eq!(newest.take().unwrap().invitation.from, "host 3");
+        assert_eq!(newest.take(), None);
+        assert!(newest.put(invitation(4)), "taken, the next wakes it again");
     }
 
     #[test]

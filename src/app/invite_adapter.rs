@@ -90,8 +90,16 @@ fn later(
 /// nearby list's (a host reaches this phone over whichever of its nodes is
 /// connected, and while the player looks for rooms that is the list's).
 pub(super) fn heard(window: slint::Weak<AppWindow>) -> impl Fn(Received) + Send + 'static {
+    let newest = std::sync::Arc::new(invite::Newest::default());
     move |received| {
+        if !newest.put(received) {
+            return;
+        }
+        let newest = newest.clone();
         later(&window, move |window, online| {
+            let Some(received) = newest.take() else {
+                return;
+            };
             let mut s = online.borrow_mut();
             // Heard just before a session began (which stopped the node
             // that heard it): by the session's end it would be stale.
