@@ -346,8 +346,11 @@ pub async fn find(
                 if ticket.code() != code || ticket.host() != from {
                     continue;
                 }
+                // Another room, or a copy of this one's id on another
+                // phone (an open room's id is no secret): the player is
+                // told, never led into whichever answered last.
                 match &found {
-                    Some(t) if t.room() != ticket.room() => {
+                    Some(t) if (t.room(), t.host()) != (ticket.room(), ticket.host()) => {
                         return Err(LookupError::Ambiguous(code));
                     }
                     _ => found = Some(ticket),
@@ -576,5 +579,58 @@ mod tests {
         let mut trailing = Frame::Lobby(Lobby::Lookup).encode();
         trailing.push(0);
         assert!(Frame::decode(&trailing).is_err());
+    }
+
+    /// A node on loopback with the key of `seed`.
+    async fn node(seed: u8) -> Node {
+        let config = crate::net::Config {
+            listen: vec!["/ip4/127.0.0.1/tcp/0".parse().unwrap()],
+            mdns: false,
+            ..Default::default()
+        };
+        let keypair = Keypair::ed25519_from_bytes([seed; 32]).unwrap();
+        Node::start(keypair, config).await.unwrap()
+    }
+
+    /// Answers the lobby's questions to `node` as `room` does. Never
+    /// returns.
+    async fn hosting(node: &mut Node, mut room: Room) {
+        loop {
+            if let Event::Message { from, bytes } = node.next().await
+                && let Some(answer) = lobby(&bytes).and_then(|q| room.answer(from, &q))
+            {
+                let _ = node.send(from, Frame::Lobby(answer).encode());
+            }
+        }
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_copy_of_an_open_rooms_id_on_another_phone_makes_its_code_ambiguous() {
+        let (mut real, mut copy, mut finder) = (node(1).await, node(2).await, node(3).await);
+        let id = RoomId::from_bytes([7; 16]);
+        let room_on = |node: &Node| {
+            let ticket = Ticket::new(id, node.peer_id(), node.listen_addrs(), None).unwrap();
+            Room::new(ticket, 1)
+        };
+        let (real_room, copy_room) = (room_on(&real), room_on(&copy));
+        let code = real_room.ticket().code();
+        assert_eq!(
+            copy_room.ticket().code(),
+            code,
+            "the same id, the same code"
+        );
+        for host in [&real, &copy] {
+            finder.add_addrs(host.peer_id(), host.listen_addrs());
+        }
+        let candidates = [real.peer_id(), copy.peer_id()];
+        let found = tokio::select! {
+            found = find(&mut finder, code, &candidates, Duration::from_secs(10)) => found,
+            () = hosting(&mut real, real_room) => unreachable!(),
+            () = hosting(&mut copy, copy_room) => unreachable!(),
+        };
+        assert!(
+            matches!(found, Err(LookupError::Ambiguous(c)) if c == code),
+            "{found:?}"
+        );
     }
 }
