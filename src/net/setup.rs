@@ -659,6 +659,13 @@ pub(super) async fn join(
             continue;
         }
         match Envelope::unframe(&bytes) {
+            // Signed only while ready: the host starts once its guests are
+            // ready, and calls the start off when one takes it back, so a
+            // request heard while not ready is one the host will drop, or
+            // a host starting a game its guest did not agree to.
+            Some(Envelope::Setup(Setup::Sign(_))) if !ready => {
+                warn!("asked to sign the start while not ready; not signing");
+            }
             Some(Envelope::Setup(Setup::Sign(header))) => {
                 signable(&header, signer.public(), commitment)?;
                 send(
@@ -1108,11 +1115,11 @@ mod tests {
         );
     }
 
-    /// A player who leaves the room when told to (and does nothing else).
-    struct Leaving(Option<tokio::sync::oneshot::Receiver<()>>);
+    /// A player who does what they are told once (and nothing else).
+    struct Told(Option<tokio::sync::oneshot::Receiver<Action>>);
 
     #[async_trait::async_trait(?Send)]
-    impl Front for Leaving {
+    impl Front for Told {
         fn show(&mut self, _: Progress<'_>) -> std::io::Result<()> {
             Ok(())
         }
@@ -1123,9 +1130,9 @@ mod tests {
             let Some(told) = &mut self.0 else {
                 return std::future::pending().await;
             };
-            let _ = told.await;
+            let action = told.await.ok();
             self.0 = None;
-            Ok(Some(Action::LeaveRoom))
+            Ok(action)
         }
     }
 
@@ -1137,7 +1144,7 @@ mod tests {
         let (leave, told) = tokio::sync::oneshot::channel();
         let local = tokio::task::LocalSet::new();
         let hosting = local.spawn_local(async move {
-            hosted_with(3, &mut organiser, &mut Leaving(Some(told)))
+            hosted_with(3, &mut organiser, &mut Told(Some(told)))
                 .await
                 .1
         });
@@ -1149,7 +1156,7 @@ mod tests {
                 let (mut guest, _) = node(2).await;
                 room::join(&mut guest, &ticket, JOIN_WAIT).await.unwrap();
                 let left = Instant::now();
-                leave.send(()).unwrap();
+                leave.send(Action::LeaveRoom).unwrap();
                 let told = loop {
                     if let Event::Message { from, bytes } = guest.next().await
                         && let Some(answer) = room::admission(&ticket, from, &bytes)
@@ -1185,7 +1192,7 @@ mod tests {
         let guest = local.spawn_local(async move {
             let (mut node, keypair) = node(2).await;
             let secret = DiceSecret::from_bytes([2; 32]);
-            let mut front = Leaving(Some(told));
+            let mut front = Told(Some(told));
             join(
                 &mut node, &keypair, &secret, &link, "Jana", None, &mut front,
             )
@@ -1208,7 +1215,7 @@ mod tests {
                 .unwrap();
             // Its offer to play first, then its goodbye once it leaves.
             heard(&mut host_node, guest_id, Envelope::unframe).await;
-            leave.send(()).unwrap();
+            leave.send(Action::LeaveRoom).unwrap();
             let said = heard(&mut host_node, guest_id, lobby).await;
             let joined = tokio::select! {
                 joined = guest => joined.unwrap(),
@@ -1243,6 +1250,119 @@ mod tests {
         }
     }
 
+    /// The setup's messages in a channel message.
+    fn setup(bytes: &[u8]) -> Option<Setup> {
+        match Envelope::unframe(bytes) {
+            Some(Envelope::Setup(setup)) => Some(setup),
+            _ => None,
+        }
+    }
+
+    /// The host's side of a guest's join, by hand, on `host_node` (with
+    /// `host_keys`) for `ticket`'s room: admits the guest of key seed 2
+    /// and takes its offer. The guest's peer id, the host's signer and a
+    /// header seating both, to be signed.
+    async fn seated(
+        host_node: &mut Node,
+        host_keys: &Keypair,
+        ticket: &Ticket,
+    ) -> (PeerId, Signer, Header) {
+        let lobby = |bytes: &[u8]| match Frame::decode(bytes) {
+            Ok(Frame::Lobby(lobby)) => Some(lobby),
+            _ => None,
+        };
+        let guest_id = Keypair::ed25519_from_bytes([2; 32])
+            .unwrap()
+            .public()
+            .to_peer_id();
+        let join = heard(host_node, guest_id, lobby).await;
+        assert!(matches!(join, Lobby::Join { .. }), "{join:?}");
+        let admitted = Lobby::Admitted {
+            room: ticket.room(),
+        };
+        host_node
+            .send(guest_id, Frame::Lobby(admitted).encode())
+            .unwrap();
+        let Setup::Offer {
+            key, commitment, ..
+        } = heard(host_node, guest_id, setup).await
+        else {
+            panic!("no offer first");
+        };
+        let host_signer = Signer::new(host_keys).unwrap();
+        let host_seat = Seat::Player {
+            key: host_signer.public(),
+            commitment: DiceChain::new(&DiceSecret::from_bytes([1; 32]), DEFAULT_ROLLS)
+                .commitment(),
+        };
+        let guest_seat = Seat::Player { key, commitment };
+        let rules = RuleSet::Classic(Default::default());
+        let mut header = Header::new(
+            [3; 32],
+            rules,
+            [Some(host_seat), None, Some(guest_seat), None],
+        );
+        header.timer = TurnTimer::Seconds30;
+        (guest_id, host_signer, header)
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_guest_signs_the_start_only_once_it_is_ready() {
+        let (mut host_node, host_keys) = node(1).await;
+        let ticket = Ticket::new(
+            RoomId::from_bytes([8; 16]),
+            host_node.peer_id(),
+            host_node.listen_addrs(),
+            None,
+        )
+        .unwrap();
+        let link = ticket.to_string();
+        let (ready, told) = tokio::sync::oneshot::channel();
+        let local = tokio::task::LocalSet::new();
+        let _guest = local.spawn_local(async move {
+            let (mut node, keypair) = node(2).await;
+            let secret = DiceSecret::from_bytes([2; 32]);
+            let mut front = Told(Some(told));
+            join(
+                &mut node, &keypair, &secret, &link, "Jana", None, &mut front,
+            )
+            .await
+        });
+        let signed = local.run_until(async move {
+            let (guest_id, _, header) = seated(&mut host_node, &host_keys, &ticket).await;
+            let sign = Envelope::Setup(Setup::Sign(header.clone()));
+            // Not ready: asked, it does not sign (its offer is all it
+            // says), however long the host waits.
+            send(&mut host_node, guest_id, &sign);
+            let unsigned = tokio::time::timeout(
+                Duration::from_secs(2),
+                heard(&mut host_node, guest_id, setup),
+            );
+            assert!(unsigned.await.is_err(), "signed while not ready");
+            // Ready, then asked again: it signs.
+            ready.send(Action::Ready(true)).unwrap();
+            let said = heard(&mut host_node, guest_id, |bytes| {
+                match Frame::decode(bytes) {
+                    Ok(Frame::Lobby(Lobby::Ready { ready, .. })) => Some(ready),
+                    _ => None,
+                }
+            });
+            assert!(said.await);
+            send(&mut host_node, guest_id, &sign);
+            let Setup::Signed(signature) = heard(&mut host_node, guest_id, setup).await else {
+                panic!("not a signature");
+            };
+            let Some(Seat::Player { key, .. }) = header.seats[2] else {
+                unreachable!()
+            };
+            header.signed_by(key, &signature)
+        });
+        let signed = tokio::time::timeout(Duration::from_secs(60), signed)
+            .await
+            .expect("the guest signs once ready");
+        assert!(signed, "a signature of the header asked");
+    }
+
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn a_start_sent_while_the_guest_asks_for_its_seat_again_is_not_lost() {
         let (host_node, host_keys) = node(1).await;
@@ -1260,8 +1380,9 @@ mod tests {
             let (mut node, keypair) = node(2).await;
             let mut front = crate::net::lines::Lines::new(std::io::sink(), None, false);
             let secret = DiceSecret::from_bytes([2; 32]);
+            let ready = Some(Duration::ZERO);
             join(
-                &mut node, &keypair, &secret, &link, "Jana", None, &mut front,
+                &mut node, &keypair, &secret, &link, "Jana", ready, &mut front,
             )
             .await
         });
@@ -1279,46 +1400,7 @@ mod tests {
         guest: tokio::task::JoinHandle<Result<(SignedHeader, Peers), GameError>>,
     ) {
         // The host's side, by hand: admit the guest, have it sign...
-        let lobby = |bytes: &[u8]| match Frame::decode(bytes) {
-            Ok(Frame::Lobby(lobby)) => Some(lobby),
-            _ => None,
-        };
-        let setup = |bytes: &[u8]| match Envelope::unframe(bytes) {
-            Some(Envelope::Setup(setup)) => Some(setup),
-            _ => None,
-        };
-        let guest_id = Keypair::ed25519_from_bytes([2; 32])
-            .unwrap()
-            .public()
-            .to_peer_id();
-        let join = heard(&mut host_node, guest_id, lobby).await;
-        assert!(matches!(join, Lobby::Join { .. }), "{join:?}");
-        let admitted = Lobby::Admitted {
-            room: ticket.room(),
-        };
-        host_node
-            .send(guest_id, Frame::Lobby(admitted).encode())
-            .unwrap();
-        let Setup::Offer {
-            key, commitment, ..
-        } = heard(&mut host_node, guest_id, setup).await
-        else {
-            panic!("no offer first");
-        };
-        let host_signer = Signer::new(&host_keys).unwrap();
-        let host_seat = Seat::Player {
-            key: host_signer.public(),
-            commitment: DiceChain::new(&DiceSecret::from_bytes([1; 32]), DEFAULT_ROLLS)
-                .commitment(),
-        };
-        let guest_seat = Seat::Player { key, commitment };
-        let rules = RuleSet::Classic(Default::default());
-        let mut header = Header::new(
-            [3; 32],
-            rules,
-            [Some(host_seat), None, Some(guest_seat), None],
-        );
-        header.timer = TurnTimer::Seconds30;
+        let (guest_id, host_signer, header) = seated(&mut host_node, &host_keys, &ticket).await;
         send(
             &mut host_node,
             guest_id,
