@@ -102,13 +102,12 @@ fn config(listen: Vec<Multiaddr>, discovery: &dyn Discovery) -> Config {
 }
 
 /// Runs `work` on `node` (started on a thread of its own with `keypair`
-/// and `config`) until `stop` fires or is dropped; the node's listening
-/// addresses once it listens.
+/// and `config`) until it ends; the node's listening addresses once it
+/// listens.
 fn spawn<W, F>(
     name: &str,
     keypair: Keypair,
     config: Config,
-    stop: oneshot::Receiver<()>,
     work: W,
 ) -> Result<Vec<Multiaddr>, InviteNodeError>
 where
@@ -132,10 +131,7 @@ where
                     }
                 };
                 let _ = started_tx.send(Ok(node.listen_addrs()));
-                tokio::select! {
-                    () = work(node) => {}
-                    _ = stop => {}
-                }
+                work(node).await;
             });
         })
         .map_err(InviteNodeError::Runtime)?;
@@ -197,18 +193,23 @@ impl Seen {
             "invite list",
             keypair,
             config(listen, discovery),
-            stopped,
             |mut node| async move {
-                loop {
-                    // The host's own node finds its addresses by mDNS.
-                    match node.next().await {
-                        Event::Discovered(peer) => on_node(Sighting::Found {
-                            peer,
-                            addrs: Vec::new(),
-                        }),
-                        Event::Expired(peer) => on_node(Sighting::Lost(peer)),
-                        _ => {}
+                let look = async {
+                    loop {
+                        // The host's own node finds its addresses by mDNS.
+                        match node.next().await {
+                            Event::Discovered(peer) => on_node(Sighting::Found {
+                                peer,
+                                addrs: Vec::new(),
+                            }),
+                            Event::Expired(peer) => on_node(Sighting::Lost(peer)),
+                            _ => {}
+                        }
                     }
+                };
+                tokio::select! {
+                    () = look => {}
+                    _ = stopped => {}
                 }
             },
         )?;
@@ -308,8 +309,9 @@ impl Newest {
 /// declines. Dropping it stops its node.
 pub struct Inbox {
     addrs: Vec<Multiaddr>,
+    /// Dropped with the inbox: its node then stops, once the declines
+    /// sent are taken or [`invite::DECLINE_WAIT`] has passed.
     declines: mpsc::UnboundedSender<Received>,
-    _stop: oneshot::Sender<()>,
     /// Announces the inbox (Bonjour on iOS) or holds the multicast lock
     /// its node's mDNS needs (Android).
     _discovering: Option<Discovering>,
@@ -326,13 +328,12 @@ impl Inbox {
         received: impl Fn(Received) + Send + 'static,
     ) -> Result<Inbox, InviteNodeError> {
         let me = keypair.public().to_peer_id();
+        // Closed when the inbox is dropped, which stops its node.
         let (declines, mut to_decline) = mpsc::unbounded_channel::<Received>();
-        let (stop, stopped) = oneshot::channel();
         let addrs = spawn(
             "invitations",
             keypair,
             config(listen, discovery),
-            stopped,
             |mut node| async move {
                 // Hosts kept connected until they have taken the decline:
                 // the connection may close as quiet just as it is sent.
@@ -344,7 +345,8 @@ impl Inbox {
                                 received(Received { host, invitation });
                             }
                         }
-                        Some(no) = to_decline.recv() => {
+                        no = to_decline.recv() => {
+                            let Some(no) = no else { break };
                             // The node goes on running, so the message
                             // arrives without holding up the next invitation.
                             node.add_addrs(no.host, no.invitation.ticket.dial_addrs());
@@ -366,6 +368,14 @@ impl Inbox {
                         !taken
                     });
                 }
+                // Dropped (the player left Home) just after declining: the
+                // declines still on their way are given their time.
+                let sent = async {
+                    while declined.iter().any(|&host| node.unacknowledged(host) > 0) {
+                        node.next().await;
+                    }
+                };
+                let _ = tokio::time::timeout(invite::DECLINE_WAIT, sent).await;
             },
         )?;
         let discovering = announce::start(
@@ -377,7 +387,6 @@ impl Inbox {
         Ok(Inbox {
             addrs,
             declines,
-            _stop: stop,
             _discovering: discovering,
         })
     }
@@ -398,6 +407,7 @@ impl Inbox {
 mod tests {
     use super::*;
     use crate::lobby::options::RoomOptions;
+    use crate::net::room::{Frame, Lobby};
     use crate::net::ticket::{RoomId, Ticket};
     use crate::platform::discovery::SwarmMdns;
     use crate::platform::multicast::{Multicast, NoLock};
@@ -525,6 +535,68 @@ mod tests {
             }],
             "this phone's own player is no friend; a damaged line is skipped"
         );
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_decline_reaches_its_host_even_when_the_inbox_is_dropped_at_once() {
+        let loopback = || vec!["/ip4/127.0.0.1/tcp/0".parse().unwrap()];
+        let keypair = Keypair::generate_ed25519();
+        let invitee = keypair.public().to_peer_id();
+        let (heard, mut invitations) = mpsc::unbounded_channel();
+        let inbox = Inbox::open(
+            keypair,
+            loopback(),
+            &SwarmMdns::new(Multicast::new(NoLock)),
+            move |received| {
+                let _ = heard.send(received);
+            },
+        )
+        .unwrap();
+        let config = Config {
+            listen: loopback(),
+            mdns: false,
+            ..Config::default()
+        };
+        let mut host = Node::start(Keypair::generate_ed25519(), config)
+            .await
+            .unwrap();
+        let ticket = Ticket::new(
+            RoomId::from_bytes([9; 16]),
+            host.peer_id(),
+            host.listen_addrs(),
+            None,
+        )
+        .unwrap();
+        let invite = Lobby::Invite {
+            ticket: ticket.to_string(),
+            listing: RoomOptions::default().table().listing(),
+            from: "Hana".into(),
+        };
+        host.add_addrs(invitee, inbox.addrs().to_vec());
+        host.dial(invitee);
+        host.send(invitee, Frame::Lobby(invite).encode()).unwrap();
+        let mut inbox = Some(inbox);
+        let declined = async {
+            loop {
+                tokio::select! {
+                    event = host.next() => {
+                        if let Event::Message { bytes, .. } = event
+                            && let Ok(Frame::Lobby(Lobby::Declined { room })) = Frame::decode(&bytes)
+                        {
+                            return room;
+                        }
+                    }
+                    Some(received) = invitations.recv() => {
+                        // Declined, and Home left at once.
+                        let inbox = inbox.take().unwrap();
+                        inbox.decline(received);
+                        drop(inbox);
+                    }
+                }
+            }
+        };
+        let room = tokio::time::timeout(std::time::Duration::from_secs(30), declined).await;
+        assert_eq!(room.ok(), Some(ticket.room()), "the host hears the decline");
     }
 
     #[test]
