@@ -102,12 +102,13 @@ fn config(listen: Vec<Multiaddr>, discovery: &dyn Discovery) -> Config {
 }
 
 /// Runs `work` on `node` (started on a thread of its own with `keypair`
-/// and `config`) until it ends; the node's listening addresses once it
-/// listens.
+/// and `config`) until `stop` fires or is dropped; the node's listening
+/// addresses once it listens.
 fn spawn<W, F>(
     name: &str,
     keypair: Keypair,
     config: Config,
+    stop: oneshot::Receiver<()>,
     work: W,
 ) -> Result<Vec<Multiaddr>, InviteNodeError>
 where
@@ -131,7 +132,10 @@ where
                     }
                 };
                 let _ = started_tx.send(Ok(node.listen_addrs()));
-                work(node).await;
+                tokio::select! {
+                    () = work(node) => {}
+                    _ = stop => {}
+                }
             });
         })
         .map_err(InviteNodeError::Runtime)?;
@@ -193,23 +197,18 @@ impl Seen {
             "invite list",
             keypair,
             config(listen, discovery),
+            stopped,
             |mut node| async move {
-                let look = async {
-                    loop {
-                        // The host's own node finds its addresses by mDNS.
-                        match node.next().await {
-                            Event::Discovered(peer) => on_node(Sighting::Found {
-                                peer,
-                                addrs: Vec::new(),
-                            }),
-                            Event::Expired(peer) => on_node(Sighting::Lost(peer)),
-                            _ => {}
-                        }
+                loop {
+                    // The host's own node finds its addresses by mDNS.
+                    match node.next().await {
+                        Event::Discovered(peer) => on_node(Sighting::Found {
+                            peer,
+                            addrs: Vec::new(),
+                        }),
+                        Event::Expired(peer) => on_node(Sighting::Lost(peer)),
+                        _ => {}
                     }
-                };
-                tokio::select! {
-                    () = look => {}
-                    _ = stopped => {}
                 }
             },
         )?;
@@ -286,22 +285,44 @@ const MAX_DECLINING: usize = 8;
 /// friend invites once, while any phone on the Wi-Fi could send thousands
 /// a second (each under a new identity, which costs nothing). Only one
 /// wake-up of the UI thread is on its way at a time, and it shows the
-/// newest; those replaced before it came were never on screen.
+/// newest; those it replaced meanwhile are kept (up to
+/// [`MAX_REPLACED`], the latest) to be declined, as their hosts would
+/// otherwise show this phone as invited for ever.
 #[derive(Debug, Default)]
 pub struct Newest {
-    slot: Mutex<Option<Received>>,
+    heard: Mutex<Heard>,
 }
+
+#[derive(Debug, Default)]
+struct Heard {
+    newest: Option<Received>,
+    replaced: Vec<Received>,
+}
+
+/// Invitations replaced before the UI took them that are still declined.
+pub const MAX_REPLACED: usize = 8;
 
 impl Newest {
     /// Keeps `received` in place of any not yet taken: whether the UI
     /// thread must be woken (no wake-up is on its way).
     pub fn put(&self, received: Received) -> bool {
-        lock(&self.slot).replace(received).is_none()
+        let mut heard = lock(&self.heard);
+        let Some(old) = heard.newest.replace(received) else {
+            return true;
+        };
+        if heard.replaced.len() == MAX_REPLACED {
+            heard.replaced.remove(0);
+        }
+        heard.replaced.push(old);
+        false
     }
 
-    /// The newest invitation, once: the wake-up has come.
-    pub fn take(&self) -> Option<Received> {
-        lock(&self.slot).take()
+    /// The newest invitation and those it replaced, once: the wake-up
+    /// has come.
+    pub fn take(&self) -> Option<(Received, Vec<Received>)> {
+        let mut heard = lock(&self.heard);
+        let newest = heard.newest.take()?;
+        Some((newest, std::mem::take(&mut heard.replaced)))
     }
 }
 
@@ -309,9 +330,8 @@ impl Newest {
 /// declines. Dropping it stops its node.
 pub struct Inbox {
     addrs: Vec<Multiaddr>,
-    /// Dropped with the inbox: its node then stops, once the declines
-    /// sent are taken or [`invite::DECLINE_WAIT`] has passed.
     declines: mpsc::UnboundedSender<Received>,
+    _stop: oneshot::Sender<()>,
     /// Announces the inbox (Bonjour on iOS) or holds the multicast lock
     /// its node's mDNS needs (Android).
     _discovering: Option<Discovering>,
@@ -328,12 +348,13 @@ impl Inbox {
         received: impl Fn(Received) + Send + 'static,
     ) -> Result<Inbox, InviteNodeError> {
         let me = keypair.public().to_peer_id();
-        // Closed when the inbox is dropped, which stops its node.
         let (declines, mut to_decline) = mpsc::unbounded_channel::<Received>();
+        let (stop, stopped) = oneshot::channel();
         let addrs = spawn(
             "invitations",
             keypair,
             config(listen, discovery),
+            stopped,
             |mut node| async move {
                 // Hosts kept connected until they have taken the decline:
                 // the connection may close as quiet just as it is sent.
@@ -345,8 +366,7 @@ impl Inbox {
                                 received(Received { host, invitation });
                             }
                         }
-                        no = to_decline.recv() => {
-                            let Some(no) = no else { break };
+                        Some(no) = to_decline.recv() => {
                             // The node goes on running, so the message
                             // arrives without holding up the next invitation.
                             node.add_addrs(no.host, no.invitation.ticket.dial_addrs());
@@ -368,14 +388,6 @@ impl Inbox {
                         !taken
                     });
                 }
-                // Dropped (the player left Home) just after declining: the
-                // declines still on their way are given their time.
-                let sent = async {
-                    while declined.iter().any(|&host| node.unacknowledged(host) > 0) {
-                        node.next().await;
-                    }
-                };
-                let _ = tokio::time::timeout(invite::DECLINE_WAIT, sent).await;
             },
         )?;
         let discovering = announce::start(
@@ -387,6 +399,7 @@ impl Inbox {
         Ok(Inbox {
             addrs,
             declines,
+            _stop: stop,
             _discovering: discovering,
         })
     }
@@ -407,7 +420,6 @@ impl Inbox {
 mod tests {
     use super::*;
     use crate::lobby::options::RoomOptions;
-    use crate::net::room::{Frame, Lobby};
     use crate::net::ticket::{RoomId, Ticket};
     use crate::platform::discovery::SwarmMdns;
     use crate::platform::multicast::{Multicast, NoLock};
@@ -436,12 +448,25 @@ mod tests {
                 listing: RoomOptions::default().table().listing(),
             },
         };
+        let from = |received: &Received| received.invitation.from.clone();
         assert!(newest.put(invitation(1)), "the first wakes the UI");
         assert!(!newest.put(invitation(2)));
         assert!(!newest.put(invitation(3)));
-        assert_eq!(newest.take().unwrap().invitation.from, "host 3");
+        let (shown, replaced) = newest.take().unwrap();
+        assert_eq!(from(&shown), "host 3");
+        assert_eq!(
+            replaced.iter().map(from).collect::<Vec<_>>(),
+            ["host 1", "host 2"]
+        );
         assert_eq!(newest.take(), None);
         assert!(newest.put(invitation(4)), "taken, the next wakes it again");
+        for n in 5..30 {
+            newest.put(invitation(n));
+        }
+        let (shown, replaced) = newest.take().unwrap();
+        assert_eq!(from(&shown), "host 29");
+        assert_eq!(replaced.len(), MAX_REPLACED, "the latest replaced");
+        assert_eq!(from(&replaced[0]), "host 21");
     }
 
     #[test]
@@ -535,68 +560,6 @@ mod tests {
             }],
             "this phone's own player is no friend; a damaged line is skipped"
         );
-    }
-
-    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-    async fn a_decline_reaches_its_host_even_when_the_inbox_is_dropped_at_once() {
-        let loopback = || vec!["/ip4/127.0.0.1/tcp/0".parse().unwrap()];
-        let keypair = Keypair::generate_ed25519();
-        let invitee = keypair.public().to_peer_id();
-        let (heard, mut invitations) = mpsc::unbounded_channel();
-        let inbox = Inbox::open(
-            keypair,
-            loopback(),
-            &SwarmMdns::new(Multicast::new(NoLock)),
-            move |received| {
-                let _ = heard.send(received);
-            },
-        )
-        .unwrap();
-        let config = Config {
-            listen: loopback(),
-            mdns: false,
-            ..Config::default()
-        };
-        let mut host = Node::start(Keypair::generate_ed25519(), config)
-            .await
-            .unwrap();
-        let ticket = Ticket::new(
-            RoomId::from_bytes([9; 16]),
-            host.peer_id(),
-            host.listen_addrs(),
-            None,
-        )
-        .unwrap();
-        let invite = Lobby::Invite {
-            ticket: ticket.to_string(),
-            listing: RoomOptions::default().table().listing(),
-            from: "Hana".into(),
-        };
-        host.add_addrs(invitee, inbox.addrs().to_vec());
-        host.dial(invitee);
-        host.send(invitee, Frame::Lobby(invite).encode()).unwrap();
-        let mut inbox = Some(inbox);
-        let declined = async {
-            loop {
-                tokio::select! {
-                    event = host.next() => {
-                        if let Event::Message { bytes, .. } = event
-                            && let Ok(Frame::Lobby(Lobby::Declined { room })) = Frame::decode(&bytes)
-                        {
-                            return room;
-                        }
-                    }
-                    Some(received) = invitations.recv() => {
-                        // Declined, and Home left at once.
-                        let inbox = inbox.take().unwrap();
-                        inbox.decline(received);
-                        drop(inbox);
-                    }
-                }
-            }
-        };
-        let room = tokio::time::timeout(std::time::Duration::from_secs(30), declined).await;
-        assert_eq!(room.ok(), Some(ticket.room()), "the host hears the decline");
     }
 
     #[test]

@@ -97,7 +97,7 @@ pub(super) fn heard(window: slint::Weak<AppWindow>) -> impl Fn(Received) + Send 
         }
         let newest = newest.clone();
         later(&window, move |window, online| {
-            let Some(received) = newest.take() else {
+            let Some((received, replaced)) = newest.take() else {
                 return;
             };
             let mut s = online.borrow_mut();
@@ -108,13 +108,16 @@ pub(super) fn heard(window: slint::Weak<AppWindow>) -> impl Fn(Received) + Send 
             }
             let invites = &mut s.invites;
             let room = received.invitation.ticket.room();
-            // A newer invitation takes the place of one not answered, which
-            // is declined: its host would show it as invited for ever.
-            if let Some(old) = invites.received.replace(received)
-                && old.invitation.ticket.room() != room
-                && let Some(inbox) = &invites.inbox
-            {
-                inbox.decline(old);
+            // A newer invitation takes the place of those not answered,
+            // which are declined: their hosts would show them as invited
+            // for ever.
+            let shown = invites.received.replace(received);
+            if let Some(inbox) = &invites.inbox {
+                for old in replaced.into_iter().chain(shown) {
+                    if old.invitation.ticket.room() != room {
+                        inbox.decline(old);
+                    }
+                }
             }
             show_invitation(window, &s);
         });

@@ -23,7 +23,7 @@ use crate::net::room::{Frame, Listing, Lobby};
 use crate::net::{Config, Event, NetError, Node, Ticket};
 
 /// How long a decline may take to reach the host.
-pub const DECLINE_WAIT: Duration = Duration::from_secs(5);
+const DECLINE_WAIT: Duration = Duration::from_secs(5);
 
 /// A phone to invite: its peer id (its addresses found nearby), or an
 /// address ending in `/p2p/<peer id>`.

@@ -664,7 +664,10 @@ pub(super) async fn join(
             // request heard while not ready is one the host will drop, or
             // a host starting a game its guest did not agree to.
             Some(Envelope::Setup(Setup::Sign(_))) if !ready => {
+                // Said again rather than left unanswered: a host that
+                // missed it would give this guest up at its deadline.
                 warn!("asked to sign the start while not ready; not signing");
+                let _ = node.send(host, ready_message(false));
             }
             Some(Envelope::Setup(Setup::Sign(header))) => {
                 signable(&header, signer.public(), commitment)?;
@@ -1331,14 +1334,16 @@ mod tests {
         let signed = local.run_until(async move {
             let (guest_id, _, header) = seated(&mut host_node, &host_keys, &ticket).await;
             let sign = Envelope::Setup(Setup::Sign(header.clone()));
-            // Not ready: asked, it does not sign (its offer is all it
-            // says), however long the host waits.
+            // Not ready: asked, it says so instead of signing.
             send(&mut host_node, guest_id, &sign);
-            let unsigned = tokio::time::timeout(
-                Duration::from_secs(2),
-                heard(&mut host_node, guest_id, setup),
-            );
-            assert!(unsigned.await.is_err(), "signed while not ready");
+            let answer = heard(&mut host_node, guest_id, |bytes| {
+                match (setup(bytes), Frame::decode(bytes)) {
+                    (Some(Setup::Signed(_)), _) => Some(None),
+                    (_, Ok(Frame::Lobby(Lobby::Ready { ready, .. }))) => Some(Some(ready)),
+                    _ => None,
+                }
+            });
+            assert_eq!(answer.await, Some(false), "signed while not ready");
             // Ready, then asked again: it signs.
             ready.send(Action::Ready(true)).unwrap();
             let said = heard(&mut host_node, guest_id, |bytes| {

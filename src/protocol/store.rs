@@ -249,6 +249,7 @@ impl Store {
             seat,
             dice: secret.clone(),
         };
+        durable::create_folder(dir).map_err(io_error(dir))?;
         // A game saved here before (a finished one: nothing else is
         // replaced) goes first, so that a crash before the new log is
         // written leaves no game (`Empty`), not the new secret beside the
