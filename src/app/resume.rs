@@ -14,6 +14,7 @@
 
 use std::io;
 use std::path::{Path, PathBuf};
+use std::sync::{Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use crate::net::book::{Book, nickname_of};
@@ -197,8 +198,19 @@ pub fn resumable(folder: &Path) -> bool {
         && !folder.join(ENDED).exists()
 }
 
+/// Held while a session folder is removed or marked given up: a session's
+/// thread removes its folder once the game is recorded, just as the player
+/// may leave it on the UI thread, and a mark written into a folder being
+/// removed would stop the removal half way.
+static FOLDERS: Mutex<()> = Mutex::new(());
+
+fn folders() -> MutexGuard<'static, ()> {
+    FOLDERS.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
 /// Removes the kept game in `folder`: it is recorded, or cannot be.
 pub fn discard(folder: &Path) -> io::Result<()> {
+    let _held = folders();
     std::fs::remove_dir_all(folder)
 }
 
@@ -224,6 +236,7 @@ pub fn give_up(data: &Path, folder: &Path) -> Result<(), GiveUpError> {
 /// A folder already gone holds a game its session recorded and removed
 /// (the player left its result just then): nothing is left to mark.
 pub fn mark_given_up(folder: &Path) -> io::Result<()> {
+    let _held = folders();
     match crate::durable::replace(&folder.join(GIVEN_UP), |_| Ok(())) {
         Err(e) if e.kind() == io::ErrorKind::NotFound && !folder.exists() => Ok(()),
         marked => marked,
