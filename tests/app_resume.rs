@@ -178,20 +178,37 @@ fn my_turn(window: &AppWindow) -> bool {
 }
 
 /// Taps for this player when a roll or move is due (the die, or the first
-/// piece that may move): whether it tapped.
+/// piece that may move), and waits a little for the tap to be taken:
+/// whether it tapped.
+///
+/// The wait keeps the callers from tapping again, every pump, while a roll
+/// waits for the other phone's reveal: each tap searches the whole window,
+/// and in a debug build those searches took most of this binary's time.
 fn tap_turn(window: &AppWindow) -> bool {
     let game = window.global::<GameAdapter>();
+    let due = || (game.get_rolls(), game.get_can_roll(), game.get_must_move());
+    let before = due();
     if game.get_can_roll() {
         ui_support::find(window, "Die").mock_single_click(PointerEventButton::Left);
-        return true;
-    }
-    if my_turn(window)
-        && let Some(piece) = ui_support::enabled(window, "piece").first()
+    } else if let Some(piece) = my_turn(window)
+        .then(|| ui_support::enabled(window, "piece").into_iter().next())
+        .flatten()
     {
+        // The board's time runs only when a test moves it: let the last
+        // move's slide end, as a player sees it end, or the tap meets the
+        // piece still on its way.
+        i_slint_backend_testing::mock_elapsed_time(Duration::from_millis(400));
         piece.mock_single_click(PointerEventButton::Left);
-        return true;
+    } else {
+        return false;
     }
-    false
+    // Not an error when the tap is not taken at all (the game waits on a
+    // phone that is gone): the caller decides what it waits for.
+    let tapped = std::time::Instant::now();
+    while due() == before && tapped.elapsed() < Duration::from_secs(2) {
+        ui_support::pump(Duration::from_millis(20));
+    }
+    true
 }
 
 /// The app on `dir` joins the room of `ticket` through its window, says

@@ -4,6 +4,8 @@
 
 mod process;
 
+use std::time::Duration;
+
 use process::{Hand, Proc, assert_one_result};
 
 /// The host with `players` seats, `computers` of them the computer's (and
@@ -54,4 +56,32 @@ fn a_host_with_a_computer_seat_and_a_guest_play_to_the_end() {
 #[test]
 fn the_bots_roll_the_opening_rolls_for_who_begins() {
     assert_one_result(&game(2, 0, &["--rules", "croatian", "--turn", "60"]));
+}
+
+/// The phones of a finished game go as soon as each knows that every
+/// other one holds the end, not when their linger (ten minutes here) runs
+/// out: each used to tell the others its head every second to the end,
+/// so what it had sent was never all taken when it looked.
+#[test]
+fn the_peers_of_a_finished_game_go_once_every_one_holds_the_end() {
+    let dirs = process::dirs(2);
+    let lingering = ["--bot", "medium", "--linger", "600"];
+    let mut host = process::clovece(
+        dirs[0].path(),
+        &[&["host", "--players", "2"][..], &lingering].concat(),
+    );
+    let ticket = host.wait_for("ticket: ");
+    let guest = process::clovece(
+        dirs[1].path(),
+        &[&["join", &ticket][..], &lingering].concat(),
+    );
+    let mut results = Vec::new();
+    for mut peer in [host, guest] {
+        results.push(peer.wait_for("result: "));
+        assert!(
+            peer.finish_within(Duration::from_secs(30)),
+            "a peer still runs 30 s after its result"
+        );
+    }
+    assert_one_result(&results);
 }

@@ -4,7 +4,7 @@
 //! [`Node::next`] and calls [`Node::send`] and friends in between; nothing
 //! here knows about games, so the same node serves the lobby and the log.
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::{HashMap, HashSet, VecDeque};
 use std::net::IpAddr;
 use std::time::{Duration, Instant};
 
@@ -12,7 +12,7 @@ use futures::StreamExt;
 use libp2p::core::ConnectedPoint;
 use libp2p::identity::Keypair;
 use libp2p::multiaddr::Protocol;
-use libp2p::request_response::{self, OutboundFailure, OutboundRequestId};
+use libp2p::request_response::{self, InboundRequestId, OutboundFailure, OutboundRequestId};
 use libp2p::swarm::dial_opts::{DialOpts, PeerCondition};
 use libp2p::swarm::{ConnectionId, SwarmEvent};
 use libp2p::{Multiaddr, PeerId, Swarm, TransportError, identify, mdns, ping};
@@ -268,6 +268,10 @@ pub struct Node {
     listening: Vec<Multiaddr>,
     /// When each connection last answered a ping (or opened).
     heard: HashMap<ConnectionId, Instant>,
+    /// The acknowledgements handed to libp2p and not yet written out: a
+    /// node that disconnects before they are leaves their senders
+    /// resending to a peer that is gone.
+    answering: HashSet<InboundRequestId>,
     tick: tokio::time::Interval,
     /// What the platform's discovery finds, where it runs outside the
     /// swarm ([`Node::hear`]).
@@ -306,6 +310,7 @@ impl Node {
             events: VecDeque::new(),
             listening: Vec::new(),
             heard: HashMap::new(),
+            answering: HashSet::new(),
             tick,
             sightings: None,
         };
@@ -484,6 +489,13 @@ impl Node {
     }
 
     /// Closes every connection (when the game is over).
+    /// Whether an acknowledgement this node sent is still on its way: a
+    /// node that has said its last word waits for this to be `false` before
+    /// it disconnects, so that the peer's last message counts as taken.
+    pub fn answering(&self) -> bool {
+        !self.answering.is_empty()
+    }
+
     pub fn disconnect_all(&mut self) {
         let peers: Vec<PeerId> = self.peers.keys().copied().collect();
         for peer in peers {
@@ -813,7 +825,7 @@ impl Node {
                     request_response::Message::Request {
                         request: Request::Batch(request),
                         channel,
-                        ..
+                        request_id,
                     },
                 ..
             } => {
@@ -835,7 +847,15 @@ impl Node {
                         .map(|bytes| Event::Message { from: peer, bytes }),
                 );
                 // The peer may be gone already; it then sends again.
-                let _ = self.swarm.behaviour_mut().log.send_response(channel, ack);
+                if self
+                    .swarm
+                    .behaviour_mut()
+                    .log
+                    .send_response(channel, ack)
+                    .is_ok()
+                {
+                    self.answering.insert(request_id);
+                }
             }
             request_response::Event::Message {
                 peer,
@@ -877,10 +897,18 @@ impl Node {
                     entry.resend_at = Some(Instant::now() + RESEND_PAUSE);
                 }
             }
-            request_response::Event::InboundFailure { peer, error, .. } => {
+            request_response::Event::InboundFailure {
+                peer,
+                error,
+                request_id,
+                ..
+            } => {
                 debug!(%peer, %error, "inbound batch failed");
+                self.answering.remove(&request_id);
             }
-            request_response::Event::ResponseSent { .. } => {}
+            request_response::Event::ResponseSent { request_id, .. } => {
+                self.answering.remove(&request_id);
+            }
         }
     }
 

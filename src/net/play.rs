@@ -168,14 +168,29 @@ pub(super) async fn play(
             front.show(Progress::Left(head))?;
             finished = Some(Instant::now());
         }
-        if let Some(at) = finished {
-            let all = left
+        // The game is over for this phone and every other phone holds its
+        // end (or this player left, and waits for no one): nothing is left
+        // to tell them, so the tick stops telling them this phone's head
+        // (each new status would wait for an acknowledgement again, so the
+        // outbox was never empty when looked at), and the phone goes once
+        // what it sent is taken.
+        let told = finished.is_some()
+            && (left
                 || Colour::ALL
                     .into_iter()
                     .filter(|c| peers[c.index()].is_some())
-                    .all(|c| heads[c.index()] == Some(head));
-            let sent = peers.iter().flatten().all(|&p| node.unacknowledged(p) == 0);
-            if (all && sent) || at.elapsed() >= peer.linger {
+                    .all(|c| heads[c.index()] == Some(head)));
+        if let Some(at) = finished {
+            // What this phone sent is taken, or its peer, holding the end
+            // already, has gone (what is left for it is this phone's head,
+            // which it no longer waits for).
+            let sent = Colour::ALL.into_iter().all(|c| {
+                peers[c.index()].is_none_or(|p| {
+                    node.unacknowledged(p) == 0
+                        || (heads[c.index()] == Some(head) && !node.is_connected(p))
+                })
+            }) && !node.answering();
+            if (told && sent) || at.elapsed() >= peer.linger {
                 node.disconnect_all();
                 return Ok(phone);
             }
@@ -210,12 +225,17 @@ pub(super) async fn play(
                 }
                 None
             }
+            // Once `told`, the tick only wakes the loop to look again
+            // whether what this phone sent is taken (an acknowledgement is
+            // no event), or its linger is over.
             _ = tick.tick() => {
-                let mut wire = Wire { node, peers, me };
-                carry_on(phone.tick(&mut wire));
-                let seen = watch.observe(now(), &phone);
-                front.show(Progress::Silent(&watch.silent(now(), phone.waiting())))?;
-                carry_on(phone.observe(seen, &mut wire));
+                if !told {
+                    let mut wire = Wire { node, peers, me };
+                    carry_on(phone.tick(&mut wire));
+                    let seen = watch.observe(now(), &phone);
+                    front.show(Progress::Silent(&watch.silent(now(), phone.waiting())))?;
+                    carry_on(phone.observe(seen, &mut wire));
+                }
                 None
             }
             action = front.input(asked == Some(head)), if acting => action?,

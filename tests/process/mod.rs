@@ -277,6 +277,22 @@ impl Proc {
         );
     }
 
+    /// Whether the process exits, cleanly, within `wait` (its output read
+    /// to the end meanwhile).
+    pub fn finish_within(mut self, wait: Duration) -> bool {
+        let deadline = Instant::now() + wait;
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.next_within(left) {
+                Ok(_) => continue,
+                Err(mpsc::RecvTimeoutError::Timeout) => return false,
+                Err(mpsc::RecvTimeoutError::Disconnected) => break,
+            }
+        }
+        self.finish();
+        true
+    }
+
     /// Standard error so far.
     pub fn stderr(&self) -> String {
         self.errors.lock().unwrap().clone()
