@@ -2,7 +2,8 @@
 //! loopback: the app hosts a room and a `clovece join --bot` process or a
 //! second app joins it; the apps' taps (through [`OnlineGame`]) play a
 //! whole game, answering a Matfyz game's questions themselves, which both
-//! phones end with the same result and record in their statistics.
+//! phones end with the same result and record in their statistics; a
+//! guest the host removes is told so.
 
 mod online_support;
 mod process;
@@ -10,7 +11,7 @@ mod process;
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-use clovece::app::online::{Part, Session, Update};
+use clovece::app::online::{Part, Problem, Session, Update};
 use clovece::app::online_game::OnlineGame;
 use clovece::app::room::{self, Room};
 use clovece::lobby::RoomOptions;
@@ -164,6 +165,37 @@ fn a_host_leaving_its_room_tells_its_guest_at_once_and_ends_quietly() {
         "{:?}",
         left.elapsed()
     );
+}
+
+/// A guest the host removes from its room (the console's `remove 2`; the
+/// app's ✕ beside the guest) ends its session saying so, in words the
+/// room screen translates.
+#[test]
+fn a_guest_the_host_removes_from_the_room_is_told_so() {
+    let dirs = [tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap()];
+    let mut host = peer(
+        dirs[0].path(),
+        &["host", "--players", "2", "--name", "Hana", "--console"],
+    );
+    let (ticket, _) = process::ticket(&mut host);
+    let (tx, updates) = mpsc::channel();
+    let _guest = Session::start(Part::Join(ticket), place(dirs[1].path(), "Ivo"), move |u| {
+        let _ = tx.send(u);
+    });
+    loop {
+        if let Update::Seats { seats, .. } = next(&updates)
+            && seats.iter().any(|s| matches!(s, SeatView::Guest { .. }))
+        {
+            break;
+        }
+    }
+    host.type_line("remove 2");
+    let ended = loop {
+        if let Update::Ended(ended) = next(&updates) {
+            break ended;
+        }
+    };
+    assert_eq!(ended, Err(Problem::Removed));
 }
 
 #[test]

@@ -2,7 +2,8 @@
 //! host's start is refused until every guest is ready; the host reorders a
 //! full room and the game seats players in the new order; the computer
 //! takes an empty seat; a guest leaving before the start frees its seat;
-//! a guest whose host goes before the start is told the room is gone.
+//! a guest whose host goes before the start is told the room is gone; the
+//! host removes a guest that never gets ready.
 
 mod process;
 
@@ -150,6 +151,40 @@ fn a_guest_leaving_before_the_start_frees_its_seat() {
     first.kill();
     seats(&mut host, r#"1 host "Hana" | 2 empty"#);
     let mut second = peer(dirs[2].path(), &["join", &ticket, "--name", "Ivo"]);
+    let result = host.wait_for("result: ");
+    assert_eq!(second.wait_for("result: "), result);
+}
+
+/// A guest that never gets ready would hold its seat for ever: the host
+/// removes it (`remove 2`), it is told so and is not let in again, and
+/// another phone takes the seat.
+#[test]
+fn the_host_removes_a_guest_that_never_gets_ready_and_another_takes_its_seat() {
+    let dirs = dirs(3);
+    let (mut host, ticket) = console_host(&dirs[0], "2");
+    let never = ["join", &ticket, "--name", "Ana", "--ready-after", "600000"];
+    let first = peer(dirs[1].path(), &never);
+    seats(&mut host, r#"1 host "Hana" | 2 "Ana" not-ready"#);
+    host.type_line("remove 1");
+    assert_eq!(
+        host.wait_for("refused: "),
+        "seat 1 has no guest's phone to remove"
+    );
+    host.type_line("remove 2");
+    seats(&mut host, r#"1 host "Hana" | 2 empty"#);
+    let said = first.failure();
+    assert!(
+        said.contains("the host removed this phone from the room"),
+        "{said}"
+    );
+    let again = peer(dirs[1].path(), &never).failure();
+    assert!(
+        again.contains("the host removed this phone from the room"),
+        "{again}"
+    );
+    let mut second = peer(dirs[2].path(), &["join", &ticket, "--name", "Ivo"]);
+    seats(&mut host, r#"1 host "Hana" | 2 "Ivo" ready"#);
+    host.type_line("start");
     let result = host.wait_for("result: ");
     assert_eq!(second.wait_for("result: "), result);
 }

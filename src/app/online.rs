@@ -126,6 +126,8 @@ pub enum Problem {
     Closed,
     /// Every seat of the room is taken.
     Full,
+    /// The host removed this phone from its room.
+    Removed,
     /// The room is private, and the ticket does not open it.
     Private,
     /// The host did not answer.
@@ -161,6 +163,7 @@ impl From<GameError> for Problem {
             }
             GameError::Lookup(LookupError::Ambiguous(_)) => Problem::TwoRooms,
             GameError::Lookup(LookupError::Refused(Refusal::Full)) => Problem::Full,
+            GameError::Lookup(LookupError::Refused(Refusal::Removed)) => Problem::Removed,
             GameError::Lookup(LookupError::Refused(Refusal::WrongSecret)) => Problem::Private,
             GameError::Lookup(LookupError::NoAnswer) => Problem::NoAnswer,
             GameError::Lookup(LookupError::Gone) => Problem::Gone,
@@ -494,6 +497,10 @@ mod tests {
                 Problem::Closed,
             ),
             (LookupError::Refused(Refusal::Full).into(), Problem::Full),
+            (
+                LookupError::Refused(Refusal::Removed).into(),
+                Problem::Removed,
+            ),
             (LookupError::Gone.into(), Problem::Gone),
             (
                 LookupError::Refused(Refusal::WrongSecret).into(),

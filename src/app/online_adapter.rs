@@ -221,6 +221,16 @@ pub fn connect(
         }
     });
     let state = online.clone();
+    room.on_remove(move |seat| {
+        let s = state.borrow();
+        let command = usize::try_from(seat)
+            .ok()
+            .and_then(|seat| s.room.as_ref()?.remove(seat));
+        if let (Some(command), Some(session)) = (command, &s.session) {
+            session.command(command);
+        }
+    });
+    let state = online.clone();
     room.on_move_up(move |seat| {
         let s = state.borrow();
         let command = usize::try_from(seat)
@@ -454,6 +464,7 @@ fn show_problem(adapter: &RoomAdapter, problem: Option<&Problem>) {
         Some(Problem::TwoRooms) => (Ui::TwoRooms, ""),
         Some(Problem::Closed) => (Ui::Closed, ""),
         Some(Problem::Full) => (Ui::Full, ""),
+        Some(Problem::Removed) => (Ui::Removed, ""),
         Some(Problem::Private) => (Ui::PrivateRoom, ""),
         Some(Problem::NoAnswer) => (Ui::NoAnswer, ""),
         Some(Problem::Gone) => (Ui::Gone, ""),

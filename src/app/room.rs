@@ -172,6 +172,11 @@ impl Room {
         self.hosting().then_some(Command::Computer(seat + 1, level))
     }
 
+    /// The host removes the guest of seat `seat` (from 0) from the room.
+    pub fn remove(&self, seat: usize) -> Option<Command> {
+        self.hosting().then_some(Command::Remove(seat + 1))
+    }
+
     /// The host moves the player in seat `seat` (from 0) one seat up,
     /// swapping with the one before; the first seat swaps with the last.
     pub fn move_up(&self, seat: usize) -> Option<Command> {
@@ -289,6 +294,7 @@ mod tests {
             assert_eq!(room.start(), None);
             assert_eq!(room.toggle_ready(), None);
             assert_eq!(room.computer(2, None), None);
+            assert_eq!(room.remove(1), None);
             assert_eq!(room.move_up(1), None);
         }
     }
@@ -303,13 +309,14 @@ mod tests {
     }
 
     #[test]
-    fn computer_seats_are_numbered_from_one_for_the_lobby() {
+    fn the_hosts_seat_commands_number_seats_from_one_for_the_lobby() {
         let room = Room::new(Part::Host);
         assert_eq!(
             room.computer(2, Some(Level::Easy)),
             Some(Command::Computer(3, Some(Level::Easy)))
         );
         assert_eq!(room.computer(2, None), Some(Command::Computer(3, None)));
+        assert_eq!(room.remove(1), Some(Command::Remove(2)));
     }
 
     #[test]

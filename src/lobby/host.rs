@@ -28,6 +28,9 @@ pub enum Command {
     Order(Vec<usize>),
     /// `computer 3 hard`, or `computer 3 none` to empty the seat again.
     Computer(usize, Option<Level>),
+    /// `remove 2`: the guest of seat 2 is turned out of the room (and not
+    /// let in again), say one that never gets ready.
+    Remove(usize),
     /// `start`
     Start,
     /// `seats`: print the seats.
@@ -38,7 +41,7 @@ pub enum Command {
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error(
-    "unknown command {0:?} (order N…, computer SEAT easy|medium|hard|none, start, seats, invite PEER)"
+    "unknown command {0:?} (order N…, computer SEAT easy|medium|hard|none, remove SEAT, start, seats, invite PEER)"
 )]
 pub struct UnknownCommand(pub String);
 
@@ -51,6 +54,7 @@ impl FromStr for Command {
         match words.as_slice() {
             ["start"] => Ok(Command::Start),
             ["seats"] => Ok(Command::Seats),
+            ["remove", seat] => seat.parse().map(Command::Remove).map_err(|_| unknown()),
             ["invite", target] => target.parse().map(Command::Invite).map_err(|_| unknown()),
             ["order", seats @ ..] if !seats.is_empty() => seats
                 .iter()
@@ -223,6 +227,11 @@ impl Host {
                 .seating
                 .computer(seat, level)
                 .map_err(|e| e.to_string()),
+            Command::Remove(seat) => self
+                .seating
+                .remove(seat)
+                .map(|guest| self.notes.push(Note::Remove(guest)))
+                .map_err(|e| e.to_string()),
             Command::Start => match self.seating.start() {
                 Ok(lineup) => {
                     self.started = Some(lineup);
@@ -335,12 +344,15 @@ mod tests {
             Ok(Command::Computer(3, Some(Level::Hard)))
         );
         assert_eq!("computer 2 none".parse(), Ok(Command::Computer(2, None)));
+        assert_eq!("remove 2".parse(), Ok(Command::Remove(2)));
         for bad in [
             "",
             "order",
             "order x",
             "computer 3",
             "computer 3 genius",
+            "remove",
+            "remove two",
             "fly",
         ] {
             assert!(bad.parse::<Command>().is_err(), "{bad:?}");

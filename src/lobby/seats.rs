@@ -41,6 +41,8 @@ pub enum SeatError {
     NotAnOrder,
     #[error("that phone has no seat in this room")]
     NotSeated,
+    #[error("seat {0} has no guest's phone to remove")]
+    NoGuest(usize),
 }
 
 /// Why the game cannot start yet.
@@ -138,6 +140,22 @@ impl Seating {
                 true
             }
             None => false,
+        }
+    }
+
+    /// The host removes the guest of seat `seat` (from 1), who never got
+    /// ready, say: the seat is empty again. The guest's phone.
+    pub fn remove(&mut self, seat: usize) -> Result<PeerId, SeatError> {
+        let place = seat
+            .checked_sub(1)
+            .and_then(|i| self.places.get_mut(i))
+            .ok_or(SeatError::NoSeat(seat))?;
+        match *place {
+            Place::Guest { peer, .. } => {
+                *place = Place::Empty;
+                Ok(peer)
+            }
+            _ => Err(SeatError::NoGuest(seat)),
         }
     }
 
@@ -293,6 +311,21 @@ mod tests {
         assert!(s.leave(a));
         assert!(!s.leave(a));
         assert_eq!(s.free(), 1);
+        assert_eq!(s.ready(a, true), Err(SeatError::NotSeated));
+    }
+
+    #[test]
+    fn the_host_removes_a_guest_and_its_seat_is_empty_again() {
+        let mut s = room(Players::Three, 1);
+        let a = PeerId::random();
+        s.arrive(a, "Ana").unwrap();
+        assert_eq!(s.remove(1), Err(SeatError::NoGuest(1)), "the host's own");
+        assert_eq!(s.remove(3), Err(SeatError::NoGuest(3)), "the computer's");
+        assert_eq!(s.remove(4), Err(SeatError::NoSeat(4)));
+        assert_eq!(s.remove(0), Err(SeatError::NoSeat(0)));
+        assert_eq!(s.remove(2), Ok(a));
+        assert_eq!(s.free(), 1);
+        assert_eq!(s.remove(2), Err(SeatError::NoGuest(2)), "empty now");
         assert_eq!(s.ready(a, true), Err(SeatError::NotSeated));
     }
 

@@ -8,6 +8,7 @@
 //! is not listed) and admits only a [`Lobby::Join`] that carries its secret,
 //! which only its ticket holds.
 
+use std::collections::BTreeSet;
 use std::time::Duration;
 
 use libp2p::PeerId;
@@ -176,6 +177,10 @@ pub enum Refusal {
     /// start, so that they learn it at once rather than after a wait.
     #[error("the host closed the room")]
     Closed,
+    /// The host removed this phone from its room (`remove SEAT`); the room
+    /// does not let it in again.
+    #[error("the host removed this phone from the room")]
+    Removed,
 }
 
 /// A room as its host keeps it.
@@ -184,6 +189,9 @@ pub struct Room {
     ticket: Ticket,
     /// Phones other than the host's, in the order they were admitted.
     guests: Vec<PeerId>,
+    /// Phones the host removed, not let in again (one per tap of the
+    /// host's, so few).
+    barred: BTreeSet<PeerId>,
     /// Seats for guests' phones.
     places: usize,
     /// What an open room tells [`Lobby::Browse`]; `None`: not browsable.
@@ -197,6 +205,7 @@ impl Room {
         Room {
             ticket,
             guests: Vec::new(),
+            barred: BTreeSet::new(),
             places,
             listing: None,
         }
@@ -229,6 +238,12 @@ impl Room {
         self.places = places;
     }
 
+    /// The host removed `guest`: its asking to join again is refused.
+    pub fn bar(&mut self, guest: PeerId) {
+        self.leave(guest);
+        self.barred.insert(guest);
+    }
+
     /// `guest` left before the start: its seat is free again.
     pub fn leave(&mut self, guest: PeerId) {
         self.guests.retain(|g| *g != guest);
@@ -258,6 +273,9 @@ impl Room {
                 }
                 if self.ticket.secret().is_some() && secret != self.ticket.secret() {
                     return refuse(Refusal::WrongSecret);
+                }
+                if self.barred.contains(&from) {
+                    return refuse(Refusal::Removed);
                 }
                 if !self.guests.contains(&from) {
                     if self.is_full() {
@@ -506,6 +524,30 @@ mod tests {
             room.answer(second, &Lobby::Lookup),
             None,
             "a full room is not listed"
+        );
+    }
+
+    #[test]
+    fn a_phone_the_host_removed_is_refused_as_removed_and_its_seat_is_free() {
+        let t = ticket(None);
+        let mut room = Room::new(t.clone(), 1);
+        let join = Lobby::Join {
+            room: t.room(),
+            secret: None,
+        };
+        let (removed, next) = (PeerId::random(), PeerId::random());
+        room.answer(removed, &join);
+        room.bar(removed);
+        assert_eq!(
+            room.answer(removed, &join),
+            Some(Lobby::Refused {
+                room: t.room(),
+                why: Refusal::Removed
+            })
+        );
+        assert_eq!(
+            room.answer(next, &join),
+            Some(Lobby::Admitted { room: t.room() })
         );
     }
 

@@ -158,6 +158,9 @@ pub enum Note {
     },
     /// Say a line to the host (a refusal, an invitation sent).
     Say(String),
+    /// Turn a seated guest's phone out of the room (the host removed it):
+    /// it is told so, and its asking to join again is refused.
+    Remove(PeerId),
 }
 
 /// The host's side of a room before the game: who sits where, who is
@@ -238,16 +241,16 @@ fn leave(
     }
 }
 
-/// A guest admitted but given no seat: told the room is full, and no
-/// longer in it or kept.
-fn turn_away(peer: PeerId, node: &mut Node, room: &mut Room) {
+/// A guest admitted but given no seat, or removed by the host: told `why`,
+/// and no longer in the room or kept.
+fn turn_away(peer: PeerId, node: &mut Node, room: &mut Room, why: Refusal) {
     room.leave(peer);
     node.release(peer);
-    let full = Lobby::Refused {
+    let refused = Lobby::Refused {
         room: room.ticket().room(),
-        why: Refusal::Full,
+        why,
     };
-    let _ = node.send(peer, Frame::Lobby(full).encode());
+    let _ = node.send(peer, Frame::Lobby(refused).encode());
 }
 
 /// Tells each of `to` `message` on leaving the room, and waits until they
@@ -311,6 +314,11 @@ pub(super) async fn host(
                     startable: Some(startable),
                 })?,
                 Note::Say(line) => front.show(Progress::Said(&line))?,
+                Note::Remove(guest) => {
+                    room.bar(guest);
+                    leave(guest, node, &mut room, &mut offers, &mut signing, organiser);
+                    turn_away(guest, node, &mut room, Refusal::Removed);
+                }
             }
         }
         room.set_places(organiser.places());
@@ -397,7 +405,7 @@ pub(super) async fn host(
                 .filter(|g| !order.contains(g))
                 .collect();
             for guest in late {
-                turn_away(guest, node, &mut room);
+                turn_away(guest, node, &mut room, Refusal::Full);
             }
             return Ok((signed, peers));
         }
@@ -434,7 +442,7 @@ pub(super) async fn host(
                     .collect();
                 for peer in silent {
                     warn!(%peer, "an admitted guest did not offer to play; turned away");
-                    turn_away(peer, node, &mut room);
+                    turn_away(peer, node, &mut room, Refusal::Full);
                 }
                 let Some(s) = signing.as_ref().filter(|s| s.until <= now) else {
                     continue;
@@ -525,7 +533,7 @@ pub(super) async fn host(
                     names.insert(from, name);
                 } else {
                     // Turned away rather than left waiting for a seat.
-                    turn_away(from, node, &mut room);
+                    turn_away(from, node, &mut room, Refusal::Full);
                 }
             }
             Some(Envelope::Setup(Setup::Signed(signature))) => {
