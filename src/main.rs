@@ -76,8 +76,8 @@ enum Command {
         computer_level: clovece::bot::Level,
         /// Organise the room from standard input, one command a line:
         /// `order 2 1 3`, `computer SEAT easy|medium|hard|none`,
-        /// `remove SEAT`, `start`, `seats`, `invite PEER`. Without it the game starts as soon as the
-        /// room is full and every guest is ready.
+        /// `remove SEAT`, `start`, `seats`, `invite PEER`. Without it the
+        /// game starts as soon as the room is full and every guest is ready.
         #[arg(long)]
         console: bool,
         /// Invite this phone when the room opens (repeatable): a peer id

@@ -29,6 +29,7 @@ use super::ui::{
 };
 use crate::bot::Level;
 use crate::lobby::RoomOptions;
+use crate::lobby::host::Command;
 use crate::lobby::options::{Players, TurnTime};
 use crate::net::Ticket;
 use crate::net::front::Action;
@@ -209,37 +210,15 @@ pub fn connect(
     });
     let state = online.clone();
     room.on_computer(move |seat, level| {
-        let s = state.borrow();
         let level = usize::try_from(level)
             .ok()
             .and_then(|i| Level::ALL.get(i).copied());
-        let command = usize::try_from(seat)
-            .ok()
-            .and_then(|seat| s.room.as_ref()?.computer(seat, level));
-        if let (Some(command), Some(session)) = (command, &s.session) {
-            session.command(command);
-        }
+        seat_command(&state, seat, |room, seat| room.computer(seat, level));
     });
     let state = online.clone();
-    room.on_remove(move |seat| {
-        let s = state.borrow();
-        let command = usize::try_from(seat)
-            .ok()
-            .and_then(|seat| s.room.as_ref()?.remove(seat));
-        if let (Some(command), Some(session)) = (command, &s.session) {
-            session.command(command);
-        }
-    });
+    room.on_remove(move |seat| seat_command(&state, seat, Room::remove));
     let state = online.clone();
-    room.on_move_up(move |seat| {
-        let s = state.borrow();
-        let command = usize::try_from(seat)
-            .ok()
-            .and_then(|seat| s.room.as_ref()?.move_up(seat));
-        if let (Some(command), Some(session)) = (command, &s.session) {
-            session.command(command);
-        }
-    });
+    room.on_move_up(move |seat| seat_command(&state, seat, Room::move_up));
     let state = online.clone();
     room.on_start(move || {
         let s = state.borrow();
@@ -341,6 +320,22 @@ pub(super) fn begin(window: &AppWindow, online: &Rc<RefCell<Online>>, part: Part
 }
 
 /// Takes in an update of session `generation`.
+/// Gives the session the host's command for seat `seat` (from 0, as the
+/// room screen counts), made by `command` from the room as shown.
+fn seat_command(
+    online: &Rc<RefCell<Online>>,
+    seat: i32,
+    command: impl FnOnce(&Room, usize) -> Option<Command>,
+) {
+    let s = online.borrow();
+    let command = usize::try_from(seat)
+        .ok()
+        .and_then(|seat| command(s.room.as_ref()?, seat));
+    if let (Some(command), Some(session)) = (command, &s.session) {
+        session.command(command);
+    }
+}
+
 fn apply(window: &AppWindow, online: &Rc<RefCell<Online>>, generation: u64, update: Update) {
     let mut s = online.borrow_mut();
     if s.generation != generation {

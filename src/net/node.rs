@@ -488,7 +488,6 @@ impl Node {
         self.events.push_back(Event::Banned { peer, reason });
     }
 
-    /// Closes every connection (when the game is over).
     /// Whether an acknowledgement this node sent is still on its way: a
     /// node that has said its last word waits for this to be `false` before
     /// it disconnects, so that the peer's last message counts as taken.
@@ -496,6 +495,7 @@ impl Node {
         !self.answering.is_empty()
     }
 
+    /// Closes every connection (when the game is over).
     pub fn disconnect_all(&mut self) {
         let peers: Vec<PeerId> = self.peers.keys().copied().collect();
         for peer in peers {

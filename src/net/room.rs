@@ -238,9 +238,9 @@ impl Room {
         self.places = places;
     }
 
-    /// The host removed `guest`: its asking to join again is refused.
+    /// The host removed `guest` (which has left): its asking to join
+    /// again is refused.
     pub fn bar(&mut self, guest: PeerId) {
-        self.leave(guest);
         self.barred.insert(guest);
     }
 
@@ -537,6 +537,7 @@ mod tests {
         };
         let (removed, next) = (PeerId::random(), PeerId::random());
         room.answer(removed, &join);
+        room.leave(removed);
         room.bar(removed);
         assert_eq!(
             room.answer(removed, &join),

@@ -241,11 +241,16 @@ fn leave(
     }
 }
 
-/// A guest admitted but given no seat, or removed by the host: told `why`,
-/// and no longer in the room or kept.
-fn turn_away(peer: PeerId, node: &mut Node, room: &mut Room, why: Refusal) {
+/// A guest admitted but given no seat: told the room is full, and no
+/// longer in it or kept.
+fn turn_away(peer: PeerId, node: &mut Node, room: &mut Room) {
     room.leave(peer);
     node.release(peer);
+    refuse(peer, node, room, Refusal::Full);
+}
+
+/// Tells `peer` that `room` refuses it, and `why`.
+fn refuse(peer: PeerId, node: &mut Node, room: &Room, why: Refusal) {
     let refused = Lobby::Refused {
         room: room.ticket().room(),
         why,
@@ -315,9 +320,9 @@ pub(super) async fn host(
                 })?,
                 Note::Say(line) => front.show(Progress::Said(&line))?,
                 Note::Remove(guest) => {
-                    room.bar(guest);
                     leave(guest, node, &mut room, &mut offers, &mut signing, organiser);
-                    turn_away(guest, node, &mut room, Refusal::Removed);
+                    room.bar(guest);
+                    refuse(guest, node, &room, Refusal::Removed);
                 }
             }
         }
@@ -405,7 +410,7 @@ pub(super) async fn host(
                 .filter(|g| !order.contains(g))
                 .collect();
             for guest in late {
-                turn_away(guest, node, &mut room, Refusal::Full);
+                turn_away(guest, node, &mut room);
             }
             return Ok((signed, peers));
         }
@@ -442,7 +447,7 @@ pub(super) async fn host(
                     .collect();
                 for peer in silent {
                     warn!(%peer, "an admitted guest did not offer to play; turned away");
-                    turn_away(peer, node, &mut room, Refusal::Full);
+                    turn_away(peer, node, &mut room);
                 }
                 let Some(s) = signing.as_ref().filter(|s| s.until <= now) else {
                     continue;
@@ -533,7 +538,7 @@ pub(super) async fn host(
                     names.insert(from, name);
                 } else {
                     // Turned away rather than left waiting for a seat.
-                    turn_away(from, node, &mut room, Refusal::Full);
+                    turn_away(from, node, &mut room);
                 }
             }
             Some(Envelope::Setup(Setup::Signed(signature))) => {
