@@ -19,6 +19,8 @@ pub(crate) enum Domain {
     Entry,
     /// A proof of cheating's entry: its place and the player it puts out.
     Proof,
+    /// A certificate's entry: its place and the change it makes.
+    Certificate,
     /// One step down a dice chain.
     Chain,
     /// The seed of one roll's ChaCha20 generator.
@@ -35,6 +37,7 @@ impl Domain {
             Domain::Game => b"clovece/game\0",
             Domain::Entry => b"clovece/entry\0",
             Domain::Proof => b"clovece/proof\0",
+            Domain::Certificate => b"clovece/certificate\0",
             Domain::Chain => b"clovece/chain\0",
             Domain::Die => b"clovece/die\0",
             Domain::Bot => b"clovece/bot\0",

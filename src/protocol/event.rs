@@ -311,24 +311,38 @@ impl Entry {
 
     /// The entry's size encoded, and its hash, from one encoding.
     ///
-    /// A proof of cheating is hashed by its place and the player it puts
-    /// out, not by its bytes: the signatures in it are the cheater's, who
-    /// can sign the same act in many ways (an ed25519 signer may choose its
-    /// nonce), and with each proof a hash of its own they could make proof
-    /// after proof with a lower hash, each setting every phone back to that
-    /// place. Every valid proof against one player in one place has the
-    /// same effect (the player is out), so they are one entry.
+    /// A proof of cheating and a certificate are hashed by what they do in
+    /// their place, not by their bytes. An ed25519 signer may choose its
+    /// nonce, so it can sign the same thing in many ways; were these
+    /// entries hashed by their bytes, one player could sign their own part
+    /// again (the cheater their acts, any voter their vote, beside the
+    /// others' votes, which are public in the log) until the copy had a
+    /// lower hash than the entry in the log, and so take the place again:
+    /// every phone set back there, the dice of the replay already known,
+    /// and a late certificate made that way would even prove the honest
+    /// player who completed the first one a cheater. Every valid proof
+    /// against one player in one place puts the same player out, and every
+    /// valid certificate of one change in one place has the same voters
+    /// (everyone [`Change::voters`] names), so each is one entry. A player's
+    /// act signed again is a second act: it proves its signer a cheater
+    /// ([`Entry::expose`]), and a computer turn has no signature.
     pub(crate) fn sized_hash(&self) -> (usize, Digest) {
         let bytes = postcard::to_stdvec(self).expect("an entry serialises to memory");
         let hash = match &self.kind {
-            Kind::Cheat(proof) => {
-                let place = (self.index, self.prev, proof.accused());
-                let place = postcard::to_stdvec(&place).expect("a place serialises to memory");
-                Digest::of(Domain::Proof, &place)
+            Kind::Cheat(proof) => self.hash_in_place(Domain::Proof, proof.accused()),
+            Kind::Absent(certificate) => {
+                self.hash_in_place(Domain::Certificate, certificate.change)
             }
             _ => Digest::of(Domain::Entry, &bytes),
         };
         (bytes.len(), hash)
+    }
+
+    /// The hash of `what` this entry does in its place.
+    fn hash_in_place(&self, domain: Domain, what: impl Serialize) -> Digest {
+        let place = (self.index, self.prev, what);
+        let place = postcard::to_stdvec(&place).expect("a place serialises to memory");
+        Digest::of(domain, &place)
     }
 
     /// The proof that the player who signed `a` and `b`, two different acts
@@ -469,6 +483,123 @@ impl Entry {
             Ordering::Greater => true,
             Ordering::Less => false,
             Ordering::Equal => hash < other_hash,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::protocol::sim::{Config, Table};
+    use crate::protocol::state::{Actor, Due};
+    use crate::protocol::{LogError, Offered};
+    use crate::rules::Seats;
+
+    const RED: Colour = Colour::Red;
+    const BLUE: Colour = Colour::Blue;
+    const GREEN: Colour = Colour::Green;
+
+    /// A game of three phones, played until `seat`'s roll is due past the
+    /// opening, where `seat` is then certified gone.
+    fn gone_at_roll(table: &mut Table, seat: Colour) -> Entry {
+        while !(table.log().len() > 10
+            && matches!(table.log().due(), Due::Roll { by: Actor::Player(s), .. } if s == seat))
+        {
+            assert!(table.step(), "the game ended first");
+        }
+        let certificate = table.certificate(Change::Gone(Colours::one(seat))).unwrap();
+        assert_eq!(
+            table.log_mut().offer(certificate.clone()),
+            Ok(Offered::Appended)
+        );
+        certificate
+    }
+
+    /// `certificate` with `voter`'s vote signed anew, with a nonce of
+    /// `voter`'s own choosing, beside the others' votes as they are.
+    fn signed_anew(table: &Table, certificate: &Entry, voter: Colour, salt: u8) -> Entry {
+        let Kind::Absent(Certificate { change, votes }) = &certificate.kind else {
+            panic!("not a certificate")
+        };
+        let what = Signable::Vote {
+            game: table.log().game(),
+            index: certificate.index,
+            prev: certificate.prev,
+            change: *change,
+        };
+        let signature = table.signer(voter).unwrap().sign_anew(&what, salt);
+        let votes = votes
+            .iter()
+            .map(|&(v, s)| (v, if v == voter { signature } else { s }))
+            .collect();
+        let copy = Entry {
+            kind: Kind::Absent(Certificate {
+                change: *change,
+                votes,
+            }),
+            ..certificate.clone()
+        };
+        assert_ne!(&copy, certificate);
+        copy
+    }
+
+    /// Red and blue certified green gone, and the game went on. Red alone,
+    /// signing its vote anew beside blue's, must not take the place again:
+    /// with a lower hash the copy would set every phone back there, with
+    /// the dice of the replay known.
+    #[test]
+    fn a_voter_signing_their_vote_anew_takes_no_place() {
+        let mut table = Table::new(&Config::new(11, Seats::for_players(3).unwrap())).unwrap();
+        let certificate = gone_at_roll(&mut table, GREEN);
+        for _ in 0..6 {
+            assert!(table.step(), "the game ended first");
+        }
+        let (len, head) = (table.log().len(), table.log().head());
+        for salt in 1..=16 {
+            let copy = signed_anew(&table, &certificate, RED, salt);
+            assert_eq!(copy.hash(), certificate.hash());
+            assert_eq!(
+                table.log_mut().offer(copy),
+                Err(LogError::Duplicate {
+                    index: certificate.index
+                })
+            );
+            assert_eq!((table.log().len(), table.log().head()), (len, head));
+        }
+    }
+
+    /// Red is the only player present when blue comes back; red votes
+    /// blue back and plays on. Blue, signing its own vote anew beside
+    /// red's, must not make a late certificate only red "completed" and so
+    /// prove honest red a cheater.
+    #[test]
+    fn a_returning_player_signing_their_vote_anew_proves_nothing() {
+        let mut table = Table::new(&Config::new(11, Seats::for_players(3).unwrap())).unwrap();
+        gone_at_roll(&mut table, GREEN);
+        gone_at_roll(&mut table, BLUE);
+        let back = table.certificate(Change::Back(BLUE)).unwrap();
+        assert_eq!(table.log_mut().offer(back.clone()), Ok(Offered::Appended));
+        let at = back.index as usize;
+        while !table.log().entries()[at..]
+            .iter()
+            .any(|e| e.author() == Some(RED))
+        {
+            assert!(table.step(), "the game ended first");
+        }
+        for salt in 1..=16 {
+            let copy = signed_anew(&table, &back, BLUE, salt);
+            let Kind::Absent(certificate) = &copy.kind else {
+                unreachable!()
+            };
+            assert_eq!(certificate.completed_by(), Some(RED));
+            assert_eq!(
+                Entry::expose_late(&copy, &table.log().entries()[at..]),
+                None
+            );
+            assert_eq!(
+                table.log_mut().offer(copy),
+                Err(LogError::Duplicate { index: back.index })
+            );
         }
     }
 }

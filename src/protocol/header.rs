@@ -15,7 +15,7 @@ use crate::rules::{Colour, FirstPlayer, Game, RuleSet, Seats};
 
 /// The version of the log's messages and rules of validation. Phones only
 /// play games of their own version.
-pub const PROTOCOL_VERSION: u16 = 5;
+pub const PROTOCOL_VERSION: u16 = 6;
 
 /// The version of everything that every phone must compute identically: the
 /// rules engine and the computer players. Bump it whenever either changes

@@ -119,6 +119,22 @@ impl fmt::Debug for Signer {
     }
 }
 
+#[cfg(test)]
+impl Signer {
+    /// `what` signed as a hostile signer may: with a nonce of its own
+    /// choosing (from `salt`) rather than the one the key derives from the
+    /// message. Another signature of the same, as valid as the first.
+    pub(crate) fn sign_anew<T: Serialize>(&self, what: &T, salt: u8) -> Signature {
+        use ed25519_dalek::hazmat::{ExpandedSecretKey, raw_sign};
+        let seed: [u8; 32] = self.0.to_bytes()[..32].try_into().expect("32 bytes");
+        let mut key = ExpandedSecretKey::from(&seed);
+        key.hash_prefix = [salt; 32];
+        let public = ed25519_dalek::SigningKey::from_bytes(&seed).verifying_key();
+        let signature = raw_sign::<sha2::Sha512>(&key, &signed_bytes(what), &public);
+        Signature(ByteArray::new(signature.to_bytes()))
+    }
+}
+
 /// A parsed public key that checks signatures.
 #[derive(Clone, Debug)]
 pub(crate) struct Verifier(ed25519::PublicKey);
@@ -144,5 +160,15 @@ mod tests {
         let verifier = key.verifier().unwrap();
         assert!(verifier.verify(&(1u32, "roll"), &signature));
         assert!(!verifier.verify(&(2u32, "roll"), &signature));
+    }
+
+    #[test]
+    fn a_signer_can_sign_the_same_anew() {
+        let keypair = Keypair::ed25519_from_bytes([7u8; 32]).unwrap();
+        let signer = Signer::new(&keypair).unwrap();
+        let verifier = PublicKey::of(&keypair).unwrap().verifier().unwrap();
+        let anew = signer.sign_anew(&(1u32, "roll"), 1);
+        assert_ne!(anew, signer.sign(&(1u32, "roll")));
+        assert!(verifier.verify(&(1u32, "roll"), &anew));
     }
 }
