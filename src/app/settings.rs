@@ -156,9 +156,24 @@ impl SettingsFile {
     /// Moves a file that [`SettingsFile::load`] could not read out of the
     /// way of the next save, to `settings.json.damaged` beside it, so that
     /// the player's settings in it are not lost (a newer app's file can
-    /// still be read there by hand, or by that app): where it went.
+    /// still be read there by hand, or by that app): where it went. A
+    /// file kept earlier stays; this one gets the first free name of
+    /// `settings.json.damaged.2`, `.3` and so on.
     pub fn keep_damaged(&self) -> io::Result<PathBuf> {
-        let kept = self.path.with_extension("json.damaged");
+        /// More files kept than this is no player's history but a loop.
+        const MOST: u32 = 100;
+        let kept = (1..=MOST)
+            .map(|n| match n {
+                1 => self.path.with_extension("json.damaged"),
+                n => self.path.with_extension(format!("json.damaged.{n}")),
+            })
+            .find(|kept| !kept.exists())
+            .ok_or_else(|| {
+                io::Error::new(
+                    io::ErrorKind::AlreadyExists,
+                    format!("{MOST} damaged settings files are kept already"),
+                )
+            })?;
         fs::rename(&self.path, &kept)?;
         Ok(kept)
     }
@@ -222,6 +237,26 @@ mod tests {
         fs::write(dir.join("settings.json"), "{\"nickname\": ").unwrap();
         let err = SettingsFile::in_folder(&dir).load().unwrap_err();
         assert!(err.to_string().contains("is not a settings file"), "{err}");
+        fs::remove_dir_all(dir).unwrap();
+    }
+
+    #[test]
+    fn each_damaged_file_is_kept_without_replacing_one_kept_before() {
+        let dir = folder("kept");
+        fs::create_dir_all(&dir).unwrap();
+        let file = SettingsFile::in_folder(&dir);
+        for (n, text) in ["{\"nickname\": ", "[1, 2"].iter().enumerate() {
+            fs::write(file.path(), text).unwrap();
+            assert!(file.load().is_err());
+            let kept = file.keep_damaged().unwrap();
+            let name = ["settings.json.damaged", "settings.json.damaged.2"][n];
+            assert_eq!(kept, dir.join(name));
+            assert!(!file.path().exists());
+        }
+        assert_eq!(
+            fs::read_to_string(dir.join("settings.json.damaged")).unwrap(),
+            "{\"nickname\": "
+        );
         fs::remove_dir_all(dir).unwrap();
     }
 
