@@ -489,7 +489,24 @@ where
         .enable_all()
         .build()
         .map_err(|e| format!("cannot start the async runtime: {e}"))?;
-    runtime.block_on(f()).map_err(|e| format!("{e:#}"))
+    runtime.block_on(f()).map_err(|e| chain(&e))
+}
+
+/// `e` and its causes on one line, each cause once: many errors already
+/// end with their source's words (`cannot read F: No such file`), and some
+/// of libp2p's say nothing at all.
+fn chain(e: &anyhow::Error) -> String {
+    let mut line = String::new();
+    for cause in e.chain().map(ToString::to_string) {
+        if cause.is_empty() || line.ends_with(&cause) {
+            continue;
+        }
+        if !line.is_empty() {
+            line.push_str(": ");
+        }
+        line.push_str(&cause);
+    }
+    line
 }
 
 /// Reads stdin, answers it with `f` and prints the answer on stdout.

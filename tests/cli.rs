@@ -141,6 +141,7 @@ fn replay_names_the_index_of_a_step_that_is_not_one() {
             err.contains("step 1") && err.contains("bogus"),
             "{rules}: {err}"
         );
+        assert!(err.contains(r#"a step is {"roll": n} or {"move": "FROM>TO"}"#));
         // Written as text: a JSON value would keep one of the two rolls.
         let twice = doc.replace(r#"{"bogus":1}"#, r#"{"roll":1,"roll":2}"#);
         assert_ne!(twice, doc);
@@ -217,4 +218,40 @@ fn a_closed_standard_output_is_an_error_not_a_panic() {
     assert_eq!(out.status.code(), Some(2), "{err}");
     assert!(err.contains("cannot write standard output"), "{err}");
     assert!(!err.contains("panicked"), "{err}");
+}
+
+/// An error from the system is told once, on one line, with what it was
+/// about: here a data folder that is a file.
+#[test]
+fn a_system_error_is_told_once() {
+    let file = tempfile::NamedTempFile::new().unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_clovece"))
+        .args(["host", "--data"])
+        .arg(file.path())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(stderr.contains("identity.key"), "{stderr}");
+    assert_eq!(stderr.matches("os error").count(), 1, "{stderr}");
+}
+
+/// A ticket that is damaged is told so, not taken for a mistyped code.
+#[test]
+fn a_damaged_ticket_is_told_why() {
+    let data = tempfile::tempdir().unwrap();
+    for (link, why) in [
+        ("CLOVECE:garbage", "the ticket is damaged"),
+        ("garbage", "neither a ticket nor a room code"),
+    ] {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_clovece"))
+            .args(["join", link, "--data"])
+            .arg(data.path())
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8(out.stderr).unwrap();
+        assert_eq!(out.status.code(), Some(2), "{stderr}");
+        assert!(stderr.contains(why), "{link}: {stderr}");
+    }
 }

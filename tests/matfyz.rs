@@ -627,6 +627,14 @@ fn positions_that_cannot_arise_are_rejected_with_a_clear_error() {
         assert!(err.contains(expected), "{err:?} lacks {expected:?}");
         assert!(!err.contains('\n'));
     }
+    // `moves` and `bot` need rolls to move with; empty is not missing.
+    let empty = with(good.clone(), "rolls", json!([])).to_string();
+    let bot = with(with(good, "level", json!("hard")), "seed", json!(1));
+    let bot = with(bot, "rolls", json!([])).to_string();
+    for err in [notation::moves(&empty), notation::bot(&bot)] {
+        let err = err.unwrap_err().to_string();
+        assert!(err.contains("no rolls to move with"), "{err}");
+    }
 }
 
 #[test]

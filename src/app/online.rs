@@ -156,7 +156,7 @@ impl Problem {
 impl From<GameError> for Problem {
     fn from(e: GameError) -> Problem {
         match e {
-            GameError::NotATicket(_) => Problem::NotACode,
+            GameError::NotATicket(_) | GameError::DamagedTicket(_) => Problem::NotACode,
             GameError::Lookup(LookupError::NotFound(_)) => Problem::NoRoom,
             GameError::Lookup(LookupError::Refused(Refusal::NoSuchRoom | Refusal::Closed)) => {
                 Problem::Closed
@@ -478,6 +478,7 @@ fn run(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::net::ticket::TicketError;
     use crate::platform::discovery::SwarmMdns;
     use crate::platform::multicast::NoLock;
 
@@ -486,6 +487,10 @@ mod tests {
         let code = "K7M2QX".parse().unwrap();
         let named = [
             (GameError::NotATicket("x".into()), Problem::NotACode),
+            (
+                GameError::DamagedTicket(TicketError::Empty),
+                Problem::NotACode,
+            ),
             (LookupError::NotFound(code).into(), Problem::NoRoom),
             (LookupError::Ambiguous(code).into(), Problem::TwoRooms),
             (

@@ -101,6 +101,9 @@ pub enum GameError {
     LeftRoom,
     #[error("{0} is neither a ticket nor a room code")]
     NotATicket(String),
+    /// The text to join with starts as a ticket does, but is none.
+    #[error("{0}")]
+    DamagedTicket(TicketError),
     #[error("no saved game to resume in {0}: {1}")]
     NoSavedGame(PathBuf, StoreError),
     #[error(

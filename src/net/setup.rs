@@ -26,7 +26,7 @@ use super::front::{Action, Front, Progress};
 use super::game::GameError;
 use super::node::{Event, Node};
 use super::room::{self, Frame, Listing, Lobby, LookupError, Refusal, Room, SeatView};
-use super::ticket::{RoomId, RoomSecret, Ticket};
+use super::ticket::{RoomId, RoomSecret, Ticket, TicketError};
 use crate::bot::Level;
 use crate::protocol::header::{DEFAULT_GRACE_SECS, DEFAULT_ROLLS};
 use crate::protocol::{
@@ -574,6 +574,7 @@ pub(super) async fn join(
 ) -> Result<(SignedHeader, Peers), GameError> {
     let ticket = match link.parse::<Ticket>() {
         Ok(ticket) => ticket,
+        Err(e) if e != TicketError::Scheme => return Err(GameError::DamagedTicket(e)),
         Err(_) => {
             let code: RoomCode = link
                 .parse()

@@ -183,7 +183,7 @@ pub fn moves(input: &str) -> Result<Value, NotationError> {
     let doc = Doc::parse(input)?;
     let position = doc.position(Trailing::Last)?;
     if position.rolls().last.is_none() {
-        return Err(NotationError::Missing("rolls"));
+        return Err(NotationError::NoRolls);
     }
     let mut moves: Vec<String> = Game::new(position)
         .legal_moves()
@@ -207,7 +207,7 @@ pub fn bot(input: &str) -> Result<Value, NotationError> {
     let seed = doc.seed.ok_or(NotationError::Missing("seed"))?;
     let position = doc.position(Trailing::Last)?;
     if position.rolls().last.is_none() {
-        return Err(NotationError::Missing("rolls"));
+        return Err(NotationError::NoRolls);
     }
     let game = crate::rules::Game::Matfyz(Game::new(position));
     let run = crate::bot::choose(&game, level, seed).map(|mv| mv.to_string());

@@ -60,6 +60,8 @@ pub enum NotationError {
     MoveSyntax(String),
     #[error("malformed run {0:?} (expected a path like \"B:green>T0>T6\" or \"T3>T9*blue\")")]
     RunSyntax(String),
+    #[error("no rolls to move with: \"rolls\" (or \"roll\") must list the turn's rolls")]
+    NoRolls,
     #[error("step {index}: {reason}")]
     Step { index: usize, reason: String },
 }
@@ -101,7 +103,16 @@ fn steps(
 ) -> Result<impl Iterator<Item = Result<Step, NotationError>> + '_, NotationError> {
     let script = script.ok_or(NotationError::Missing("script"))?;
     Ok(script.iter().enumerate().map(|(index, step)| {
-        serde_json::from_str(step.get()).map_err(|e| NotationError::step(index, e))
+        serde_json::from_str(step.get()).map_err(|e| {
+            let what = r#"a step is {"roll": n} or {"move": "FROM>TO"}"#;
+            // Quoted only while it fits on the error's one line.
+            match step.get() {
+                text if text.chars().count() <= 40 => {
+                    NotationError::step(index, format!("{what}, not {text} ({e})"))
+                }
+                _ => NotationError::step(index, format!("{what} ({e})")),
+            }
+        })
     }))
 }
 
