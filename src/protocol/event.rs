@@ -372,8 +372,15 @@ impl Entry {
         };
         let voter = certificate.completed_by()?;
         let there = since.first()?;
+        let (hash, there_hash) = (late.hash(), there.hash());
+        // A copy of the certificate there (however its votes are written:
+        // its hash is its place and change) is no late one; nor is it
+        // worth the search for a path, which a hostile phone could
+        // otherwise ask for with copy after copy, each refused unblamed
+        // as a duplicate.
         if (there.index, there.prev) != (late.index, late.prev)
-            || !late.wins_over(&late.hash(), there, &there.hash())
+            || hash == there_hash
+            || !late.wins_over(&hash, there, &there_hash)
         {
             return None;
         }
@@ -573,7 +580,7 @@ mod tests {
     /// red's, must not make a late certificate only red "completed" and so
     /// prove honest red a cheater.
     #[test]
-    fn a_returning_player_signing_their_vote_anew_proves_nothing() {
+    fn a_returning_player_signing_their_vote_anew_or_padding_it_proves_nothing() {
         let mut table = Table::new(&Config::new(11, Seats::for_players(3).unwrap())).unwrap();
         gone_at_roll(&mut table, GREEN);
         gone_at_roll(&mut table, BLUE);
@@ -601,5 +608,29 @@ mod tests {
                 Err(LogError::Duplicate { index: back.index })
             );
         }
+        // Nor a copy padded with votes of the returning player, which
+        // outnumber the real ones and leave red as the one who completed
+        // it.
+        let Kind::Absent(Certificate { change, votes }) = &back.kind else {
+            unreachable!()
+        };
+        let blue = votes.iter().find(|&&(v, _)| v == BLUE).unwrap();
+        let red = votes.iter().find(|&&(v, _)| v == RED).unwrap();
+        let votes = vec![*blue, *blue, *blue, *red];
+        let padded = Entry {
+            kind: Kind::Absent(Certificate {
+                change: *change,
+                votes,
+            }),
+            ..back.clone()
+        };
+        let Kind::Absent(certificate) = &padded.kind else {
+            unreachable!()
+        };
+        assert_eq!(certificate.completed_by(), Some(RED));
+        assert_eq!(
+            Entry::expose_late(&padded, &table.log().entries()[at..]),
+            None
+        );
     }
 }
