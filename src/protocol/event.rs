@@ -539,15 +539,31 @@ mod tests {
             .iter()
             .map(|&(v, s)| (v, if v == voter { signature } else { s }))
             .collect();
-        let copy = Entry {
+        let copy = with_votes(certificate, votes);
+        assert_ne!(&copy, certificate);
+        copy
+    }
+
+    /// `certificate` with `votes` instead of its own.
+    fn with_votes(certificate: &Entry, votes: Vec<(Colour, Signature)>) -> Entry {
+        let Kind::Absent(Certificate { change, .. }) = &certificate.kind else {
+            panic!("not a certificate")
+        };
+        Entry {
             kind: Kind::Absent(Certificate {
                 change: *change,
                 votes,
             }),
             ..certificate.clone()
-        };
-        assert_ne!(&copy, certificate);
-        copy
+        }
+    }
+
+    /// The player whose vote alone completed `certificate`.
+    fn completed_by(certificate: &Entry) -> Option<Colour> {
+        match &certificate.kind {
+            Kind::Absent(certificate) => certificate.completed_by(),
+            _ => None,
+        }
     }
 
     /// Red and blue certified green gone, and the game went on. Red alone,
@@ -595,10 +611,7 @@ mod tests {
         }
         for salt in 1..=16 {
             let copy = signed_anew(&table, &back, BLUE, salt);
-            let Kind::Absent(certificate) = &copy.kind else {
-                unreachable!()
-            };
-            assert_eq!(certificate.completed_by(), Some(RED));
+            assert_eq!(completed_by(&copy), Some(RED));
             assert_eq!(
                 Entry::expose_late(&copy, &table.log().entries()[at..]),
                 None
@@ -611,23 +624,13 @@ mod tests {
         // Nor a copy padded with votes of the returning player, which
         // outnumber the real ones and leave red as the one who completed
         // it.
-        let Kind::Absent(Certificate { change, votes }) = &back.kind else {
+        let Kind::Absent(Certificate { votes, .. }) = &back.kind else {
             unreachable!()
         };
         let blue = votes.iter().find(|&&(v, _)| v == BLUE).unwrap();
         let red = votes.iter().find(|&&(v, _)| v == RED).unwrap();
-        let votes = vec![*blue, *blue, *blue, *red];
-        let padded = Entry {
-            kind: Kind::Absent(Certificate {
-                change: *change,
-                votes,
-            }),
-            ..back.clone()
-        };
-        let Kind::Absent(certificate) = &padded.kind else {
-            unreachable!()
-        };
-        assert_eq!(certificate.completed_by(), Some(RED));
+        let padded = with_votes(&back, vec![*blue, *blue, *blue, *red]);
+        assert_eq!(completed_by(&padded), Some(RED));
         assert_eq!(
             Entry::expose_late(&padded, &table.log().entries()[at..]),
             None
