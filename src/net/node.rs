@@ -114,8 +114,15 @@ pub enum NetError {
 /// What the node keeps about one peer.
 #[derive(Debug)]
 struct Peer {
-    /// Addresses to dial, most recently learnt last.
+    /// Addresses to dial, most recently learnt last, from what vouches for
+    /// them: the peer itself (identify, over a connection its key
+    /// secured), a dial that reached it, a ticket, the host's start, the
+    /// address book.
     addrs: Vec<Multiaddr>,
+    /// Addresses only mDNS named, dialled after those: any device on the
+    /// Wi-Fi can answer mDNS for any peer id, so a flood of them must not
+    /// push out the addresses above, nor be tried before them.
+    sighted: Vec<Multiaddr>,
     outbox: Outbox,
     in_flight: Option<OutboundRequestId>,
     /// No batch goes before this (see [`RESEND_PAUSE`]).
@@ -138,6 +145,7 @@ impl Peer {
     fn new(session: u64, limits: Limits, now: Instant) -> Peer {
         Peer {
             addrs: Vec::new(),
+            sighted: Vec::new(),
             outbox: Outbox::new(session),
             in_flight: None,
             resend_at: None,
@@ -151,25 +159,27 @@ impl Peer {
         }
     }
 
-    /// Keeps `addr` if the peer can be dialled there: an IP address and a
-    /// TCP port, the only transport the node speaks. Anything else a peer
-    /// says of itself (up to 4 KiB each, in identify) would only be passed
-    /// on in the start and the address book, and could make the start too
-    /// large to send.
+    /// Keeps `addr` if the peer can be dialled there ([`dialable`]).
     fn learn(&mut self, addr: Multiaddr) {
-        let addr = without_p2p(addr);
-        let mut parts = addr.iter();
-        let dialable = matches!(
-            (parts.next(), parts.next(), parts.next()),
-            (
-                Some(Protocol::Ip4(_) | Protocol::Ip6(_)),
-                Some(Protocol::Tcp(_)),
-                None
-            )
-        );
-        if dialable {
+        if let Some(addr) = dialable(addr) {
+            self.sighted.retain(|a| *a != addr);
             seen::learn(&mut self.addrs, addr);
         }
+    }
+
+    /// Keeps `addr`, which only mDNS named, as [`Peer::learn`] does but
+    /// apart (see [`Peer::sighted`]).
+    fn sight(&mut self, addr: Multiaddr) {
+        if let Some(addr) = dialable(addr)
+            && !self.addrs.contains(&addr)
+        {
+            seen::learn(&mut self.sighted, addr);
+        }
+    }
+
+    /// Every address to dial, those vouched for first.
+    fn dial_addrs(&self) -> Vec<Multiaddr> {
+        self.addrs.iter().chain(&self.sighted).cloned().collect()
     }
 
     fn banned(&self, now: Instant) -> bool {
@@ -236,6 +246,25 @@ pub(crate) fn ip_of(addr: &Multiaddr) -> Option<IpAddr> {
         Protocol::Ip6(ip) => Some(ip.into()),
         _ => None,
     })
+}
+
+/// `addr` without its peer id, if the node can dial it: an IP address and
+/// a TCP port, the only transport the node speaks. Anything else a peer
+/// says of itself (up to 4 KiB each, in identify) would only be passed on
+/// in the start and the address book, and could make the start too large
+/// to send.
+fn dialable(addr: Multiaddr) -> Option<Multiaddr> {
+    let addr = without_p2p(addr);
+    let mut parts = addr.iter();
+    matches!(
+        (parts.next(), parts.next(), parts.next()),
+        (
+            Some(Protocol::Ip4(_) | Protocol::Ip6(_)),
+            Some(Protocol::Tcp(_)),
+            None
+        )
+    )
+    .then_some(addr)
 }
 
 fn without_p2p(mut addr: Multiaddr) -> Multiaddr {
@@ -416,11 +445,19 @@ impl Node {
         }
     }
 
-    /// The addresses known for `peer`, most recently learnt last.
+    /// The addresses to pass on for `peer` (in the start, the address
+    /// book): those vouched for, most recently learnt last, or while there
+    /// are none, those only mDNS named. Never both: whoever takes them in
+    /// vouches for them, and the named ones, newer, would push the others
+    /// out of its list.
     pub fn addrs(&self, peer: PeerId) -> Vec<Multiaddr> {
-        self.peers
-            .get(&peer)
-            .map_or_else(Vec::new, |p| p.addrs.clone())
+        self.peers.get(&peer).map_or_else(Vec::new, |p| {
+            if p.addrs.is_empty() {
+                p.sighted.clone()
+            } else {
+                p.addrs.clone()
+            }
+        })
     }
 
     /// Keeps `peer` connected: dials it now if need be, and again with
@@ -452,7 +489,8 @@ impl Node {
         if entry.connections > 0 || entry.dialing {
             return;
         }
-        if entry.addrs.is_empty() || entry.banned(now) {
+        let addrs = entry.dial_addrs();
+        if addrs.is_empty() || entry.banned(now) {
             // Tried again later, or the redial would stop here for good.
             if let Some(b) = &mut entry.redial {
                 b.failed(now);
@@ -460,7 +498,7 @@ impl Node {
             return;
         }
         let opts = DialOpts::peer_id(peer)
-            .addresses(entry.addrs.clone())
+            .addresses(addrs)
             .condition(PeerCondition::DisconnectedAndNotDialing)
             .build();
         match self.swarm.dial(opts) {
@@ -542,7 +580,14 @@ impl Node {
     fn sighted(&mut self, sighting: Option<Sighting>) {
         match sighting {
             Some(Sighting::Found { peer, addrs }) => {
-                self.add_addrs(peer, addrs);
+                // As unproven as an mDNS answer (Bonjour's are the same).
+                let entry = self.peer(peer);
+                for addr in addrs {
+                    entry.sight(addr);
+                }
+                if entry.kept() {
+                    self.dial(peer);
+                }
                 self.events.push_back(Event::Discovered(peer));
             }
             Some(Sighting::Lost(peer)) => self.events.push_back(Event::Expired(peer)),
@@ -954,7 +999,7 @@ impl Node {
             mdns::Event::Discovered(found) => {
                 let mut new = Vec::new();
                 for (peer, addr) in found {
-                    self.peer(peer).learn(addr);
+                    self.peer(peer).sight(addr);
                     if !new.contains(&peer) {
                         new.push(peer);
                     }
@@ -1001,6 +1046,40 @@ mod tests {
         }
         let kept: Vec<String> = peer.addrs.iter().map(ToString::to_string).collect();
         assert_eq!(kept, ["/ip4/192.168.1.5/tcp/4001", "/ip6/fe80::1/tcp/4002"]);
+    }
+
+    /// Anyone on the Wi-Fi can answer mDNS for any peer id: a flood of
+    /// such answers must not push out, nor come before, an address the
+    /// peer's ticket (or the peer itself) gave.
+    #[test]
+    fn addresses_only_mdns_named_never_push_out_or_precede_vouched_ones() {
+        let mut peer = Peer::new(1, Limits::default(), Instant::now());
+        let addr =
+            |port: u16| -> Multiaddr { format!("/ip4/10.0.0.9/tcp/{port}").parse().unwrap() };
+        peer.sight(addr(1));
+        peer.learn(addr(2));
+        for port in 100..200 {
+            peer.sight(addr(port));
+        }
+        let dial = peer.dial_addrs();
+        assert_eq!(dial[0], addr(2));
+        assert_eq!(dial.len(), 1 + seen::MAX_ADDRS);
+        // Reached there, a sighted address is vouched for from then on.
+        peer.learn(addr(199));
+        assert_eq!(peer.dial_addrs()[..2], [addr(2), addr(199)]);
+        assert_eq!(
+            peer.dial_addrs()
+                .iter()
+                .filter(|&a| *a == addr(199))
+                .count(),
+            1
+        );
+        // And one vouched for is not sighted again.
+        peer.sight(addr(2));
+        assert_eq!(
+            peer.dial_addrs().iter().filter(|&a| *a == addr(2)).count(),
+            1
+        );
     }
 
     #[test]
