@@ -151,7 +151,7 @@ fn tapping_a_room_on_the_nearby_screen_joins_it_by_its_ticket() {
 }
 
 #[test]
-fn a_room_found_by_the_platforms_discovery_is_listed_until_it_is_lost() {
+fn a_room_found_by_the_platforms_discovery_is_listed_until_its_host_is_gone() {
     let dir = tempfile::tempdir().unwrap();
     let mut host = peer(dir.path(), &["host", "--players", "2"]);
     let (ticket, _) = ticket(&mut host);
@@ -182,9 +182,15 @@ fn a_room_found_by_the_platforms_discovery_is_listed_until_it_is_lost() {
     let rooms = until(&list, &changes, &Filter::default(), |r| !r.is_empty());
     assert_eq!(rooms[0].ticket.to_string(), ticket);
 
+    // Anyone on the Wi-Fi can say a phone is lost (a Bonjour goodbye): a
+    // room that still answers over its connection stays listed.
     bonjour.report(Nearby::Lost {
         peer: host_id.to_string(),
     });
+    std::thread::sleep(2 * clovece::lobby::nearby::STALE);
+    assert_eq!(list.rooms(&Filter::default()).len(), 1, "lost on a word");
+    // Gone, it is lost.
+    drop(host);
     until(&list, &changes, &Filter::default(), <[Room]>::is_empty);
     assert!(bonjour.running());
     drop(list);

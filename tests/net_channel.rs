@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 
 use clovece::net::guard::Limits;
 use clovece::net::wire::{MAX_BATCH_BYTES, MAX_MESSAGE};
-use clovece::net::{Config, Event, NetError};
+use clovece::net::{Config, Event, NetError, Sighting};
 use libp2p::PeerId;
 use libp2p::identity::Keypair;
 use support::{Handle, loopback, spawn, spawn_with};
@@ -759,4 +759,33 @@ async fn a_peer_forgotten_and_met_again_gets_every_new_message() {
     }
     let got = b.messages(2, 10).await;
     assert_eq!(got, [(a.id, numbered(0, 3)), (a.id, numbered(0, 4))]);
+}
+
+/// Anyone on the Wi-Fi can announce any phone gone (an mDNS answer that
+/// lives 0 s). A phone connected over a link its key secured is lost only
+/// once that link is down, not on such a word.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_connected_peer_said_to_be_gone_is_lost_only_when_its_connection_is() {
+    let mut a = spawn(Keypair::generate_ed25519()).await;
+    let b = spawn(Keypair::generate_ed25519()).await;
+    let (sightings, heard) = tokio::sync::mpsc::unbounded_channel();
+    a.run(move |n| n.hear(heard));
+    a.keep(&b);
+    let id = b.id;
+    a.wait(10, |e| (e == Event::Connected(id)).then_some(()))
+        .await;
+    sightings.send(Sighting::Lost(id)).unwrap();
+    let quiet = tokio::time::Instant::now() + std::time::Duration::from_secs(1);
+    while let Ok(Some(event)) = tokio::time::timeout_at(quiet, a.events.recv()).await {
+        assert_ne!(event, Event::Expired(id), "lost while connected");
+    }
+    b.kill();
+    let after = a
+        .wait(10, |e| match e {
+            Event::Disconnected(p) | Event::Expired(p) if p == id => Some(e),
+            _ => None,
+        })
+        .await;
+    assert_eq!(after, Event::Disconnected(id));
+    a.wait(1, |e| (e == Event::Expired(id)).then_some(())).await;
 }

@@ -79,7 +79,8 @@ pub enum Event {
     /// nearby (its addresses are remembered for dialling).
     Discovered(PeerId),
     /// mDNS has not heard from `peer` for a while, or the platform's
-    /// discovery lost it.
+    /// discovery lost it, and it is not connected (a connected peer is
+    /// lost once its connection is down).
     Expired(PeerId),
     /// The first connection to `peer` is up.
     Connected(PeerId),
@@ -123,6 +124,9 @@ struct Peer {
     /// Wi-Fi can answer mDNS for any peer id, so a flood of them must not
     /// push out the addresses above, nor be tried before them.
     sighted: Vec<Multiaddr>,
+    /// The discovery lost the peer while it was connected: it is lost
+    /// once the connection is down ([`Node::lost`]).
+    unseen: bool,
     outbox: Outbox,
     in_flight: Option<OutboundRequestId>,
     /// No batch goes before this (see [`RESEND_PAUSE`]).
@@ -146,6 +150,7 @@ impl Peer {
         Peer {
             addrs: Vec::new(),
             sighted: Vec::new(),
+            unseen: false,
             outbox: Outbox::new(session),
             in_flight: None,
             resend_at: None,
@@ -582,6 +587,7 @@ impl Node {
             Some(Sighting::Found { peer, addrs }) => {
                 // As unproven as an mDNS answer (Bonjour's are the same).
                 let entry = self.peer(peer);
+                entry.unseen = false;
                 for addr in addrs {
                     entry.sight(addr);
                 }
@@ -590,7 +596,7 @@ impl Node {
                 }
                 self.events.push_back(Event::Discovered(peer));
             }
-            Some(Sighting::Lost(peer)) => self.events.push_back(Event::Expired(peer)),
+            Some(Sighting::Lost(peer)) => self.lost(peer),
             None => self.sightings = None,
         }
     }
@@ -850,6 +856,9 @@ impl Node {
                 b.failed(Instant::now());
             }
             self.events.push_back(Event::Disconnected(peer));
+            if std::mem::take(&mut entry.unseen) {
+                self.events.push_back(Event::Expired(peer));
+            }
         }
     }
 
@@ -994,12 +1003,26 @@ impl Node {
         }
     }
 
+    /// The discovery no longer names `peer`: it is lost
+    /// ([`Event::Expired`]) now, or if it is connected, once that
+    /// connection is down. Anyone on the Wi-Fi can announce any peer id
+    /// gone (an mDNS answer that lives 0 s), and a connection the peer's
+    /// key secured says more than that.
+    fn lost(&mut self, peer: PeerId) {
+        match self.peers.get_mut(&peer) {
+            Some(entry) if entry.connections > 0 => entry.unseen = true,
+            _ => self.events.push_back(Event::Expired(peer)),
+        }
+    }
+
     fn on_mdns(&mut self, event: mdns::Event) {
         match event {
             mdns::Event::Discovered(found) => {
                 let mut new = Vec::new();
                 for (peer, addr) in found {
-                    self.peer(peer).sight(addr);
+                    let entry = self.peer(peer);
+                    entry.unseen = false;
+                    entry.sight(addr);
                     if !new.contains(&peer) {
                         new.push(peer);
                     }
@@ -1021,7 +1044,17 @@ impl Node {
                         expired.push(peer);
                     }
                 }
-                self.events.extend(expired.into_iter().map(Event::Expired));
+                let named = |peer: &PeerId| {
+                    self.swarm
+                        .behaviour()
+                        .mdns
+                        .as_ref()
+                        .is_some_and(|mdns| mdns.discovered_nodes().any(|p| p == peer))
+                };
+                expired.retain(|peer| !named(peer));
+                for peer in expired {
+                    self.lost(peer);
+                }
             }
         }
     }
