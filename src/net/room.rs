@@ -17,6 +17,7 @@ use serde_bytes::ByteBuf;
 
 use super::code::RoomCode;
 use super::node::{Event, Node};
+use super::seen;
 use super::ticket::{RoomId, RoomSecret, Ticket};
 use crate::bot::Level;
 use crate::protocol::computer::LevelDef;
@@ -314,6 +315,17 @@ fn ask(node: &mut Node, peer: PeerId) {
     let _ = node.send(peer, Frame::Lobby(Lobby::Lookup).encode());
 }
 
+/// Asks `peer` as one of `asked`, which keeps the newest
+/// [`seen::MAX_PHONES`]: the oldest makes way, its question dropped, so a
+/// flood of made-up phones is not dialled without end.
+fn ask_among(node: &mut Node, asked: &mut Vec<PeerId>, peer: PeerId) {
+    if let Ok(Some(out)) = seen::make_room(asked, |_| false) {
+        node.give_up(out);
+    }
+    ask(node, peer);
+    asked.push(peer);
+}
+
 /// The lobby message in a channel message, if it is one.
 fn lobby(bytes: &[u8]) -> Option<Lobby> {
     match Frame::decode(bytes) {
@@ -333,8 +345,7 @@ pub async fn find(
 ) -> Result<Ticket, LookupError> {
     let mut asked: Vec<PeerId> = Vec::new();
     for &peer in candidates {
-        ask(node, peer);
-        asked.push(peer);
+        ask_among(node, &mut asked, peer);
     }
     let mut found: Option<Ticket> = None;
     let deadline = tokio::time::sleep(wait);
@@ -346,8 +357,7 @@ pub async fn find(
         };
         match event {
             Event::Discovered(peer) if !asked.contains(&peer) => {
-                ask(node, peer);
-                asked.push(peer);
+                ask_among(node, &mut asked, peer);
             }
             Event::Message { from, bytes } => {
                 let Some(Lobby::Open { ticket }) = lobby(&bytes) else {

@@ -65,6 +65,12 @@ const MAX_PER_PEER: u32 = 4;
 /// to [`seen::MAX_PHONES`] phones.
 const MAX_ESTABLISHED: u32 = 80;
 const MAX_PENDING_INCOMING: u32 = 16;
+/// Dials under way at once: as many as established connections. Made-up
+/// phones (mDNS answers cost nothing) whose ports never answer hold a dial
+/// each for its whole timeout, up to eight sockets each (libp2p tries
+/// eight addresses at once); without a bound a lookup in such a flood
+/// opened sockets until the process ran out of files.
+const MAX_PENDING_OUTGOING: u32 = MAX_ESTABLISHED;
 /// The connections a node takes from the peers it does not keep (phones
 /// looking up the room, browsing, or anything else on the Wi-Fi): the
 /// others are for the four phones it keeps at most (the other players, or
@@ -124,7 +130,8 @@ fn behaviour(
     let limits = connection_limits::ConnectionLimits::default()
         .with_max_established_per_peer(Some(MAX_PER_PEER))
         .with_max_established(Some(MAX_ESTABLISHED))
-        .with_max_pending_incoming(Some(MAX_PENDING_INCOMING));
+        .with_max_pending_incoming(Some(MAX_PENDING_INCOMING))
+        .with_max_pending_outgoing(Some(MAX_PENDING_OUTGOING));
     let identify = identify::Config::new(IDENTIFY_PROTOCOL.to_owned(), key.public())
         .with_agent_version(concat!("clovece/", env!("CARGO_PKG_VERSION")).to_owned());
     let log = request_response::Config::default()
