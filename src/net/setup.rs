@@ -667,7 +667,7 @@ pub(super) async fn join(
             && room == ticket.room()
         {
             front.show(Progress::Seats {
-                seats: &seats[..seats.len().min(4)],
+                seats: &as_shown(seats),
                 startable: None,
             })?;
             continue;
@@ -719,6 +719,26 @@ pub(super) async fn join(
     }
 }
 
+/// The host's seats as its guest shows them: four at most, and the names
+/// cut as the host cuts its guests' ([`nickname`]), since a hostile host
+/// could send names of kilobytes.
+fn as_shown(seats: Vec<SeatView>) -> Vec<SeatView> {
+    seats
+        .into_iter()
+        .take(4)
+        .map(|seat| match seat {
+            SeatView::Host { name } => SeatView::Host {
+                name: nickname(&name),
+            },
+            SeatView::Guest { name, ready } => SeatView::Guest {
+                name: nickname(&name),
+                ready,
+            },
+            other => other,
+        })
+        .collect()
+}
+
 /// Whether a guest whose offer was `key` and `commitment` signs `header`:
 /// it must seat the guest as offered, with the standard dice, and be
 /// fair to every player. Every room has a turn timer and waits the rules'
@@ -755,6 +775,34 @@ mod tests {
     use crate::net::node::Config;
     use crate::net::wire::MAX_MESSAGE as MAX_CHANNEL;
     use crate::protocol::wire::MAX_MESSAGE as MAX_LOG;
+
+    #[test]
+    fn a_guest_shows_four_seats_at_most_with_the_names_cut() {
+        let long = "Ivo\n".repeat(1000);
+        let seats = vec![
+            SeatView::Host { name: long.clone() },
+            SeatView::Guest {
+                name: long,
+                ready: true,
+            },
+            SeatView::Computer { level: Level::Hard },
+            SeatView::Empty,
+            SeatView::Empty,
+        ];
+        let cut = "Ivo".repeat(11)[..MAX_NAME].to_owned();
+        assert_eq!(
+            as_shown(seats),
+            [
+                SeatView::Host { name: cut.clone() },
+                SeatView::Guest {
+                    name: cut,
+                    ready: true
+                },
+                SeatView::Computer { level: Level::Hard },
+                SeatView::Empty,
+            ]
+        );
+    }
 
     #[test]
     fn a_guest_signs_only_its_own_seat_with_a_timer_and_the_rules_grace() {
