@@ -172,6 +172,8 @@ fn an_invitation_reaches_the_player_looking_at_the_nearby_rooms() {
             shows(window, "Hana invites you to a room")
         });
         assert_eq!(window.global::<AppAdapter>().get_screen(), Screen::Nearby);
+        // A phone this player never played with names itself.
+        assert!(shows(window, STRANGER));
 
         // Accepted there, the invitation's room takes over: the list stops
         // with the inbox, and the room's session alone runs.
@@ -179,6 +181,52 @@ fn an_invitation_reaches_the_player_looking_at_the_nearby_rooms() {
             .mock_single_click(PointerEventButton::Left);
         assert_eq!(window.global::<AppAdapter>().get_screen(), Screen::Room);
         assert_eq!(multicast.holds(), 1, "only the room's session runs");
+    });
+}
+
+/// What the invitation says of a host that is not among the friends.
+const STRANGER: &str = "Not one of your friends: the name is its own choice.";
+
+/// A friend's invitation shows the name they played under, whatever name
+/// the invitation gives: any phone can call itself a friend's name.
+#[test]
+fn a_friends_invitation_shows_the_name_they_played_under() {
+    ui_support::on_ui_thread(|| {
+        let dirs = dirs(2);
+        let mut host = peer(
+            dirs[1].path(),
+            &["host", "--players", "2", "--name", "Hana", "--console"],
+        );
+        let (ticket, _) = ticket(&mut host);
+        let (host_id, _) = ui_support::phone(&ask(&ticket));
+        let played = |peer: String, name: &str| clovece::stats::Played {
+            peer,
+            name: name.to_owned(),
+            outcome: clovece::stats::Outcome::Won,
+            dice: [0; 6],
+        };
+        let record = clovece::stats::Record {
+            game: "00".repeat(32),
+            rules: "classic".to_owned(),
+            players: vec![played(host_id.to_base58(), "Hana Nováková")],
+        };
+        clovece::stats::Store::new(dirs[0].path())
+            .add(record)
+            .unwrap();
+        let app = ui_support::app(dirs[0].path(), 7);
+        app.listen_on(loopback());
+        let window = app.window();
+        window.show().unwrap();
+        let address = app
+            .invitable_at()
+            .first()
+            .expect("Home listens")
+            .to_string();
+        host.type_line(&format!("invite {address}"));
+        pump_until("the invitation is shown", || {
+            shows(window, "Hana Nováková invites you to a room")
+        });
+        assert!(!shows(window, STRANGER));
     });
 }
 

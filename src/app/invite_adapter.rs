@@ -275,7 +275,18 @@ fn show_invitation(window: &AppWindow, s: &Online) {
     };
     let invitation = &received.invitation;
     let listing = &invitation.listing;
-    adapter.set_from(invitation.from.as_str().into());
+    // A friend is named as they played (the statistics), not as the
+    // invitation says: any phone can give itself a friend's name.
+    let friend = online_adapter::identity(s).ok().and_then(|keypair| {
+        let me = keypair.public().to_peer_id();
+        invite::friends(&s.data, me)
+            .ok()?
+            .into_iter()
+            .find(|f| f.target.peer == received.host)
+    });
+    let from = friend.as_ref().map_or(&invitation.from, |f| &f.name);
+    adapter.set_from(from.as_str().into());
+    adapter.set_from_friend(friend.is_some());
     adapter.set_room(ui::RoomData {
         code: invitation.ticket.code().to_string().into(),
         ticket: invitation.ticket.to_string().into(),
