@@ -1145,3 +1145,59 @@ proptest! {
         }
     }
 }
+
+/// Green gone, red and blue each certify the other gone alone at one place
+/// (a Wi-Fi blip: each may, with two present), and the one with the lower
+/// hash wins; the loser is voted back and plays on. Its own certificate,
+/// which lost there, must not become a proof against it: the winner
+/// writing its winning certificate with its votes stripped (a certificate
+/// is hashed by its place and change, so the path's chain still holds)
+/// would make the loser's one vote outrank it.
+#[test]
+fn a_proof_whose_place_holds_a_certificate_stripped_of_its_votes_is_refused() {
+    let mut table = certified_gone(GREEN);
+    play_until(&mut table, roll_due_for(BLUE));
+    let [red, blue] =
+        [BLUE, RED].map(|gone| table.certificate(Change::Gone(Colours::one(gone))).unwrap());
+    let (won, lost) = if red.hash() < blue.hash() {
+        (red, blue)
+    } else {
+        (blue, red)
+    };
+    let loser = |e: &Entry| match &e.kind {
+        Kind::Absent(c) => c.votes[0].0,
+        _ => unreachable!(),
+    };
+    let (winner, loser) = (loser(&won), loser(&lost));
+    let at = won.index as usize;
+    assert_eq!(table.log_mut().offer(won.clone()), Ok(Offered::Appended));
+    let back = table.certificate(Change::Back(loser)).unwrap();
+    assert_eq!(table.log_mut().offer(back), Ok(Offered::Appended));
+    play_until(&mut table, acted_since(loser, at + 1));
+    // The loser's certificate, honestly, takes nothing and proves nothing.
+    assert_eq!(
+        Entry::expose_late(&lost, &table.log().entries()[at..]),
+        None
+    );
+
+    let Kind::Absent(certificate) = &won.kind else {
+        unreachable!()
+    };
+    let stripped = Entry {
+        kind: Kind::Absent(Certificate {
+            change: certificate.change,
+            votes: Vec::new(),
+        }),
+        ..won.clone()
+    };
+    assert_eq!(stripped.hash(), won.hash());
+    let mut since = table.log().entries()[at..].to_vec();
+    since[0] = stripped;
+    let forged = Entry::expose_late(&lost, &since).expect("the forged path outranks");
+    assert!(matches!(
+        refused(&mut table, forged),
+        LogError::WrongVoters { .. }
+    ));
+    assert_eq!(table.log().state().control(loser), Some(Control::Player));
+    assert_ne!(winner, loser);
+}

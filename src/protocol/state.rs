@@ -278,6 +278,14 @@ impl State {
                 // path be the voter's own: together, what no honest phone
                 // signs.
                 self.apply(setup, index, prev, &late.kind)?;
+                // And the entry it outranks must be one that can stand
+                // here: a certificate's hash is its place and change, so
+                // the path's chain does not fix its votes, by whose count
+                // it ranks; stripped of them, the winner of an honest race
+                // would turn the loser's certificate into a proof against
+                // its voter.
+                let there = path.first().ok_or(LogError::NotAProof)?;
+                self.apply(setup, index, prev, &there.kind)?;
                 let Some(Entry {
                     index,
                     prev,
