@@ -142,6 +142,11 @@ fn replay_names_the_index_of_a_step_that_is_not_one() {
             "{rules}: {err}"
         );
         assert!(err.contains(r#"a step is {"roll": n} or {"move": "FROM>TO"}"#));
+        // A script laid out over lines is quoted on the error's one line.
+        let spread = doc.replace(r#"{"bogus":1}"#, "{\n  \"bogus\": 1\n}");
+        assert_ne!(spread, doc);
+        let err = refused("replay", &spread);
+        assert!(err.contains(r#"not { "bogus": 1 }"#), "{rules}: {err}");
         // Written as text: a JSON value would keep one of the two rolls.
         let twice = doc.replace(r#"{"bogus":1}"#, r#"{"roll":1,"roll":2}"#);
         assert_ne!(twice, doc);

@@ -105,8 +105,9 @@ fn steps(
     Ok(script.iter().enumerate().map(|(index, step)| {
         serde_json::from_str(step.get()).map_err(|e| {
             let what = r#"a step is {"roll": n} or {"move": "FROM>TO"}"#;
-            // Quoted only while it fits on the error's one line.
-            match step.get() {
+            // Quoted only while it fits on the error's one line (a script
+            // laid out over lines has line breaks inside its steps).
+            match step.get().split_whitespace().collect::<Vec<_>>().join(" ") {
                 text if text.chars().count() <= 40 => {
                     NotationError::step(index, format!("{what}, not {text} ({e})"))
                 }
