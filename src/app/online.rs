@@ -24,7 +24,7 @@ use crate::platform::discovery::Discovery;
 #[cfg(test)]
 use crate::platform::multicast::Multicast;
 use crate::platform::multicast::MulticastHold;
-use crate::protocol::{Control, Due, Phone, RollRecord, Theme, TurnTimer};
+use crate::protocol::{Control, Due, HeaderError, Phone, PhoneError, RollRecord, Theme, TurnTimer};
 use crate::rules::{Colour, Game};
 
 /// The game as one log state shows it: what the game screen draws.
@@ -142,6 +142,9 @@ pub enum Problem {
     /// gives its room commands, never lines to parse, so nothing else is
     /// refused.
     Refused,
+    /// The other phone runs another version of the app (its protocol or
+    /// its rules engine and computer players).
+    OtherVersion,
     /// Anything else, in the network's (English) words.
     Other(String),
 }
@@ -167,6 +170,11 @@ impl From<GameError> for Problem {
             GameError::Lookup(LookupError::Refused(Refusal::WrongSecret)) => Problem::Private,
             GameError::Lookup(LookupError::NoAnswer) => Problem::NoAnswer,
             GameError::Lookup(LookupError::Gone) => Problem::Gone,
+            GameError::Header(e) | GameError::Phone(PhoneError::Header(e))
+                if matches!(e, HeaderError::Protocol { .. } | HeaderError::Engine { .. }) =>
+            {
+                Problem::OtherVersion
+            }
             e => Problem::other(e),
         }
     }
@@ -512,6 +520,18 @@ mod tests {
                 Problem::Private,
             ),
             (LookupError::NoAnswer.into(), Problem::NoAnswer),
+            (
+                HeaderError::Protocol { ours: 6, theirs: 7 }.into(),
+                Problem::OtherVersion,
+            ),
+            (
+                PhoneError::Header(HeaderError::Engine {
+                    ours: "a".into(),
+                    theirs: "b".into(),
+                })
+                .into(),
+                Problem::OtherVersion,
+            ),
         ];
         for (error, problem) in named {
             assert_eq!(Problem::from(error), problem);

@@ -464,6 +464,7 @@ fn show_problem(adapter: &RoomAdapter, problem: Option<&Problem>) {
         Some(Problem::NoAnswer) => (Ui::NoAnswer, ""),
         Some(Problem::Gone) => (Ui::Gone, ""),
         Some(Problem::Refused) => (Ui::Refused, ""),
+        Some(Problem::OtherVersion) => (Ui::OtherVersion, ""),
         Some(Problem::Other(why)) => (Ui::Other, why.as_str()),
     };
     adapter.set_problem(kind);

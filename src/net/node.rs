@@ -441,9 +441,25 @@ impl Node {
     /// Remembers `addrs` for dialling `peer` (and dials a kept peer that
     /// had no address to try).
     pub fn add_addrs(&mut self, peer: PeerId, addrs: impl IntoIterator<Item = Multiaddr>) {
+        self.remember(peer, addrs, Peer::learn);
+    }
+
+    /// Remembers `addrs` for dialling `peer` as [`Node::add_addrs`] does,
+    /// but as hints that nothing vouches for (an address a discovery
+    /// found, passed on by the application): see [`Peer::sighted`].
+    pub fn add_hints(&mut self, peer: PeerId, addrs: impl IntoIterator<Item = Multiaddr>) {
+        self.remember(peer, addrs, Peer::sight);
+    }
+
+    fn remember(
+        &mut self,
+        peer: PeerId,
+        addrs: impl IntoIterator<Item = Multiaddr>,
+        keep: fn(&mut Peer, Multiaddr),
+    ) {
         let entry = self.peer(peer);
         for addr in addrs {
-            entry.learn(addr);
+            keep(entry, addr);
         }
         if entry.kept() {
             self.dial(peer);
@@ -586,14 +602,8 @@ impl Node {
         match sighting {
             Some(Sighting::Found { peer, addrs }) => {
                 // As unproven as an mDNS answer (Bonjour's are the same).
-                let entry = self.peer(peer);
-                entry.unseen = false;
-                for addr in addrs {
-                    entry.sight(addr);
-                }
-                if entry.kept() {
-                    self.dial(peer);
-                }
+                self.peer(peer).unseen = false;
+                self.add_hints(peer, addrs);
                 self.events.push_back(Event::Discovered(peer));
             }
             Some(Sighting::Lost(peer)) => self.lost(peer),

@@ -311,7 +311,9 @@ pub(super) async fn host(
                     }
                 }
                 Note::Dial(to, addrs) => {
-                    node.add_addrs(to, addrs);
+                    // Where the invite list saw the phone: hints, as
+                    // discovery's are.
+                    node.add_hints(to, addrs);
                     node.dial(to);
                 }
                 Note::Seats { seats, startable } => front.show(Progress::Seats {
@@ -740,12 +742,14 @@ fn as_shown(seats: Vec<SeatView>) -> Vec<SeatView> {
 }
 
 /// Whether a guest whose offer was `key` and `commitment` signs `header`:
-/// it must seat the guest as offered, with the standard dice, and be
+/// it must be of this app's version, seat the guest as offered, with the
+/// standard dice, and be
 /// fair to every player. Every room has a turn timer and waits the rules'
 /// 45 s (or less) for a phone that is gone, so a header without a timer or
 /// with a longer grace period is refused: with it, a host could hold the
 /// others for hours in a game it stopped playing.
 fn signable(header: &Header, key: PublicKey, commitment: Digest) -> Result<(), GameError> {
+    header.same_version()?;
     let seat = header.seat_of(key).ok_or(GameError::BadSeat)?;
     let agreed = matches!(
         header.seats[seat.index()],
@@ -841,6 +845,16 @@ mod tests {
         for unfair in [no_timer, long_grace] {
             let refused = check(&unfair).unwrap_err();
             assert!(matches!(refused, GameError::Unfair { .. }), "{refused}");
+        }
+        // Another app's game is refused before it is signed, not once it
+        // has started.
+        let mut newer = fair.clone();
+        newer.protocol += 1;
+        let mut other_engine = fair;
+        other_engine.engine = "clovece 0.0.1".to_owned();
+        for other in [newer, other_engine] {
+            let refused = check(&other).unwrap_err();
+            assert!(matches!(refused, GameError::Header(_)), "{refused}");
         }
     }
 

@@ -115,6 +115,33 @@ pub struct Header {
 }
 
 impl Header {
+    /// Whether this phone can play the game: the same protocol, rules
+    /// engine and computer players. Checked before signing too, so that a
+    /// guest with another app says so at once rather than once started.
+    pub fn same_version(&self) -> Result<(), HeaderError> {
+        if self.protocol != PROTOCOL_VERSION {
+            return Err(HeaderError::Protocol {
+                ours: PROTOCOL_VERSION,
+                theirs: self.protocol,
+            });
+        }
+        if self.engine != ENGINE {
+            // Cut to a length fit for a message, at a character's edge:
+            // the text is the sender's, whatever its bytes.
+            let theirs = self
+                .engine
+                .char_indices()
+                .take_while(|&(i, c)| i + c.len_utf8() <= MAX_ENGINE_LEN)
+                .map(|(_, c)| c)
+                .collect();
+            return Err(HeaderError::Engine {
+                ours: ENGINE.to_owned(),
+                theirs,
+            });
+        }
+        Ok(())
+    }
+
     /// A header of this phone's protocol and engine, with the defaults of a
     /// HoyHop room (random first player, no turn timer, 45 s grace).
     pub fn new(nonce: [u8; 32], rules: RuleSet, seats: [Option<Seat>; 4]) -> Header {
@@ -238,27 +265,8 @@ impl SignedHeader {
 
     /// Checks everything a phone must agree to before playing the game.
     pub(crate) fn verify(self) -> Result<Setup, HeaderError> {
+        self.header.same_version()?;
         let h = &self.header;
-        if h.protocol != PROTOCOL_VERSION {
-            return Err(HeaderError::Protocol {
-                ours: PROTOCOL_VERSION,
-                theirs: h.protocol,
-            });
-        }
-        if h.engine != ENGINE {
-            // Cut to a length fit for a message, at a character's edge:
-            // the text is the sender's, whatever its bytes.
-            let theirs = h
-                .engine
-                .char_indices()
-                .take_while(|&(i, c)| i + c.len_utf8() <= MAX_ENGINE_LEN)
-                .map(|(_, c)| c)
-                .collect();
-            return Err(HeaderError::Engine {
-                ours: ENGINE.to_owned(),
-                theirs,
-            });
-        }
         let seated: Vec<Colour> = Colour::ALL
             .into_iter()
             .filter(|c| h.seats[c.index()].is_some())
