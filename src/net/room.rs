@@ -315,6 +315,9 @@ fn ask(node: &mut Node, peer: PeerId) {
     let _ = node.send(peer, Frame::Lobby(Lobby::Lookup).encode());
 }
 
+/// How often a lookup dials again the phones it asked and has not reached.
+const REDIAL_ASKED: Duration = Duration::from_millis(500);
+
 /// Asks `peer` as one of `asked`, which keeps the newest
 /// [`seen::MAX_PHONES`]: the oldest makes way, its question dropped, so a
 /// flood of made-up phones is not dialled without end.
@@ -350,9 +353,20 @@ pub async fn find(
     let mut found: Option<Ticket> = None;
     let deadline = tokio::time::sleep(wait);
     tokio::pin!(deadline);
+    // A dial the node could not start (too many under way, in a flood of
+    // made-up phones) is tried again: a phone is found by mDNS only once.
+    let mut redial = tokio::time::interval(REDIAL_ASKED);
     loop {
         let event = tokio::select! {
             () = &mut deadline => break,
+            _ = redial.tick() => {
+                for &peer in &asked {
+                    if node.unacknowledged(peer) > 0 {
+                        node.dial(peer);
+                    }
+                }
+                continue;
+            }
             event = node.next() => event,
         };
         match event {
