@@ -1,6 +1,7 @@
 //! Log entries and what they carry. Entry `i` names its index and the hash
 //! of entry `i - 1` (the game id for entry 0), so a log is a hash chain and
-//! two phones with the same head hash have the same log.
+//! two phones with the same head hash have the same log (but for the
+//! signatures in certificates and proofs: [`Entry::sized_hash`]).
 //!
 //! There are four kinds of entry, by who may write them:
 //! - a player's own act in their turn, signed with their key: a roll, a
@@ -323,15 +324,20 @@ impl Entry {
     /// player who completed the first one a cheater. Every valid proof
     /// against one player in one place puts the same player out, and every
     /// valid certificate of one change in one place has the same voters
-    /// (everyone [`Change::voters`] names), so each is one entry. A player's
-    /// act signed again is a second act: it proves its signer a cheater
-    /// ([`Entry::expose`]), and a computer turn has no signature.
+    /// (everyone [`Change::voters`] names), so each is one entry. The
+    /// voters are in a certificate's hash all the same: a certificate
+    /// ranks by their number, and inside a proof's path, where it is not
+    /// checked again, the chain of hashes must fix how many votes (and so
+    /// how many bytes) it holds. A player's act signed again is a second
+    /// act: it proves its signer a cheater ([`Entry::expose`]), and a
+    /// computer turn has no signature.
     pub(crate) fn sized_hash(&self) -> (usize, Digest) {
         let bytes = postcard::to_stdvec(self).expect("an entry serialises to memory");
         let hash = match &self.kind {
             Kind::Cheat(proof) => self.hash_in_place(Domain::Proof, proof.accused()),
             Kind::Absent(certificate) => {
-                self.hash_in_place(Domain::Certificate, certificate.change)
+                let voters: Vec<Colour> = certificate.votes.iter().map(|&(c, _)| c).collect();
+                self.hash_in_place(Domain::Certificate, (certificate.change, voters))
             }
             _ => Digest::of(Domain::Entry, &bytes),
         };
@@ -596,7 +602,7 @@ mod tests {
     /// red's, must not make a late certificate only red "completed" and so
     /// prove honest red a cheater.
     #[test]
-    fn a_returning_player_signing_their_vote_anew_or_padding_it_proves_nothing() {
+    fn a_returning_player_signing_their_vote_anew_or_padding_it_takes_no_place() {
         let mut table = Table::new(&Config::new(11, Seats::for_players(3).unwrap())).unwrap();
         gone_at_roll(&mut table, GREEN);
         gone_at_roll(&mut table, BLUE);
@@ -621,19 +627,26 @@ mod tests {
                 Err(LogError::Duplicate { index: back.index })
             );
         }
-        // Nor a copy padded with votes of the returning player, which
+        // A copy padded with votes of the returning player (which would
         // outnumber the real ones and leave red as the one who completed
-        // it.
+        // it) is another entry, its voters being in its hash: refused as
+        // one with the wrong voters, which blames whoever sent it. So a
+        // proof's path cannot carry a certificate padded (to make the next
+        // proof too large to write) or stripped (to make another outrank
+        // it) either: the chain would break there.
         let Kind::Absent(Certificate { votes, .. }) = &back.kind else {
             unreachable!()
         };
         let blue = votes.iter().find(|&&(v, _)| v == BLUE).unwrap();
         let red = votes.iter().find(|&&(v, _)| v == RED).unwrap();
         let padded = with_votes(&back, vec![*blue, *blue, *blue, *red]);
+        let stripped = with_votes(&back, Vec::new());
         assert_eq!(completed_by(&padded), Some(RED));
-        assert_eq!(
-            Entry::expose_late(&padded, &table.log().entries()[at..]),
-            None
-        );
+        assert_ne!(padded.hash(), back.hash());
+        assert_ne!(stripped.hash(), back.hash());
+        assert!(matches!(
+            table.log_mut().offer(padded),
+            Err(LogError::WrongVoters { .. })
+        ));
     }
 }

@@ -279,11 +279,10 @@ impl State {
                 // signs.
                 self.apply(setup, index, prev, &late.kind)?;
                 // And the entry it outranks must be one that can stand
-                // here: a certificate's hash is its place and change, so
-                // the path's chain does not fix its votes, by whose count
-                // it ranks; stripped of them, the winner of an honest race
-                // would turn the loser's certificate into a proof against
-                // its voter.
+                // here. The path's chain fixes it only up to what its hash
+                // covers, which for a certificate leaves out the votes'
+                // signatures ([`Entry::sized_hash`]); a proof that puts a
+                // player out is worth checking in full.
                 let there = path.first().ok_or(LogError::NotAProof)?;
                 self.apply(setup, index, prev, &there.kind)?;
                 let Some(Entry {
