@@ -48,11 +48,7 @@ fn declined_then_accepted() {
         .to_string();
     let id = address.rsplit('/').next().unwrap().to_owned();
 
-    let mut first = peer(
-        dirs[1].path(),
-        &["host", "--players", "2", "--name", "Hana", "--console"],
-    );
-    ticket(&mut first);
+    let (mut first, _, _) = hanas_room(dirs[1].path());
     let invited = std::time::Instant::now();
     first.type_line(&format!("invite {address}"));
     assert_eq!(first.wait_for("invited: "), id);
@@ -129,11 +125,7 @@ fn declined_then_accepted() {
 fn an_invitation_reaches_the_player_looking_at_the_nearby_rooms() {
     ui_support::on_ui_thread(|| {
         let dirs = dirs(2);
-        let mut host = peer(
-            dirs[1].path(),
-            &["host", "--players", "2", "--name", "Hana", "--console"],
-        );
-        let (ticket, code) = ticket(&mut host);
+        let (mut host, ticket, code) = hanas_room(dirs[1].path());
         let services = Services {
             browsing: Browsing {
                 listen: loopback(),
@@ -147,11 +139,7 @@ fn an_invitation_reaches_the_player_looking_at_the_nearby_rooms() {
         app.listen_on(loopback());
         let window = app.window();
         window.show().unwrap();
-        let address = app
-            .invitable_at()
-            .first()
-            .expect("Home listens")
-            .to_string();
+        let address = inbox_address(&app);
         let id = address.rsplit('/').next().unwrap().to_owned();
         ui_support::find(window, "Nearby rooms").mock_single_click(PointerEventButton::Left);
         let listed = format!("Room {code}: 1 of 2 seats free");
@@ -184,6 +172,26 @@ fn an_invitation_reaches_the_player_looking_at_the_nearby_rooms() {
     });
 }
 
+/// Where Home's inbox hears invitations (an address ending in the
+/// phone's peer id), once it listens.
+fn inbox_address(app: &clovece::app::App) -> String {
+    app.invitable_at()
+        .first()
+        .expect("Home listens")
+        .to_string()
+}
+
+/// Hana's room of two, organised on her console (so that she invites with
+/// `invite PEER`): her process, and the room's ticket and code.
+fn hanas_room(data: &std::path::Path) -> (process::Proc, String, String) {
+    let mut host = peer(
+        data,
+        &["host", "--players", "2", "--name", "Hana", "--console"],
+    );
+    let (ticket, code) = ticket(&mut host);
+    (host, ticket, code)
+}
+
 /// What the invitation says of a host that is not among the friends.
 const STRANGER: &str = "Not one of your friends: the name is its own choice.";
 
@@ -193,11 +201,7 @@ const STRANGER: &str = "Not one of your friends: the name is its own choice.";
 fn a_friends_invitation_shows_the_name_they_played_under() {
     ui_support::on_ui_thread(|| {
         let dirs = dirs(2);
-        let mut host = peer(
-            dirs[1].path(),
-            &["host", "--players", "2", "--name", "Hana", "--console"],
-        );
-        let (ticket, _) = ticket(&mut host);
+        let (mut host, ticket, _) = hanas_room(dirs[1].path());
         let (host_id, _) = ui_support::phone(&ask(&ticket));
         let played = |peer: String, name: &str| clovece::stats::Played {
             peer,
@@ -217,11 +221,7 @@ fn a_friends_invitation_shows_the_name_they_played_under() {
         app.listen_on(loopback());
         let window = app.window();
         window.show().unwrap();
-        let address = app
-            .invitable_at()
-            .first()
-            .expect("Home listens")
-            .to_string();
+        let address = inbox_address(&app);
         host.type_line(&format!("invite {address}"));
         pump_until("the invitation is shown", || {
             shows(window, "Hana Nováková invites you to a room")
@@ -260,21 +260,13 @@ fn an_invitation_accepted_over_the_scan_screen_stops_the_camera() {
         let window = app.window();
         window.show().unwrap();
         assert!(shows(window, "Host a room"));
-        let address = app
-            .invitable_at()
-            .first()
-            .expect("Home listens")
-            .to_string();
+        let address = inbox_address(&app);
         ui_support::find(window, "Join a room").mock_single_click(PointerEventButton::Left);
         ui_support::find(window, "Scan a QR code").mock_single_click(PointerEventButton::Left);
         assert_eq!(window.global::<AppAdapter>().get_screen(), Screen::Scan);
         assert!(lifecycle.with_camera(|c| c.is_running()));
 
-        let mut host = peer(
-            dirs[1].path(),
-            &["host", "--players", "2", "--name", "Hana", "--console"],
-        );
-        ticket(&mut host);
+        let (mut host, _, _) = hanas_room(dirs[1].path());
         host.type_line(&format!("invite {address}"));
         host.wait_for("invited: ");
         pump_until("the invitation is shown over the scan screen", || {

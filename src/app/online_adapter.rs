@@ -319,7 +319,6 @@ pub(super) fn begin(window: &AppWindow, online: &Rc<RefCell<Online>>, part: Part
         .set_screen(ui::Screen::Room);
 }
 
-/// Takes in an update of session `generation`.
 /// Gives the session the host's command for seat `seat` (from 0, as the
 /// room screen counts), made by `command` from the room as shown.
 fn seat_command(
@@ -336,6 +335,7 @@ fn seat_command(
     }
 }
 
+/// Takes in an update of session `generation`.
 fn apply(window: &AppWindow, online: &Rc<RefCell<Online>>, generation: u64, update: Update) {
     let mut s = online.borrow_mut();
     if s.generation != generation {

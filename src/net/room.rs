@@ -105,6 +105,17 @@ pub enum Lobby {
     },
 }
 
+impl Lobby {
+    /// The request for a seat in `ticket`'s room, with its secret if it
+    /// is private.
+    fn join(ticket: &Ticket) -> Lobby {
+        Lobby::Join {
+            room: ticket.room(),
+            secret: ticket.secret(),
+        }
+    }
+}
+
 /// A seat as the host shows it to its guests.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum SeatView {
@@ -435,11 +446,7 @@ pub(super) fn ask_for_seat(node: &mut Node, ticket: &Ticket) {
     let host = ticket.host();
     node.add_addrs(host, ticket.dial_addrs());
     node.keep(host);
-    let request = Lobby::Join {
-        room: ticket.room(),
-        secret: ticket.secret(),
-    };
-    let _ = node.send(host, Frame::Lobby(request).encode());
+    let _ = node.send(host, Frame::Lobby(Lobby::join(ticket)).encode());
 }
 
 /// The host's answer to [`ask_for_seat`], if `bytes` from `from` are one.
@@ -509,10 +516,7 @@ mod tests {
                 })
             );
         }
-        let join = Lobby::Join {
-            room: t.room(),
-            secret: Some(secret),
-        };
+        let join = Lobby::join(&t);
         assert_eq!(
             room.answer(peer, &join),
             Some(Lobby::Admitted { room: t.room() })
@@ -524,10 +528,7 @@ mod tests {
     fn full_room_refuses_newcomers_but_readmits_its_guests() {
         let t = ticket(None);
         let mut room = Room::new(t.clone(), 1);
-        let join = Lobby::Join {
-            room: t.room(),
-            secret: None,
-        };
+        let join = Lobby::join(&t);
         let (first, second) = (PeerId::random(), PeerId::random());
         assert_eq!(
             room.answer(first, &join),
@@ -555,10 +556,7 @@ mod tests {
     fn a_phone_the_host_removed_is_refused_as_removed_and_its_seat_is_free() {
         let t = ticket(None);
         let mut room = Room::new(t.clone(), 1);
-        let join = Lobby::Join {
-            room: t.room(),
-            secret: None,
-        };
+        let join = Lobby::join(&t);
         let (removed, next) = (PeerId::random(), PeerId::random());
         room.answer(removed, &join);
         room.leave(removed);
@@ -589,10 +587,7 @@ mod tests {
     fn open_room_answers_browse_with_its_listing_and_free_seats() {
         let t = ticket(None);
         let mut room = Room::new(t.clone(), 2).with_listing(listing());
-        let join = Lobby::Join {
-            room: t.room(),
-            secret: None,
-        };
+        let join = Lobby::join(&t);
         room.answer(PeerId::random(), &join);
         assert_eq!(
             room.answer(PeerId::random(), &Lobby::Browse),

@@ -19,7 +19,8 @@ pub(crate) enum Domain {
     Entry,
     /// A proof of cheating's entry: its place and the player it puts out.
     Proof,
-    /// A certificate's entry: its place and the change it makes.
+    /// A certificate's entry: its place, the change it makes and who
+    /// voted for it.
     Certificate,
     /// One step down a dice chain.
     Chain,

@@ -379,8 +379,8 @@ impl Entry {
         let voter = certificate.completed_by()?;
         let there = since.first()?;
         let (hash, there_hash) = (late.hash(), there.hash());
-        // A copy of the certificate there (however its votes are written:
-        // its hash is its place and change) is no late one; nor is it
+        // A copy of the certificate there (however its votes are signed:
+        // its hash is its place, change and voters) is no late one; nor is it
         // worth the search for a path, which a hostile phone could
         // otherwise ask for with copy after copy, each refused unblamed
         // as a duplicate.

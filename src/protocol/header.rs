@@ -118,7 +118,7 @@ impl Header {
     /// Whether this phone can play the game: the same protocol, rules
     /// engine and computer players. Checked before signing too, so that a
     /// guest with another app says so at once rather than once started.
-    pub fn same_version(&self) -> Result<(), HeaderError> {
+    pub(crate) fn same_version(&self) -> Result<(), HeaderError> {
         if self.protocol != PROTOCOL_VERSION {
             return Err(HeaderError::Protocol {
                 ours: PROTOCOL_VERSION,
