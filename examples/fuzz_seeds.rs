@@ -256,6 +256,7 @@ fn lobby_inputs(game_message: &[u8]) -> Vec<Vec<u8>> {
             from: "Hana".into(),
         },
         Lobby::Declined { room },
+        Lobby::Terms { room, listing },
     ];
     let mut frames: Vec<Vec<u8>> = lobby
         .into_iter()

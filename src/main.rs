@@ -11,7 +11,7 @@ use clovece::bot::Player;
 use clovece::bot::tournament::Tournament;
 use clovece::lobby::host::Host;
 use clovece::lobby::{Filter, Players, RoomOptions, TurnTime};
-use clovece::net::game::{GAME_DIR, Peer, Role};
+use clovece::net::game::{GAME_DIR, Joining, Peer, Role};
 use clovece::protocol::Theme;
 use clovece::rules::{FirstPlayer, RuleSet};
 use std::path::PathBuf;
@@ -372,7 +372,7 @@ fn main() -> ExitCode {
             ticket,
             ready_after,
             peer,
-        }) => play(Role::Join(ticket), peer, ready_after),
+        }) => play(Role::Join(ticket.map(Joining::by)), peer, ready_after),
         Some(Command::Friends { data }) => network(|| async move {
             let data = data_dir(data)?;
             let me = clovece::net::identity::load_or_create(&data)?
@@ -405,7 +405,9 @@ fn main() -> ExitCode {
             .await?;
             match invitation {
                 Some(invitation) => {
-                    let role = Role::Join(Some(invitation.ticket.to_string()));
+                    let joining =
+                        Joining::listed(invitation.ticket.to_string(), invitation.listing);
+                    let role = Role::Join(Some(joining));
                     game(role, peer, 0).await
                 }
                 None => Ok(()),

@@ -18,6 +18,7 @@ use clovece::app::online::{Part, Place, Session, Update};
 use clovece::lobby::Filter;
 use clovece::lobby::RoomOptions;
 use clovece::lobby::nearby::Room;
+use clovece::net::game::Joining;
 use clovece::platform::discovery::{Discovery, Nearby, SwarmMdns, txt_peer, txt_record};
 use clovece::platform::multicast::{Multicast, NoLock};
 use libp2p::identity::Keypair;
@@ -285,9 +286,13 @@ fn a_guest_on_a_bonjour_phone_finds_a_room_by_its_code_through_bonjour() {
         discovery: guest_phone.clone(),
     };
     let (tx, updates) = mpsc::channel();
-    let guest = Session::start(Part::Join(code.to_string()), place, move |update| {
-        let _ = tx.send(update);
-    });
+    let guest = Session::start(
+        Part::Join(Joining::by(code.to_string())),
+        place,
+        move |update| {
+            let _ = tx.send(update);
+        },
+    );
     let end = Instant::now() + WAIT;
     while !guest_phone.running() {
         assert!(

@@ -17,6 +17,7 @@ use clovece::app::room::{self, Room};
 use clovece::lobby::RoomOptions;
 use clovece::lobby::options::Players;
 use clovece::net::front::Action;
+use clovece::net::game::Joining;
 use clovece::net::room::SeatView;
 use clovece::rules::RuleSet;
 
@@ -179,9 +180,13 @@ fn a_guest_the_host_removes_from_the_room_is_told_so() {
     );
     let (ticket, _) = process::ticket(&mut host);
     let (tx, updates) = mpsc::channel();
-    let _guest = Session::start(Part::Join(ticket), place(dirs[1].path(), "Ivo"), move |u| {
-        let _ = tx.send(u);
-    });
+    let _guest = Session::start(
+        Part::Join(Joining::by(ticket)),
+        place(dirs[1].path(), "Ivo"),
+        move |u| {
+            let _ = tx.send(u);
+        },
+    );
     loop {
         if let Update::Seats { seats, .. } = next(&updates)
             && seats.iter().any(|s| matches!(s, SeatView::Guest { .. }))
@@ -206,6 +211,7 @@ fn two_apps_play_a_whole_game_the_guest_saying_ready_on_its_room_screen() {
         players: Players::Two,
         ..RoomOptions::default()
     };
+    let terms = options.table().listing();
     let to_host = tx.clone();
     let host = Session::start(
         Part::Host(options),
@@ -227,7 +233,7 @@ fn two_apps_play_a_whole_game_the_guest_saying_ready_on_its_room_screen() {
         match &update {
             Update::Opened { ticket, .. } => {
                 let to_guest = tx.clone();
-                let link = Part::Join(ticket.clone());
+                let link = Part::Join(Joining::by(ticket.clone()));
                 sessions.push(Session::start(
                     link,
                     place(dirs[1].path(), "Ivo"),
@@ -236,12 +242,15 @@ fn two_apps_play_a_whole_game_the_guest_saying_ready_on_its_room_screen() {
                     },
                 ));
             }
-            // The guest is seated, not ready: it taps Ready.
+            // The guest is seated, not ready, and shown the game it is
+            // asked to: it taps Ready.
             Update::Seats { .. } if who == 1 && !rooms[1].ready() => {
+                assert_eq!(rooms[1].terms(), Some(&terms));
                 let ready = rooms[1].toggle_ready().unwrap();
                 sessions[1].act(ready);
             }
             Update::Seats { .. } if who == 0 => {
+                assert_eq!(rooms[0].terms(), Some(&terms));
                 if let Some(start) = rooms[0].start() {
                     sessions[0].command(start);
                 }

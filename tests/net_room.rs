@@ -6,8 +6,10 @@ mod support;
 
 use std::time::Duration;
 
-use clovece::net::room::{self, Frame, LookupError, Refusal, Room};
+use clovece::net::room::{self, Frame, Listing, LookupError, Refusal, Room};
 use clovece::net::{Event, Node, RoomCode, RoomId, RoomSecret, Ticket};
+use clovece::protocol::{Theme, TurnTimer};
+use clovece::rules::RuleSet;
 use libp2p::PeerId;
 use libp2p::identity::Keypair;
 use support::loopback;
@@ -27,7 +29,13 @@ async fn host(secret: Option<RoomSecret>, places: usize) -> Ticket {
         secret,
     )
     .unwrap();
-    let mut room = Room::new(ticket.clone(), places);
+    let listing = Listing {
+        players: 4,
+        rules: RuleSet::Classic(Default::default()),
+        timer: TurnTimer::Seconds30,
+        theme: Theme::Classic,
+    };
+    let mut room = Room::new(ticket.clone(), places, listing);
     tokio::spawn(async move {
         loop {
             if let Event::Message { from, bytes } = node.next().await

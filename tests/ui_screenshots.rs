@@ -346,7 +346,9 @@ fn the_pass_and_play_setup_looks_as_recorded() {
 
 #[test]
 fn the_host_room_screen_looks_as_recorded() {
-    use clovece::app::ui::{AppAdapter, RoomAdapter, Screen, SeatData, SeatKind};
+    use clovece::app::ui::{
+        AppAdapter, RoomAdapter, RoomData, RulesData, RulesKind, Screen, SeatData, SeatKind,
+    };
     use clovece::net::{RoomId, Ticket};
     ui_support::init();
     let folder = ui_support::settings_dir("shot-room");
@@ -384,6 +386,21 @@ fn the_host_room_screen_looks_as_recorded() {
     ];
     room.set_seats(slint::ModelRc::new(slint::VecModel::from(seats)));
     room.set_full(true);
+    room.set_has_terms(true);
+    room.set_terms(RoomData {
+        code: "".into(),
+        ticket: "".into(),
+        players: 4,
+        free: 0,
+        turn: 30,
+        board: BoardTheme::Classic,
+        rules: RulesData {
+            kind: RulesKind::Classic,
+            compulsory_capture: false,
+            optional_bring_out: false,
+            no_jump_home: false,
+        },
+    });
     window.global::<AppAdapter>().set_screen(Screen::Room);
     check(window, PHONE, "room");
 }

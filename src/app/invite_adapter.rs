@@ -22,6 +22,8 @@ use super::online_adapter::{self, Online};
 use super::room::Invited;
 use super::statistics::rules_data;
 use super::ui::{self, AppWindow, InviteAdapter};
+use crate::net::game::Joining;
+use crate::net::room::Listing;
 use crate::protocol::Theme;
 
 /// The invitations' side of the online state.
@@ -185,8 +187,9 @@ pub fn connect(window: &AppWindow, online: &Rc<RefCell<Online>>, name: Rc<dyn Fn
         let Some(window) = weak.upgrade() else { return };
         let received = state.borrow_mut().invites.received.take();
         if let Some(received) = received {
-            let ticket = received.invitation.ticket.to_string();
-            online_adapter::begin(&window, &state, Part::Join(ticket), name());
+            let invitation = received.invitation;
+            let joining = Joining::listed(invitation.ticket.to_string(), invitation.listing);
+            online_adapter::begin(&window, &state, Part::Join(joining), name());
         }
     });
 
@@ -290,13 +293,23 @@ fn show_invitation(window: &AppWindow, s: &Online) {
     adapter.set_room(ui::RoomData {
         code: invitation.ticket.code().to_string().into(),
         ticket: invitation.ticket.to_string().into(),
+        ..game_data(listing)
+    });
+    adapter.set_invited(true);
+}
+
+/// The game of `listing` as the screens show a room's (no code, ticket
+/// or free seats).
+pub(super) fn game_data(listing: &Listing) -> ui::RoomData {
+    ui::RoomData {
+        code: Default::default(),
+        ticket: Default::default(),
         players: i32::from(listing.players),
         free: 0,
         turn: listing.timer.seconds().map_or(0, i32::from),
         board: board(listing.theme),
         rules: rules_data(Some(listing.rules)),
-    });
-    adapter.set_invited(true);
+    }
 }
 
 pub(super) fn board(theme: Theme) -> ui::BoardTheme {

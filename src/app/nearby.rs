@@ -26,12 +26,12 @@ use tokio::sync::{mpsc, oneshot};
 
 use super::announce::{announcement, to_node};
 use super::invite::Received;
-use super::invite_adapter::{self, board};
-use super::statistics::rules_data;
+use super::invite_adapter::{self, game_data};
 use super::ui::{self, AppWindow, NearbyAdapter};
 use crate::lobby::nearby::{self, BrowseError, Room};
 use crate::lobby::{Filter, Players, TurnTime};
 use crate::net::game::is_loopback;
+use crate::net::room::Listing;
 use crate::net::{Config, NetError, Node, Sighting};
 use crate::platform::PlatformError;
 use crate::platform::discovery::{Discovering, Discovery, Nearby};
@@ -153,6 +153,15 @@ impl NearbyRooms {
         (rooms, filtered_out)
     }
 
+    /// What the list shows of the room of `ticket`, if it lists it.
+    fn listing(&self, ticket: &str) -> Option<Listing> {
+        lock(&self.heard)
+            .rooms
+            .iter()
+            .find(|room| room.ticket.to_string() == ticket)
+            .map(|room| room.listing)
+    }
+
     /// Why the list stopped, if it did.
     pub fn failed(&self) -> Option<String> {
         lock(&self.heard).failed.clone()
@@ -217,6 +226,20 @@ pub fn filter(players: i32, turn: i32, board: i32) -> Filter {
     }
 }
 
+thread_local! {
+    /// The room the player last chose from the list, with what the list
+    /// showed of it, for the join that follows ([`chosen`]).
+    static CHOSEN: RefCell<Option<(String, Listing)>> = const { RefCell::new(None) };
+}
+
+/// What the list showed of the room of `link`, if the player has just
+/// chosen it there: the join is held to it. Taken once.
+pub(super) fn chosen(link: &str) -> Option<Listing> {
+    CHOSEN
+        .with(|c| c.borrow_mut().take())
+        .and_then(|(ticket, listing)| (ticket == link).then_some(listing))
+}
+
 /// The keypair the list asks with: the player's own (as `clovece rooms`).
 type Identity = Box<dyn Fn() -> Result<Keypair, String>>;
 
@@ -260,6 +283,15 @@ pub(super) fn connect(
         close.borrow_mut().take();
     });
 
+    let (weak, shown) = (window.as_weak(), list.clone());
+    adapter.on_join(move |ticket| {
+        let Some(window) = weak.upgrade() else { return };
+        // The list closes as the room is joined: one node per identity.
+        let listing = shown.take().and_then(|l| l.listing(&ticket));
+        CHOSEN.with(|c| *c.borrow_mut() = listing.map(|l| (ticket.to_string(), l)));
+        window.global::<ui::AppAdapter>().invoke_join_room(ticket);
+    });
+
     let weak = window.as_weak();
     adapter.on_refresh(move || {
         let Some(window) = weak.upgrade() else { return };
@@ -286,15 +318,11 @@ pub(super) fn connect(
 }
 
 fn room_data(room: &Room) -> ui::RoomData {
-    let listing = &room.listing;
     ui::RoomData {
         code: room.ticket.code().to_string().into(),
         ticket: room.ticket.to_string().into(),
-        players: i32::from(listing.players),
         free: i32::from(room.free),
-        turn: listing.timer.seconds().map_or(0, i32::from),
-        board: board(listing.theme),
-        rules: rules_data(Some(listing.rules)),
+        ..game_data(&room.listing)
     }
 }
 
@@ -304,6 +332,23 @@ mod tests {
     use crate::platform::discovery::SwarmMdns;
     use crate::platform::multicast::{Multicast, MulticastLock};
     use std::sync::atomic::{AtomicBool, Ordering};
+
+    #[test]
+    fn a_room_chosen_in_the_list_holds_its_own_join_to_its_listing_once() {
+        let listing = Listing {
+            players: 3,
+            rules: crate::rules::RuleSet::Matfyz,
+            timer: crate::protocol::TurnTimer::Seconds20,
+            theme: Theme::Sea,
+        };
+        let choose = || CHOSEN.with(|c| *c.borrow_mut() = Some(("CLOVECE:A".into(), listing)));
+        choose();
+        assert_eq!(chosen("CLOVECE:B"), None, "another room's join");
+        assert_eq!(chosen("CLOVECE:A"), None, "taken by the join before");
+        choose();
+        assert_eq!(chosen("CLOVECE:A"), Some(listing));
+        assert_eq!(chosen("CLOVECE:A"), None, "a second join, typed");
+    }
 
     #[test]
     fn any_is_no_filter_and_each_choice_filters_on_its_own() {

@@ -18,8 +18,8 @@ use crate::lobby::RoomOptions;
 use crate::lobby::host::{Command, Console, Host};
 use crate::net::Sighting;
 use crate::net::front::{Action, Front, Progress};
-use crate::net::game::{self, GameError, Peer, Role};
-use crate::net::room::{LookupError, Refusal, SeatView};
+use crate::net::game::{self, GameError, Joining, Peer, Role};
+use crate::net::room::{Listing, LookupError, Refusal, SeatView};
 use crate::platform::discovery::Discovery;
 #[cfg(test)]
 use crate::platform::multicast::Multicast;
@@ -82,6 +82,9 @@ pub enum Update {
     /// The guest is in the room of this ticket (its QR code for a friend)
     /// and short code.
     Joined { ticket: String, code: String },
+    /// The game the room starts: the host's choice, or what the host told
+    /// this guest (which signs no other).
+    Terms(Listing),
     /// The room's seats; with the host, whether the game may start.
     Seats {
         seats: Vec<SeatView>,
@@ -145,6 +148,9 @@ pub enum Problem {
     /// The other phone runs another version of the app (its protocol or
     /// its rules engine and computer players).
     OtherVersion,
+    /// The room's host tried to start another game than its room offered
+    /// (in the list, the invitation, or on the room screen).
+    NotAsOffered,
     /// Anything else, in the network's (English) words.
     Other(String),
 }
@@ -175,6 +181,7 @@ impl From<GameError> for Problem {
             {
                 Problem::OtherVersion
             }
+            GameError::NotAsOffered => Problem::NotAsOffered,
             e => Problem::other(e),
         }
     }
@@ -185,8 +192,9 @@ impl From<GameError> for Problem {
 pub enum Part {
     /// Host a room with these options.
     Host(RoomOptions),
-    /// Join by ticket link or room code.
-    Join(String),
+    /// Join by ticket link or room code, held to the game it was shown
+    /// with, if any.
+    Join(Joining),
     /// Go on with the game kept in this session folder
     /// ([`super::resume`]).
     Resume(PathBuf),
@@ -237,6 +245,7 @@ impl<F: FnMut(Update)> Front for AppFront<F> {
                 ticket: ticket.to_string(),
                 code: ticket.code().to_string(),
             },
+            Progress::Terms(listing) => Update::Terms(*listing),
             Progress::Seats { seats, startable } => Update::Seats {
                 seats: seats.to_vec(),
                 startable,
@@ -322,7 +331,7 @@ impl Session {
                 let role = Role::Host(options.table(), Box::new(host));
                 (role, Some(tx), new_folder())
             }
-            Part::Join(link) => (Role::Join(Some(link)), None, new_folder()),
+            Part::Join(joining) => (Role::Join(Some(joining)), None, new_folder()),
             Part::Resume(folder) => (Role::Join(None), None, folder),
         };
         let announced = SessionAnnouncement::default();
@@ -588,7 +597,7 @@ mod tests {
         // A code no room has: the session ends on its own, and still holds
         // the lock until the app drops it.
         let (ended, ended_rx) = std::sync::mpsc::channel();
-        let session = Session::start(Part::Join("K7M2QX".into()), place, move |update| {
+        let session = Session::start(Part::Join(Joining::by("K7M2QX")), place, move |update| {
             if let Update::Ended(_) = update {
                 let _ = ended.send(());
             }

@@ -33,6 +33,7 @@ use crate::lobby::host::Command;
 use crate::lobby::options::{Players, TurnTime};
 use crate::net::Ticket;
 use crate::net::front::Action;
+use crate::net::game::Joining;
 use crate::net::room::SeatView;
 use crate::platform::discovery::Discovery;
 use crate::platform::lifecycle::{Bookmark, Lifecycle};
@@ -191,7 +192,11 @@ pub fn connect(
     window.global::<ui::AppAdapter>().on_join_room(move |link| {
         let Some(window) = weak.upgrade() else { return };
         let link = link.trim().to_owned();
-        begin(&window, &state, Part::Join(link), profile().0);
+        let joining = match super::nearby::chosen(&link) {
+            Some(listing) => Joining::listed(link, listing),
+            None => Joining::by(link),
+        };
+        begin(&window, &state, Part::Join(joining), profile().0);
     });
 
     let (weak, state) = (window.as_weak(), online.clone());
@@ -433,6 +438,10 @@ fn show_room(window: &AppWindow, s: &mut Online) {
             Err(e) => room.fail(Problem::other(e)),
         }
     }
+    adapter.set_has_terms(room.terms().is_some());
+    if let Some(terms) = room.terms() {
+        adapter.set_terms(invite_adapter::game_data(terms));
+    }
     let colours = u8::try_from(room.seats().len())
         .ok()
         .and_then(Seats::for_players);
@@ -465,6 +474,7 @@ fn show_problem(adapter: &RoomAdapter, problem: Option<&Problem>) {
         Some(Problem::Gone) => (Ui::Gone, ""),
         Some(Problem::Refused) => (Ui::Refused, ""),
         Some(Problem::OtherVersion) => (Ui::OtherVersion, ""),
+        Some(Problem::NotAsOffered) => (Ui::NotAsOffered, ""),
         Some(Problem::Other(why)) => (Ui::Other, why.as_str()),
     };
     adapter.set_problem(kind);

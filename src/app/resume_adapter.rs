@@ -11,12 +11,12 @@ use std::time::SystemTime;
 use slint::{ComponentHandle, ModelRc, VecModel};
 
 use super::adapter::hue;
-use super::invite_adapter::board;
+use super::invite_adapter::game_data;
 use super::online::Part;
 use super::online_adapter::{self, Online};
 use super::resume::{self, Kept, Sitter};
-use super::statistics::rules_data;
 use super::ui::{self, AppWindow, ResumeAdapter};
+use crate::net::room::Listing;
 
 /// Connects `ResumeAdapter`; `name` gives the player's nickname.
 pub fn connect(window: &AppWindow, online: &Rc<RefCell<Online>>, name: Rc<dyn Fn() -> String>) {
@@ -82,15 +82,12 @@ fn show(window: &AppWindow, s: &Online) {
             adapter.set_state(ui::ResumeState::Damaged);
         }
         Some(Kept::Unfinished(game)) => {
-            adapter.set_game(ui::RoomData {
-                code: "".into(),
-                ticket: "".into(),
-                players: i32::from(game.players()),
-                free: 0,
-                turn: game.timer.seconds().map_or(0, i32::from),
-                board: board(game.theme),
-                rules: rules_data(Some(game.rules)),
-            });
+            adapter.set_game(game_data(&Listing {
+                players: game.players(),
+                rules: game.rules,
+                timer: game.timer,
+                theme: game.theme,
+            }));
             let seats: Vec<ui::PlayerData> = game
                 .seats
                 .iter()

@@ -10,7 +10,7 @@ use crate::bot::Level;
 use crate::lobby::host::Command;
 use crate::lobby::invite::Target;
 use crate::net::front::Action;
-use crate::net::room::SeatView;
+use crate::net::room::{Listing, SeatView};
 
 use super::online::{Problem, Update};
 
@@ -39,6 +39,8 @@ pub struct Room {
     /// The ticket link (for the QR code) and short code: the host's once
     /// its room is open, a guest's once it is in the room.
     ticket: Option<(String, String)>,
+    /// The game the room starts, once the network said.
+    terms: Option<Listing>,
     seats: Vec<SeatView>,
     startable: bool,
     /// What this guest last said.
@@ -59,6 +61,7 @@ impl Room {
         Room {
             part,
             ticket: None,
+            terms: None,
             seats: Vec::new(),
             startable: false,
             ready: false,
@@ -71,6 +74,11 @@ impl Room {
     /// The ticket link and the short code, once the room is open.
     pub fn ticket(&self) -> Option<(&str, &str)> {
         self.ticket.as_ref().map(|(t, c)| (t.as_str(), c.as_str()))
+    }
+
+    /// The game the room starts (players, rules, timer, board), once known.
+    pub fn terms(&self) -> Option<&Listing> {
+        self.terms.as_ref()
     }
 
     pub fn seats(&self) -> &[SeatView] {
@@ -130,6 +138,7 @@ impl Room {
             Update::Opened { ticket, code } | Update::Joined { ticket, code } => {
                 self.ticket = Some((ticket.clone(), code.clone()));
             }
+            Update::Terms(listing) => self.terms = Some(*listing),
             Update::Seats { seats, startable } => {
                 self.seats.clone_from(seats);
                 self.startable = startable.unwrap_or(false);
@@ -149,6 +158,7 @@ impl Room {
                 self.problem = Some(e.clone());
                 self.ended = true;
                 self.ticket = None;
+                self.terms = None;
                 self.seats.clear();
                 self.startable = false;
                 self.ready = false;

@@ -13,7 +13,7 @@ use std::io;
 use libp2p::{Multiaddr, PeerId};
 
 use crate::net::Ticket;
-use crate::net::room::SeatView;
+use crate::net::room::{Listing, SeatView};
 use crate::protocol::presence::Millis;
 use crate::protocol::{Digest, Phone};
 use crate::rules::{Colour, Move};
@@ -51,6 +51,9 @@ pub enum Progress<'a> {
     /// This guest is in the room of this ticket (found from a code, or
     /// given), so it can show the room's QR code to a friend too.
     Joined(&'a Ticket),
+    /// The game the room starts (players, rules, timer, board): the host's
+    /// choice, and what its host told this guest, which signs no other.
+    Terms(&'a Listing),
     /// The room's seats as the guests are shown them; with the host, also
     /// whether the game may start now (every seat taken, every guest
     /// ready).

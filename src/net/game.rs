@@ -23,7 +23,7 @@ use crate::protocol::{
 };
 use crate::rules::Colour;
 
-pub use super::setup::{MAX_NAME, Note, Organiser, Sitter, Table};
+pub use super::setup::{Joining, MAX_NAME, Note, Organiser, Sitter, Table};
 
 /// The saved game's folder inside the data folder.
 pub const GAME_DIR: &str = "game";
@@ -35,7 +35,7 @@ pub enum Role {
     /// resumes it instead.
     Host(Table, Box<dyn Organiser>),
     /// Join by ticket or code; `None` resumes the saved game.
-    Join(Option<String>),
+    Join(Option<Joining>),
 }
 
 /// What `clovece host` / `clovece join` is started with.
@@ -119,6 +119,12 @@ pub enum GameError {
     Unreadable(PathBuf, StoreError),
     #[error("the host sent a header that does not seat this player as agreed")]
     BadSeat,
+    /// The room's host said it starts another game than the one the
+    /// player chose it for, or asked to sign another than it said.
+    #[error(
+        "the host asked to start another game (players, rules, turn timer or board) than its room offered; not signed"
+    )]
+    NotAsOffered,
     #[error(
         "the host sent a header that would let a player hold the game up (turn timer {}, {grace} s for a phone that is gone); not signed",
         timer.map_or("none".to_owned(), |s| format!("{s} s"))
@@ -151,7 +157,7 @@ fn saved_game(dir: &Path) -> Result<Restored, StoreError> {
 enum Start<'a> {
     Resume(Box<Restored>),
     Host(Table, &'a mut dyn Organiser),
-    Join(&'a str),
+    Join(&'a Joining),
 }
 
 /// Plays a game to its end (or this player's leave) as `peer` says, with
@@ -188,7 +194,7 @@ pub async fn run(
             return Err(GameError::Unreadable(dir, e));
         }
         (Role::Host(table, organiser), _) => Start::Host(*table, organiser.as_mut()),
-        (Role::Join(Some(link)), _) => Start::Join(link),
+        (Role::Join(Some(joining)), _) => Start::Join(joining),
     };
     let sightings = peer.sightings.take();
     // A resumed game's nicknames, said at its setup, come from its book.
@@ -210,14 +216,14 @@ pub async fn run(
             let (book, names) = book_and_names(peers);
             (node, phone, book, names)
         }
-        Start::Join(link) => {
+        Start::Join(joining) => {
             let secret = DiceSecret::generate()?;
             let mut node = listen(&keypair, config, sightings, front).await?;
             let (header, peers) = setup::join(
                 &mut node,
                 &keypair,
                 &secret,
-                link,
+                joining,
                 &peer.name,
                 peer.ready_after,
                 front,

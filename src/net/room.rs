@@ -21,7 +21,7 @@ use super::seen;
 use super::ticket::{RoomId, RoomSecret, Ticket};
 use crate::bot::Level;
 use crate::protocol::computer::LevelDef;
-use crate::protocol::{Theme, TurnTimer};
+use crate::protocol::{Header, Theme, TurnTimer};
 use crate::rules::RuleSet;
 
 /// What travels on the byte channel: lobby messages, and the game log's
@@ -103,6 +103,15 @@ pub enum Lobby {
     Declined {
         room: RoomId,
     },
+    /// The game the room starts, sent to a guest with its admission: the
+    /// guest shows it and signs no other (a phone that joined by code or
+    /// QR code saw no listing before). Last of the messages, so that a
+    /// phone of the version before, which does not know it, passes it by
+    /// and learns from the header that the versions differ.
+    Terms {
+        room: RoomId,
+        listing: Listing,
+    },
 }
 
 impl Lobby {
@@ -169,6 +178,17 @@ pub struct Listing {
 }
 
 impl Listing {
+    /// What `header` starts: the game a guest compares with the room's
+    /// terms before signing.
+    pub fn of(header: &Header) -> Listing {
+        Listing {
+            players: header.seats.iter().flatten().count() as u8,
+            rules: header.rules,
+            timer: header.timer,
+            theme: header.theme,
+        }
+    }
+
     /// Whether its room has as many seats as a game can (2–4): another
     /// phone's listing may say anything.
     pub fn has_game_size(&self) -> bool {
@@ -206,29 +226,30 @@ pub struct Room {
     barred: BTreeSet<PeerId>,
     /// Seats for guests' phones.
     places: usize,
-    /// What an open room tells [`Lobby::Browse`]; `None`: not browsable.
-    listing: Option<Listing>,
+    /// The game the room starts: its terms to every guest, and what an
+    /// open room tells [`Lobby::Browse`].
+    listing: Listing,
 }
 
 impl Room {
     /// A room of `ticket` (private if it carries a secret) with `places`
-    /// seats for other phones.
-    pub fn new(ticket: Ticket, places: usize) -> Room {
+    /// seats for other phones, starting the game of `listing`; an open
+    /// one is shown so in the nearby rooms list while it has a free seat.
+    pub fn new(ticket: Ticket, places: usize, listing: Listing) -> Room {
         Room {
             ticket,
             guests: Vec::new(),
             barred: BTreeSet::new(),
             places,
-            listing: None,
+            listing,
         }
     }
 
-    /// The room, shown in the nearby rooms list as `listing` while it is
-    /// open and has a free seat.
-    pub fn with_listing(self, listing: Listing) -> Room {
-        Room {
-            listing: Some(listing),
-            ..self
+    /// What the room tells a guest it admitted, after [`Lobby::Admitted`].
+    pub fn terms(&self) -> Lobby {
+        Lobby::Terms {
+            room: self.ticket.room(),
+            listing: self.listing,
         }
     }
 
@@ -270,7 +291,7 @@ impl Room {
                 })
             }
             Lobby::Browse if self.ticket.secret().is_none() && !self.is_full() => {
-                let listing = self.listing?;
+                let listing = self.listing;
                 let free = self.places - self.guests.len();
                 Some(Lobby::Listed {
                     ticket: self.ticket.to_string(),
@@ -481,7 +502,7 @@ mod tests {
     #[test]
     fn open_room_answers_lookups_with_its_ticket() {
         let t = ticket(None);
-        let mut room = Room::new(t.clone(), 1);
+        let mut room = Room::new(t.clone(), 1, listing());
         let answer = room.answer(PeerId::random(), &Lobby::Lookup);
         assert_eq!(
             answer,
@@ -493,7 +514,7 @@ mod tests {
 
     #[test]
     fn private_room_is_not_listed() {
-        let mut room = Room::new(ticket(Some(RoomSecret::from_bytes([1; 16]))), 3);
+        let mut room = Room::new(ticket(Some(RoomSecret::from_bytes([1; 16]))), 3, listing());
         assert_eq!(room.answer(PeerId::random(), &Lobby::Lookup), None);
     }
 
@@ -501,7 +522,7 @@ mod tests {
     fn private_room_refuses_a_join_without_its_secret() {
         let secret = RoomSecret::from_bytes([1; 16]);
         let t = ticket(Some(secret));
-        let mut room = Room::new(t.clone(), 3);
+        let mut room = Room::new(t.clone(), 3, listing());
         let peer = PeerId::random();
         for wrong in [None, Some(RoomSecret::from_bytes([2; 16]))] {
             let join = Lobby::Join {
@@ -527,7 +548,7 @@ mod tests {
     #[test]
     fn full_room_refuses_newcomers_but_readmits_its_guests() {
         let t = ticket(None);
-        let mut room = Room::new(t.clone(), 1);
+        let mut room = Room::new(t.clone(), 1, listing());
         let join = Lobby::join(&t);
         let (first, second) = (PeerId::random(), PeerId::random());
         assert_eq!(
@@ -555,7 +576,7 @@ mod tests {
     #[test]
     fn a_phone_the_host_removed_is_refused_as_removed_and_its_seat_is_free() {
         let t = ticket(None);
-        let mut room = Room::new(t.clone(), 1);
+        let mut room = Room::new(t.clone(), 1, listing());
         let join = Lobby::join(&t);
         let (removed, next) = (PeerId::random(), PeerId::random());
         room.answer(removed, &join);
@@ -586,7 +607,7 @@ mod tests {
     #[test]
     fn open_room_answers_browse_with_its_listing_and_free_seats() {
         let t = ticket(None);
-        let mut room = Room::new(t.clone(), 2).with_listing(listing());
+        let mut room = Room::new(t.clone(), 2, listing());
         let join = Lobby::join(&t);
         room.answer(PeerId::random(), &join);
         assert_eq!(
@@ -606,17 +627,15 @@ mod tests {
     }
 
     #[test]
-    fn private_or_unlisted_room_does_not_answer_browse() {
+    fn private_room_does_not_answer_browse() {
         let secret = RoomSecret::from_bytes([1; 16]);
-        let mut private = Room::new(ticket(Some(secret)), 3).with_listing(listing());
+        let mut private = Room::new(ticket(Some(secret)), 3, listing());
         assert_eq!(private.answer(PeerId::random(), &Lobby::Browse), None);
-        let mut unlisted = Room::new(ticket(None), 3);
-        assert_eq!(unlisted.answer(PeerId::random(), &Lobby::Browse), None);
     }
 
     #[test]
     fn join_for_another_room_is_refused() {
-        let mut room = Room::new(ticket(None), 3);
+        let mut room = Room::new(ticket(None), 3, listing());
         let other = RoomId::from_bytes([8; 16]);
         let join = Lobby::Join {
             room: other,
@@ -672,7 +691,7 @@ mod tests {
         let id = RoomId::from_bytes([7; 16]);
         let room_on = |node: &Node| {
             let ticket = Ticket::new(id, node.peer_id(), node.listen_addrs(), None).unwrap();
-            Room::new(ticket, 1)
+            Room::new(ticket, 1, listing())
         };
         let (real_room, copy_room) = (room_on(&real), room_on(&copy));
         let code = real_room.ticket().code();

@@ -293,8 +293,9 @@ pub(super) async fn host(
         secret_room,
     )?;
     front.show(Progress::Opened(&ticket))?;
+    front.show(Progress::Terms(&table.listing()))?;
     organiser.opened(&ticket, table.listing());
-    let mut room = Room::new(ticket, organiser.places()).with_listing(table.listing());
+    let mut room = Room::new(ticket, organiser.places(), table.listing());
     let signer = Signer::new(keypair).map_err(PhoneError::from)?;
     let mut offers: BTreeMap<PeerId, (PublicKey, Digest)> = BTreeMap::new();
     let mut names: BTreeMap<PeerId, String> = BTreeMap::new();
@@ -501,7 +502,11 @@ pub(super) async fn host(
                 // stranger asking thousands of times a second would
                 // otherwise queue megabytes here.
                 if node.unacknowledged(from) < MAX_UNTAKEN_ANSWERS {
+                    let admitted = matches!(answer, Lobby::Admitted { .. });
                     let _ = node.send(from, Frame::Lobby(answer).encode());
+                    if admitted {
+                        let _ = node.send(from, Frame::Lobby(room.terms()).encode());
+                    }
                 }
             } else if matches!(lobby, Lobby::Leave { room: r } if r == room.ticket().room()) {
                 leave(from, node, &mut room, &mut offers, &mut signing, organiser);
@@ -562,18 +567,46 @@ pub(super) async fn host(
     }
 }
 
-/// Joins the room of `link` (a ticket or a code) and signs its header.
-/// The guest says it is ready `ready_after` joining, if given, and
-/// whenever the front says so.
+/// A room to join: its ticket or code, and the game the player chose it
+/// for where one was shown (the nearby rooms list, an invitation).
+#[derive(Clone, Debug)]
+pub struct Joining {
+    pub link: String,
+    pub listing: Option<Listing>,
+}
+
+impl Joining {
+    /// A room to join by `link` alone (typed, scanned or given): its
+    /// host's word on the game is all there is to hold it to.
+    pub fn by(link: impl Into<String>) -> Joining {
+        Joining {
+            link: link.into(),
+            listing: None,
+        }
+    }
+
+    /// A room to join by `link`, chosen where it showed `listing`.
+    pub fn listed(link: impl Into<String>, listing: Listing) -> Joining {
+        Joining {
+            link: link.into(),
+            listing: Some(listing),
+        }
+    }
+}
+
+/// Joins the room of `joining` and signs its header, if it starts the
+/// game the room offered. The guest says it is ready `ready_after`
+/// joining, if given, and whenever the front says so.
 pub(super) async fn join(
     node: &mut Node,
     keypair: &Keypair,
     secret: &DiceSecret,
-    link: &str,
+    joining: &Joining,
     name: &str,
     ready_after: Option<Duration>,
     front: &mut dyn Front,
 ) -> Result<(SignedHeader, Peers), GameError> {
+    let link = joining.link.as_str();
     let ticket = match link.parse::<Ticket>() {
         Ok(ticket) => ticket,
         Err(e) if e != TicketError::Scheme => return Err(GameError::DamagedTicket(e)),
@@ -608,6 +641,8 @@ pub(super) async fn join(
     let mut ready = false;
     // While the seat is asked for again, when to stop waiting for the host.
     let mut asked_again: Option<Instant> = None;
+    // The game the room starts, as its host said on admitting this guest.
+    let mut terms: Option<Listing> = None;
     loop {
         let event = tokio::select! {
             event = node.next() => event,
@@ -665,14 +700,26 @@ pub(super) async fn join(
         if from != host {
             continue;
         }
-        if let Ok(Frame::Lobby(Lobby::Seats { room, seats })) = Frame::decode(&bytes)
-            && room == ticket.room()
-        {
-            front.show(Progress::Seats {
-                seats: &as_shown(seats),
-                startable: None,
-            })?;
-            continue;
+        match Frame::decode(&bytes) {
+            Ok(Frame::Lobby(Lobby::Seats { room, seats })) if room == ticket.room() => {
+                front.show(Progress::Seats {
+                    seats: &as_shown(seats),
+                    startable: None,
+                })?;
+                continue;
+            }
+            Ok(Frame::Lobby(Lobby::Terms { room, listing })) if room == ticket.room() => {
+                // Said again on every admission, and never otherwise.
+                let offered = terms.or(joining.listing).unwrap_or(listing);
+                if listing != offered || !listing.has_game_size() {
+                    return Err(GameError::NotAsOffered);
+                }
+                if terms.replace(listing).is_none() {
+                    front.show(Progress::Terms(&listing))?;
+                }
+                continue;
+            }
+            _ => {}
         }
         match Envelope::unframe(&bytes) {
             // Signed only while ready: the host starts once its guests are
@@ -686,7 +733,7 @@ pub(super) async fn join(
                 let _ = node.send(host, ready_message(false));
             }
             Some(Envelope::Setup(Setup::Sign(header))) => {
-                signable(&header, signer.public(), commitment)?;
+                signable(&header, signer.public(), commitment, terms.as_ref())?;
                 send(
                     node,
                     host,
@@ -741,14 +788,20 @@ fn as_shown(seats: Vec<SeatView>) -> Vec<SeatView> {
         .collect()
 }
 
-/// Whether a guest whose offer was `key` and `commitment` signs `header`:
-/// it must be of this app's version, seat the guest as offered, with the
-/// standard dice, and be
-/// fair to every player. Every room has a turn timer and waits the rules'
-/// 45 s (or less) for a phone that is gone, so a header without a timer or
-/// with a longer grace period is refused: with it, a host could hold the
-/// others for hours in a game it stopped playing.
-fn signable(header: &Header, key: PublicKey, commitment: Digest) -> Result<(), GameError> {
+/// Whether a guest whose offer was `key` and `commitment`, in a room whose
+/// host said it starts `terms`, signs `header`: it must be of this app's
+/// version, start that game (the players, rules, timer and board the
+/// guest was shown), seat the guest as offered, with the standard dice,
+/// and be fair to every player. Every room has a turn timer and waits the
+/// rules' 45 s (or less) for a phone that is gone, so a header without a
+/// timer or with a longer grace period is refused: with it, a host could
+/// hold the others for hours in a game it stopped playing.
+fn signable(
+    header: &Header,
+    key: PublicKey,
+    commitment: Digest,
+    terms: Option<&Listing>,
+) -> Result<(), GameError> {
     header.same_version()?;
     let seat = header.seat_of(key).ok_or(GameError::BadSeat)?;
     let agreed = matches!(
@@ -757,6 +810,9 @@ fn signable(header: &Header, key: PublicKey, commitment: Digest) -> Result<(), G
     ) && header.rolls == DEFAULT_ROLLS;
     if !agreed {
         return Err(GameError::BadSeat);
+    }
+    if terms != Some(&Listing::of(header)) {
+        return Err(GameError::NotAsOffered);
     }
     if header.timer == TurnTimer::None || header.grace_secs > DEFAULT_GRACE_SECS {
         return Err(GameError::Unfair {
@@ -824,7 +880,8 @@ mod tests {
             [Some(seat(&host)), None, Some(seat(&guest)), None],
         );
         fair.timer = TurnTimer::Seconds30;
-        let check = |header: &Header| signable(header, guest.public(), commitment);
+        let terms = Listing::of(&fair);
+        let check = |header: &Header| signable(header, guest.public(), commitment, Some(&terms));
         assert!(check(&fair).is_ok());
         let mut shorter = fair.clone();
         shorter.grace_secs = 2;
@@ -835,17 +892,21 @@ mod tests {
         assert!(matches!(check(&unseated), Err(GameError::BadSeat)));
         let other = DiceChain::new(&DiceSecret::from_bytes([8; 32]), DEFAULT_ROLLS).commitment();
         assert!(matches!(
-            signable(&fair, guest.public(), other),
+            signable(&fair, guest.public(), other, Some(&terms)),
             Err(GameError::BadSeat)
         ));
         let mut no_timer = fair.clone();
         no_timer.timer = TurnTimer::None;
         let mut long_grace = fair.clone();
         long_grace.grace_secs = u16::MAX;
-        for unfair in [no_timer, long_grace] {
-            let refused = check(&unfair).unwrap_err();
-            assert!(matches!(refused, GameError::Unfair { .. }), "{refused}");
-        }
+        let untimed = Listing::of(&no_timer);
+        let refused = signable(&no_timer, guest.public(), commitment, Some(&untimed));
+        assert!(
+            matches!(refused, Err(GameError::Unfair { .. })),
+            "{refused:?}"
+        );
+        let refused = check(&long_grace).unwrap_err();
+        assert!(matches!(refused, GameError::Unfair { .. }), "{refused}");
         // Another app's game is refused before it is signed, not once it
         // has started.
         let mut newer = fair.clone();
@@ -855,6 +916,54 @@ mod tests {
         for other in [newer, other_engine] {
             let refused = check(&other).unwrap_err();
             assert!(matches!(refused, GameError::Header(_)), "{refused}");
+        }
+    }
+
+    #[test]
+    fn a_guest_signs_only_the_game_its_host_said_the_room_starts() {
+        let guest = Signer::new(&Keypair::ed25519_from_bytes([2; 32]).unwrap()).unwrap();
+        let host = Signer::new(&Keypair::ed25519_from_bytes([1; 32]).unwrap()).unwrap();
+        let third = Signer::new(&Keypair::ed25519_from_bytes([3; 32]).unwrap()).unwrap();
+        let commitment =
+            DiceChain::new(&DiceSecret::from_bytes([9; 32]), DEFAULT_ROLLS).commitment();
+        let seat = |signer: &Signer| Seat::Player {
+            key: signer.public(),
+            commitment,
+        };
+        let mut offered = Header::new(
+            [1; 32],
+            RuleSet::Classic(Default::default()),
+            [Some(seat(&host)), None, Some(seat(&guest)), None],
+        );
+        offered.timer = TurnTimer::Seconds30;
+        let terms = Listing::of(&offered);
+        assert_eq!(
+            terms,
+            Listing {
+                players: 2,
+                rules: RuleSet::Classic(Default::default()),
+                timer: TurnTimer::Seconds30,
+                theme: Theme::Classic,
+            }
+        );
+        let check = |header: &Header, terms| signable(header, guest.public(), commitment, terms);
+        assert!(check(&offered, Some(&terms)).is_ok());
+        assert!(
+            matches!(check(&offered, None), Err(GameError::NotAsOffered)),
+            "a host that never said its terms"
+        );
+
+        let mut more_players = offered.clone();
+        more_players.seats[1] = Some(seat(&third));
+        let mut other_rules = offered.clone();
+        other_rules.rules = RuleSet::Classic(crate::rules::HouseRules::CROATIAN);
+        let mut other_timer = offered.clone();
+        other_timer.timer = TurnTimer::Seconds10;
+        let mut other_board = offered.clone();
+        other_board.theme = Theme::Sea;
+        for other in [more_players, other_rules, other_timer, other_board] {
+            let refused = check(&other, Some(&terms));
+            assert!(matches!(refused, Err(GameError::NotAsOffered)), "{other:?}");
         }
     }
 
@@ -1265,7 +1374,7 @@ mod tests {
             None,
         )
         .unwrap();
-        let (link, room_id) = (ticket.to_string(), ticket.room());
+        let (link, room_id) = (Joining::by(ticket.to_string()), ticket.room());
         let (leave, told) = tokio::sync::oneshot::channel();
         let local = tokio::task::LocalSet::new();
         let guest = local.spawn_local(async move {
@@ -1356,12 +1465,25 @@ mod tests {
             .to_peer_id();
         let join = heard(host_node, guest_id, lobby).await;
         assert!(matches!(join, Lobby::Join { .. }), "{join:?}");
-        let admitted = Lobby::Admitted {
-            room: ticket.room(),
+        let rules = RuleSet::Classic(Default::default());
+        let terms = Listing {
+            players: 2,
+            rules,
+            timer: TurnTimer::Seconds30,
+            theme: Theme::Classic,
         };
-        host_node
-            .send(guest_id, Frame::Lobby(admitted).encode())
-            .unwrap();
+        let room = ticket.room();
+        for said in [
+            Lobby::Admitted { room },
+            Lobby::Terms {
+                room,
+                listing: terms,
+            },
+        ] {
+            host_node
+                .send(guest_id, Frame::Lobby(said).encode())
+                .unwrap();
+        }
         let Setup::Offer {
             key, commitment, ..
         } = heard(host_node, guest_id, setup).await
@@ -1375,13 +1497,13 @@ mod tests {
                 .commitment(),
         };
         let guest_seat = Seat::Player { key, commitment };
-        let rules = RuleSet::Classic(Default::default());
         let mut header = Header::new(
             [3; 32],
             rules,
             [Some(host_seat), None, Some(guest_seat), None],
         );
         header.timer = TurnTimer::Seconds30;
+        assert_eq!(Listing::of(&header), terms, "the game said");
         (guest_id, host_signer, header)
     }
 
@@ -1395,7 +1517,7 @@ mod tests {
             None,
         )
         .unwrap();
-        let link = ticket.to_string();
+        let link = Joining::by(ticket.to_string());
         let (ready, told) = tokio::sync::oneshot::channel();
         let local = tokio::task::LocalSet::new();
         let _guest = local.spawn_local(async move {
@@ -1444,6 +1566,72 @@ mod tests {
         assert!(signed, "a signature of the header asked");
     }
 
+    /// A ready guest joining as `chosen` (a listing, or none) a room whose
+    /// host, by hand, says the terms of [`seated`] and asks it to sign its
+    /// header changed by `change`: how the guest's join ends.
+    async fn joined_as(
+        chosen: Option<Listing>,
+        change: fn(&mut Header),
+    ) -> Result<(SignedHeader, Peers), GameError> {
+        let (mut host_node, host_keys) = node(1).await;
+        let ticket = Ticket::new(
+            RoomId::from_bytes([6; 16]),
+            host_node.peer_id(),
+            host_node.listen_addrs(),
+            None,
+        )
+        .unwrap();
+        let joining = Joining {
+            link: ticket.to_string(),
+            listing: chosen,
+        };
+        let local = tokio::task::LocalSet::new();
+        let guest = local.spawn_local(async move {
+            let (mut node, keypair) = node(2).await;
+            let mut front = Told(None);
+            let secret = DiceSecret::from_bytes([2; 32]);
+            let ready = Some(Duration::ZERO);
+            join(
+                &mut node, &keypair, &secret, &joining, "Jana", ready, &mut front,
+            )
+            .await
+        });
+        let hosted = local.run_until(async move {
+            let (guest_id, _, mut header) = seated(&mut host_node, &host_keys, &ticket).await;
+            change(&mut header);
+            send(
+                &mut host_node,
+                guest_id,
+                &Envelope::Setup(Setup::Sign(header)),
+            );
+            tokio::select! {
+                joined = guest => joined.unwrap(),
+                () = polled(&mut host_node) => unreachable!(),
+            }
+        });
+        tokio::time::timeout(Duration::from_secs(60), hosted)
+            .await
+            .expect("the guest's join ends")
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_guest_leaves_a_room_that_says_another_game_than_it_chose() {
+        let chosen = Listing {
+            players: 4,
+            rules: RuleSet::Matfyz,
+            timer: TurnTimer::Seconds60,
+            theme: Theme::Sea,
+        };
+        let joined = joined_as(Some(chosen), |_| {}).await;
+        assert!(matches!(joined, Err(GameError::NotAsOffered)), "{joined:?}");
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_guest_does_not_sign_another_game_than_its_host_said() {
+        let joined = joined_as(None, |header| header.timer = TurnTimer::Seconds10).await;
+        assert!(matches!(joined, Err(GameError::NotAsOffered)), "{joined:?}");
+    }
+
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn a_start_sent_while_the_guest_asks_for_its_seat_again_is_not_lost() {
         let (host_node, host_keys) = node(1).await;
@@ -1454,7 +1642,7 @@ mod tests {
             None,
         )
         .unwrap();
-        let link = ticket.to_string();
+        let link = Joining::by(ticket.to_string());
         // The guest's loop is not Send (its front need not be).
         let local = tokio::task::LocalSet::new();
         let guest = local.spawn_local(async move {
