@@ -727,6 +727,14 @@ impl Table {
         &mut self.log
     }
 
+    /// `seat`'s player: its key and dice secret, for a phone of its own.
+    pub fn player(&self, seat: Colour) -> Option<&Player> {
+        self.players
+            .iter()
+            .find(|(p, _, _)| p.seat == seat)
+            .map(|(p, _, _)| p)
+    }
+
     pub fn signer(&self, seat: Colour) -> Option<&Signer> {
         self.players
             .iter()

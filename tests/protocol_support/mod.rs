@@ -63,7 +63,13 @@ pub fn move_due_for(seat: Colour) -> impl Fn(&Table) -> bool {
 /// A game of [`config`] played until `seat`'s roll is due, where `seat`
 /// was then certified gone: the computer plays it.
 pub fn certified_gone(seat: Colour) -> Table {
-    let mut table = table_until(roll_due_for(seat));
+    certified_gone_in(Table::new(&config()).unwrap(), seat)
+}
+
+/// `table` played until `seat`'s roll is due, and `seat` certified gone
+/// there by the others.
+pub fn certified_gone_in(mut table: Table, seat: Colour) -> Table {
+    play_until(&mut table, roll_due_for(seat));
     let cert = table.certificate(Change::Gone(Colours::one(seat))).unwrap();
     table.log_mut().offer(cert).unwrap();
     table
@@ -78,9 +84,17 @@ pub fn table_until(until: impl Fn(&Table) -> bool) -> Table {
 
 /// Plays `table` on until `until` holds.
 pub fn play_until(table: &mut Table, until: impl Fn(&Table) -> bool) {
+    assert!(played_until(table, until), "the game ended first");
+}
+
+/// Plays `table` on until `until` holds; false if the game ends first.
+pub fn played_until(table: &mut Table, until: impl Fn(&Table) -> bool) -> bool {
     while !until(table) {
-        assert!(table.step(), "the game ended first");
+        if !table.step() {
+            return false;
+        }
     }
+    true
 }
 
 /// Whether `seat`'s player has acted at index `since` or after.
@@ -95,11 +109,11 @@ pub fn acted_since(seat: Colour, since: usize) -> impl Fn(&Table) -> bool {
 /// `seat`'s phone in `table`'s game (saving to `dir` if given), caught up
 /// with the log.
 pub fn phone_of(table: &Table, seat: Colour, dir: Option<&Path>) -> (Phone, Sent) {
-    let player = player(&config(), seat);
+    let player = table.player(seat).expect("a player's seat");
     let mut phone = Phone::new(
         table.log().header().clone(),
         &player.keypair,
-        player.secret,
+        player.secret.clone(),
         dir,
     )
     .unwrap();
