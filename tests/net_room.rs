@@ -6,7 +6,7 @@ mod support;
 
 use std::time::Duration;
 
-use clovece::net::room::{self, Frame, Listing, LookupError, Refusal, Room};
+use clovece::net::room::{self, Frame, Listing, Lobby, LookupError, Refusal, Room};
 use clovece::net::{Event, Node, RoomCode, RoomId, RoomSecret, Ticket};
 use clovece::protocol::{Theme, TurnTimer};
 use clovece::rules::RuleSet;
@@ -42,6 +42,11 @@ async fn host(secret: Option<RoomSecret>, places: usize) -> Ticket {
                 && let Ok(Frame::Lobby(message)) = Frame::decode(&bytes)
                 && let Some(answer) = room.answer(from, &message)
             {
+                // Seated at once, as a guest that offers to play as soon
+                // as it is admitted (the game's setup is not played here).
+                if matches!(answer, Lobby::Admitted { .. }) {
+                    room.seat(from);
+                }
                 node.send(from, Frame::Lobby(answer).encode()).unwrap();
             }
         }

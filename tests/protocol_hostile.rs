@@ -652,7 +652,7 @@ fn a_late_certificate_does_not_undo_a_late_vote_proof_against_its_voter() {
             }
         }
     };
-    let (mut table, first_try) = (11..31)
+    let (table, first_try) = (11..31)
         .find_map(twice)
         .expect("one game of twenty with blue's roll due twice");
     let (_, mut table, second) = late(table, Change::Gone(Colours::one(BLUE)));

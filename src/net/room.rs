@@ -215,12 +215,21 @@ pub enum Refusal {
     Removed,
 }
 
+/// How many admitted phones may wait to offer to play at once; the one
+/// waiting longest makes way for the next ([`Room::crowded_out`]). An
+/// honest phone offers as soon as it is admitted, so a few are plenty.
+pub const MAX_WAITING: usize = 8;
+
 /// A room as its host keeps it.
 #[derive(Clone, Debug)]
 pub struct Room {
     ticket: Ticket,
     /// Phones other than the host's, in the order they were admitted.
     guests: Vec<PeerId>,
+    /// Those of `guests` that offered to play: only they take seats, so
+    /// that phones which join and never offer (fresh identities cost
+    /// nothing) cannot keep the others out.
+    offered: BTreeSet<PeerId>,
     /// Phones the host removed, not let in again (one per tap of the
     /// host's, so few).
     barred: BTreeSet<PeerId>,
@@ -239,6 +248,7 @@ impl Room {
         Room {
             ticket,
             guests: Vec::new(),
+            offered: BTreeSet::new(),
             barred: BTreeSet::new(),
             places,
             listing,
@@ -261,8 +271,24 @@ impl Room {
         &self.guests
     }
 
+    /// Whether every seat for a guest is taken by one that offered.
     pub fn is_full(&self) -> bool {
-        self.guests.len() >= self.places
+        self.offered.len() >= self.places
+    }
+
+    /// `guest` offered to play and was given a seat.
+    pub fn seat(&mut self, guest: PeerId) {
+        if self.guests.contains(&guest) {
+            self.offered.insert(guest);
+        }
+    }
+
+    /// The admitted phone that has waited longest without offering to
+    /// play, if more than [`MAX_WAITING`] wait: it is to be turned away.
+    pub fn crowded_out(&self) -> Option<PeerId> {
+        let mut waiting = self.guests.iter().filter(|g| !self.offered.contains(g));
+        let oldest = waiting.next().copied();
+        (waiting.count() >= MAX_WAITING).then_some(oldest).flatten()
     }
 
     /// Sets the seats for guests' phones (the host put the computer in a
@@ -280,6 +306,7 @@ impl Room {
     /// `guest` left before the start: its seat is free again.
     pub fn leave(&mut self, guest: PeerId) {
         self.guests.retain(|g| *g != guest);
+        self.offered.remove(&guest);
     }
 
     /// The answer to `message` from `from`, if any.
@@ -292,7 +319,7 @@ impl Room {
             }
             Lobby::Browse if self.ticket.secret().is_none() && !self.is_full() => {
                 let listing = self.listing;
-                let free = self.places - self.guests.len();
+                let free = self.places - self.offered.len();
                 Some(Lobby::Listed {
                     ticket: self.ticket.to_string(),
                     listing,
@@ -555,6 +582,7 @@ mod tests {
             room.answer(first, &join),
             Some(Lobby::Admitted { room: t.room() })
         );
+        room.seat(first);
         assert_eq!(
             room.answer(second, &join),
             Some(Lobby::Refused {
@@ -571,6 +599,37 @@ mod tests {
             None,
             "a full room is not listed"
         );
+    }
+
+    #[test]
+    fn phones_that_join_and_never_offer_take_no_seat_and_make_way_in_turn() {
+        let t = ticket(None);
+        let mut room = Room::new(t.clone(), 1, listing());
+        let join = Lobby::join(&t);
+        let silent: Vec<PeerId> = (0..=MAX_WAITING).map(|_| PeerId::random()).collect();
+        for (i, &phone) in silent.iter().enumerate() {
+            assert_eq!(
+                room.answer(phone, &join),
+                Some(Lobby::Admitted { room: t.room() }),
+                "the seat is free for phone {i}"
+            );
+            let expected = (i == MAX_WAITING).then_some(silent[0]);
+            assert_eq!(room.crowded_out(), expected, "phone {i}");
+        }
+        assert!(room.answer(PeerId::random(), &Lobby::Lookup).is_some());
+        room.leave(silent[0]);
+        assert_eq!(room.crowded_out(), None);
+        // One that offers takes the seat: the room is full to newcomers.
+        room.seat(silent[3]);
+        assert!(room.is_full());
+        assert_eq!(
+            room.answer(PeerId::random(), &join),
+            Some(Lobby::Refused {
+                room: t.room(),
+                why: Refusal::Full
+            })
+        );
+        assert_eq!(room.answer(PeerId::random(), &Lobby::Lookup), None);
     }
 
     #[test]
@@ -609,7 +668,12 @@ mod tests {
         let t = ticket(None);
         let mut room = Room::new(t.clone(), 2, listing());
         let join = Lobby::join(&t);
-        room.answer(PeerId::random(), &join);
+        let seated = |room: &mut Room| {
+            let guest = PeerId::random();
+            room.answer(guest, &join);
+            room.seat(guest);
+        };
+        seated(&mut room);
         assert_eq!(
             room.answer(PeerId::random(), &Lobby::Browse),
             Some(Lobby::Listed {
@@ -618,7 +682,7 @@ mod tests {
                 free: 1
             })
         );
-        room.answer(PeerId::random(), &join);
+        seated(&mut room);
         assert_eq!(
             room.answer(PeerId::random(), &Lobby::Browse),
             None,

@@ -25,6 +25,8 @@ use super::code::RoomCode;
 use super::front::{Action, Front, Progress};
 use super::game::GameError;
 use super::node::{Event, Node};
+#[cfg(test)]
+use super::room::MAX_WAITING;
 use super::room::{self, Frame, Listing, Lobby, LookupError, Refusal, Room, SeatView};
 use super::ticket::{RoomId, RoomSecret, Ticket, TicketError};
 use crate::bot::Level;
@@ -45,7 +47,7 @@ const FIND_WAIT: Duration = Duration::from_secs(3);
 const SIGN_WAIT: Duration = Duration::from_secs(10);
 /// How long the host waits for an admitted guest's offer to play: a phone
 /// sends it the moment it is admitted, so one that has not by then is
-/// turned away rather than holding a seat that nobody else can take.
+/// turned away rather than kept connected (it takes no seat meanwhile).
 const OFFER_WAIT: Duration = Duration::from_secs(10);
 /// The most messages queued for a phone, and not taken by it, with which
 /// the room still answers its questions: a phone in the room takes them
@@ -497,6 +499,13 @@ pub(super) async fn host(
                             .entry(from)
                             .or_insert_with(|| Instant::now() + OFFER_WAIT);
                     }
+                    // Admitted phones take no seat until they offer, so a
+                    // device joining under ever new identities would pile
+                    // them up here instead: the one waiting longest goes.
+                    if let Some(out) = room.crowded_out() {
+                        warn!(peer = %out, "too many phones wait to offer to play; turned away");
+                        turn_away(out, node, &mut room);
+                    }
                 }
                 // A phone that takes none of its answers gets no more: a
                 // stranger asking thousands of times a second would
@@ -541,6 +550,7 @@ pub(super) async fn host(
                 let name = nickname(&name);
                 unoffered.remove(&from);
                 if organiser.arrived(from, &name) {
+                    room.seat(from);
                     offers.insert(from, (key, commitment));
                     names.insert(from, name);
                 } else {
@@ -1207,7 +1217,7 @@ mod tests {
     }
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-    async fn an_admitted_guest_that_never_offers_to_play_is_turned_away_and_its_seat_freed() {
+    async fn an_admitted_guest_that_never_offers_to_play_holds_no_seat_and_is_turned_away() {
         let (ticket_tx, ticket_rx) = tokio::sync::oneshot::channel();
         let (left, _) = tokio::sync::mpsc::unbounded_channel();
         let mut organiser = Starter::new(2, ticket_tx, left);
@@ -1217,17 +1227,15 @@ mod tests {
             Duration::from_secs(60),
             local.run_until(async move {
                 let ticket = ticket_rx.await.unwrap();
-                // Admitted to the only guest seat, it stays connected but
-                // never offers to play.
+                // Admitted to the room of one guest seat, it stays
+                // connected but never offers to play...
                 let (mut silent, _) = node(2).await;
                 room::join(&mut silent, &ticket, JOIN_WAIT).await.unwrap();
                 let admitted = Instant::now();
+                // ...and keeps no one else out.
                 let (mut other, _) = node(3).await;
-                let full = room::join(&mut other, &ticket, JOIN_WAIT).await;
-                assert!(
-                    matches!(full, Err(LookupError::Refused(Refusal::Full))),
-                    "{full:?}"
-                );
+                let joined = room::join(&mut other, &ticket, JOIN_WAIT).await;
+                assert!(joined.is_ok(), "{joined:?}");
                 let told = loop {
                     if let Event::Message { from, bytes } = silent.next().await
                         && let Some(answer) = room::admission(&ticket, from, &bytes)
@@ -1240,7 +1248,7 @@ mod tests {
                     "{told:?}"
                 );
                 assert!(admitted.elapsed() >= OFFER_WAIT - Duration::from_secs(1));
-                // The seat is free: the next phone takes it and plays.
+                // The next phone takes the seat and plays.
                 let _polled = tokio::task::spawn_local(async move { polled(&mut silent).await });
                 let (mut next, signer, header) = offered(&ticket, 4).await;
                 let signed = Envelope::Setup(Setup::Signed(header.sign(&signer)));
@@ -1248,6 +1256,61 @@ mod tests {
                 tokio::select! {
                     hosted = hosting => hosted.unwrap().unwrap(),
                     () = polled(&mut next) => unreachable!(),
+                }
+            }),
+        );
+        let signed = played.await.expect("the room neither hangs nor ends");
+        assert!(signed.verify().is_ok());
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn phones_piling_up_without_offering_make_way_and_keep_no_one_out() {
+        let (ticket_tx, ticket_rx) = tokio::sync::oneshot::channel();
+        let (left, _) = tokio::sync::mpsc::unbounded_channel();
+        let mut organiser = Starter::new(2, ticket_tx, left);
+        let local = tokio::task::LocalSet::new();
+        let hosting = local.spawn_local(async move { hosted(2, &mut organiser).await.1 });
+        let played = tokio::time::timeout(
+            Duration::from_secs(60),
+            local.run_until(async move {
+                let ticket = ticket_rx.await.unwrap();
+                // One more than may wait, each admitted, none offering.
+                let mut silent = Vec::new();
+                let first_admitted = Instant::now();
+                for seed in 0..=MAX_WAITING as u8 {
+                    let (mut phone, _) = node(100 + seed).await;
+                    room::join(&mut phone, &ticket, JOIN_WAIT).await.unwrap();
+                    silent.push(phone);
+                }
+                // The first made way at once, not after its 10 s.
+                let told = loop {
+                    if let Event::Message { from, bytes } = silent[0].next().await
+                        && let Some(answer) = room::admission(&ticket, from, &bytes)
+                    {
+                        break answer;
+                    }
+                };
+                assert!(
+                    matches!(told, Err(LookupError::Refused(Refusal::Full))),
+                    "{told:?}"
+                );
+                assert!(first_admitted.elapsed() < OFFER_WAIT);
+                // The room's one guest seat is still free: a phone that
+                // offers takes it and plays.
+                let _polled = tokio::task::spawn_local(async move {
+                    loop {
+                        for phone in &mut silent {
+                            let _ =
+                                tokio::time::timeout(Duration::from_millis(10), phone.next()).await;
+                        }
+                    }
+                });
+                let (mut guest, signer, header) = offered(&ticket, 4).await;
+                let signed = Envelope::Setup(Setup::Signed(header.sign(&signer)));
+                send(&mut guest, ticket.host(), &signed);
+                tokio::select! {
+                    hosted = hosting => hosted.unwrap().unwrap(),
+                    () = polled(&mut guest) => unreachable!(),
                 }
             }),
         );
@@ -1596,17 +1659,20 @@ mod tests {
             )
             .await
         });
-        let hosted = local.run_until(async move {
+        // The guest may end before its offer leaves (it need not wait
+        // for the host's request to sign), so the host's side is not
+        // waited for on its own.
+        let host = async move {
             let (guest_id, _, mut header) = seated(&mut host_node, &host_keys, &ticket).await;
             change(&mut header);
-            send(
-                &mut host_node,
-                guest_id,
-                &Envelope::Setup(Setup::Sign(header)),
-            );
+            let sign = Envelope::Setup(Setup::Sign(header));
+            send(&mut host_node, guest_id, &sign);
+            polled(&mut host_node).await;
+        };
+        let hosted = local.run_until(async move {
             tokio::select! {
                 joined = guest => joined.unwrap(),
-                () = polled(&mut host_node) => unreachable!(),
+                () = host => unreachable!(),
             }
         });
         tokio::time::timeout(Duration::from_secs(60), hosted)
