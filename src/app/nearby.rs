@@ -153,15 +153,6 @@ impl NearbyRooms {
         (rooms, filtered_out)
     }
 
-    /// What the list shows of the room of `ticket`, if it lists it.
-    fn listing(&self, ticket: &str) -> Option<Listing> {
-        lock(&self.heard)
-            .rooms
-            .iter()
-            .find(|room| room.ticket.to_string() == ticket)
-            .map(|room| room.listing)
-    }
-
     /// Why the list stopped, if it did.
     pub fn failed(&self) -> Option<String> {
         lock(&self.heard).failed.clone()
@@ -253,6 +244,9 @@ pub(super) fn connect(
 ) {
     let adapter = window.global::<NearbyAdapter>();
     let list: Rc<RefCell<Option<NearbyRooms>>> = Rc::default();
+    // The rooms on the screen: a room's answers can change, or stop,
+    // between one refresh and the tap.
+    let shown: Rc<RefCell<Vec<Room>>> = Rc::default();
 
     let (weak, open) = (window.as_weak(), list.clone());
     adapter.on_open(move || {
@@ -283,12 +277,19 @@ pub(super) fn connect(
         close.borrow_mut().take();
     });
 
-    let (weak, shown) = (window.as_weak(), list.clone());
+    let (weak, open, on_screen) = (window.as_weak(), list.clone(), shown.clone());
     adapter.on_join(move |ticket| {
         let Some(window) = weak.upgrade() else { return };
+        let tapped = on_screen
+            .borrow()
+            .iter()
+            .find(|room| room.ticket.to_string() == ticket.as_str())
+            .map(|room| room.listing);
+        // Not a row of the screen: nothing the player chose.
+        let Some(listing) = tapped else { return };
         // The list closes as the room is joined: one node per identity.
-        let listing = shown.take().and_then(|l| l.listing(&ticket));
-        CHOSEN.with(|c| *c.borrow_mut() = listing.map(|l| (ticket.to_string(), l)));
+        open.borrow_mut().take();
+        CHOSEN.with(|c| *c.borrow_mut() = Some((ticket.to_string(), listing)));
         window.global::<ui::AppAdapter>().invoke_join_room(ticket);
     });
 
@@ -298,6 +299,7 @@ pub(super) fn connect(
         let adapter = window.global::<NearbyAdapter>();
         let list = list.borrow();
         let Some(list) = list.as_ref() else {
+            shown.borrow_mut().clear();
             adapter.set_rooms(ModelRc::default());
             adapter.set_filtered_out(false);
             return;
@@ -312,6 +314,7 @@ pub(super) fn connect(
         );
         let (rooms, filtered_out) = list.shown(&filter);
         let rows: Vec<ui::RoomData> = rooms.iter().map(room_data).collect();
+        *shown.borrow_mut() = rooms;
         adapter.set_filtered_out(filtered_out);
         adapter.set_rooms(ModelRc::new(VecModel::from(rows)));
     });

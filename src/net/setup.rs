@@ -30,7 +30,7 @@ use super::room::MAX_WAITING;
 use super::room::{self, Frame, Listing, Lobby, LookupError, Refusal, Room, SeatView};
 use super::ticket::{RoomId, RoomSecret, Ticket, TicketError};
 use crate::bot::Level;
-use crate::protocol::header::{DEFAULT_GRACE_SECS, DEFAULT_ROLLS};
+use crate::protocol::header::{DEFAULT_GRACE_SECS, DEFAULT_ROLLS, STAND_IN};
 use crate::protocol::{
     DiceChain, DiceSecret, Digest, Header, PhoneError, PublicKey, Seat, Signature, SignedHeader,
     Signer, Theme, TurnTimer,
@@ -46,8 +46,8 @@ const FIND_WAIT: Duration = Duration::from_secs(3);
 /// given up on and the room goes on without it.
 const SIGN_WAIT: Duration = Duration::from_secs(10);
 /// How long the host waits for an admitted guest's offer to play: a phone
-/// sends it the moment it is admitted, so one that has not by then is
-/// turned away rather than kept connected (it takes no seat meanwhile).
+/// sends it right behind its request for a seat, so one that has not by
+/// then is turned away (it takes no seat meanwhile).
 const OFFER_WAIT: Duration = Duration::from_secs(10);
 /// The most messages queued for a phone, and not taken by it, with which
 /// the room still answers its questions: a phone in the room takes them
@@ -491,9 +491,6 @@ pub(super) async fn host(
         if let Ok(Frame::Lobby(lobby)) = Frame::decode(&bytes) {
             if let Some(answer) = room.answer(from, &lobby) {
                 if matches!(answer, Lobby::Admitted { .. }) {
-                    // A guest waiting for the start may be quiet for long;
-                    // its connection must stay, and come back if it drops.
-                    node.keep(from);
                     if !offers.contains_key(&from) {
                         unoffered
                             .entry(from)
@@ -551,6 +548,11 @@ pub(super) async fn host(
                 unoffered.remove(&from);
                 if organiser.arrived(from, &name) {
                     room.seat(from);
+                    // A guest waiting for the start may be quiet for long;
+                    // its connection must stay, and come back if it drops.
+                    // (Not before: phones admitted and not offering, 8 of
+                    // them, must not take the connections of kept peers.)
+                    node.keep(from);
                     offers.insert(from, (key, commitment));
                     names.insert(from, name);
                 } else {
@@ -627,8 +629,6 @@ pub(super) async fn join(
             room::find(node, code, &[], FIND_WAIT).await?
         }
     };
-    room::join(node, &ticket, JOIN_WAIT).await?;
-    front.show(Progress::Joined(&ticket))?;
     let host = ticket.host();
     let signer = Signer::new(keypair).map_err(PhoneError::from)?;
     let commitment = DiceChain::new(secret, DEFAULT_ROLLS).commitment();
@@ -637,6 +637,13 @@ pub(super) async fn join(
         commitment,
         name: nickname(name),
     });
+    // The offer goes right behind the request for a seat, not after the
+    // answer: a phone takes a seat only once it offers, and one admitted
+    // without offering may be made to wait or make way (`Room`).
+    room::ask_for_seat(node, &ticket);
+    send(node, host, &offer);
+    room::admitted(node, &ticket, JOIN_WAIT).await?;
+    front.show(Progress::Joined(&ticket))?;
     let ready_message = |ready| {
         Frame::Lobby(Lobby::Ready {
             room: ticket.room(),
@@ -644,7 +651,6 @@ pub(super) async fn join(
         })
         .encode()
     };
-    send(node, host, &offer);
     let timer = tokio::time::sleep(ready_after.unwrap_or_default());
     tokio::pin!(timer);
     let mut timed = ready_after.is_some();
@@ -689,6 +695,7 @@ pub(super) async fn join(
             // start it sent comes instead, once the node is connected again.
             warn!("lost the connection to the room before the start; asking for the seat again");
             room::ask_for_seat(node, &ticket);
+            send(node, host, &offer);
             asked_again.get_or_insert(Instant::now() + JOIN_WAIT);
             continue;
         }
@@ -698,7 +705,6 @@ pub(super) async fn join(
         match room::admission(&ticket, from, &bytes) {
             Some(Err(refused)) => return Err(refused.into()),
             Some(Ok(())) if asked_again.take().is_some() => {
-                send(node, host, &offer);
                 if ready {
                     let _ = node.send(host, ready_message(ready));
                 }
@@ -719,12 +725,7 @@ pub(super) async fn join(
                 continue;
             }
             Ok(Frame::Lobby(Lobby::Terms { room, listing })) if room == ticket.room() => {
-                // Said again on every admission, and never otherwise.
-                let offered = terms.or(joining.listing).unwrap_or(listing);
-                if listing != offered || !listing.has_game_size() {
-                    return Err(GameError::NotAsOffered);
-                }
-                if terms.replace(listing).is_none() {
+                if agreed(listing, &mut terms, joining.listing)? {
                     front.show(Progress::Terms(&listing))?;
                 }
                 continue;
@@ -778,6 +779,22 @@ pub(super) async fn join(
     }
 }
 
+/// Takes in the terms a host said on admitting this guest (`said`): the
+/// first, if they name a game and the one the player chose the room for
+/// (`chosen`), and the same again on every admission after. Whether they
+/// are the first.
+fn agreed(
+    said: Listing,
+    terms: &mut Option<Listing>,
+    chosen: Option<Listing>,
+) -> Result<bool, GameError> {
+    let offered = terms.or(chosen).unwrap_or(said);
+    if said != offered || !said.has_game_size() {
+        return Err(GameError::NotAsOffered);
+    }
+    Ok(terms.replace(said).is_none())
+}
+
 /// The host's seats as its guest shows them: four at most, and the names
 /// cut as the host cuts its guests' ([`nickname`]), since a hostile host
 /// could send names of kilobytes.
@@ -821,7 +838,9 @@ fn signable(
     if !agreed {
         return Err(GameError::BadSeat);
     }
-    if terms != Some(&Listing::of(header)) {
+    // Nor may the host choose the computer that plays for a guest gone,
+    // which no listing shows.
+    if terms != Some(&Listing::of(header)) || header.stand_in != STAND_IN {
         return Err(GameError::NotAsOffered);
     }
     if header.timer == TurnTimer::None || header.grace_secs > DEFAULT_GRACE_SECS {
@@ -930,6 +949,26 @@ mod tests {
     }
 
     #[test]
+    fn a_guest_takes_the_terms_of_its_choice_once_and_the_same_again() {
+        let four = Listing {
+            players: 4,
+            rules: RuleSet::Classic(Default::default()),
+            timer: TurnTimer::Seconds30,
+            theme: Theme::Classic,
+        };
+        let two = Listing { players: 2, ..four };
+        let none = Listing { players: 0, ..four };
+        let take = |said, terms: &mut Option<Listing>, chosen| agreed(said, terms, chosen).ok();
+        let mut terms = None;
+        assert_eq!(take(four, &mut terms, None), Some(true), "by code");
+        assert_eq!(take(four, &mut terms, None), Some(false), "admitted again");
+        assert_eq!(take(two, &mut terms, None), None, "changed meanwhile");
+        assert_eq!(take(four, &mut None, Some(four)), Some(true), "as chosen");
+        assert_eq!(take(two, &mut None, Some(four)), None, "not as chosen");
+        assert_eq!(take(none, &mut None, None), None, "no game");
+    }
+
+    #[test]
     fn a_guest_signs_only_the_game_its_host_said_the_room_starts() {
         let guest = Signer::new(&Keypair::ed25519_from_bytes([2; 32]).unwrap()).unwrap();
         let host = Signer::new(&Keypair::ed25519_from_bytes([1; 32]).unwrap()).unwrap();
@@ -971,7 +1010,16 @@ mod tests {
         other_timer.timer = TurnTimer::Seconds10;
         let mut other_board = offered.clone();
         other_board.theme = Theme::Sea;
-        for other in [more_players, other_rules, other_timer, other_board] {
+        let mut weaker_stand_in = offered.clone();
+        weaker_stand_in.stand_in = Level::Easy;
+        let others = [
+            more_players,
+            other_rules,
+            other_timer,
+            other_board,
+            weaker_stand_in,
+        ];
+        for other in others {
             let refused = check(&other, Some(&terms));
             assert!(matches!(refused, Err(GameError::NotAsOffered)), "{other:?}");
         }

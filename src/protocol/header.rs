@@ -27,6 +27,10 @@ pub const ENGINE: &str = concat!("clovece ", env!("CARGO_PKG_VERSION"));
 /// plays for it (the HoyHop text: 45 seconds).
 pub const DEFAULT_GRACE_SECS: u16 = 45;
 
+/// The level the computer plays at for a player who is gone or left, in
+/// every room (a guest signs no other).
+pub const STAND_IN: Level = Level::Medium;
+
 /// The most rolls a game may take: the length of every dice chain. Classic
 /// games of four take about 500 rolls, 841 at most in 200 games (see
 /// docs/performance.md); a game that runs out of dice ends without a winner.
@@ -157,7 +161,7 @@ impl Header {
             grace_secs: DEFAULT_GRACE_SECS,
             theme: Theme::Classic,
             rolls: DEFAULT_ROLLS,
-            stand_in: Level::Medium,
+            stand_in: STAND_IN,
         }
     }
 
