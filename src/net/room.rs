@@ -473,15 +473,6 @@ pub async fn find(
 /// addresses, and waits up to `wait` for the answer.
 pub async fn join(node: &mut Node, ticket: &Ticket, wait: Duration) -> Result<(), LookupError> {
     ask_for_seat(node, ticket);
-    admitted(node, ticket, wait).await
-}
-
-/// Waits up to `wait` for the answer to [`ask_for_seat`].
-pub(super) async fn admitted(
-    node: &mut Node,
-    ticket: &Ticket,
-    wait: Duration,
-) -> Result<(), LookupError> {
     let deadline = tokio::time::sleep(wait);
     tokio::pin!(deadline);
     loop {

@@ -243,6 +243,52 @@ fn leave(
     }
 }
 
+/// A guest's offer to play.
+struct Offer {
+    from: PeerId,
+    key: PublicKey,
+    commitment: Digest,
+    name: String,
+}
+
+/// The offers of the guests seated: their keys and commitments, and
+/// their nicknames (for the start).
+#[derive(Default)]
+struct Taken {
+    offers: BTreeMap<PeerId, (PublicKey, Digest)>,
+    names: BTreeMap<PeerId, String>,
+}
+
+/// Takes in `offer`: its guest is seated if the organiser has a seat for
+/// it, and turned away if not.
+fn take_offer(
+    offer: Offer,
+    node: &mut Node,
+    room: &mut Room,
+    organiser: &mut dyn Organiser,
+    taken: &mut Taken,
+) {
+    let Offer {
+        from,
+        key,
+        commitment,
+        name,
+    } = offer;
+    if organiser.arrived(from, &name) {
+        room.seat(from);
+        // A guest waiting for the start may be quiet for long; its
+        // connection must stay, and come back if it drops. (Not before:
+        // phones admitted and not offering, 8 of them, must not take the
+        // connections of kept peers.)
+        node.keep(from);
+        taken.offers.insert(from, (key, commitment));
+        taken.names.insert(from, name);
+    } else {
+        // Turned away rather than left waiting for a seat.
+        turn_away(from, node, room);
+    }
+}
+
 /// A guest admitted but given no seat: told the room is full, and no
 /// longer in it or kept.
 fn turn_away(peer: PeerId, node: &mut Node, room: &mut Room) {
@@ -299,13 +345,21 @@ pub(super) async fn host(
     organiser.opened(&ticket, table.listing());
     let mut room = Room::new(ticket, organiser.places(), table.listing());
     let signer = Signer::new(keypair).map_err(PhoneError::from)?;
-    let mut offers: BTreeMap<PeerId, (PublicKey, Digest)> = BTreeMap::new();
-    let mut names: BTreeMap<PeerId, String> = BTreeMap::new();
+    let mut taken = Taken::default();
     let mut signing: Option<Signing> = None;
     // The admitted guests that have not offered to play yet, and when
     // they are turned away if they still have not.
     let mut unoffered: BTreeMap<PeerId, Instant> = BTreeMap::new();
+    // Offers that came while the start was being signed.
+    let mut held: Vec<Offer> = Vec::new();
     loop {
+        if signing.is_none() {
+            for offer in std::mem::take(&mut held) {
+                if room.guests().contains(&offer.from) {
+                    take_offer(offer, node, &mut room, organiser, &mut taken);
+                }
+            }
+        }
         for note in organiser.notes() {
             match note {
                 Note::Send(to, message) => {
@@ -325,7 +379,14 @@ pub(super) async fn host(
                 })?,
                 Note::Say(line) => front.show(Progress::Said(&line))?,
                 Note::Remove(guest) => {
-                    leave(guest, node, &mut room, &mut offers, &mut signing, organiser);
+                    leave(
+                        guest,
+                        node,
+                        &mut room,
+                        &mut taken.offers,
+                        &mut signing,
+                        organiser,
+                    );
                     room.bar(guest);
                     refuse(guest, node, &room, Refusal::Removed);
                 }
@@ -349,7 +410,7 @@ pub(super) async fn host(
                     },
                     Sitter::Guest(peer) => {
                         let (key, commitment) =
-                            *offers.get(&peer).ok_or(GameError::NoOffer(peer))?;
+                            *taken.offers.get(&peer).ok_or(GameError::NoOffer(peer))?;
                         order.push(peer);
                         Seat::Player { key, commitment }
                     }
@@ -389,7 +450,7 @@ pub(super) async fn host(
             peers.extend(
                 order
                     .iter()
-                    .map(|&p| (p, node.addrs(p), names.remove(&p).unwrap_or_default())),
+                    .map(|&p| (p, node.addrs(p), taken.names.remove(&p).unwrap_or_default())),
             );
             let start = Setup::Start {
                 header: signed.clone(),
@@ -462,14 +523,15 @@ pub(super) async fn host(
                     .iter()
                     .copied()
                     .filter(|&p| {
-                        offers
+                        taken
+                            .offers
                             .get(&p)
                             .and_then(|(key, _)| s.header.seat_of(*key))
                             .is_none_or(|c| !s.signatures.contains_key(&c))
                     })
                     .collect();
                 for peer in unsigned {
-                    leave(peer, node, &mut room, &mut offers, &mut signing, organiser);
+                    leave(peer, node, &mut room, &mut taken.offers, &mut signing, organiser);
                 }
                 continue;
             }
@@ -482,7 +544,14 @@ pub(super) async fn host(
                 continue;
             }
             Event::Disconnected(peer) if room.guests().contains(&peer) => {
-                leave(peer, node, &mut room, &mut offers, &mut signing, organiser);
+                leave(
+                    peer,
+                    node,
+                    &mut room,
+                    &mut taken.offers,
+                    &mut signing,
+                    organiser,
+                );
                 continue;
             }
             Event::Message { from, bytes } => (from, bytes),
@@ -490,8 +559,22 @@ pub(super) async fn host(
         };
         if let Ok(Frame::Lobby(lobby)) = Frame::decode(&bytes) {
             if let Some(answer) = room.answer(from, &lobby) {
-                if matches!(answer, Lobby::Admitted { .. }) {
-                    if !offers.contains_key(&from) {
+                let admitted = matches!(answer, Lobby::Admitted { .. });
+                let seated = taken.offers.contains_key(&from);
+                // A phone that takes none of its answers gets no more: a
+                // stranger asking thousands of times a second would
+                // otherwise queue megabytes here. Not told it is in, it
+                // is not, so that its offer seats nobody.
+                if node.unacknowledged(from) >= MAX_UNTAKEN_ANSWERS {
+                    if admitted && !seated {
+                        room.leave(from);
+                    }
+                    continue;
+                }
+                let _ = node.send(from, Frame::Lobby(answer).encode());
+                if admitted {
+                    let _ = node.send(from, Frame::Lobby(room.terms()).encode());
+                    if !seated {
                         unoffered
                             .entry(from)
                             .or_insert_with(|| Instant::now() + OFFER_WAIT);
@@ -504,18 +587,15 @@ pub(super) async fn host(
                         turn_away(out, node, &mut room);
                     }
                 }
-                // A phone that takes none of its answers gets no more: a
-                // stranger asking thousands of times a second would
-                // otherwise queue megabytes here.
-                if node.unacknowledged(from) < MAX_UNTAKEN_ANSWERS {
-                    let admitted = matches!(answer, Lobby::Admitted { .. });
-                    let _ = node.send(from, Frame::Lobby(answer).encode());
-                    if admitted {
-                        let _ = node.send(from, Frame::Lobby(room.terms()).encode());
-                    }
-                }
             } else if matches!(lobby, Lobby::Leave { room: r } if r == room.ticket().room()) {
-                leave(from, node, &mut room, &mut offers, &mut signing, organiser);
+                leave(
+                    from,
+                    node,
+                    &mut room,
+                    &mut taken.offers,
+                    &mut signing,
+                    organiser,
+                );
             } else {
                 // A guest no longer ready while the header is signed: the
                 // start is off, as the seats will show, and the host
@@ -540,29 +620,26 @@ pub(super) async fn host(
                 key,
                 commitment,
                 name,
-            })) if signing.is_none()
-                && key.peer_id().ok() == Some(from)
-                && !offers.contains_key(&from) =>
-            {
-                let name = nickname(&name);
+            })) if key.peer_id().ok() == Some(from) && !taken.offers.contains_key(&from) => {
                 unoffered.remove(&from);
-                if organiser.arrived(from, &name) {
-                    room.seat(from);
-                    // A guest waiting for the start may be quiet for long;
-                    // its connection must stay, and come back if it drops.
-                    // (Not before: phones admitted and not offering, 8 of
-                    // them, must not take the connections of kept peers.)
-                    node.keep(from);
-                    offers.insert(from, (key, commitment));
-                    names.insert(from, name);
+                let offer = Offer {
+                    from,
+                    key,
+                    commitment,
+                    name: nickname(&name),
+                };
+                // Taken once the start being signed is off or made: a
+                // guest sends its offer once, as it asks for its seat.
+                if signing.is_some() {
+                    held.retain(|o| o.from != from);
+                    held.push(offer);
                 } else {
-                    // Turned away rather than left waiting for a seat.
-                    turn_away(from, node, &mut room);
+                    take_offer(offer, node, &mut room, organiser, &mut taken);
                 }
             }
             Some(Envelope::Setup(Setup::Signed(signature))) => {
                 if let Some(s) = &mut signing
-                    && let Some(&(key, _)) = offers.get(&from)
+                    && let Some(&(key, _)) = taken.offers.get(&from)
                     && let Some(colour) = s.header.seat_of(key)
                 {
                     // Checked here: one bad signature in the start would
@@ -640,10 +717,10 @@ pub(super) async fn join(
     // The offer goes right behind the request for a seat, not after the
     // answer: a phone takes a seat only once it offers, and one admitted
     // without offering may be made to wait or make way (`Room`).
+    // The answer is read in the loop below, as when the seat is asked for
+    // again: the connection may drop before it comes.
     room::ask_for_seat(node, &ticket);
     send(node, host, &offer);
-    room::admitted(node, &ticket, JOIN_WAIT).await?;
-    front.show(Progress::Joined(&ticket))?;
     let ready_message = |ready| {
         Frame::Lobby(Lobby::Ready {
             room: ticket.room(),
@@ -655,14 +732,17 @@ pub(super) async fn join(
     tokio::pin!(timer);
     let mut timed = ready_after.is_some();
     let mut ready = false;
-    // While the seat is asked for again, when to stop waiting for the host.
-    let mut asked_again: Option<Instant> = None;
+    // Whether the host has admitted this guest yet.
+    let mut joined = false;
+    // While the seat is asked for (again), when to stop waiting for the
+    // host.
+    let mut asked_again = Some(Instant::now() + JOIN_WAIT);
     // The game the room starts, as its host said on admitting this guest.
     let mut terms: Option<Listing> = None;
     loop {
         let event = tokio::select! {
             event = node.next() => event,
-            () = &mut timer, if timed => {
+            () = &mut timer, if timed && joined => {
                 timed = false;
                 ready = true;
                 let _ = node.send(host, ready_message(ready));
@@ -684,7 +764,8 @@ pub(super) async fn join(
                 continue;
             }
             () = sleep_until(asked_again.unwrap_or_else(Instant::now)), if asked_again.is_some() => {
-                return Err(LookupError::Gone.into());
+                let why = if joined { LookupError::Gone } else { LookupError::NoAnswer };
+                return Err(why.into());
             }
         };
         if event == Event::Disconnected(host) {
@@ -704,13 +785,16 @@ pub(super) async fn join(
         };
         match room::admission(&ticket, from, &bytes) {
             Some(Err(refused)) => return Err(refused.into()),
-            Some(Ok(())) if asked_again.take().is_some() => {
-                if ready {
+            Some(Ok(())) => {
+                if !joined {
+                    joined = true;
+                    front.show(Progress::Joined(&ticket))?;
+                }
+                if asked_again.take().is_some() && ready {
                     let _ = node.send(host, ready_message(ready));
                 }
                 continue;
             }
-            Some(Ok(())) => continue,
             None => {}
         }
         if from != host {
@@ -1111,7 +1195,6 @@ mod tests {
     /// signer and the header the host asks it to sign.
     async fn offered(ticket: &Ticket, seed: u8) -> (Node, Signer, Header) {
         let (mut node, keypair) = node(seed).await;
-        room::join(&mut node, ticket, JOIN_WAIT).await.unwrap();
         let signer = Signer::new(&keypair).unwrap();
         let secret = DiceSecret::from_bytes([seed; 32]);
         let offer = Setup::Offer {
@@ -1119,6 +1202,8 @@ mod tests {
             commitment: DiceChain::new(&secret, DEFAULT_ROLLS).commitment(),
             name: format!("guest {seed}"),
         };
+        // As a guest does: the offer right behind the request for a seat.
+        room::ask_for_seat(&mut node, ticket);
         send(&mut node, ticket.host(), &Envelope::Setup(offer));
         loop {
             if let Event::Message { bytes, .. } = node.next().await
@@ -1367,6 +1452,62 @@ mod tests {
     }
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn an_offer_that_comes_while_the_start_is_signed_is_taken_once_it_is_off() {
+        let (ticket_tx, ticket_rx) = tokio::sync::oneshot::channel();
+        let (left, _) = tokio::sync::mpsc::unbounded_channel();
+        // Three seats, one for a guest of the organiser's (the first to
+        // offer), the other for the computer.
+        let mut organiser = Starter::new(3, ticket_tx, left);
+        let local = tokio::task::LocalSet::new();
+        let _hosting = local.spawn_local(async move { hosted(3, &mut organiser).await.1 });
+        let told = tokio::time::timeout(
+            Duration::from_secs(60),
+            local.run_until(async move {
+                let ticket = ticket_rx.await.unwrap();
+                // Admitted, its offer not sent yet...
+                let (mut late, keypair) = node(3).await;
+                room::join(&mut late, &ticket, JOIN_WAIT).await.unwrap();
+                // ...while another guest's offer starts the game...
+                let (mut first, _, _) = offered(&ticket, 2).await;
+                // ...its offer comes, and then the start is called off.
+                let signer = Signer::new(&keypair).unwrap();
+                let offer = Setup::Offer {
+                    key: signer.public(),
+                    commitment: DiceChain::new(&DiceSecret::from_bytes([3; 32]), DEFAULT_ROLLS)
+                        .commitment(),
+                    name: "late".into(),
+                };
+                send(&mut late, ticket.host(), &Envelope::Setup(offer));
+                let offered_at = Instant::now();
+                // Taken in by the host's node before the start is off.
+                while late.unacknowledged(ticket.host()) > 0 {
+                    let _ = tokio::time::timeout(Duration::from_millis(20), late.next()).await;
+                }
+                let room = ticket.room();
+                let not_ready = Frame::Lobby(Lobby::Ready { room, ready: false });
+                first.send(ticket.host(), not_ready.encode()).unwrap();
+                let _polled = tokio::task::spawn_local(async move { polled(&mut first).await });
+                // Taken then: the organiser has no seat for it, so it is
+                // told at once, not after its wait for an offer ran out.
+                let told = loop {
+                    if let Event::Message { from, bytes } = late.next().await
+                        && let Some(answer) = room::admission(&ticket, from, &bytes)
+                    {
+                        break answer;
+                    }
+                };
+                (told, offered_at.elapsed())
+            }),
+        );
+        let (told, after) = told.await.expect("the late guest is told");
+        assert!(
+            matches!(told, Err(LookupError::Refused(Refusal::Full))),
+            "{told:?}"
+        );
+        assert!(after < OFFER_WAIT / 2, "told after {after:?}");
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn a_guest_no_longer_ready_while_the_header_is_signed_calls_the_start_off() {
         let (ticket_tx, ticket_rx) = tokio::sync::oneshot::channel();
         let (left, _) = tokio::sync::mpsc::unbounded_channel();
@@ -1576,6 +1717,13 @@ mod tests {
             .to_peer_id();
         let join = heard(host_node, guest_id, lobby).await;
         assert!(matches!(join, Lobby::Join { .. }), "{join:?}");
+        // Its offer comes right behind, before any answer.
+        let Setup::Offer {
+            key, commitment, ..
+        } = heard(host_node, guest_id, setup).await
+        else {
+            panic!("no offer first");
+        };
         let rules = RuleSet::Classic(Default::default());
         let terms = Listing {
             players: 2,
@@ -1595,12 +1743,6 @@ mod tests {
                 .send(guest_id, Frame::Lobby(said).encode())
                 .unwrap();
         }
-        let Setup::Offer {
-            key, commitment, ..
-        } = heard(host_node, guest_id, setup).await
-        else {
-            panic!("no offer first");
-        };
         let host_signer = Signer::new(host_keys).unwrap();
         let host_seat = Seat::Player {
             key: host_signer.public(),
