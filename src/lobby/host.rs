@@ -6,8 +6,9 @@
 //! --console`, one command a line: see [`Command`]) or the app's room
 //! screen.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::str::FromStr;
+use std::time::{Duration, Instant};
 
 use libp2p::PeerId;
 use tokio::io::{AsyncBufRead, Lines};
@@ -99,6 +100,37 @@ impl Console {
     }
 }
 
+/// How many changes of its readiness a guest may make at once, and how
+/// often one more after: a tap or two for a person. Each change is told
+/// to every guest and shown to the host, so a guest flipping it as fast
+/// as messages go would flood them all.
+const READY_CHANGES: u32 = 10;
+const READY_CHANGE_EVERY: Duration = Duration::from_secs(1);
+
+/// A guest's changes of readiness left, as of `at`.
+#[derive(Clone, Copy, Debug)]
+struct Changes {
+    left: u32,
+    at: Instant,
+}
+
+impl Changes {
+    /// Takes one change if one is left, counting those earned since.
+    fn take(&mut self, now: Instant) -> bool {
+        let earned =
+            now.saturating_duration_since(self.at).as_millis() / READY_CHANGE_EVERY.as_millis();
+        if earned > 0 {
+            self.left = u32::try_from(earned).map_or(READY_CHANGES, |e| {
+                self.left.saturating_add(e).min(READY_CHANGES)
+            });
+            self.at = now;
+        }
+        let taken = self.left > 0;
+        self.left = self.left.saturating_sub(1);
+        taken
+    }
+}
+
 /// The organiser of `clovece host` (see the module documentation).
 pub struct Host {
     seating: Seating,
@@ -113,6 +145,8 @@ pub struct Host {
     console: Option<Console>,
     notes: Vec<Note>,
     started: Option<Lineup>,
+    /// Each seated guest's changes of readiness left.
+    changes: BTreeMap<PeerId, Changes>,
 }
 
 impl Host {
@@ -151,6 +185,7 @@ impl Host {
             console,
             notes: Vec::new(),
             started: None,
+            changes: BTreeMap::new(),
         }
     }
 
@@ -284,6 +319,7 @@ impl Organiser for Host {
     }
 
     fn left(&mut self, peer: PeerId) {
+        self.changes.remove(&peer);
         if self.seating.leave(peer) {
             self.changed();
         }
@@ -292,9 +328,22 @@ impl Organiser for Host {
     fn message(&mut self, from: PeerId, message: Lobby) {
         match message {
             Lobby::Ready { room, ready } if Some(room) == self.room_id() => {
-                if let Ok(changed) = self.seating.ready(from, ready) {
-                    self.heard(from, changed);
+                let Ok(changed) = self.seating.ready(from, ready) else {
+                    return;
+                };
+                let now = Instant::now();
+                let changes = self.changes.entry(from).or_insert(Changes {
+                    left: READY_CHANGES,
+                    at: now,
+                });
+                if changed && !changes.take(now) {
+                    // Too many changes of mind: undone, and the guest
+                    // shown the seats as they stay.
+                    let _ = self.seating.ready(from, !ready);
+                    self.tell_seats(from);
+                    return;
                 }
+                self.heard(from, changed);
             }
             // Any phone with the ticket can send this; only an invited one
             // is listed as declining, once per invitation.
@@ -333,6 +382,7 @@ impl Organiser for Host {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::net::room::SeatView;
     use tokio::io::AsyncBufReadExt;
 
     #[test]
@@ -476,6 +526,54 @@ mod tests {
             host.arrived(ivo, "Ivo");
             assert_eq!(sent_to(host.notes()), [ivo]);
         }
+    }
+
+    #[test]
+    fn a_guest_flipping_its_readiness_is_heard_a_few_times_not_each_time() {
+        let mut host = Host::new(Players::Three, "Hana", 0, Level::Medium, None);
+        let room = open(&mut host);
+        let (ana, ivo) = (PeerId::random(), PeerId::random());
+        host.arrived(ana, "Ana");
+        host.arrived(ivo, "Ivo");
+        host.notes();
+        let mut told_ivo = 0;
+        let mut told_ana = 0;
+        for i in 0..1000 {
+            host.message(
+                ana,
+                Lobby::Ready {
+                    room,
+                    ready: i % 2 == 0,
+                },
+            );
+            for note in host.notes() {
+                match note {
+                    Note::Send(to, Lobby::Seats { .. }) if to == ivo => told_ivo += 1,
+                    Note::Send(to, Lobby::Seats { .. }) if to == ana => told_ana += 1,
+                    _ => {}
+                }
+            }
+        }
+        // The first changes go to all; after them Ana is shown the seats
+        // as they stay, and the others are not disturbed.
+        assert!(told_ivo <= READY_CHANGES as usize + 1, "{told_ivo}");
+        assert_eq!(told_ana, 1000, "Ana is always answered");
+        let ana_ready =
+            host.seating.view().into_iter().any(
+                |s| matches!(s, SeatView::Guest { ref name, ready } if name == "Ana" && ready),
+            );
+        assert_eq!(
+            ana_ready,
+            READY_CHANGES % 2 == 1,
+            "the last change taken stands"
+        );
+        // Honest taps later are heard again.
+        let mut later = Changes {
+            left: 0,
+            at: Instant::now(),
+        };
+        assert!(!later.take(later.at));
+        assert!(later.take(later.at + READY_CHANGE_EVERY));
     }
 
     #[test]
