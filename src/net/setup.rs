@@ -1214,6 +1214,33 @@ mod tests {
         }
     }
 
+    /// The room's word on `node`'s request for a seat in `ticket`'s room:
+    /// admitted, or why not.
+    async fn room_answer(node: &mut Node, ticket: &Ticket) -> Result<(), LookupError> {
+        loop {
+            if let Event::Message { from, bytes } = node.next().await
+                && let Some(answer) = room::admission(ticket, from, &bytes)
+            {
+                return answer;
+            }
+        }
+    }
+
+    /// A phone that offers to play in `ticket`'s room and signs the start
+    /// it is asked to: the start `hosting` ends with.
+    async fn takes_the_seat(
+        ticket: &Ticket,
+        hosting: tokio::task::JoinHandle<Result<SignedHeader, GameError>>,
+    ) -> SignedHeader {
+        let (mut guest, signer, header) = offered(ticket, 4).await;
+        let signed = Envelope::Setup(Setup::Signed(header.sign(&signer)));
+        send(&mut guest, ticket.host(), &signed);
+        tokio::select! {
+            hosted = hosting => hosted.unwrap().unwrap(),
+            () = polled(&mut guest) => unreachable!(),
+        }
+    }
+
     /// A room of `players` seats hosted on a loopback node under
     /// `organiser`: the node and how its setup ended.
     async fn hosted(
@@ -1332,14 +1359,9 @@ mod tests {
                 let signed = Envelope::Setup(Setup::Signed(header.sign(&signer)));
                 send(&mut first, ticket.host(), &signed);
                 let _polled = tokio::task::spawn_local(async move { polled(&mut first).await });
-                loop {
-                    if let Event::Message { from, bytes } = late.next().await
-                        && let Some(answer) = room::admission(&ticket, from, &bytes)
-                    {
-                        hosting.abort();
-                        return answer;
-                    }
-                }
+                let answer = room_answer(&mut late, &ticket).await;
+                hosting.abort();
+                answer
             }),
         );
         let answer = told.await.expect("the late guest is told");
@@ -1369,13 +1391,7 @@ mod tests {
                 let (mut other, _) = node(3).await;
                 let joined = room::join(&mut other, &ticket, JOIN_WAIT).await;
                 assert!(joined.is_ok(), "{joined:?}");
-                let told = loop {
-                    if let Event::Message { from, bytes } = silent.next().await
-                        && let Some(answer) = room::admission(&ticket, from, &bytes)
-                    {
-                        break answer;
-                    }
-                };
+                let told = room_answer(&mut silent, &ticket).await;
                 assert!(
                     matches!(told, Err(LookupError::Refused(Refusal::Full))),
                     "{told:?}"
@@ -1383,13 +1399,7 @@ mod tests {
                 assert!(admitted.elapsed() >= OFFER_WAIT - Duration::from_secs(1));
                 // The next phone takes the seat and plays.
                 let _polled = tokio::task::spawn_local(async move { polled(&mut silent).await });
-                let (mut next, signer, header) = offered(&ticket, 4).await;
-                let signed = Envelope::Setup(Setup::Signed(header.sign(&signer)));
-                send(&mut next, ticket.host(), &signed);
-                tokio::select! {
-                    hosted = hosting => hosted.unwrap().unwrap(),
-                    () = polled(&mut next) => unreachable!(),
-                }
+                takes_the_seat(&ticket, hosting).await
             }),
         );
         let signed = played.await.expect("the room neither hangs nor ends");
@@ -1416,13 +1426,7 @@ mod tests {
                     silent.push(phone);
                 }
                 // The first made way at once, not after its 10 s.
-                let told = loop {
-                    if let Event::Message { from, bytes } = silent[0].next().await
-                        && let Some(answer) = room::admission(&ticket, from, &bytes)
-                    {
-                        break answer;
-                    }
-                };
+                let told = room_answer(&mut silent[0], &ticket).await;
                 assert!(
                     matches!(told, Err(LookupError::Refused(Refusal::Full))),
                     "{told:?}"
@@ -1438,13 +1442,7 @@ mod tests {
                         }
                     }
                 });
-                let (mut guest, signer, header) = offered(&ticket, 4).await;
-                let signed = Envelope::Setup(Setup::Signed(header.sign(&signer)));
-                send(&mut guest, ticket.host(), &signed);
-                tokio::select! {
-                    hosted = hosting => hosted.unwrap().unwrap(),
-                    () = polled(&mut guest) => unreachable!(),
-                }
+                takes_the_seat(&ticket, hosting).await
             }),
         );
         let signed = played.await.expect("the room neither hangs nor ends");
@@ -1489,13 +1487,7 @@ mod tests {
                 let _polled = tokio::task::spawn_local(async move { polled(&mut first).await });
                 // Taken then: the organiser has no seat for it, so it is
                 // told at once, not after its wait for an offer ran out.
-                let told = loop {
-                    if let Event::Message { from, bytes } = late.next().await
-                        && let Some(answer) = room::admission(&ticket, from, &bytes)
-                    {
-                        break answer;
-                    }
-                };
+                let told = room_answer(&mut late, &ticket).await;
                 (told, offered_at.elapsed())
             }),
         );
@@ -1597,13 +1589,7 @@ mod tests {
                 room::join(&mut guest, &ticket, JOIN_WAIT).await.unwrap();
                 let left = Instant::now();
                 leave.send(Action::LeaveRoom).unwrap();
-                let told = loop {
-                    if let Event::Message { from, bytes } = guest.next().await
-                        && let Some(answer) = room::admission(&ticket, from, &bytes)
-                    {
-                        break answer;
-                    }
-                };
+                let told = room_answer(&mut guest, &ticket).await;
                 (told, left.elapsed(), hosting.await.unwrap())
             }),
         );
