@@ -346,9 +346,7 @@ fn the_pass_and_play_setup_looks_as_recorded() {
 
 #[test]
 fn the_host_room_screen_looks_as_recorded() {
-    use clovece::app::ui::{
-        AppAdapter, RoomAdapter, RoomData, RulesData, RulesKind, Screen, SeatData, SeatKind,
-    };
+    use clovece::app::ui::{AppAdapter, RoomAdapter, Screen, SeatData, SeatKind};
     use clovece::net::{RoomId, Ticket};
     ui_support::init();
     let folder = ui_support::settings_dir("shot-room");
@@ -387,20 +385,7 @@ fn the_host_room_screen_looks_as_recorded() {
     room.set_seats(slint::ModelRc::new(slint::VecModel::from(seats)));
     room.set_full(true);
     room.set_has_terms(true);
-    room.set_terms(RoomData {
-        code: "".into(),
-        ticket: "".into(),
-        players: 4,
-        free: 0,
-        turn: 30,
-        board: BoardTheme::Classic,
-        rules: RulesData {
-            kind: RulesKind::Classic,
-            compulsory_capture: false,
-            optional_bring_out: false,
-            no_jump_home: false,
-        },
-    });
+    room.set_terms(classic_four());
     window.global::<AppAdapter>().set_screen(Screen::Room);
     check(window, PHONE, "room");
 }
@@ -597,17 +582,11 @@ fn an_invitation_on_home_looks_as_recorded() {
     check(app.window(), PHONE, "invited");
 }
 
-#[test]
-fn the_offer_to_resume_an_online_game_looks_as_recorded() {
-    use clovece::app::ui::{
-        BoardTheme, Hue, PlayerData, ResumeAdapter, ResumeState, RoomData, RulesData, RulesKind,
-    };
-    ui_support::init();
-    let folder = ui_support::settings_dir("shot-resume");
-    let dir = folder.path();
-    let app = ui_support::app(dir, 1);
-    let resume = app.window().global::<ResumeAdapter>();
-    resume.set_game(RoomData {
+/// A game of four, 30 s a turn, on the classic board by the classic rules,
+/// as the screens show a room's.
+fn classic_four() -> clovece::app::ui::RoomData {
+    use clovece::app::ui::{RoomData, RulesData, RulesKind};
+    RoomData {
         code: "".into(),
         ticket: "".into(),
         players: 4,
@@ -620,7 +599,18 @@ fn the_offer_to_resume_an_online_game_looks_as_recorded() {
             optional_bring_out: false,
             no_jump_home: false,
         },
-    });
+    }
+}
+
+#[test]
+fn the_offer_to_resume_an_online_game_looks_as_recorded() {
+    use clovece::app::ui::{Hue, PlayerData, ResumeAdapter, ResumeState};
+    ui_support::init();
+    let folder = ui_support::settings_dir("shot-resume");
+    let dir = folder.path();
+    let app = ui_support::app(dir, 1);
+    let resume = app.window().global::<ResumeAdapter>();
+    resume.set_game(classic_four());
     let seat = |hue, name: &str| PlayerData {
         hue,
         name: name.into(),

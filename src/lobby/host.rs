@@ -8,7 +8,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::str::FromStr;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use libp2p::PeerId;
 use tokio::io::{AsyncBufRead, Lines};
@@ -19,6 +19,7 @@ use super::options::{OptionsError, Players, RoomOptions};
 use super::seats::{Lineup, Seating};
 use crate::bot::Level;
 use crate::net::game::{Note, Organiser, Sitter, Table};
+use crate::net::guard::Bucket;
 use crate::net::room::{Listing, Lobby};
 use crate::net::{RoomId, Ticket};
 
@@ -101,35 +102,11 @@ impl Console {
 }
 
 /// How many changes of its readiness a guest may make at once, and how
-/// often one more after: a tap or two for a person. Each change is told
-/// to every guest and shown to the host, so a guest flipping it as fast
-/// as messages go would flood them all.
-const READY_CHANGES: u32 = 10;
-const READY_CHANGE_EVERY: Duration = Duration::from_secs(1);
-
-/// A guest's changes of readiness left, as of `at`.
-#[derive(Clone, Copy, Debug)]
-struct Changes {
-    left: u32,
-    at: Instant,
-}
-
-impl Changes {
-    /// Takes one change if one is left, counting those earned since.
-    fn take(&mut self, now: Instant) -> bool {
-        let earned =
-            now.saturating_duration_since(self.at).as_millis() / READY_CHANGE_EVERY.as_millis();
-        if earned > 0 {
-            self.left = u32::try_from(earned).map_or(READY_CHANGES, |e| {
-                self.left.saturating_add(e).min(READY_CHANGES)
-            });
-            self.at = now;
-        }
-        let taken = self.left > 0;
-        self.left = self.left.saturating_sub(1);
-        taken
-    }
-}
+/// many a second after: a tap or two for a person. Each change is told to
+/// every guest and shown to the host, so a guest flipping it as fast as
+/// messages go would flood them all.
+const READY_CHANGES: u64 = 10;
+const READY_CHANGES_PER_SEC: u64 = 1;
 
 /// The organiser of `clovece host` (see the module documentation).
 pub struct Host {
@@ -146,7 +123,7 @@ pub struct Host {
     notes: Vec<Note>,
     started: Option<Lineup>,
     /// Each seated guest's changes of readiness left.
-    changes: BTreeMap<PeerId, Changes>,
+    changes: BTreeMap<PeerId, Bucket>,
 }
 
 impl Host {
@@ -332,11 +309,11 @@ impl Organiser for Host {
                     return;
                 };
                 let now = Instant::now();
-                let changes = self.changes.entry(from).or_insert(Changes {
-                    left: READY_CHANGES,
-                    at: now,
-                });
-                if changed && !changes.take(now) {
+                let changes = self
+                    .changes
+                    .entry(from)
+                    .or_insert_with(|| Bucket::new(READY_CHANGES, READY_CHANGES_PER_SEC, now));
+                if changed && !changes.take(1, now) {
                     // Too many changes of mind: undone, and the guest
                     // shown the seats as they stay.
                     let _ = self.seating.ready(from, !ready);
@@ -501,23 +478,32 @@ mod tests {
         );
     }
 
-    #[test]
-    fn a_guest_saying_the_same_again_is_answered_alone() {
+    /// A room of three, open, with Ana and Ivo seated, its notes so far
+    /// taken.
+    fn ana_and_ivo() -> (Host, RoomId, PeerId, PeerId) {
         let mut host = Host::new(Players::Three, "Hana", 0, Level::Medium, None);
         let room = open(&mut host);
         let (ana, ivo) = (PeerId::random(), PeerId::random());
         host.arrived(ana, "Ana");
         host.arrived(ivo, "Ivo");
         host.notes();
-        let sent_to = |notes: Vec<Note>| -> Vec<PeerId> {
-            notes
-                .into_iter()
-                .filter_map(|n| match n {
-                    Note::Send(to, Lobby::Seats { .. }) => Some(to),
-                    _ => None,
-                })
-                .collect()
-        };
+        (host, room, ana, ivo)
+    }
+
+    /// Who `notes` send the seats to.
+    fn sent_to(notes: Vec<Note>) -> Vec<PeerId> {
+        notes
+            .into_iter()
+            .filter_map(|n| match n {
+                Note::Send(to, Lobby::Seats { .. }) => Some(to),
+                _ => None,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_guest_saying_the_same_again_is_answered_alone() {
+        let (mut host, room, ana, ivo) = ana_and_ivo();
         host.message(ana, Lobby::Ready { room, ready: true });
         assert_eq!(sent_to(host.notes()), [ana, ivo], "a change goes to all");
         for _ in 0..3 {
@@ -530,12 +516,7 @@ mod tests {
 
     #[test]
     fn a_guest_flipping_its_readiness_is_heard_a_few_times_not_each_time() {
-        let mut host = Host::new(Players::Three, "Hana", 0, Level::Medium, None);
-        let room = open(&mut host);
-        let (ana, ivo) = (PeerId::random(), PeerId::random());
-        host.arrived(ana, "Ana");
-        host.arrived(ivo, "Ivo");
-        host.notes();
+        let (mut host, room, ana, ivo) = ana_and_ivo();
         let mut told_ivo = 0;
         let mut told_ana = 0;
         for i in 0..1000 {
@@ -546,11 +527,11 @@ mod tests {
                     ready: i % 2 == 0,
                 },
             );
-            for note in host.notes() {
-                match note {
-                    Note::Send(to, Lobby::Seats { .. }) if to == ivo => told_ivo += 1,
-                    Note::Send(to, Lobby::Seats { .. }) if to == ana => told_ana += 1,
-                    _ => {}
+            for to in sent_to(host.notes()) {
+                if to == ivo {
+                    told_ivo += 1;
+                } else if to == ana {
+                    told_ana += 1;
                 }
             }
         }
@@ -568,12 +549,11 @@ mod tests {
             "the last change taken stands"
         );
         // Honest taps later are heard again.
-        let mut later = Changes {
-            left: 0,
-            at: Instant::now(),
-        };
-        assert!(!later.take(later.at));
-        assert!(later.take(later.at + READY_CHANGE_EVERY));
+        let now = Instant::now();
+        let later = now + std::time::Duration::from_secs(1) / READY_CHANGES_PER_SEC as u32;
+        let changes = host.changes.get_mut(&ana).unwrap();
+        assert!(!changes.take(1, now));
+        assert!(changes.take(1, later));
     }
 
     #[test]

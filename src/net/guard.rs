@@ -30,7 +30,7 @@ impl Default for Limits {
 
 /// A token bucket: `capacity` tokens, refilled at `per_sec`.
 #[derive(Clone, Copy, Debug)]
-struct Bucket {
+pub struct Bucket {
     tokens: u64,
     capacity: u64,
     per_sec: u64,
@@ -38,7 +38,7 @@ struct Bucket {
 }
 
 impl Bucket {
-    fn new(capacity: u64, per_sec: u64, now: Instant) -> Bucket {
+    pub fn new(capacity: u64, per_sec: u64, now: Instant) -> Bucket {
         Bucket {
             tokens: capacity,
             capacity,
@@ -47,7 +47,9 @@ impl Bucket {
         }
     }
 
-    fn take(&mut self, n: u64, now: Instant) -> bool {
+    /// Takes `n` tokens if there are that many, counting those refilled
+    /// since.
+    pub fn take(&mut self, n: u64, now: Instant) -> bool {
         let micros = now.saturating_duration_since(self.last).as_micros();
         let refill = micros * u128::from(self.per_sec) / 1_000_000;
         if refill > 0 {

@@ -217,7 +217,8 @@ pub enum Refusal {
 
 /// How many admitted phones may wait to offer to play at once; the one
 /// waiting longest makes way for the next ([`Room::crowded_out`]). An
-/// honest phone offers as soon as it is admitted, so a few are plenty.
+/// honest phone sends its offer right behind its `Join`, so a few are
+/// plenty.
 pub const MAX_WAITING: usize = 8;
 
 /// A room as its host keeps it.

@@ -229,13 +229,14 @@ fn leave(
     peer: PeerId,
     node: &mut Node,
     room: &mut Room,
-    offers: &mut BTreeMap<PeerId, (PublicKey, Digest)>,
+    taken: &mut Taken,
     signing: &mut Option<Signing>,
     organiser: &mut dyn Organiser,
 ) {
     room.leave(peer);
     node.release(peer);
-    offers.remove(&peer);
+    taken.offers.remove(&peer);
+    taken.names.remove(&peer);
     organiser.left(peer);
     if signing.as_ref().is_some_and(|s| s.order.contains(&peer)) {
         warn!(%peer, "a guest left while the header was signed; back to the room");
@@ -379,14 +380,7 @@ pub(super) async fn host(
                 })?,
                 Note::Say(line) => front.show(Progress::Said(&line))?,
                 Note::Remove(guest) => {
-                    leave(
-                        guest,
-                        node,
-                        &mut room,
-                        &mut taken.offers,
-                        &mut signing,
-                        organiser,
-                    );
+                    leave(guest, node, &mut room, &mut taken, &mut signing, organiser);
                     room.bar(guest);
                     refuse(guest, node, &room, Refusal::Removed);
                 }
@@ -531,7 +525,7 @@ pub(super) async fn host(
                     })
                     .collect();
                 for peer in unsigned {
-                    leave(peer, node, &mut room, &mut taken.offers, &mut signing, organiser);
+                    leave(peer, node, &mut room, &mut taken, &mut signing, organiser);
                 }
                 continue;
             }
@@ -544,14 +538,7 @@ pub(super) async fn host(
                 continue;
             }
             Event::Disconnected(peer) if room.guests().contains(&peer) => {
-                leave(
-                    peer,
-                    node,
-                    &mut room,
-                    &mut taken.offers,
-                    &mut signing,
-                    organiser,
-                );
+                leave(peer, node, &mut room, &mut taken, &mut signing, organiser);
                 continue;
             }
             Event::Message { from, bytes } => (from, bytes),
@@ -588,14 +575,7 @@ pub(super) async fn host(
                     }
                 }
             } else if matches!(lobby, Lobby::Leave { room: r } if r == room.ticket().room()) {
-                leave(
-                    from,
-                    node,
-                    &mut room,
-                    &mut taken.offers,
-                    &mut signing,
-                    organiser,
-                );
+                leave(from, node, &mut room, &mut taken, &mut signing, organiser);
             } else {
                 // A guest no longer ready while the header is signed: the
                 // start is off, as the seats will show, and the host

@@ -727,26 +727,22 @@ impl Table {
         &mut self.log
     }
 
+    /// What the table keeps of `seat`'s player.
+    fn seated(&self, seat: Colour) -> Option<&(Player, Signer, DiceChain)> {
+        self.players.iter().find(|(p, _, _)| p.seat == seat)
+    }
+
     /// `seat`'s player: its key and dice secret, for a phone of its own.
     pub fn player(&self, seat: Colour) -> Option<&Player> {
-        self.players
-            .iter()
-            .find(|(p, _, _)| p.seat == seat)
-            .map(|(p, _, _)| p)
+        self.seated(seat).map(|(p, _, _)| p)
     }
 
     pub fn signer(&self, seat: Colour) -> Option<&Signer> {
-        self.players
-            .iter()
-            .find(|(p, _, _)| p.seat == seat)
-            .map(|(_, s, _)| s)
+        self.seated(seat).map(|(_, s, _)| s)
     }
 
     pub fn chain(&self, seat: Colour) -> Option<&DiceChain> {
-        self.players
-            .iter()
-            .find(|(p, _, _)| p.seat == seat)
-            .map(|(_, _, c)| c)
+        self.seated(seat).map(|(_, _, c)| c)
     }
 
     /// `seat`'s signed `act` as the next entry.
