@@ -829,6 +829,33 @@ fn the_room_screen_opens_for_a_guest_and_ready_toggles() {
     pump_until("the roll is in the log", || game.get_rolls() > rolls);
 }
 
+#[test]
+fn a_room_that_cannot_open_the_network_says_so_in_the_players_language() {
+    ui_support::init_threaded();
+    let folder = settings_dir("no-network");
+    let app = app(folder.path(), 4);
+    // This build has no QUIC: listening there fails as a phone without a
+    // network does, with nothing sent anywhere.
+    app.listen_on(vec!["/ip4/127.0.0.1/udp/0/quic-v1".parse().unwrap()]);
+    let window = app.window();
+    window.show().unwrap();
+    find(window, "Host a room").mock_single_click(PointerEventButton::Left);
+    find(window, "Open the room").mock_single_click(PointerEventButton::Left);
+    let room = window.global::<clovece::app::ui::RoomAdapter>();
+    pump_until("the room says why it did not open", || {
+        room.get_problem() == RoomProblem::Network
+    });
+    assert!(label_containing(window, "This phone cannot open the network.").is_some());
+    let settings = window.global::<clovece::app::ui::SettingsAdapter>();
+    settings.set_language(2); // Slovenčina
+    settings.invoke_changed();
+    mock_elapsed_time(Duration::from_millis(10));
+    let said = label_containing(window, "Tento telefón sa nemôže pripojiť k sieti.")
+        .expect("the problem in Slovak");
+    // The system's own words follow, for a report of the problem.
+    assert!(said.ends_with(')') && said.contains("quic"), "{said}");
+}
+
 /// The label of the first element whose label contains `part`.
 fn label_containing(window: &clovece::app::ui::AppWindow, part: &'static str) -> Option<String> {
     ElementQuery::from_root(window)

@@ -16,6 +16,7 @@ use super::announce::{SessionAnnouncement, announcement, to_node};
 use crate::bot::Level;
 use crate::lobby::RoomOptions;
 use crate::lobby::host::{Command, Console, Host};
+use crate::net::NetError;
 use crate::net::Sighting;
 use crate::net::front::{Action, Front, Progress};
 use crate::net::game::{self, GameError, Joining, Peer, Role};
@@ -151,7 +152,17 @@ pub enum Problem {
     /// The room's host tried to start another game than its room offered
     /// (in the list, the invitation, or on the room screen).
     NotAsOffered,
-    /// Anything else, in the network's (English) words.
+    /// The room's host asked to sign a start this phone refuses (one that
+    /// seats this player wrongly, lets a player hold the game up, or is
+    /// not a valid game), in its (English) words: a broken or hostile host.
+    BadStart(String),
+    /// This phone cannot save or read what it keeps (the game, the
+    /// player's key, the statistics), in the system's (English) words:
+    /// its storage is full or not writable, or a kept game is damaged.
+    Storage(String),
+    /// This phone cannot open the network, in its (English) words.
+    Network(String),
+    /// Anything else, in its (English) words.
     Other(String),
 }
 
@@ -159,6 +170,23 @@ impl Problem {
     /// `e`, in its own words.
     pub(super) fn other(e: impl std::fmt::Display) -> Problem {
         Problem::Other(e.to_string())
+    }
+
+    /// `e` of this phone's storage, in its own words.
+    pub(super) fn storage(e: impl std::fmt::Display) -> Problem {
+        Problem::Storage(e.to_string())
+    }
+
+    /// The kind of problem, in the player's language on the room screen,
+    /// and its details in their own words (empty for a named one).
+    pub(super) fn detail(&self) -> &str {
+        match self {
+            Problem::BadStart(why)
+            | Problem::Storage(why)
+            | Problem::Network(why)
+            | Problem::Other(why) => why,
+            _ => "",
+        }
     }
 }
 
@@ -182,6 +210,19 @@ impl From<GameError> for Problem {
                 Problem::OtherVersion
             }
             GameError::NotAsOffered => Problem::NotAsOffered,
+            GameError::BadSeat
+            | GameError::Unfair { .. }
+            | GameError::Header(_)
+            | GameError::Phone(PhoneError::Header(_) | PhoneError::NotSeated) => {
+                Problem::BadStart(e.to_string())
+            }
+            GameError::Folder(..)
+            | GameError::NoSavedGame(..)
+            | GameError::Unreadable(..)
+            | GameError::Phone(PhoneError::Store(_)) => Problem::storage(e),
+            GameError::Net(
+                NetError::Listen { .. } | NetError::Listener { .. } | NetError::Swarm(_),
+            ) => Problem::Network(e.to_string()),
             e => Problem::other(e),
         }
     }
@@ -353,7 +394,7 @@ impl Session {
                 // Given up, the game is recorded as its log stands, not
                 // kept for Home: the player left it (or saw its end).
                 _ if done.load(Ordering::SeqCst) => {
-                    super::resume::give_up(&data, &folder).map_err(Problem::other)
+                    super::resume::give_up(&data, &folder).map_err(Problem::storage)
                 }
                 ended => ended.map(|_| ()),
             };
@@ -453,7 +494,8 @@ fn run(
         .build()
         .map_err(Problem::other)?;
     runtime.block_on(async {
-        let keypair = crate::net::identity::load_or_create(&place.data).map_err(Problem::other)?;
+        let keypair =
+            crate::net::identity::load_or_create(&place.data).map_err(Problem::storage)?;
         // Each game in a folder of its own, so that a kept unfinished game
         // never takes the place of a new room.
         let peer = Peer {
@@ -486,7 +528,7 @@ fn run(
         };
         crate::stats::Store::new(&place.data)
             .record(&finished)
-            .map_err(Problem::other)?;
+            .map_err(Problem::storage)?;
         let _ = super::resume::discard(folder);
         Ok(Stopped::Recorded)
     })
@@ -500,7 +542,7 @@ mod tests {
     use crate::platform::multicast::NoLock;
 
     #[test]
-    fn the_failures_of_joining_are_named_and_the_rest_keeps_its_words() {
+    fn the_failures_of_joining_are_named_and_the_rest_say_their_kind() {
         let code = "K7M2QX".parse().unwrap();
         let named = [
             (GameError::NotATicket("x".into()), Problem::NotACode),
@@ -545,10 +587,43 @@ mod tests {
         for (error, problem) in named {
             assert_eq!(Problem::from(error), problem);
         }
-        assert_eq!(
-            Problem::from(GameError::Seats(5)),
-            Problem::Other("a game has 2, 3 or 4 seats, not 5".into())
-        );
+        // The rest say what kind of problem it is in the player's
+        // language, with its details in their own words.
+        type Kind = fn(String) -> Problem;
+        let kinds: [(GameError, Kind); 6] = [
+            (GameError::BadSeat, Problem::BadStart),
+            (
+                GameError::Unfair {
+                    timer: None,
+                    grace: 600,
+                },
+                Problem::BadStart,
+            ),
+            (PhoneError::NotSeated.into(), Problem::BadStart),
+            (
+                GameError::Folder(
+                    "/data/game".into(),
+                    std::io::Error::from(std::io::ErrorKind::StorageFull),
+                ),
+                Problem::Storage,
+            ),
+            (
+                crate::net::NetError::Listener {
+                    addr: "/ip4/127.0.0.1/tcp/1".parse().unwrap(),
+                    source: std::io::Error::from(std::io::ErrorKind::AddrNotAvailable),
+                }
+                .into(),
+                Problem::Network,
+            ),
+            (GameError::Seats(5), Problem::Other),
+        ];
+        for (error, kind) in kinds {
+            let words = error.to_string();
+            let problem = Problem::from(error);
+            assert_eq!(problem, kind(words.clone()));
+            assert_eq!(problem.detail(), words);
+        }
+        assert_eq!(Problem::Full.detail(), "");
     }
 
     #[test]

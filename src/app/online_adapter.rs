@@ -461,24 +461,27 @@ fn show_room(window: &AppWindow, s: &mut Online) {
 
 fn show_problem(adapter: &RoomAdapter, problem: Option<&Problem>) {
     use ui::RoomProblem as Ui;
-    let (kind, text) = match problem {
-        None => (Ui::None, ""),
-        Some(Problem::NotACode) => (Ui::NotACode, ""),
-        Some(Problem::NoRoom) => (Ui::NoRoom, ""),
-        Some(Problem::TwoRooms) => (Ui::TwoRooms, ""),
-        Some(Problem::Closed) => (Ui::Closed, ""),
-        Some(Problem::Full) => (Ui::Full, ""),
-        Some(Problem::Removed) => (Ui::Removed, ""),
-        Some(Problem::Private) => (Ui::PrivateRoom, ""),
-        Some(Problem::NoAnswer) => (Ui::NoAnswer, ""),
-        Some(Problem::Gone) => (Ui::Gone, ""),
-        Some(Problem::Refused) => (Ui::Refused, ""),
-        Some(Problem::OtherVersion) => (Ui::OtherVersion, ""),
-        Some(Problem::NotAsOffered) => (Ui::NotAsOffered, ""),
-        Some(Problem::Other(why)) => (Ui::Other, why.as_str()),
+    let kind = match problem {
+        None => Ui::None,
+        Some(Problem::NotACode) => Ui::NotACode,
+        Some(Problem::NoRoom) => Ui::NoRoom,
+        Some(Problem::TwoRooms) => Ui::TwoRooms,
+        Some(Problem::Closed) => Ui::Closed,
+        Some(Problem::Full) => Ui::Full,
+        Some(Problem::Removed) => Ui::Removed,
+        Some(Problem::Private) => Ui::PrivateRoom,
+        Some(Problem::NoAnswer) => Ui::NoAnswer,
+        Some(Problem::Gone) => Ui::Gone,
+        Some(Problem::Refused) => Ui::Refused,
+        Some(Problem::OtherVersion) => Ui::OtherVersion,
+        Some(Problem::NotAsOffered) => Ui::NotAsOffered,
+        Some(Problem::BadStart(_)) => Ui::BadStart,
+        Some(Problem::Storage(_)) => Ui::Storage,
+        Some(Problem::Network(_)) => Ui::Network,
+        Some(Problem::Other(_)) => Ui::Other,
     };
     adapter.set_problem(kind);
-    adapter.set_problem_text(text.into());
+    adapter.set_problem_text(problem.map_or("", Problem::detail).into());
 }
 
 fn seat_data(seat: &SeatView, colour: Colour) -> ui::SeatData {
