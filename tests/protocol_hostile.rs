@@ -372,6 +372,53 @@ fn rewound_player_is_out(second: bool) {
     );
 }
 
+/// Once a phone shows the end of the game it keeps it (as it lingers to
+/// tell the others): a loser's stronger entry for an old place, here the
+/// proof of their own two moves at one turn, no longer sets the game back
+/// and takes its result away, as it would while the game is on.
+#[test]
+fn a_phone_that_keeps_the_end_is_not_set_back_by_an_entry_for_an_old_place() {
+    let mut table = table_until(choice_for(RED));
+    let (running, _) = phone_of(&table, BLUE, None);
+    let moves = table.log().state().game().unwrap().legal_moves();
+    let [played, other] =
+        [moves[0], moves[1]].map(|mv| table.sign(RED, Act::Move { mv, auto: false }).unwrap());
+    let at = played.index;
+    table.log_mut().offer(played.clone()).unwrap();
+    while table.step() {}
+    assert!(matches!(table.log().due(), Due::Over(_)), "the game ends");
+    let proof = Entry::expose(&played, &other).unwrap();
+
+    // A game still on has no end to keep.
+    let mut running = running;
+    assert!(!running.keep_end());
+    // Not kept, the end goes: the proof takes red's old place.
+    let (mut blue, mut out) = phone_of(&table, BLUE, None);
+    let _ = blue.receive(RED, &Message::Entry(other.clone()).encode(), &mut out);
+    assert_eq!(blue.log().entries()[at as usize], proof);
+    assert!(blue.log().result().is_none(), "the result is gone");
+
+    // Kept, nothing takes a place before it, neither the second move nor
+    // the proof an honest phone passes on, and nobody is blamed for it.
+    let (mut green, mut out) = phone_of(&table, GREEN, None);
+    assert!(green.keep_end());
+    let end = (green.log().len(), green.log().head(), green.log().result());
+    for (from, entry) in [(RED, other), (BLUE, proof)] {
+        let error = green
+            .receive(from, &Message::Entry(entry).encode(), &mut out)
+            .unwrap_err();
+        assert!(
+            matches!(error, PhoneError::Log(LogError::AfterTheEnd { index }) if index == at),
+            "{error}"
+        );
+        assert!(!error.blames_sender());
+        assert_eq!(
+            (green.log().len(), green.log().head(), green.log().result()),
+            end
+        );
+    }
+}
+
 /// A player out for two moves signed at one turn cannot set the game back
 /// there again and again with further proofs against themselves (another
 /// pair of moves, or the same acts signed anew), each hashing lower: every

@@ -160,6 +160,10 @@ pub(super) async fn play(
                 End::Abandoned | End::OutOfDice => None,
             };
             front.show(Progress::Result { winner, head })?;
+            // The result shown stays: lingering, the phone takes nothing
+            // that would set the game back (a loser's late entry for an
+            // old place, docs/protocol.md, "Undo the end").
+            phone.keep_end();
             // Tell the others at once that this phone holds the end.
             carry_on(phone.tick(&mut Wire { node, peers, me }));
             finished = Some(Instant::now());

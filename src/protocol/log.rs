@@ -71,6 +71,8 @@ pub enum LogError {
     },
     #[error("the rules cannot start the game")]
     NoGame,
+    #[error("entry {index} would undo the end of the game, which this phone keeps")]
+    AfterTheEnd { index: u32 },
 }
 
 /// What became of an entry taken into the log.
@@ -101,6 +103,8 @@ pub struct Log {
     hashes: Vec<Digest>,
     /// `states[i]` is the state before entry `i`; the last is the current.
     states: Vec<State>,
+    /// The game is over and this phone keeps its end ([`Log::keep_end`]).
+    end_kept: bool,
 }
 
 impl Log {
@@ -114,6 +118,7 @@ impl Log {
             entries: Vec::new(),
             hashes: Vec::new(),
             states: vec![start],
+            end_kept: false,
         })
     }
 
@@ -196,6 +201,9 @@ impl Log {
         if index < len && self.hashes[at] == hash {
             return Err(LogError::Duplicate { index });
         }
+        if index < len && self.end_kept {
+            return Err(LogError::AfterTheEnd { index });
+        }
         // A computer turn is a function of the log before it, so only one
         // can stand in a place, and ours was checked. Refusing another one
         // here outright spares searching the computer's move again for
@@ -235,6 +243,17 @@ impl Log {
                 after: dropped.collect(),
             },
         })
+    }
+
+    /// If the game is over, keeps its end from now on: no entry takes a
+    /// place in the log any more, whatever its rank. Without this, a
+    /// stronger entry for an old place (a late certificate, a proof of
+    /// the loser's own two acts) would set the game back and leave it
+    /// unfinished, its result gone (docs/protocol.md, "Undo the end").
+    /// Whether the end is kept.
+    pub fn keep_end(&mut self) -> bool {
+        self.end_kept = matches!(self.due(), Due::Over(_));
+        self.end_kept
     }
 
     /// Drops the entries from `len` on and returns them (an entry that lost

@@ -128,6 +128,7 @@ impl PhoneError {
                     | LogError::Outranked { .. }
                     | LogError::Equivocation { .. }
                     | LogError::NoGame
+                    | LogError::AfterTheEnd { .. }
             ),
             PhoneError::Own(_)
             | PhoneError::Store(_)
@@ -347,6 +348,13 @@ impl Phone {
                 signature,
             } => self.take_signature(seat, head, signature),
         }
+    }
+
+    /// Once the game is over, keeps its end ([`Log::keep_end`]): for a
+    /// phone that has shown its result and lingers only to tell the others.
+    /// Whether the end is kept.
+    pub fn keep_end(&mut self) -> bool {
+        self.log.keep_end()
     }
 
     /// Whom the game waits on, for the presence watch.
