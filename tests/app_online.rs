@@ -203,6 +203,54 @@ fn a_guest_the_host_removes_from_the_room_is_told_so() {
     assert_eq!(ended, Err(Problem::Removed));
 }
 
+/// A guest of a private room whose host removes another phone is told the
+/// room's new ticket, so that the QR code its room screen shows still
+/// lets a friend in (the removed phone's ticket no longer does).
+#[test]
+fn a_guest_of_a_private_room_is_told_its_new_ticket_when_another_phone_is_removed() {
+    let dirs = [(); 3].map(|()| tempfile::tempdir().unwrap());
+    let mut host = peer(
+        dirs[0].path(),
+        &[
+            "host",
+            "--players",
+            "3",
+            "--name",
+            "Hana",
+            "--console",
+            "--private",
+        ],
+    );
+    let (old, _) = process::ticket(&mut host);
+    let never = ["join", &old, "--name", "Ana", "--ready-after", "600000"];
+    let _ana = peer(dirs[1].path(), &never);
+    while !host.wait_for("seats: ").contains("\"Ana\"") {}
+    let (tx, updates) = mpsc::channel();
+    let _guest = Session::start(
+        Part::Join(Joining::by(old.clone())),
+        place(dirs[2].path(), "Ivo"),
+        move |u| {
+            let _ = tx.send(u);
+        },
+    );
+    loop {
+        if let Update::Joined { ticket, .. } = next(&updates) {
+            assert_eq!(ticket, old);
+            break;
+        }
+    }
+    while !host.wait_for("seats: ").contains("\"Ivo\"") {}
+    host.type_line("remove 2");
+    let (new, _) = process::ticket(&mut host);
+    assert_ne!(new, old);
+    loop {
+        if let Update::Joined { ticket, .. } = next(&updates) {
+            assert_eq!(ticket, new);
+            break;
+        }
+    }
+}
+
 #[test]
 fn two_apps_play_a_whole_game_the_guest_saying_ready_on_its_room_screen() {
     let dirs = [tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap()];

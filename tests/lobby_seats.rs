@@ -3,7 +3,8 @@
 //! full room and the game seats players in the new order; the computer
 //! takes an empty seat; a guest leaving before the start frees its seat;
 //! a guest whose host goes before the start is told the room is gone; the
-//! host removes a guest that never gets ready.
+//! host removes a guest that never gets ready (from a private room, which
+//! then takes a new ticket).
 
 mod process;
 
@@ -187,6 +188,57 @@ fn the_host_removes_a_guest_that_never_gets_ready_and_another_takes_its_seat() {
     host.type_line("start");
     let result = host.wait_for("result: ");
     assert_eq!(second.wait_for("result: "), result);
+}
+
+/// A private room takes a new secret when its host removes a phone: the
+/// ticket that phone had (and the QR code it was made from) lets no phone
+/// in under a new identity, which costs nothing to make; the host prints
+/// the room's new ticket, which does; the guest who stayed plays on.
+#[test]
+fn a_private_room_takes_a_new_ticket_when_its_host_removes_a_phone() {
+    let dirs = dirs(4);
+    let mut host = peer(
+        dirs[0].path(),
+        &[
+            "host",
+            "--players",
+            "3",
+            "--name",
+            "Hana",
+            "--console",
+            "--private",
+        ],
+    );
+    let (old, _) = ticket(&mut host);
+    let never = ["join", &old, "--name", "Ana", "--ready-after", "600000"];
+    let ana = peer(dirs[1].path(), &never);
+    seats(&mut host, r#"1 host "Hana" | 2 "Ana" not-ready | 3 empty"#);
+    let mut ivo = peer(dirs[2].path(), &["join", &old, "--name", "Ivo"]);
+    seats(
+        &mut host,
+        r#"1 host "Hana" | 2 "Ana" not-ready | 3 "Ivo" ready"#,
+    );
+    host.type_line("remove 2");
+    let (new, _) = ticket(&mut host);
+    assert_ne!(new, old, "a new ticket");
+    let said = ana.failure();
+    assert!(
+        said.contains("the host removed this phone from the room"),
+        "{said}"
+    );
+    let refused = peer(dirs[3].path(), &["join", &old, "--name", "Eva"]).failure();
+    assert!(refused.contains("the room is private"), "{refused}");
+    // The same phone again, with the new ticket: the refusal the host
+    // queued for its first visit is not handed to this one.
+    let mut eva = peer(dirs[3].path(), &["join", &new, "--name", "Eva"]);
+    seats(
+        &mut host,
+        r#"1 host "Hana" | 2 "Eva" ready | 3 "Ivo" ready"#,
+    );
+    host.type_line("start");
+    let result = host.wait_for("result: ");
+    assert_eq!(ivo.wait_for("result: "), result);
+    assert_eq!(eva.wait_for("result: "), result);
 }
 
 #[test]

@@ -428,9 +428,7 @@ fn show_room(window: &AppWindow, s: &mut Online) {
         adapter.set_code("".into());
         adapter.set_qr(Image::default());
     }
-    if let Some((ticket, code)) = room.ticket()
-        && adapter.get_code() != code
-    {
+    if let Some((ticket, code)) = room.ticket_to_draw() {
         adapter.set_code(code.into());
         adapter.set_private_room(ticket.parse::<Ticket>().is_ok_and(|t| t.secret().is_some()));
         match qr::picture(ticket) {

@@ -39,6 +39,8 @@ pub struct Room {
     /// The ticket link (for the QR code) and short code: the host's once
     /// its room is open, a guest's once it is in the room.
     ticket: Option<(String, String)>,
+    /// Whether the screen has drawn `ticket` ([`Room::ticket_to_draw`]).
+    drawn: bool,
     /// The game the room starts, once the network said.
     terms: Option<Listing>,
     seats: Vec<SeatView>,
@@ -61,6 +63,7 @@ impl Room {
         Room {
             part,
             ticket: None,
+            drawn: false,
             terms: None,
             seats: Vec::new(),
             startable: false,
@@ -74,6 +77,17 @@ impl Room {
     /// The ticket link and the short code, once the room is open.
     pub fn ticket(&self) -> Option<(&str, &str)> {
         self.ticket.as_ref().map(|(t, c)| (t.as_str(), c.as_str()))
+    }
+
+    /// The ticket link and the short code once each time they change, for
+    /// the screen to draw the QR code: a private room's host gives it a
+    /// new secret after removing a phone (`net::room::Room::reseal`),
+    /// with the same code.
+    pub fn ticket_to_draw(&mut self) -> Option<(&str, &str)> {
+        if std::mem::replace(&mut self.drawn, true) {
+            return None;
+        }
+        self.ticket()
     }
 
     /// The game the room starts (players, rules, timer, board), once known.
@@ -136,7 +150,9 @@ impl Room {
     pub fn apply(&mut self, update: &Update) -> bool {
         match update {
             Update::Opened { ticket, code } | Update::Joined { ticket, code } => {
-                self.ticket = Some((ticket.clone(), code.clone()));
+                let new = Some((ticket.clone(), code.clone()));
+                self.drawn &= self.ticket == new;
+                self.ticket = new;
             }
             Update::Terms(listing) => self.terms = Some(*listing),
             Update::Seats { seats, startable } => {
@@ -355,6 +371,24 @@ mod tests {
             code: "XYZ789".into(),
         }));
         assert_eq!(room.ticket(), Some(("clovece:y", "XYZ789")));
+    }
+
+    #[test]
+    fn the_qr_code_is_drawn_again_only_when_the_ticket_changes() {
+        let mut room = Room::new(Part::Guest);
+        let joined = |ticket: &str| Update::Joined {
+            ticket: ticket.into(),
+            code: "XYZ789".into(),
+        };
+        assert_eq!(room.ticket_to_draw(), None);
+        room.apply(&joined("clovece:y"));
+        assert_eq!(room.ticket_to_draw(), Some(("clovece:y", "XYZ789")));
+        assert_eq!(room.ticket_to_draw(), None, "drawn");
+        room.apply(&joined("clovece:y"));
+        assert_eq!(room.ticket_to_draw(), None, "the same again");
+        // The private room's new secret: the same code, a new QR code.
+        room.apply(&joined("clovece:z"));
+        assert_eq!(room.ticket_to_draw(), Some(("clovece:z", "XYZ789")));
     }
 
     #[test]

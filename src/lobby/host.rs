@@ -178,15 +178,20 @@ impl Host {
         self.room.as_ref().map(|(ticket, _)| ticket.room())
     }
 
-    fn invite(&mut self, target: Target) {
-        let Some((ticket, listing)) = &self.room else {
-            self.invites.push(target);
-            return;
-        };
-        let invite = Lobby::Invite {
+    /// The invitation to the room, once open.
+    fn invitation(&self) -> Option<Lobby> {
+        let (ticket, listing) = self.room.as_ref()?;
+        Some(Lobby::Invite {
             ticket: ticket.to_string(),
             listing: *listing,
             from: self.name.clone(),
+        })
+    }
+
+    fn invite(&mut self, target: Target) {
+        let Some(invite) = self.invitation() else {
+            self.invites.push(target);
+            return;
         };
         self.invited.insert(target.peer);
         self.notes.push(Note::Dial(target.peer, target.addrs));
@@ -267,7 +272,15 @@ impl Host {
 #[async_trait::async_trait]
 impl Organiser for Host {
     fn opened(&mut self, ticket: &Ticket, listing: Listing) {
-        self.room = Some((ticket.clone(), listing));
+        let again = self.room.replace((ticket.clone(), listing)).is_some();
+        // A private room's new secret: the phones invited that have not
+        // come yet get the new ticket, as theirs opens the room no more
+        // (the invited side takes it in place of the old one, unanswered).
+        if again && let Some(invite) = self.invitation() {
+            for &peer in &self.invited {
+                self.notes.push(Note::Send(peer, invite.clone()));
+            }
+        }
         self.changed();
         for target in std::mem::take(&mut self.invites) {
             self.invite(target);
@@ -476,6 +489,38 @@ mod tests {
                 .notes()
                 .contains(&Note::Say(format!("declined: {friend}")))
         );
+    }
+
+    #[test]
+    fn a_private_rooms_new_ticket_goes_to_the_phones_invited_that_have_not_come() {
+        let targets: Vec<Target> = (0..3)
+            .map(|_| Target {
+                peer: PeerId::random(),
+                addrs: Vec::new(),
+            })
+            .collect();
+        let [waiting, declined, came] = [0, 1, 2].map(|i| targets[i].peer);
+        let mut host = Host::new(Players::Four, "Hana", 0, Level::Medium, None).inviting(targets);
+        let addr: libp2p::Multiaddr = "/ip4/127.0.0.1/tcp/1".parse().unwrap();
+        let id = RoomId::from_bytes([1; 16]);
+        let secret = |b| Some(crate::net::RoomSecret::from_bytes([b; 16]));
+        let old = Ticket::new(id, PeerId::random(), [addr], secret(1)).unwrap();
+        let listing = RoomOptions::default().table().listing();
+        host.opened(&old, listing);
+        host.message(declined, Lobby::Declined { room: id });
+        host.arrived(came, "Ivo");
+        host.notes();
+        let new = old.with_secret(crate::net::RoomSecret::from_bytes([2; 16]));
+        host.opened(&new, listing);
+        let sent: Vec<(PeerId, String)> = host
+            .notes()
+            .into_iter()
+            .filter_map(|n| match n {
+                Note::Send(to, Lobby::Invite { ticket, .. }) => Some((to, ticket)),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(sent, [(waiting, new.to_string())]);
     }
 
     /// A room of three, open, with Ana and Ivo seated, its notes so far

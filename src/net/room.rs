@@ -51,7 +51,9 @@ impl Frame {
 pub enum Lobby {
     /// Is there an open room here? (Sent to phones found nearby.)
     Lookup,
-    /// Yes: its ticket, as a link.
+    /// Yes: its ticket, as a link. A private room's host also sends it to
+    /// its guests when the room takes a new secret ([`Room::reseal`]), so
+    /// that the QR code they show opens it still.
     Open {
         ticket: String,
     },
@@ -215,6 +217,11 @@ pub enum Refusal {
     Removed,
 }
 
+/// Refused phones remembered until they go ([`Room::forget_refused`]); a
+/// phone pushed out of the list by a flood of others may meet its old
+/// refusal again at its next visit.
+pub const MAX_REFUSED: usize = 64;
+
 /// How many admitted phones may wait to offer to play at once; the one
 /// waiting longest makes way for the next ([`Room::crowded_out`]). An
 /// honest phone sends its offer right behind its `Join`, so a few are
@@ -234,6 +241,13 @@ pub struct Room {
     /// Phones the host removed, not let in again (one per tap of the
     /// host's, so few).
     barred: BTreeSet<PeerId>,
+    /// Phones whose last answer was a refusal, newest last, at most
+    /// [`MAX_REFUSED`]: [`Room::forget_refused`].
+    refused: Vec<PeerId>,
+    /// Every phone that has had a seat: one that lost its connection asks
+    /// again with the ticket it joined by, whose secret may be an old one
+    /// by then ([`Room::reseal`]). Only phones the host saw in its seats.
+    sat: BTreeSet<PeerId>,
     /// Seats for guests' phones.
     places: usize,
     /// The game the room starts: its terms to every guest, and what an
@@ -251,6 +265,8 @@ impl Room {
             guests: Vec::new(),
             offered: BTreeSet::new(),
             barred: BTreeSet::new(),
+            sat: BTreeSet::new(),
+            refused: Vec::new(),
             places,
             listing,
         }
@@ -281,7 +297,20 @@ impl Room {
     pub fn seat(&mut self, guest: PeerId) {
         if self.guests.contains(&guest) {
             self.offered.insert(guest);
+            self.sat.insert(guest);
         }
+    }
+
+    /// A private room takes `secret` in place of its own, after the host
+    /// removed a phone: the ticket that phone holds, and the QR code it
+    /// was made from, no longer let anyone in under a new identity (which
+    /// costs nothing). Phones that have had a seat still come back with
+    /// the ticket they joined by. The room's new ticket, or `None` for an
+    /// open room, which anyone may join anyway.
+    pub fn reseal(&mut self, secret: RoomSecret) -> Option<&Ticket> {
+        self.ticket.secret()?;
+        self.ticket = self.ticket.with_secret(secret);
+        Some(&self.ticket)
     }
 
     /// The admitted phone that has waited longest without offering to
@@ -302,6 +331,32 @@ impl Room {
     /// again is refused.
     pub fn bar(&mut self, guest: PeerId) {
         self.barred.insert(guest);
+    }
+
+    /// Refuses `peer` for `why`: the message to send it.
+    pub fn refusal(&mut self, peer: PeerId, why: Refusal) -> Lobby {
+        self.refused.retain(|p| *p != peer);
+        if self.refused.len() == MAX_REFUSED {
+            self.refused.remove(0);
+        }
+        self.refused.push(peer);
+        Lobby::Refused {
+            room: self.ticket.room(),
+            why,
+        }
+    }
+
+    /// `peer`, which is not in the room, went away: whether its last
+    /// answer was a refusal. What is queued for it is then to be dropped:
+    /// the transport would deliver it at its next visit (as it must the
+    /// game's messages to a phone that restarts), ahead of the answer to
+    /// that visit's own request, so that a phone refused as full, or by
+    /// an old QR code, would be refused again when it comes back with a
+    /// seat free or the right one.
+    pub fn forget_refused(&mut self, peer: PeerId) -> bool {
+        let before = self.refused.len();
+        self.refused.retain(|p| *p != peer);
+        self.refused.len() < before
     }
 
     /// `guest` left before the start: its seat is free again.
@@ -328,22 +383,28 @@ impl Room {
                 })
             }
             Lobby::Join { room, secret } => {
-                let refuse = |why| Some(Lobby::Refused { room, why });
                 if room != self.ticket.room() {
-                    return refuse(Refusal::NoSuchRoom);
-                }
-                if self.ticket.secret().is_some() && secret != self.ticket.secret() {
-                    return refuse(Refusal::WrongSecret);
+                    return Some(Lobby::Refused {
+                        room,
+                        why: Refusal::NoSuchRoom,
+                    });
                 }
                 if self.barred.contains(&from) {
-                    return refuse(Refusal::Removed);
+                    return Some(self.refusal(from, Refusal::Removed));
+                }
+                if self.ticket.secret().is_some()
+                    && secret != self.ticket.secret()
+                    && !self.sat.contains(&from)
+                {
+                    return Some(self.refusal(from, Refusal::WrongSecret));
                 }
                 if !self.guests.contains(&from) {
                     if self.is_full() {
-                        return refuse(Refusal::Full);
+                        return Some(self.refusal(from, Refusal::Full));
                     }
                     self.guests.push(from);
                 }
+                self.refused.retain(|p| *p != from);
                 Some(Lobby::Admitted { room })
             }
             _ => None,
@@ -571,6 +632,94 @@ mod tests {
             Some(Lobby::Admitted { room: t.room() })
         );
         assert_eq!(room.guests(), &[peer]);
+    }
+
+    #[test]
+    fn a_private_room_resealed_lets_in_no_new_phone_by_its_old_ticket_but_its_guests_back() {
+        let old = ticket(Some(RoomSecret::from_bytes([1; 16])));
+        let mut room = Room::new(old.clone(), 3, listing());
+        let (seated, removed, waiting) = (PeerId::random(), PeerId::random(), PeerId::random());
+        let admitted = Some(Lobby::Admitted { room: old.room() });
+        let wrong_secret = Some(Lobby::Refused {
+            room: old.room(),
+            why: Refusal::WrongSecret,
+        });
+        for guest in [seated, removed, waiting] {
+            assert_eq!(room.answer(guest, &Lobby::join(&old)), admitted);
+        }
+        room.seat(seated);
+        room.seat(removed);
+        // The host removes a phone: the room takes a new secret.
+        room.leave(removed);
+        room.bar(removed);
+        let new = room
+            .reseal(RoomSecret::from_bytes([2; 16]))
+            .unwrap()
+            .clone();
+        assert_eq!((new.room(), new.host()), (old.room(), old.host()));
+        assert_ne!(new.secret(), old.secret());
+        // The old ticket lets in no new phone, nor the one that waited
+        // without a seat once it is let go; the new one does.
+        assert_eq!(
+            room.answer(PeerId::random(), &Lobby::join(&old)),
+            wrong_secret
+        );
+        room.leave(waiting);
+        assert_eq!(room.answer(waiting, &Lobby::join(&old)), wrong_secret);
+        assert_eq!(room.answer(PeerId::random(), &Lobby::join(&new)), admitted);
+        // The removed phone stays out; a seated one that lost its
+        // connection comes back by the ticket it joined with.
+        assert_eq!(
+            room.answer(removed, &Lobby::join(&new)),
+            Some(Lobby::Refused {
+                room: old.room(),
+                why: Refusal::Removed
+            })
+        );
+        room.leave(seated);
+        assert_eq!(room.answer(seated, &Lobby::join(&old)), admitted);
+        // An open room has no secret to change.
+        let mut open = Room::new(ticket(None), 3, listing());
+        assert!(open.reseal(RoomSecret::from_bytes([2; 16])).is_none());
+        assert_eq!(open.ticket().secret(), None);
+    }
+
+    #[test]
+    fn a_refused_phone_that_goes_is_known_once_and_not_after_its_admission() {
+        let t = ticket(None);
+        let mut room = Room::new(t.clone(), 1, listing());
+        let (first, second) = (PeerId::random(), PeerId::random());
+        assert_eq!(
+            room.answer(first, &Lobby::join(&t)),
+            Some(Lobby::Admitted { room: t.room() })
+        );
+        room.seat(first);
+        assert!(matches!(
+            room.answer(second, &Lobby::join(&t)),
+            Some(Lobby::Refused {
+                why: Refusal::Full,
+                ..
+            })
+        ));
+        assert!(!room.forget_refused(first), "admitted, not refused");
+        assert!(room.forget_refused(second));
+        assert!(!room.forget_refused(second), "forgotten");
+        // Refused, then admitted once a seat is free: its last answer is
+        // an admission.
+        room.refusal(second, Refusal::Full);
+        room.leave(first);
+        assert_eq!(
+            room.answer(second, &Lobby::join(&t)),
+            Some(Lobby::Admitted { room: t.room() })
+        );
+        assert!(!room.forget_refused(second));
+        // A flood of refusals keeps the newest.
+        let flood: Vec<PeerId> = (0..=MAX_REFUSED).map(|_| PeerId::random()).collect();
+        for &peer in &flood {
+            room.refusal(peer, Refusal::Full);
+        }
+        assert!(!room.forget_refused(flood[0]));
+        assert!(room.forget_refused(flood[MAX_REFUSED]));
     }
 
     #[test]

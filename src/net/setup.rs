@@ -171,7 +171,8 @@ pub enum Note {
 /// `crate::lobby` implements (net does not depend on it).
 #[async_trait::async_trait]
 pub trait Organiser: Send {
-    /// The room is open with this ticket.
+    /// The room is open with this ticket; again with a private room's
+    /// new one, after a phone was removed ([`Room::reseal`]).
     fn opened(&mut self, ticket: &Ticket, listing: Listing);
     /// Seats for guests' phones now.
     fn places(&self) -> usize;
@@ -299,11 +300,8 @@ fn turn_away(peer: PeerId, node: &mut Node, room: &mut Room) {
 }
 
 /// Tells `peer` that `room` refuses it, and `why`.
-fn refuse(peer: PeerId, node: &mut Node, room: &Room, why: Refusal) {
-    let refused = Lobby::Refused {
-        room: room.ticket().room(),
-        why,
-    };
+fn refuse(peer: PeerId, node: &mut Node, room: &mut Room, why: Refusal) {
+    let refused = room.refusal(peer, why);
     let _ = node.send(peer, Frame::Lobby(refused).encode());
 }
 
@@ -382,7 +380,18 @@ pub(super) async fn host(
                 Note::Remove(guest) => {
                     leave(guest, node, &mut room, &mut taken, &mut signing, organiser);
                     room.bar(guest);
-                    refuse(guest, node, &room, Refusal::Removed);
+                    refuse(guest, node, &mut room, Refusal::Removed);
+                    if let Some(ticket) = room.reseal(RoomSecret::generate()?) {
+                        let ticket = ticket.clone();
+                        front.show(Progress::Opened(&ticket))?;
+                        organiser.opened(&ticket, table.listing());
+                        let open = Frame::Lobby(Lobby::Open {
+                            ticket: ticket.to_string(),
+                        });
+                        for &guest in room.guests() {
+                            let _ = node.send(guest, open.encode());
+                        }
+                    }
                 }
             }
         }
@@ -541,6 +550,12 @@ pub(super) async fn host(
                 leave(peer, node, &mut room, &mut taken, &mut signing, organiser);
                 continue;
             }
+            Event::Disconnected(peer) => {
+                if room.forget_refused(peer) {
+                    node.give_up(peer);
+                }
+                continue;
+            }
             Event::Message { from, bytes } => (from, bytes),
             _ => continue,
         };
@@ -676,7 +691,7 @@ pub(super) async fn join(
     front: &mut dyn Front,
 ) -> Result<(SignedHeader, Peers), GameError> {
     let link = joining.link.as_str();
-    let ticket = match link.parse::<Ticket>() {
+    let mut ticket = match link.parse::<Ticket>() {
         Ok(ticket) => ticket,
         Err(e) if e != TicketError::Scheme => return Err(GameError::DamagedTicket(e)),
         Err(_) => {
@@ -701,9 +716,10 @@ pub(super) async fn join(
     // again: the connection may drop before it comes.
     room::ask_for_seat(node, &ticket);
     send(node, host, &offer);
+    let room_id = ticket.room();
     let ready_message = |ready| {
         Frame::Lobby(Lobby::Ready {
-            room: ticket.room(),
+            room: room_id,
             ready,
         })
         .encode()
@@ -791,6 +807,17 @@ pub(super) async fn join(
             Ok(Frame::Lobby(Lobby::Terms { room, listing })) if room == ticket.room() => {
                 if agreed(listing, &mut terms, joining.listing)? {
                     front.show(Progress::Terms(&listing))?;
+                }
+                continue;
+            }
+            // The private room took a new secret: this guest asks again
+            // and shows its QR code with it.
+            Ok(Frame::Lobby(Lobby::Open { ticket: link })) => {
+                if let Ok(new) = link.parse::<Ticket>()
+                    && (new.room(), new.host()) == (ticket.room(), host)
+                {
+                    ticket = new;
+                    front.show(Progress::Joined(&ticket))?;
                 }
                 continue;
             }

@@ -176,6 +176,14 @@ impl Ticket {
         self.secret
     }
 
+    /// The same ticket with `secret` in place of its own.
+    pub fn with_secret(&self, secret: RoomSecret) -> Ticket {
+        Ticket {
+            secret: Some(secret),
+            ..self.clone()
+        }
+    }
+
     /// The room's short code.
     pub fn code(&self) -> RoomCode {
         RoomCode::of(&self.room)
