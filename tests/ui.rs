@@ -702,158 +702,161 @@ fn hosting_offers_each_rule_set_with_its_own_first_player() {
 #[test]
 fn the_room_screen_opens_for_a_guest_and_ready_toggles() {
     // The network thread reaches the window through the event loop, which
-    // only the threaded testing backend runs.
-    ui_support::init_threaded();
-    let host_dir = tempfile::tempdir().unwrap();
-    let mut host = process::peer(
-        host_dir.path(),
-        &["host", "--players", "2", "--name", "Hana", "--board", "sea"],
-    );
-    let (ticket, _) = process::ticket(&mut host);
+    // only the threaded testing backend runs, on one thread of the binary.
+    ui_support::on_ui_thread(|| {
+        let host_dir = tempfile::tempdir().unwrap();
+        let mut host = process::peer(
+            host_dir.path(),
+            &["host", "--players", "2", "--name", "Hana", "--board", "sea"],
+        );
+        let (ticket, _) = process::ticket(&mut host);
 
-    let folder = settings_dir("room");
-    let dir = folder.path();
-    let app = app(dir, 3);
-    app.listen_on(vec!["/ip4/127.0.0.1/tcp/0".parse().unwrap()]);
-    let window = app.window();
-    window.show().unwrap();
+        let folder = settings_dir("room");
+        let dir = folder.path();
+        let app = app(dir, 3);
+        app.listen_on(vec!["/ip4/127.0.0.1/tcp/0".parse().unwrap()]);
+        let window = app.window();
+        window.show().unwrap();
 
-    // Hosting: the options, then the room with its code and QR code; Start
-    // waits for a full room.
-    find(window, "Host a room").mock_single_click(PointerEventButton::Left);
-    find(window, "2 players").mock_single_click(PointerEventButton::Left);
-    find(window, "Open the room").mock_single_click(PointerEventButton::Left);
-    assert_eq!(window.global::<AppAdapter>().get_screen(), Screen::Room);
-    let room = window.global::<clovece::app::ui::RoomAdapter>();
-    pump_until("the room is open", || {
-        shows(window, "QR code to join the room")
-    });
-    assert_eq!(room.get_code().len(), 6, "a six-character code");
-    assert!(shows(window, &format!("Room code {}", room.get_code())));
-    assert!(shows(window, "Seat 1: Player (host)"));
-    assert!(shows(window, "Seat 2: Empty seat"));
-    assert_eq!(find(window, "Start").accessible_enabled(), Some(false));
-    // Seats are reordered in a full room only.
-    assert_eq!(
-        find(window, "Move seat 2 up").accessible_enabled(),
-        Some(false)
-    );
-    find(window, "Put the computer in seat 2").mock_single_click(PointerEventButton::Left);
-    pump_until("the computer sits down", || {
-        shows(window, "Seat 2: Computer (Easy)")
-    });
-    pump_until("the host may start", || {
-        find(window, "Start").accessible_enabled() == Some(true)
-    });
-    assert_eq!(
-        find(window, "Move seat 2 up").accessible_enabled(),
-        Some(true)
-    );
-    find(window, "Leave the room").mock_single_click(PointerEventButton::Left);
-    assert_eq!(window.global::<AppAdapter>().get_screen(), Screen::Home);
-
-    // A private room shows its QR code but no code, which finds no room.
-    find(window, "Host a room").mock_single_click(PointerEventButton::Left);
-    find(window, "Private room, by invitation only").mock_single_click(PointerEventButton::Left);
-    find(window, "Open the room").mock_single_click(PointerEventButton::Left);
-    pump_until("the private room is open", || {
-        shows(window, "QR code to join the room")
-    });
-    assert!(shows(window, "Private room: friends join with the QR code"));
-    assert!(!shows(window, &format!("Room code {}", room.get_code())));
-    find(window, "Leave the room").mock_single_click(PointerEventButton::Left);
-    assert_eq!(window.global::<AppAdapter>().get_screen(), Screen::Home);
-
-    // Text that is no code, and a code that names no room nearby, are
-    // explained on the room screen in the app's words.
-    for (text, problem, said) in [
-        (
-            "not a room",
-            RoomProblem::NotACode,
-            "That is neither a room code nor a room's link.",
-        ),
-        (
-            "K7M2QX",
-            RoomProblem::NoRoom,
-            "No open room nearby has this code. Check the code, or scan the room's QR code.",
-        ),
-    ] {
-        window.global::<AppAdapter>().invoke_join_room(text.into());
+        // Hosting: the options, then the room with its code and QR code; Start
+        // waits for a full room.
+        find(window, "Host a room").mock_single_click(PointerEventButton::Left);
+        find(window, "2 players").mock_single_click(PointerEventButton::Left);
+        find(window, "Open the room").mock_single_click(PointerEventButton::Left);
         assert_eq!(window.global::<AppAdapter>().get_screen(), Screen::Room);
-        pump_until("the bad code is explained", || {
-            room.get_problem() == problem
+        let room = window.global::<clovece::app::ui::RoomAdapter>();
+        pump_until("the room is open", || {
+            shows(window, "QR code to join the room")
         });
-        assert!(shows(window, said), "{said}");
+        assert_eq!(room.get_code().len(), 6, "a six-character code");
+        assert!(shows(window, &format!("Room code {}", room.get_code())));
+        assert!(shows(window, "Seat 1: Player (host)"));
+        assert!(shows(window, "Seat 2: Empty seat"));
+        assert_eq!(find(window, "Start").accessible_enabled(), Some(false));
+        // Seats are reordered in a full room only.
+        assert_eq!(
+            find(window, "Move seat 2 up").accessible_enabled(),
+            Some(false)
+        );
+        find(window, "Put the computer in seat 2").mock_single_click(PointerEventButton::Left);
+        pump_until("the computer sits down", || {
+            shows(window, "Seat 2: Computer (Easy)")
+        });
+        pump_until("the host may start", || {
+            find(window, "Start").accessible_enabled() == Some(true)
+        });
+        assert_eq!(
+            find(window, "Move seat 2 up").accessible_enabled(),
+            Some(true)
+        );
         find(window, "Leave the room").mock_single_click(PointerEventButton::Left);
         assert_eq!(window.global::<AppAdapter>().get_screen(), Screen::Home);
-    }
 
-    window
-        .global::<AppAdapter>()
-        .invoke_join_room(ticket.into());
-    assert_eq!(window.global::<AppAdapter>().get_screen(), Screen::Room);
-    pump_until("the host's seat is shown", || {
-        shows(window, "Seat 1: Hana (host)")
-    });
-    assert!(
-        shows(window, "Seat 2: Player, not ready"),
-        "the guest sits in seat 2, not ready"
-    );
+        // A private room shows its QR code but no code, which finds no room.
+        find(window, "Host a room").mock_single_click(PointerEventButton::Left);
+        find(window, "Private room, by invitation only")
+            .mock_single_click(PointerEventButton::Left);
+        find(window, "Open the room").mock_single_click(PointerEventButton::Left);
+        pump_until("the private room is open", || {
+            shows(window, "QR code to join the room")
+        });
+        assert!(shows(window, "Private room: friends join with the QR code"));
+        assert!(!shows(window, &format!("Room code {}", room.get_code())));
+        find(window, "Leave the room").mock_single_click(PointerEventButton::Left);
+        assert_eq!(window.global::<AppAdapter>().get_screen(), Screen::Home);
 
-    find(window, "Ready").mock_single_click(PointerEventButton::Left);
-    assert!(room.get_ready());
-    // The host hears it.
-    while !host.wait_for("seats: ").ends_with(" ready") {}
-    // The host starts once everyone is ready: the game screen opens, an
-    // online game whose leave costs two losses.
-    pump_until("the online game starts", || {
-        window.global::<AppAdapter>().get_screen() == Screen::Game
-    });
-    let game = window.global::<GameAdapter>();
-    assert_eq!(
-        game.get_leave_cost(),
-        clovece::app::ui::LeaveCost::TwoLosses
-    );
-    // The room's board, not this phone's setting (classic).
-    assert_eq!(
+        // Text that is no code, and a code that names no room nearby, are
+        // explained on the room screen in the app's words.
+        for (text, problem, said) in [
+            (
+                "not a room",
+                RoomProblem::NotACode,
+                "That is neither a room code nor a room's link.",
+            ),
+            (
+                "K7M2QX",
+                RoomProblem::NoRoom,
+                "No open room nearby has this code. Check the code, or scan the room's QR code.",
+            ),
+        ] {
+            window.global::<AppAdapter>().invoke_join_room(text.into());
+            assert_eq!(window.global::<AppAdapter>().get_screen(), Screen::Room);
+            pump_until("the bad code is explained", || {
+                room.get_problem() == problem
+            });
+            assert!(shows(window, said), "{said}");
+            find(window, "Leave the room").mock_single_click(PointerEventButton::Left);
+            assert_eq!(window.global::<AppAdapter>().get_screen(), Screen::Home);
+        }
+
         window
-            .global::<clovece::app::ui::SettingsAdapter>()
-            .get_theme(),
-        BoardTheme::Classic
-    );
-    assert_eq!(game.get_board(), BoardTheme::Sea);
-    // A tap on the die is this player's roll, made on every phone.
-    pump_until("this player's roll", || game.get_can_roll());
-    let rolls = game.get_rolls();
-    find(window, "Die").mock_single_click(PointerEventButton::Left);
-    pump_until("the roll is in the log", || game.get_rolls() > rolls);
+            .global::<AppAdapter>()
+            .invoke_join_room(ticket.into());
+        assert_eq!(window.global::<AppAdapter>().get_screen(), Screen::Room);
+        pump_until("the host's seat is shown", || {
+            shows(window, "Seat 1: Hana (host)")
+        });
+        assert!(
+            shows(window, "Seat 2: Player, not ready"),
+            "the guest sits in seat 2, not ready"
+        );
+
+        find(window, "Ready").mock_single_click(PointerEventButton::Left);
+        assert!(room.get_ready());
+        // The host hears it.
+        while !host.wait_for("seats: ").ends_with(" ready") {}
+        // The host starts once everyone is ready: the game screen opens, an
+        // online game whose leave costs two losses.
+        pump_until("the online game starts", || {
+            window.global::<AppAdapter>().get_screen() == Screen::Game
+        });
+        let game = window.global::<GameAdapter>();
+        assert_eq!(
+            game.get_leave_cost(),
+            clovece::app::ui::LeaveCost::TwoLosses
+        );
+        // The room's board, not this phone's setting (classic).
+        assert_eq!(
+            window
+                .global::<clovece::app::ui::SettingsAdapter>()
+                .get_theme(),
+            BoardTheme::Classic
+        );
+        assert_eq!(game.get_board(), BoardTheme::Sea);
+        // A tap on the die is this player's roll, made on every phone.
+        pump_until("this player's roll", || game.get_can_roll());
+        let rolls = game.get_rolls();
+        find(window, "Die").mock_single_click(PointerEventButton::Left);
+        pump_until("the roll is in the log", || game.get_rolls() > rolls);
+    });
 }
 
 #[test]
 fn a_room_that_cannot_open_the_network_says_so_in_the_players_language() {
-    ui_support::init_threaded();
-    let folder = settings_dir("no-network");
-    let app = app(folder.path(), 4);
-    // This build has no QUIC: listening there fails as a phone without a
-    // network does, with nothing sent anywhere.
-    app.listen_on(vec!["/ip4/127.0.0.1/udp/0/quic-v1".parse().unwrap()]);
-    let window = app.window();
-    window.show().unwrap();
-    find(window, "Host a room").mock_single_click(PointerEventButton::Left);
-    find(window, "Open the room").mock_single_click(PointerEventButton::Left);
-    let room = window.global::<clovece::app::ui::RoomAdapter>();
-    pump_until("the room says why it did not open", || {
-        room.get_problem() == RoomProblem::Network
+    ui_support::on_ui_thread(|| {
+        let folder = settings_dir("no-network");
+        let app = app(folder.path(), 4);
+        // This build has no QUIC: listening there fails as a phone without a
+        // network does, with nothing sent anywhere.
+        app.listen_on(vec!["/ip4/127.0.0.1/udp/0/quic-v1".parse().unwrap()]);
+        let window = app.window();
+        window.show().unwrap();
+        find(window, "Host a room").mock_single_click(PointerEventButton::Left);
+        find(window, "Open the room").mock_single_click(PointerEventButton::Left);
+        let room = window.global::<clovece::app::ui::RoomAdapter>();
+        pump_until("the room says why it did not open", || {
+            room.get_problem() == RoomProblem::Network
+        });
+        assert!(label_containing(window, "This phone cannot open the network.").is_some());
+        let settings = window.global::<clovece::app::ui::SettingsAdapter>();
+        settings.set_language(2); // Slovenčina
+        settings.invoke_changed();
+        mock_elapsed_time(Duration::from_millis(10));
+        let said = label_containing(window, "Tento telefón sa nemôže pripojiť k sieti.")
+            .expect("the problem in Slovak");
+        // The system's own words follow, for a report of the problem.
+        assert!(said.ends_with(')') && said.contains("quic"), "{said}");
     });
-    assert!(label_containing(window, "This phone cannot open the network.").is_some());
-    let settings = window.global::<clovece::app::ui::SettingsAdapter>();
-    settings.set_language(2); // Slovenčina
-    settings.invoke_changed();
-    mock_elapsed_time(Duration::from_millis(10));
-    let said = label_containing(window, "Tento telefón sa nemôže pripojiť k sieti.")
-        .expect("the problem in Slovak");
-    // The system's own words follow, for a report of the problem.
-    assert!(said.ends_with(')') && said.contains("quic"), "{said}");
 }
 
 /// The label of the first element whose label contains `part`.
