@@ -177,8 +177,9 @@ impl Problem {
         Problem::Storage(e.to_string())
     }
 
-    /// The kind of problem, in the player's language on the room screen,
-    /// and its details in their own words (empty for a named one).
+    /// The details of a problem shown by its kind, in their own words,
+    /// after the kind's sentence in the player's language; empty for a
+    /// problem named one by one.
     pub(super) fn detail(&self) -> &str {
         match self {
             Problem::BadStart(why)
@@ -213,9 +214,7 @@ impl From<GameError> for Problem {
             GameError::BadSeat
             | GameError::Unfair { .. }
             | GameError::Header(_)
-            | GameError::Phone(PhoneError::Header(_) | PhoneError::NotSeated) => {
-                Problem::BadStart(e.to_string())
-            }
+            | GameError::Phone(PhoneError::Header(_)) => Problem::BadStart(e.to_string()),
             GameError::Folder(..)
             | GameError::NoSavedGame(..)
             | GameError::Unreadable(..)
@@ -590,7 +589,7 @@ mod tests {
         // The rest say what kind of problem it is in the player's
         // language, with its details in their own words.
         type Kind = fn(String) -> Problem;
-        let kinds: [(GameError, Kind); 6] = [
+        let kinds: [(GameError, Kind); 7] = [
             (GameError::BadSeat, Problem::BadStart),
             (
                 GameError::Unfair {
@@ -599,7 +598,10 @@ mod tests {
                 },
                 Problem::BadStart,
             ),
-            (PhoneError::NotSeated.into(), Problem::BadStart),
+            (
+                PhoneError::Header(HeaderError::MissingSignature(Colour::Red)).into(),
+                Problem::BadStart,
+            ),
             (
                 GameError::Folder(
                     "/data/game".into(),
@@ -615,6 +617,8 @@ mod tests {
                 .into(),
                 Problem::Network,
             ),
+            // A kept game whose seat is not this phone's key any more.
+            (PhoneError::NotSeated.into(), Problem::Other),
             (GameError::Seats(5), Problem::Other),
         ];
         for (error, kind) in kinds {

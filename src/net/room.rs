@@ -244,10 +244,12 @@ pub struct Room {
     /// Phones whose last answer was a refusal, newest last, at most
     /// [`MAX_REFUSED`]: [`Room::forget_refused`].
     refused: Vec<PeerId>,
-    /// Every phone that has had a seat: one that lost its connection asks
-    /// again with the ticket it joined by, whose secret may be an old one
-    /// by then ([`Room::reseal`]). Only phones the host saw in its seats.
-    sat: BTreeSet<PeerId>,
+    /// Phones let in whatever secret they bring: every one that has had a
+    /// seat (one that lost its connection asks again with the ticket it
+    /// joined by, whose secret may be an old one by then, [`Room::reseal`])
+    /// and every one the host invited (it may accept the invitation as the
+    /// room takes a new secret). Only phones the host saw or chose.
+    known: BTreeSet<PeerId>,
     /// Seats for guests' phones.
     places: usize,
     /// The game the room starts: its terms to every guest, and what an
@@ -265,7 +267,7 @@ impl Room {
             guests: Vec::new(),
             offered: BTreeSet::new(),
             barred: BTreeSet::new(),
-            sat: BTreeSet::new(),
+            known: BTreeSet::new(),
             refused: Vec::new(),
             places,
             listing,
@@ -297,16 +299,21 @@ impl Room {
     pub fn seat(&mut self, guest: PeerId) {
         if self.guests.contains(&guest) {
             self.offered.insert(guest);
-            self.sat.insert(guest);
+            self.known.insert(guest);
         }
+    }
+
+    /// The host invited `peer`: it is let in whatever secret it brings.
+    pub fn vouch(&mut self, peer: PeerId) {
+        self.known.insert(peer);
     }
 
     /// A private room takes `secret` in place of its own, after the host
     /// removed a phone: the ticket that phone holds, and the QR code it
     /// was made from, no longer let anyone in under a new identity (which
-    /// costs nothing). Phones that have had a seat still come back with
-    /// the ticket they joined by. The room's new ticket, or `None` for an
-    /// open room, which anyone may join anyway.
+    /// costs nothing). Phones that have had a seat, and those invited,
+    /// still come in whatever secret they bring. The room's new ticket, or
+    /// `None` for an open room, which anyone may join anyway.
     pub fn reseal(&mut self, secret: RoomSecret) -> Option<&Ticket> {
         self.ticket.secret()?;
         self.ticket = self.ticket.with_secret(secret);
@@ -335,7 +342,7 @@ impl Room {
 
     /// Refuses `peer` for `why`: the message to send it.
     pub fn refusal(&mut self, peer: PeerId, why: Refusal) -> Lobby {
-        self.refused.retain(|p| *p != peer);
+        self.forget_refused(peer);
         if self.refused.len() == MAX_REFUSED {
             self.refused.remove(0);
         }
@@ -353,6 +360,8 @@ impl Room {
     /// that visit's own request, so that a phone refused as full, or by
     /// an old QR code, would be refused again when it comes back with a
     /// seat free or the right one.
+    /// Also: `peer` was sent something after its refusal (an invitation),
+    /// which must not be dropped with it.
     pub fn forget_refused(&mut self, peer: PeerId) -> bool {
         let before = self.refused.len();
         self.refused.retain(|p| *p != peer);
@@ -394,7 +403,7 @@ impl Room {
                 }
                 if self.ticket.secret().is_some()
                     && secret != self.ticket.secret()
-                    && !self.sat.contains(&from)
+                    && !self.known.contains(&from)
                 {
                     return Some(self.refusal(from, Refusal::WrongSecret));
                 }
@@ -404,7 +413,7 @@ impl Room {
                     }
                     self.guests.push(from);
                 }
-                self.refused.retain(|p| *p != from);
+                self.forget_refused(from);
                 Some(Lobby::Admitted { room })
             }
             _ => None,
@@ -635,7 +644,7 @@ mod tests {
     }
 
     #[test]
-    fn a_private_room_resealed_lets_in_no_new_phone_by_its_old_ticket_but_its_guests_back() {
+    fn a_private_room_resealed_lets_in_no_new_phone_by_its_old_ticket_but_those_it_knows() {
         let old = ticket(Some(RoomSecret::from_bytes([1; 16])));
         let mut room = Room::new(old.clone(), 3, listing());
         let (seated, removed, waiting) = (PeerId::random(), PeerId::random(), PeerId::random());
@@ -678,6 +687,11 @@ mod tests {
         );
         room.leave(seated);
         assert_eq!(room.answer(seated, &Lobby::join(&old)), admitted);
+        // So does a phone invited with the old ticket, which it may accept
+        // as the room takes the new one.
+        let invited = PeerId::random();
+        room.vouch(invited);
+        assert_eq!(room.answer(invited, &Lobby::join(&old)), admitted);
         // An open room has no secret to change.
         let mut open = Room::new(ticket(None), 3, listing());
         assert!(open.reseal(RoomSecret::from_bytes([2; 16])).is_none());

@@ -359,37 +359,51 @@ pub(super) async fn host(
                 }
             }
         }
-        for note in organiser.notes() {
-            match note {
-                Note::Send(to, message) => {
-                    if let Err(e) = node.send(to, Frame::Lobby(message).encode()) {
-                        warn!(%to, "cannot send: {e}");
+        // Taking a note may give the organiser more to say (a removal
+        // frees a seat and gives a private room a new ticket): all of it
+        // goes now, not at the next event.
+        loop {
+            let notes = organiser.notes();
+            if notes.is_empty() {
+                break;
+            }
+            for note in notes {
+                match note {
+                    Note::Send(to, message) => {
+                        // Not to be dropped with a refusal sent before it.
+                        room.forget_refused(to);
+                        if let Lobby::Invite { .. } = message {
+                            room.vouch(to);
+                        }
+                        if let Err(e) = node.send(to, Frame::Lobby(message).encode()) {
+                            warn!(%to, "cannot send: {e}");
+                        }
                     }
-                }
-                Note::Dial(to, addrs) => {
-                    // Where the invite list saw the phone: hints, as
-                    // discovery's are.
-                    node.add_hints(to, addrs);
-                    node.dial(to);
-                }
-                Note::Seats { seats, startable } => front.show(Progress::Seats {
-                    seats: &seats,
-                    startable: Some(startable),
-                })?,
-                Note::Say(line) => front.show(Progress::Said(&line))?,
-                Note::Remove(guest) => {
-                    leave(guest, node, &mut room, &mut taken, &mut signing, organiser);
-                    room.bar(guest);
-                    refuse(guest, node, &mut room, Refusal::Removed);
-                    if let Some(ticket) = room.reseal(RoomSecret::generate()?) {
-                        let ticket = ticket.clone();
-                        front.show(Progress::Opened(&ticket))?;
-                        organiser.opened(&ticket, table.listing());
-                        let open = Frame::Lobby(Lobby::Open {
-                            ticket: ticket.to_string(),
-                        });
-                        for &guest in room.guests() {
-                            let _ = node.send(guest, open.encode());
+                    Note::Dial(to, addrs) => {
+                        // Where the invite list saw the phone: hints, as
+                        // discovery's are.
+                        node.add_hints(to, addrs);
+                        node.dial(to);
+                    }
+                    Note::Seats { seats, startable } => front.show(Progress::Seats {
+                        seats: &seats,
+                        startable: Some(startable),
+                    })?,
+                    Note::Say(line) => front.show(Progress::Said(&line))?,
+                    Note::Remove(guest) => {
+                        leave(guest, node, &mut room, &mut taken, &mut signing, organiser);
+                        room.bar(guest);
+                        refuse(guest, node, &mut room, Refusal::Removed);
+                        if let Some(ticket) = room.reseal(RoomSecret::generate()?) {
+                            let ticket = ticket.clone();
+                            front.show(Progress::Opened(&ticket))?;
+                            organiser.opened(&ticket, table.listing());
+                            let open = Frame::Lobby(Lobby::Open {
+                                ticket: ticket.to_string(),
+                            });
+                            for &guest in room.guests() {
+                                let _ = node.send(guest, open.encode());
+                            }
                         }
                     }
                 }
@@ -576,6 +590,16 @@ pub(super) async fn host(
                 let _ = node.send(from, Frame::Lobby(answer).encode());
                 if admitted {
                     let _ = node.send(from, Frame::Lobby(room.terms()).encode());
+                    // Let in by an old secret (a phone that had a seat, or
+                    // was invited): the room's new ticket, for its QR code.
+                    if let Lobby::Join { secret, .. } = lobby
+                        && secret != room.ticket().secret()
+                    {
+                        let open = Lobby::Open {
+                            ticket: room.ticket().to_string(),
+                        };
+                        let _ = node.send(from, Frame::Lobby(open).encode());
+                    }
                     if !seated {
                         unoffered
                             .entry(from)
