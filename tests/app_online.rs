@@ -209,22 +209,7 @@ fn a_guest_the_host_removes_from_the_room_is_told_so() {
 #[test]
 fn a_guest_of_a_private_room_is_told_its_new_ticket_when_another_phone_is_removed() {
     let dirs = [(); 3].map(|()| tempfile::tempdir().unwrap());
-    let mut host = peer(
-        dirs[0].path(),
-        &[
-            "host",
-            "--players",
-            "3",
-            "--name",
-            "Hana",
-            "--console",
-            "--private",
-        ],
-    );
-    let (old, _) = process::ticket(&mut host);
-    let never = ["join", &old, "--name", "Ana", "--ready-after", "600000"];
-    let _ana = peer(dirs[1].path(), &never);
-    while !host.wait_for("seats: ").contains("\"Ana\"") {}
+    let (mut host, old, _ana) = process::private_room_with_ana(dirs[0].path(), dirs[1].path());
     let (tx, updates) = mpsc::channel();
     let _guest = Session::start(
         Part::Join(Joining::by(old.clone())),

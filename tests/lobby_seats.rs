@@ -9,7 +9,7 @@
 mod process;
 
 use clovece::rules::Colour;
-use process::{Proc, clovece, dirs, peer, ticket};
+use process::{Proc, clovece, dirs, peer, private_room_with_ana, ticket};
 use tempfile::TempDir;
 
 /// A host of `players` organising the room from its console.
@@ -197,22 +197,7 @@ fn the_host_removes_a_guest_that_never_gets_ready_and_another_takes_its_seat() {
 #[test]
 fn a_private_room_takes_a_new_ticket_when_its_host_removes_a_phone() {
     let dirs = dirs(4);
-    let mut host = peer(
-        dirs[0].path(),
-        &[
-            "host",
-            "--players",
-            "3",
-            "--name",
-            "Hana",
-            "--console",
-            "--private",
-        ],
-    );
-    let (old, _) = ticket(&mut host);
-    let never = ["join", &old, "--name", "Ana", "--ready-after", "600000"];
-    let ana = peer(dirs[1].path(), &never);
-    seats(&mut host, r#"1 host "Hana" | 2 "Ana" not-ready | 3 empty"#);
+    let (mut host, old, ana) = private_room_with_ana(dirs[0].path(), dirs[1].path());
     let mut ivo = peer(dirs[2].path(), &["join", &old, "--name", "Ivo"]);
     seats(
         &mut host,

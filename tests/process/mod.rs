@@ -314,6 +314,19 @@ pub fn ticket(host: &mut Proc) -> (String, String) {
     (ticket, code)
 }
 
+/// A private room of three organised from the host's console (data
+/// folder `host`), with Ana (folder `ana`) seated and never ready: the
+/// host, the room's ticket and Ana.
+pub fn private_room_with_ana(host: &Path, ana: &Path) -> (Proc, String, Proc) {
+    let args = ["host", "--players", "3", "--name", "Hana", "--console"];
+    let mut hosting = peer(host, &[&args[..], &["--private"]].concat());
+    let (ticket, _) = self::ticket(&mut hosting);
+    let never = ["join", &ticket, "--name", "Ana", "--ready-after", "600000"];
+    let ana = peer(ana, &never);
+    while !hosting.wait_for("seats: ").contains("\"Ana\"") {}
+    (hosting, ticket, ana)
+}
+
 /// The address `clovece rooms --ask` takes for the host of `ticket`, as
 /// mDNS would have found it.
 pub fn ask(ticket: &str) -> String {
