@@ -1,11 +1,19 @@
 //! Headless peers in separate processes over loopback: `clovece host` and
 //! `clovece join` play a complete game with bots, and every peer ends with
-//! the same result line (the same winner and the same final log entry).
+//! the same result line (the same winner and the same final log entry);
+//! and a host that lingers after the end keeps it against a loser's entry
+//! for an old turn.
 
 mod process;
 
+use std::path::Path;
 use std::time::Duration;
 
+use clovece::net::game::GAME_DIR;
+use clovece::net::room::Frame;
+use clovece::net::{Config, Node, Ticket};
+use clovece::protocol::{Act, Entry, Kind, Log, Message, Signed, Signer, Store};
+use libp2p::identity::Keypair;
 use process::{Hand, Proc, assert_one_result};
 
 /// The host with `players` seats, `computers` of them the computer's (and
@@ -84,4 +92,112 @@ fn the_peers_of_a_finished_game_go_once_every_one_holds_the_end() {
         );
     }
     assert_one_result(&results);
+}
+
+/// A game's log message as the channel carries it (`Frame::Game` holding
+/// the setup's envelope, whose second kind is a log message), as a hostile
+/// phone writes it.
+fn framed(message: &Message) -> Vec<u8> {
+    #[derive(serde::Serialize)]
+    enum Envelope {
+        #[allow(dead_code, reason = "only its place among the kinds counts")]
+        Setup(()),
+        Log(serde_bytes::ByteBuf),
+    }
+    let envelope = Envelope::Log(serde_bytes::ByteBuf::from(message.encode()));
+    let inner = postcard::to_stdvec(&envelope).unwrap();
+    Frame::Game(serde_bytes::ByteBuf::from(inner)).encode()
+}
+
+/// The guest's second move for one of its turns with a choice, from its
+/// saved log, signed with its key: valid, it proves the guest a cheater,
+/// and a phone taking it sets the game back to that turn.
+fn second_move(guest: &Path) -> (Keypair, Entry) {
+    let keypair = clovece::net::identity::load_or_create(guest).unwrap();
+    let signer = Signer::new(&keypair).unwrap();
+    let saved = Store::open(&guest.join(GAME_DIR)).unwrap();
+    let seat = saved.seat;
+    let mut log = Log::new(saved.log.header().clone()).unwrap();
+    for entry in saved.log.entries() {
+        let choice = log
+            .state()
+            .game()
+            .map(|g| g.legal_moves())
+            .unwrap_or_default();
+        if let Kind::Player(Signed {
+            seat: s,
+            act: Act::Move { mv, .. },
+            ..
+        }) = &entry.kind
+            && *s == seat
+            && choice.len() >= 2
+        {
+            let other = *choice.iter().find(|m| *m != mv).unwrap();
+            let act = Act::Move {
+                mv: other,
+                auto: false,
+            };
+            let entry = Entry::sign(&signer, log.game(), entry.index, entry.prev, seat, act);
+            return (keypair, entry);
+        }
+        log.offer(entry.clone()).unwrap();
+    }
+    panic!("the guest had no choice in {} entries", log.len());
+}
+
+/// A loser cannot take the end from a phone that holds it: the guest's
+/// phone dies mid-game, the computer plays its seat to the end, and while
+/// the host lingers for it, a phone with the guest's key sends a second
+/// move of the guest's for an old turn, which would set the game back and
+/// leave it unfinished (docs/protocol.md, "Undo the end"). The host keeps
+/// its result and records it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_phone_lingering_after_the_end_keeps_it_against_an_entry_for_an_old_turn() {
+    let dirs = process::dirs(2);
+    let bot = ["--bot", "medium", "--trace", "--linger", "20"];
+    let hosting = ["host", "--players", "2", "--turn", "10", "--grace", "1"];
+    let mut host = process::clovece(dirs[0].path(), &[&hosting[..], &bot].concat());
+    let ticket = host.wait_for("ticket: ");
+    let joining = ["join", &ticket, "--pace", "20"];
+    let guest = process::clovece(dirs[1].path(), &[&joining[..], &bot].concat());
+    host.wait_for_entries(150);
+    guest.kill();
+    let result = host.wait_for("result: ");
+    let (keypair, second) = second_move(dirs[1].path());
+
+    let config = Config {
+        listen: vec!["/ip4/127.0.0.1/tcp/0".parse().unwrap()],
+        mdns: false,
+        ..Config::default()
+    };
+    let mut node = Node::start(keypair, config).await.unwrap();
+    let ticket: Ticket = ticket.parse().unwrap();
+    node.add_addrs(ticket.host(), ticket.dial_addrs());
+    node.keep(ticket.host());
+    node.send(ticket.host(), framed(&Message::Entry(second)))
+        .unwrap();
+    let taken = tokio::time::timeout(Duration::from_secs(20), async {
+        while node.unacknowledged(ticket.host()) > 0 {
+            node.next().await;
+        }
+    })
+    .await;
+    assert!(taken.is_ok(), "the host takes the message while it lingers");
+
+    let lines = host.run_out();
+    let results = lines.iter().filter(|l| l.starts_with("result: ")).count();
+    assert_eq!(results, 1, "one result only");
+    let kept = Store::open(&dirs[0].path().join(GAME_DIR)).unwrap();
+    let head = kept.log.head();
+    assert!(kept.log.result().is_some(), "the end is kept");
+    let hex: String = head.0.iter().map(|b| format!("{b:02x}")).collect();
+    assert!(result.ends_with(&hex), "{result} vs {hex}");
+    let stats = std::process::Command::new(process::BIN)
+        .arg("stats")
+        .arg("--data")
+        .arg(dirs[0].path())
+        .output()
+        .unwrap();
+    let stats = String::from_utf8_lossy(&stats.stdout);
+    assert!(stats.contains(" games 1 "), "the game is recorded: {stats}");
 }
