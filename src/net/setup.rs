@@ -41,6 +41,12 @@ use crate::rules::{Colour, FirstPlayer, RuleSet, Seats};
 const JOIN_WAIT: Duration = Duration::from_secs(10);
 /// How long a joiner looks for a room by its code.
 const FIND_WAIT: Duration = Duration::from_secs(3);
+/// How long a joiner not yet admitted waits, after a refusal, for an
+/// admission behind it. The transport delivers what a phone went away
+/// before taking at its next visit, so a refusal may be one queued for an
+/// earlier visit of this phone; the host's answer to this visit's request
+/// comes right behind it.
+const STALE_WAIT: Duration = Duration::from_secs(1);
 /// How long the host waits for its guests to sign the header: a phone
 /// signs within moments of the request, so one that has not by then is
 /// given up on and the room goes on without it.
@@ -759,9 +765,18 @@ pub(super) async fn join(
     let mut asked_again = Some(Instant::now() + JOIN_WAIT);
     // The game the room starts, as its host said on admitting this guest.
     let mut terms: Option<Listing> = None;
+    // A refusal before this guest's admission, and when it stands if no
+    // admission comes behind it (`STALE_WAIT`).
+    let mut refused: Option<(Instant, LookupError)> = None;
     loop {
         let event = tokio::select! {
             event = node.next() => event,
+            () = sleep_until(refused.as_ref().map_or_else(Instant::now, |(at, _)| *at)), if refused.is_some() => {
+                if let Some((_, why)) = refused.take() {
+                    return Err(why.into());
+                }
+                continue;
+            }
             () = &mut timer, if timed && joined => {
                 timed = false;
                 ready = true;
@@ -804,8 +819,13 @@ pub(super) async fn join(
             continue;
         };
         match room::admission(&ticket, from, &bytes) {
-            Some(Err(refused)) => return Err(refused.into()),
+            Some(Err(why)) if !joined => {
+                refused = Some((Instant::now() + STALE_WAIT, why));
+                continue;
+            }
+            Some(Err(why)) => return Err(why.into()),
             Some(Ok(())) => {
+                refused = None;
                 if !joined {
                     joined = true;
                     front.show(Progress::Joined(&ticket))?;
@@ -1717,12 +1737,14 @@ mod tests {
 
     /// The host's side of a guest's join, by hand, on `host_node` (with
     /// `host_keys`) for `ticket`'s room: admits the guest of key seed 2
-    /// and takes its offer. The guest's peer id, the host's signer and a
-    /// header seating both, to be signed.
+    /// and takes its offer, after a `stale` refusal if any (one queued for
+    /// an earlier visit of the guest's phone). The guest's peer id, the
+    /// host's signer and a header seating both, to be signed.
     async fn seated(
         host_node: &mut Node,
         host_keys: &Keypair,
         ticket: &Ticket,
+        stale: Option<Refusal>,
     ) -> (PeerId, Signer, Header) {
         let lobby = |bytes: &[u8]| match Frame::decode(bytes) {
             Ok(Frame::Lobby(lobby)) => Some(lobby),
@@ -1749,13 +1771,14 @@ mod tests {
             theme: Theme::Classic,
         };
         let room = ticket.room();
-        for said in [
+        let stale = stale.map(|why| Lobby::Refused { room, why });
+        for said in stale.into_iter().chain([
             Lobby::Admitted { room },
             Lobby::Terms {
                 room,
                 listing: terms,
             },
-        ] {
+        ]) {
             host_node
                 .send(guest_id, Frame::Lobby(said).encode())
                 .unwrap();
@@ -1800,7 +1823,7 @@ mod tests {
             .await
         });
         let signed = local.run_until(async move {
-            let (guest_id, _, header) = seated(&mut host_node, &host_keys, &ticket).await;
+            let (guest_id, _, header) = seated(&mut host_node, &host_keys, &ticket, None).await;
             let sign = Envelope::Setup(Setup::Sign(header.clone()));
             // Not ready: asked, it says so instead of signing.
             send(&mut host_node, guest_id, &sign);
@@ -1842,6 +1865,7 @@ mod tests {
     async fn joined_as(
         chosen: Option<Listing>,
         change: fn(&mut Header),
+        stale: Option<Refusal>,
     ) -> Result<(SignedHeader, Peers), GameError> {
         let (mut host_node, host_keys) = node(1).await;
         let ticket = Ticket::new(
@@ -1870,7 +1894,8 @@ mod tests {
         // for the host's request to sign), so the host's side is not
         // waited for on its own.
         let host = async move {
-            let (guest_id, _, mut header) = seated(&mut host_node, &host_keys, &ticket).await;
+            let (guest_id, _, mut header) =
+                seated(&mut host_node, &host_keys, &ticket, stale).await;
             change(&mut header);
             let sign = Envelope::Setup(Setup::Sign(header));
             send(&mut host_node, guest_id, &sign);
@@ -1895,13 +1920,25 @@ mod tests {
             timer: TurnTimer::Seconds60,
             theme: Theme::Sea,
         };
-        let joined = joined_as(Some(chosen), |_| {}).await;
+        let joined = joined_as(Some(chosen), |_| {}, None).await;
         assert!(matches!(joined, Err(GameError::NotAsOffered)), "{joined:?}");
     }
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn a_guest_does_not_sign_another_game_than_its_host_said() {
-        let joined = joined_as(None, |header| header.timer = TurnTimer::Seconds10).await;
+        let joined = joined_as(None, |header| header.timer = TurnTimer::Seconds10, None).await;
+        assert!(matches!(joined, Err(GameError::NotAsOffered)), "{joined:?}");
+    }
+
+    /// The transport delivers what a phone went away before taking at its
+    /// next visit: a refusal of an earlier visit comes first, and the
+    /// admission right behind it is this visit's answer. (The game asked
+    /// for is another than the host said, so the join ends, past its
+    /// admission.)
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_refusal_with_an_admission_right_behind_it_is_an_old_one() {
+        let another = |header: &mut Header| header.timer = TurnTimer::Seconds10;
+        let joined = joined_as(None, another, Some(Refusal::Full)).await;
         assert!(matches!(joined, Err(GameError::NotAsOffered)), "{joined:?}");
     }
 
@@ -1942,7 +1979,8 @@ mod tests {
         guest: tokio::task::JoinHandle<Result<(SignedHeader, Peers), GameError>>,
     ) {
         // The host's side, by hand: admit the guest, have it sign...
-        let (guest_id, host_signer, header) = seated(&mut host_node, &host_keys, &ticket).await;
+        let (guest_id, host_signer, header) =
+            seated(&mut host_node, &host_keys, &ticket, None).await;
         send(
             &mut host_node,
             guest_id,
