@@ -1897,6 +1897,15 @@ mod tests {
             let (guest_id, _, mut header) =
                 seated(&mut host_node, &host_keys, &ticket, stale).await;
             change(&mut header);
+            // As a host does, once its guest is ready: asked before, the
+            // guest would say it is not and wait for the next request.
+            heard(&mut host_node, guest_id, |bytes| {
+                match Frame::decode(bytes) {
+                    Ok(Frame::Lobby(Lobby::Ready { ready: true, .. })) => Some(()),
+                    _ => None,
+                }
+            })
+            .await;
             let sign = Envelope::Setup(Setup::Sign(header));
             send(&mut host_node, guest_id, &sign);
             polled(&mut host_node).await;
