@@ -41,11 +41,11 @@ use crate::rules::{Colour, FirstPlayer, RuleSet, Seats};
 const JOIN_WAIT: Duration = Duration::from_secs(10);
 /// How long a joiner looks for a room by its code.
 const FIND_WAIT: Duration = Duration::from_secs(3);
-/// How long a joiner not yet admitted waits, after a refusal, for an
-/// admission behind it. The transport delivers what a phone went away
-/// before taking at its next visit, so a refusal may be one queued for an
-/// earlier visit of this phone; the host's answer to this visit's request
-/// comes right behind it.
+/// How long a joiner not yet admitted (or admitted just now) waits, after
+/// a refusal, for an admission behind it. The transport delivers what a
+/// phone went away before taking at its next visit, so a refusal (and an
+/// admission before it) may be one queued for an earlier visit of this
+/// phone; the host's answer to this visit's request comes right behind.
 const STALE_WAIT: Duration = Duration::from_secs(1);
 /// How long the host waits for its guests to sign the header: a phone
 /// signs within moments of the request, so one that has not by then is
@@ -758,16 +758,17 @@ pub(super) async fn join(
     tokio::pin!(timer);
     let mut timed = ready_after.is_some();
     let mut ready = false;
-    // Whether the host has admitted this guest yet.
-    let mut joined = false;
     // While the seat is asked for (again), when to stop waiting for the
     // host.
     let mut asked_again = Some(Instant::now() + JOIN_WAIT);
     // The game the room starts, as its host said on admitting this guest.
     let mut terms: Option<Listing> = None;
-    // A refusal before this guest's admission, and when it stands if no
-    // admission comes behind it (`STALE_WAIT`).
+    // A refusal before this guest's admission (or just after its first),
+    // and when it stands if no admission comes behind it (`STALE_WAIT`).
     let mut refused: Option<(Instant, LookupError)> = None;
+    // When the host first admitted this guest, if it has: the queue of an
+    // earlier visit may hold an admission too, with a refusal behind it.
+    let mut admitted_at: Option<Instant> = None;
     loop {
         let event = tokio::select! {
             event = node.next() => event,
@@ -777,7 +778,7 @@ pub(super) async fn join(
                 }
                 continue;
             }
-            () = &mut timer, if timed && joined => {
+            () = &mut timer, if timed && admitted_at.is_some() => {
                 timed = false;
                 ready = true;
                 let _ = node.send(host, ready_message(ready));
@@ -799,7 +800,12 @@ pub(super) async fn join(
                 continue;
             }
             () = sleep_until(asked_again.unwrap_or_else(Instant::now)), if asked_again.is_some() => {
-                let why = if joined { LookupError::Gone } else { LookupError::NoAnswer };
+                // A refusal heard is the better reason.
+                let why = match refused.take() {
+                    Some((_, why)) => why,
+                    None if admitted_at.is_some() => LookupError::Gone,
+                    None => LookupError::NoAnswer,
+                };
                 return Err(why.into());
             }
         };
@@ -813,21 +819,23 @@ pub(super) async fn join(
             room::ask_for_seat(node, &ticket);
             send(node, host, &offer);
             asked_again.get_or_insert(Instant::now() + JOIN_WAIT);
+            // The host answers the new request, a refusal too.
+            refused = None;
             continue;
         }
         let Event::Message { from, bytes } = event else {
             continue;
         };
         match room::admission(&ticket, from, &bytes) {
-            Some(Err(why)) if !joined => {
+            Some(Err(why)) if admitted_at.is_none_or(|at| at.elapsed() < STALE_WAIT) => {
                 refused = Some((Instant::now() + STALE_WAIT, why));
                 continue;
             }
             Some(Err(why)) => return Err(why.into()),
             Some(Ok(())) => {
                 refused = None;
-                if !joined {
-                    joined = true;
+                if admitted_at.is_none() {
+                    admitted_at = Some(Instant::now());
                     front.show(Progress::Joined(&ticket))?;
                 }
                 if asked_again.take().is_some() && ready {
@@ -1727,6 +1735,17 @@ mod tests {
         }
     }
 
+    /// Waits until `guest` says it is ready, as a host does before it asks
+    /// its guests to sign: asked before, a guest says it is not and waits
+    /// for the next request.
+    async fn is_ready(node: &mut Node, guest: PeerId) {
+        heard(node, guest, |bytes| match Frame::decode(bytes) {
+            Ok(Frame::Lobby(Lobby::Ready { ready: true, .. })) => Some(()),
+            _ => None,
+        })
+        .await;
+    }
+
     /// The setup's messages in a channel message.
     fn setup(bytes: &[u8]) -> Option<Setup> {
         match Envelope::unframe(bytes) {
@@ -1737,14 +1756,14 @@ mod tests {
 
     /// The host's side of a guest's join, by hand, on `host_node` (with
     /// `host_keys`) for `ticket`'s room: admits the guest of key seed 2
-    /// and takes its offer, after a `stale` refusal if any (one queued for
-    /// an earlier visit of the guest's phone). The guest's peer id, the
-    /// host's signer and a header seating both, to be signed.
+    /// and takes its offer, after the `stale` answers (those queued for an
+    /// earlier visit of the guest's phone). The guest's peer id, the host's
+    /// signer and a header seating both, to be signed.
     async fn seated(
         host_node: &mut Node,
         host_keys: &Keypair,
         ticket: &Ticket,
-        stale: Option<Refusal>,
+        stale: Vec<Lobby>,
     ) -> (PeerId, Signer, Header) {
         let lobby = |bytes: &[u8]| match Frame::decode(bytes) {
             Ok(Frame::Lobby(lobby)) => Some(lobby),
@@ -1771,7 +1790,6 @@ mod tests {
             theme: Theme::Classic,
         };
         let room = ticket.room();
-        let stale = stale.map(|why| Lobby::Refused { room, why });
         for said in stale.into_iter().chain([
             Lobby::Admitted { room },
             Lobby::Terms {
@@ -1823,7 +1841,8 @@ mod tests {
             .await
         });
         let signed = local.run_until(async move {
-            let (guest_id, _, header) = seated(&mut host_node, &host_keys, &ticket, None).await;
+            let (guest_id, _, header) =
+                seated(&mut host_node, &host_keys, &ticket, Vec::new()).await;
             let sign = Envelope::Setup(Setup::Sign(header.clone()));
             // Not ready: asked, it says so instead of signing.
             send(&mut host_node, guest_id, &sign);
@@ -1865,7 +1884,7 @@ mod tests {
     async fn joined_as(
         chosen: Option<Listing>,
         change: fn(&mut Header),
-        stale: Option<Refusal>,
+        stale: fn(RoomId) -> Vec<Lobby>,
     ) -> Result<(SignedHeader, Peers), GameError> {
         let (mut host_node, host_keys) = node(1).await;
         let ticket = Ticket::new(
@@ -1895,17 +1914,9 @@ mod tests {
         // waited for on its own.
         let host = async move {
             let (guest_id, _, mut header) =
-                seated(&mut host_node, &host_keys, &ticket, stale).await;
+                seated(&mut host_node, &host_keys, &ticket, stale(ticket.room())).await;
             change(&mut header);
-            // As a host does, once its guest is ready: asked before, the
-            // guest would say it is not and wait for the next request.
-            heard(&mut host_node, guest_id, |bytes| {
-                match Frame::decode(bytes) {
-                    Ok(Frame::Lobby(Lobby::Ready { ready: true, .. })) => Some(()),
-                    _ => None,
-                }
-            })
-            .await;
+            is_ready(&mut host_node, guest_id).await;
             let sign = Envelope::Setup(Setup::Sign(header));
             send(&mut host_node, guest_id, &sign);
             polled(&mut host_node).await;
@@ -1929,13 +1940,18 @@ mod tests {
             timer: TurnTimer::Seconds60,
             theme: Theme::Sea,
         };
-        let joined = joined_as(Some(chosen), |_| {}, None).await;
+        let joined = joined_as(Some(chosen), |_| {}, |_| Vec::new()).await;
         assert!(matches!(joined, Err(GameError::NotAsOffered)), "{joined:?}");
     }
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn a_guest_does_not_sign_another_game_than_its_host_said() {
-        let joined = joined_as(None, |header| header.timer = TurnTimer::Seconds10, None).await;
+        let joined = joined_as(
+            None,
+            |header| header.timer = TurnTimer::Seconds10,
+            |_| Vec::new(),
+        )
+        .await;
         assert!(matches!(joined, Err(GameError::NotAsOffered)), "{joined:?}");
     }
 
@@ -1947,8 +1963,21 @@ mod tests {
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn a_refusal_with_an_admission_right_behind_it_is_an_old_one() {
         let another = |header: &mut Header| header.timer = TurnTimer::Seconds10;
-        let joined = joined_as(None, another, Some(Refusal::Full)).await;
-        assert!(matches!(joined, Err(GameError::NotAsOffered)), "{joined:?}");
+        fn full(room: RoomId) -> Lobby {
+            Lobby::Refused {
+                room,
+                why: Refusal::Full,
+            }
+        }
+        // Refused then; or admitted, and refused as it came back too soon.
+        let earlier: [fn(RoomId) -> Vec<Lobby>; 2] = [
+            |room| vec![full(room)],
+            |room| vec![Lobby::Admitted { room }, full(room)],
+        ];
+        for stale in earlier {
+            let joined = joined_as(None, another, stale).await;
+            assert!(matches!(joined, Err(GameError::NotAsOffered)), "{joined:?}");
+        }
     }
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -1989,7 +2018,8 @@ mod tests {
     ) {
         // The host's side, by hand: admit the guest, have it sign...
         let (guest_id, host_signer, header) =
-            seated(&mut host_node, &host_keys, &ticket, None).await;
+            seated(&mut host_node, &host_keys, &ticket, Vec::new()).await;
+        is_ready(&mut host_node, guest_id).await;
         send(
             &mut host_node,
             guest_id,
