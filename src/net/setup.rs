@@ -819,8 +819,8 @@ pub(super) async fn join(
             room::ask_for_seat(node, &ticket);
             send(node, host, &offer);
             asked_again.get_or_insert(Instant::now() + JOIN_WAIT);
-            // The host answers the new request, a refusal too.
-            refused = None;
+            // A refusal heard stays: most likely the host refused and went
+            // (it closed its room), and this request is not answered.
             continue;
         }
         let Event::Message { from, bytes } = event else {
