@@ -353,15 +353,16 @@ impl Room {
         }
     }
 
-    /// `peer`, which is not in the room, went away: whether its last
-    /// answer was a refusal. What is queued for it is then to be dropped:
-    /// the transport would deliver it at its next visit (as it must the
-    /// game's messages to a phone that restarts), ahead of the answer to
-    /// that visit's own request, so that a phone refused as full, or by
-    /// an old QR code, would be refused again when it comes back with a
-    /// seat free or the right one.
-    /// Also: `peer` was sent something after its refusal (an invitation),
-    /// which must not be dropped with it.
+    /// Whether `peer`'s last answer was a refusal; from now on it is not.
+    ///
+    /// Asked when a phone not in the room went away: what is queued for a
+    /// refused one is then to be dropped, as the transport would deliver
+    /// it at its next visit (as it must the game's messages to a phone
+    /// that restarts), ahead of the answer to that visit's own request, so
+    /// that a phone refused as full, or by an old QR code, would be
+    /// refused again when it comes back with a seat free or the right one.
+    /// Also called when `peer` is sent something after its refusal (an
+    /// invitation), which must not be dropped with it.
     pub fn forget_refused(&mut self, peer: PeerId) -> bool {
         let before = self.refused.len();
         self.refused.retain(|p| *p != peer);
@@ -374,14 +375,18 @@ impl Room {
         self.offered.remove(&guest);
     }
 
+    /// The room's ticket as a message: an open room's answer to a
+    /// lookup, and a private room's new ticket to its guests.
+    pub fn open(&self) -> Lobby {
+        Lobby::Open {
+            ticket: self.ticket.to_string(),
+        }
+    }
+
     /// The answer to `message` from `from`, if any.
     pub fn answer(&mut self, from: PeerId, message: &Lobby) -> Option<Lobby> {
         match *message {
-            Lobby::Lookup if self.ticket.secret().is_none() && !self.is_full() => {
-                Some(Lobby::Open {
-                    ticket: self.ticket.to_string(),
-                })
-            }
+            Lobby::Lookup if self.ticket.secret().is_none() && !self.is_full() => Some(self.open()),
             Lobby::Browse if self.ticket.secret().is_none() && !self.is_full() => {
                 let listing = self.listing;
                 let free = self.places - self.offered.len();
@@ -544,6 +549,17 @@ pub async fn find(
 /// addresses, and waits up to `wait` for the answer.
 pub async fn join(node: &mut Node, ticket: &Ticket, wait: Duration) -> Result<(), LookupError> {
     ask_for_seat(node, ticket);
+    wait_for_admission(node, ticket, wait).await
+}
+
+/// Waits up to `wait` for the host's next answer to a request for a seat
+/// in `ticket`'s room: admitted, or why not. Other events meanwhile are
+/// dropped.
+pub(super) async fn wait_for_admission(
+    node: &mut Node,
+    ticket: &Ticket,
+    wait: Duration,
+) -> Result<(), LookupError> {
     let deadline = tokio::time::sleep(wait);
     tokio::pin!(deadline);
     loop {

@@ -404,9 +404,7 @@ pub(super) async fn host(
                             let ticket = ticket.clone();
                             front.show(Progress::Opened(&ticket))?;
                             organiser.opened(&ticket, table.listing());
-                            let open = Frame::Lobby(Lobby::Open {
-                                ticket: ticket.to_string(),
-                            });
+                            let open = Frame::Lobby(room.open());
                             for &guest in room.guests() {
                                 let _ = node.send(guest, open.encode());
                             }
@@ -601,10 +599,7 @@ pub(super) async fn host(
                     if let Lobby::Join { secret, .. } = lobby
                         && secret != room.ticket().secret()
                     {
-                        let open = Lobby::Open {
-                            ticket: room.ticket().to_string(),
-                        };
-                        let _ = node.send(from, Frame::Lobby(open).encode());
+                        let _ = node.send(from, Frame::Lobby(room.open()).encode());
                     }
                     if !seated {
                         unoffered
@@ -1274,15 +1269,10 @@ mod tests {
     }
 
     /// The room's word on `node`'s request for a seat in `ticket`'s room:
-    /// admitted, or why not.
+    /// admitted, or why not. Waited for longer than any wait of the host's
+    /// (a phone not offering is turned away after `OFFER_WAIT`).
     async fn room_answer(node: &mut Node, ticket: &Ticket) -> Result<(), LookupError> {
-        loop {
-            if let Event::Message { from, bytes } = node.next().await
-                && let Some(answer) = room::admission(ticket, from, &bytes)
-            {
-                return answer;
-            }
-        }
+        room::wait_for_admission(node, ticket, Duration::from_secs(60)).await
     }
 
     /// A phone that offers to play in `ticket`'s room and signs the start
