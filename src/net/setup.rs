@@ -1002,6 +1002,35 @@ mod tests {
     use crate::net::node::Config;
     use crate::net::wire::MAX_MESSAGE as MAX_CHANNEL;
     use crate::protocol::wire::MAX_MESSAGE as MAX_LOG;
+    use tokio::sync::mpsc::UnboundedReceiver;
+    use tokio::task::JoinHandle;
+
+    /// The signer of the key of `seed`.
+    fn signer_of(seed: u8) -> Signer {
+        Signer::new(&Keypair::ed25519_from_bytes([seed; 32]).unwrap()).unwrap()
+    }
+
+    /// The commitment to the dice of the secret of `seed`.
+    fn committed(seed: u8) -> Digest {
+        DiceChain::new(&DiceSecret::from_bytes([seed; 32]), DEFAULT_ROLLS).commitment()
+    }
+
+    /// A player's seat.
+    fn seat(signer: &Signer, commitment: Digest) -> Seat {
+        Seat::Player {
+            key: signer.public(),
+            commitment,
+        }
+    }
+
+    /// The header of a classic game of two (`host` red, `guest` green)
+    /// with a turn timer of 30 s.
+    fn two_player(host: Seat, guest: Seat) -> Header {
+        let rules = RuleSet::Classic(Default::default());
+        let mut header = Header::new([1; 32], rules, [Some(host), None, Some(guest), None]);
+        header.timer = TurnTimer::Seconds30;
+        header
+    }
 
     #[test]
     fn a_guest_shows_four_seats_at_most_with_the_names_cut() {
@@ -1033,20 +1062,8 @@ mod tests {
 
     #[test]
     fn a_guest_signs_only_its_own_seat_with_a_timer_and_the_rules_grace() {
-        let guest = Signer::new(&Keypair::ed25519_from_bytes([2; 32]).unwrap()).unwrap();
-        let host = Signer::new(&Keypair::ed25519_from_bytes([1; 32]).unwrap()).unwrap();
-        let commitment =
-            DiceChain::new(&DiceSecret::from_bytes([9; 32]), DEFAULT_ROLLS).commitment();
-        let seat = |signer: &Signer| Seat::Player {
-            key: signer.public(),
-            commitment,
-        };
-        let mut fair = Header::new(
-            [1; 32],
-            RuleSet::Classic(Default::default()),
-            [Some(seat(&host)), None, Some(seat(&guest)), None],
-        );
-        fair.timer = TurnTimer::Seconds30;
+        let (host, guest, commitment) = (signer_of(1), signer_of(2), committed(9));
+        let fair = two_player(seat(&host, commitment), seat(&guest, commitment));
         let terms = Listing::of(&fair);
         let check = |header: &Header| signable(header, guest.public(), commitment, Some(&terms));
         assert!(check(&fair).is_ok());
@@ -1057,9 +1074,8 @@ mod tests {
         let mut unseated = fair.clone();
         unseated.seats[2] = None;
         assert!(matches!(check(&unseated), Err(GameError::BadSeat)));
-        let other = DiceChain::new(&DiceSecret::from_bytes([8; 32]), DEFAULT_ROLLS).commitment();
         assert!(matches!(
-            signable(&fair, guest.public(), other, Some(&terms)),
+            signable(&fair, guest.public(), committed(8), Some(&terms)),
             Err(GameError::BadSeat)
         ));
         let mut no_timer = fair.clone();
@@ -1108,21 +1124,8 @@ mod tests {
 
     #[test]
     fn a_guest_signs_only_the_game_its_host_said_the_room_starts() {
-        let guest = Signer::new(&Keypair::ed25519_from_bytes([2; 32]).unwrap()).unwrap();
-        let host = Signer::new(&Keypair::ed25519_from_bytes([1; 32]).unwrap()).unwrap();
-        let third = Signer::new(&Keypair::ed25519_from_bytes([3; 32]).unwrap()).unwrap();
-        let commitment =
-            DiceChain::new(&DiceSecret::from_bytes([9; 32]), DEFAULT_ROLLS).commitment();
-        let seat = |signer: &Signer| Seat::Player {
-            key: signer.public(),
-            commitment,
-        };
-        let mut offered = Header::new(
-            [1; 32],
-            RuleSet::Classic(Default::default()),
-            [Some(seat(&host)), None, Some(seat(&guest)), None],
-        );
-        offered.timer = TurnTimer::Seconds30;
+        let (host, guest, commitment) = (signer_of(1), signer_of(2), committed(9));
+        let offered = two_player(seat(&host, commitment), seat(&guest, commitment));
         let terms = Listing::of(&offered);
         assert_eq!(
             terms,
@@ -1141,7 +1144,7 @@ mod tests {
         );
 
         let mut more_players = offered.clone();
-        more_players.seats[1] = Some(seat(&third));
+        more_players.seats[1] = Some(seat(&signer_of(3), commitment));
         let mut other_rules = offered.clone();
         other_rules.rules = RuleSet::Classic(crate::rules::HouseRules::CROATIAN);
         let mut other_timer = offered.clone();
@@ -1324,28 +1327,49 @@ mod tests {
         (node, result.map(|(signed, _)| signed))
     }
 
+    /// Hosts the room of `organiser`'s seats: how its setup ended.
+    async fn hosting(mut organiser: Starter) -> Result<SignedHeader, GameError> {
+        hosted(organiser.seats, &mut organiser).await.1
+    }
+
+    /// Runs `test` beside a room of `players` seats that a [`Starter`]
+    /// organises and `host` hosts, within a minute, telling it the room's
+    /// ticket, the task hosting it and who left it. Both run on this
+    /// thread: the host's loop is not Send (its front and organiser need
+    /// not be).
+    async fn beside_a_room<R, H, T, F>(
+        players: u8,
+        host: impl FnOnce(Starter) -> H,
+        test: impl FnOnce(Ticket, JoinHandle<R>, UnboundedReceiver<PeerId>) -> F,
+    ) -> T
+    where
+        R: 'static,
+        H: Future<Output = R> + 'static,
+        F: Future<Output = T>,
+    {
+        let (ticket_tx, ticket) = tokio::sync::oneshot::channel();
+        let (left_tx, left) = tokio::sync::mpsc::unbounded_channel();
+        let local = tokio::task::LocalSet::new();
+        let hosting = local.spawn_local(host(Starter::new(players, ticket_tx, left_tx)));
+        let ran = local.run_until(async move {
+            let ticket = ticket.await.unwrap();
+            test(ticket, hosting, left).await
+        });
+        tokio::time::timeout(Duration::from_secs(60), ran)
+            .await
+            .expect("the room neither hangs nor ends")
+    }
+
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn a_guest_gone_or_silent_while_signing_gives_its_seat_to_the_next() {
-        let (ticket_tx, ticket_rx) = tokio::sync::oneshot::channel();
-        let (left_tx, left) = tokio::sync::mpsc::unbounded_channel();
-        let mut organiser = Starter::new(2, ticket_tx, left_tx);
-        // The host's loop is not Send (its front and organiser need not be).
-        let local = tokio::task::LocalSet::new();
-        let hosting = local.spawn_local(async move { hosted(2, &mut organiser).await.1 });
-        let played = tokio::time::timeout(
-            Duration::from_secs(60),
-            local.run_until(guests(ticket_rx, left, hosting)),
-        );
-        played.await.expect("the room neither hangs nor ends");
+        beside_a_room(2, hosting, guests).await;
     }
 
     async fn guests(
-        ticket: tokio::sync::oneshot::Receiver<Ticket>,
-        mut left: tokio::sync::mpsc::UnboundedReceiver<PeerId>,
-        hosting: tokio::task::JoinHandle<Result<SignedHeader, GameError>>,
+        ticket: Ticket,
+        hosting: JoinHandle<Result<SignedHeader, GameError>>,
+        mut left: UnboundedReceiver<PeerId>,
     ) {
-        let ticket = ticket.await.unwrap();
-
         // Asked to sign, the first guest's phone goes: its seat is free at
         // once, not after the wait for signatures.
         let (gone, _, _) = offered(&ticket, 2).await;
@@ -1388,32 +1412,24 @@ mod tests {
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn a_guest_admitted_but_not_seated_is_told_the_room_is_full_at_the_start() {
-        let (ticket_tx, ticket_rx) = tokio::sync::oneshot::channel();
-        let (left, _) = tokio::sync::mpsc::unbounded_channel();
-        let mut organiser = Starter::new(3, ticket_tx, left);
-        let local = tokio::task::LocalSet::new();
-        let hosting = local.spawn_local(async move {
+        let host = |mut organiser| async move {
             let (mut host_node, started) = hosted(3, &mut organiser).await;
             started.expect("the game starts");
             // The host's node goes on, as in a game.
             polled(&mut host_node).await
-        });
-        let told = tokio::time::timeout(
-            Duration::from_secs(60),
-            local.run_until(async move {
-                let ticket = ticket_rx.await.unwrap();
-                let (mut late, _) = node(5).await;
-                room::join(&mut late, &ticket, JOIN_WAIT).await.unwrap();
-                let (mut first, signer, header) = offered(&ticket, 6).await;
-                let signed = Envelope::Setup(Setup::Signed(header.sign(&signer)));
-                send(&mut first, ticket.host(), &signed);
-                let _polled = tokio::task::spawn_local(async move { polled(&mut first).await });
-                let answer = room_answer(&mut late, &ticket).await;
-                hosting.abort();
-                answer
-            }),
-        );
-        let answer = told.await.expect("the late guest is told");
+        };
+        let answer = beside_a_room(3, host, |ticket, hosting, _| async move {
+            let (mut late, _) = node(5).await;
+            room::join(&mut late, &ticket, JOIN_WAIT).await.unwrap();
+            let (mut first, signer, header) = offered(&ticket, 6).await;
+            let signed = Envelope::Setup(Setup::Signed(header.sign(&signer)));
+            send(&mut first, ticket.host(), &signed);
+            let _polled = tokio::task::spawn_local(async move { polled(&mut first).await });
+            let answer = room_answer(&mut late, &ticket).await;
+            hosting.abort();
+            answer
+        })
+        .await;
         assert!(
             matches!(answer, Err(LookupError::Refused(Refusal::Full))),
             "{answer:?}"
@@ -1422,125 +1438,96 @@ mod tests {
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn an_admitted_guest_that_never_offers_to_play_holds_no_seat_and_is_turned_away() {
-        let (ticket_tx, ticket_rx) = tokio::sync::oneshot::channel();
-        let (left, _) = tokio::sync::mpsc::unbounded_channel();
-        let mut organiser = Starter::new(2, ticket_tx, left);
-        let local = tokio::task::LocalSet::new();
-        let hosting = local.spawn_local(async move { hosted(2, &mut organiser).await.1 });
-        let played = tokio::time::timeout(
-            Duration::from_secs(60),
-            local.run_until(async move {
-                let ticket = ticket_rx.await.unwrap();
-                // Admitted to the room of one guest seat, it stays
-                // connected but never offers to play...
-                let (mut silent, _) = node(2).await;
-                room::join(&mut silent, &ticket, JOIN_WAIT).await.unwrap();
-                let admitted = Instant::now();
-                // ...and keeps no one else out.
-                let (mut other, _) = node(3).await;
-                let joined = room::join(&mut other, &ticket, JOIN_WAIT).await;
-                assert!(joined.is_ok(), "{joined:?}");
-                let told = room_answer(&mut silent, &ticket).await;
-                assert!(
-                    matches!(told, Err(LookupError::Refused(Refusal::Full))),
-                    "{told:?}"
-                );
-                assert!(admitted.elapsed() >= OFFER_WAIT - Duration::from_secs(1));
-                // The next phone takes the seat and plays.
-                let _polled = tokio::task::spawn_local(async move { polled(&mut silent).await });
-                takes_the_seat(&ticket, hosting).await
-            }),
-        );
-        let signed = played.await.expect("the room neither hangs nor ends");
+        let signed = beside_a_room(2, hosting, |ticket, hosting, _| async move {
+            // Admitted to the room of one guest seat, it stays
+            // connected but never offers to play...
+            let (mut silent, _) = node(2).await;
+            room::join(&mut silent, &ticket, JOIN_WAIT).await.unwrap();
+            let admitted = Instant::now();
+            // ...and keeps no one else out.
+            let (mut other, _) = node(3).await;
+            let joined = room::join(&mut other, &ticket, JOIN_WAIT).await;
+            assert!(joined.is_ok(), "{joined:?}");
+            let told = room_answer(&mut silent, &ticket).await;
+            assert!(
+                matches!(told, Err(LookupError::Refused(Refusal::Full))),
+                "{told:?}"
+            );
+            assert!(admitted.elapsed() >= OFFER_WAIT - Duration::from_secs(1));
+            // The next phone takes the seat and plays.
+            let _polled = tokio::task::spawn_local(async move { polled(&mut silent).await });
+            takes_the_seat(&ticket, hosting).await
+        })
+        .await;
         assert!(signed.verify().is_ok());
     }
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn phones_piling_up_without_offering_make_way_and_keep_no_one_out() {
-        let (ticket_tx, ticket_rx) = tokio::sync::oneshot::channel();
-        let (left, _) = tokio::sync::mpsc::unbounded_channel();
-        let mut organiser = Starter::new(2, ticket_tx, left);
-        let local = tokio::task::LocalSet::new();
-        let hosting = local.spawn_local(async move { hosted(2, &mut organiser).await.1 });
-        let played = tokio::time::timeout(
-            Duration::from_secs(60),
-            local.run_until(async move {
-                let ticket = ticket_rx.await.unwrap();
-                // One more than may wait, each admitted, none offering.
-                let mut silent = Vec::new();
-                let first_admitted = Instant::now();
-                for seed in 0..=MAX_WAITING as u8 {
-                    let (mut phone, _) = node(100 + seed).await;
-                    room::join(&mut phone, &ticket, JOIN_WAIT).await.unwrap();
-                    silent.push(phone);
-                }
-                // The first made way at once, not after its 10 s.
-                let told = room_answer(&mut silent[0], &ticket).await;
-                assert!(
-                    matches!(told, Err(LookupError::Refused(Refusal::Full))),
-                    "{told:?}"
-                );
-                assert!(first_admitted.elapsed() < OFFER_WAIT);
-                // The room's one guest seat is still free: a phone that
-                // offers takes it and plays.
-                let _polled = tokio::task::spawn_local(async move {
-                    loop {
-                        for phone in &mut silent {
-                            let _ =
-                                tokio::time::timeout(Duration::from_millis(10), phone.next()).await;
-                        }
+        let signed = beside_a_room(2, hosting, |ticket, hosting, _| async move {
+            // One more than may wait, each admitted, none offering.
+            let mut silent = Vec::new();
+            let first_admitted = Instant::now();
+            for seed in 0..=MAX_WAITING as u8 {
+                let (mut phone, _) = node(100 + seed).await;
+                room::join(&mut phone, &ticket, JOIN_WAIT).await.unwrap();
+                silent.push(phone);
+            }
+            // The first made way at once, not after its 10 s.
+            let told = room_answer(&mut silent[0], &ticket).await;
+            assert!(
+                matches!(told, Err(LookupError::Refused(Refusal::Full))),
+                "{told:?}"
+            );
+            assert!(first_admitted.elapsed() < OFFER_WAIT);
+            // The room's one guest seat is still free: a phone that
+            // offers takes it and plays.
+            let _polled = tokio::task::spawn_local(async move {
+                loop {
+                    for phone in &mut silent {
+                        let _ = tokio::time::timeout(Duration::from_millis(10), phone.next()).await;
                     }
-                });
-                takes_the_seat(&ticket, hosting).await
-            }),
-        );
-        let signed = played.await.expect("the room neither hangs nor ends");
+                }
+            });
+            takes_the_seat(&ticket, hosting).await
+        })
+        .await;
         assert!(signed.verify().is_ok());
     }
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn an_offer_that_comes_while_the_start_is_signed_is_taken_once_it_is_off() {
-        let (ticket_tx, ticket_rx) = tokio::sync::oneshot::channel();
-        let (left, _) = tokio::sync::mpsc::unbounded_channel();
         // Three seats, one for a guest of the organiser's (the first to
         // offer), the other for the computer.
-        let mut organiser = Starter::new(3, ticket_tx, left);
-        let local = tokio::task::LocalSet::new();
-        let _hosting = local.spawn_local(async move { hosted(3, &mut organiser).await.1 });
-        let told = tokio::time::timeout(
-            Duration::from_secs(60),
-            local.run_until(async move {
-                let ticket = ticket_rx.await.unwrap();
-                // Admitted, its offer not sent yet...
-                let (mut late, keypair) = node(3).await;
-                room::join(&mut late, &ticket, JOIN_WAIT).await.unwrap();
-                // ...while another guest's offer starts the game...
-                let (mut first, _, _) = offered(&ticket, 2).await;
-                // ...its offer comes, and then the start is called off.
-                let signer = Signer::new(&keypair).unwrap();
-                let offer = Setup::Offer {
-                    key: signer.public(),
-                    commitment: DiceChain::new(&DiceSecret::from_bytes([3; 32]), DEFAULT_ROLLS)
-                        .commitment(),
-                    name: "late".into(),
-                };
-                send(&mut late, ticket.host(), &Envelope::Setup(offer));
-                let offered_at = Instant::now();
-                // Taken in by the host's node before the start is off.
-                while late.unacknowledged(ticket.host()) > 0 {
-                    let _ = tokio::time::timeout(Duration::from_millis(20), late.next()).await;
-                }
-                let room = ticket.room();
-                let not_ready = Frame::Lobby(Lobby::Ready { room, ready: false });
-                first.send(ticket.host(), not_ready.encode()).unwrap();
-                let _polled = tokio::task::spawn_local(async move { polled(&mut first).await });
-                // Taken then: the organiser has no seat for it, so it is
-                // told at once, not after its wait for an offer ran out.
-                let told = room_answer(&mut late, &ticket).await;
-                (told, offered_at.elapsed())
-            }),
-        );
-        let (told, after) = told.await.expect("the late guest is told");
+        let (told, after) = beside_a_room(3, hosting, |ticket, _, _| async move {
+            // Admitted, its offer not sent yet...
+            let (mut late, keypair) = node(3).await;
+            room::join(&mut late, &ticket, JOIN_WAIT).await.unwrap();
+            // ...while another guest's offer starts the game...
+            let (mut first, _, _) = offered(&ticket, 2).await;
+            // ...its offer comes, and then the start is called off.
+            let signer = Signer::new(&keypair).unwrap();
+            let offer = Setup::Offer {
+                key: signer.public(),
+                commitment: committed(3),
+                name: "late".into(),
+            };
+            send(&mut late, ticket.host(), &Envelope::Setup(offer));
+            let offered_at = Instant::now();
+            // Taken in by the host's node before the start is off.
+            while late.unacknowledged(ticket.host()) > 0 {
+                let _ = tokio::time::timeout(Duration::from_millis(20), late.next()).await;
+            }
+            let room = ticket.room();
+            let not_ready = Frame::Lobby(Lobby::Ready { room, ready: false });
+            first.send(ticket.host(), not_ready.encode()).unwrap();
+            let _polled = tokio::task::spawn_local(async move { polled(&mut first).await });
+            // Taken then: the organiser has no seat for it, so it is
+            // told at once, not after its wait for an offer ran out.
+            let told = room_answer(&mut late, &ticket).await;
+            (told, offered_at.elapsed())
+        })
+        .await;
         assert!(
             matches!(told, Err(LookupError::Refused(Refusal::Full))),
             "{told:?}"
@@ -1550,45 +1537,36 @@ mod tests {
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn a_guest_no_longer_ready_while_the_header_is_signed_calls_the_start_off() {
-        let (ticket_tx, ticket_rx) = tokio::sync::oneshot::channel();
-        let (left, _) = tokio::sync::mpsc::unbounded_channel();
-        let mut organiser = Starter::new(2, ticket_tx, left);
-        let local = tokio::task::LocalSet::new();
-        let hosting = local.spawn_local(async move { hosted(2, &mut organiser).await.1 });
-        let started = tokio::time::timeout(
-            Duration::from_secs(60),
-            local.run_until(async move {
-                let ticket = ticket_rx.await.unwrap();
-                let (mut guest, signer, first) = offered(&ticket, 2).await;
-                // Not ready after all, and then the signature of the header
-                // it was asked to sign: that start is off.
-                let room = ticket.room();
-                for ready in [false, true] {
-                    let said = Frame::Lobby(Lobby::Ready { room, ready }).encode();
-                    guest.send(ticket.host(), said).unwrap();
-                    if !ready {
-                        let signed = Envelope::Setup(Setup::Signed(first.sign(&signer)));
-                        send(&mut guest, ticket.host(), &signed);
-                    }
+        let started = beside_a_room(2, hosting, |ticket, hosting, _| async move {
+            let (mut guest, signer, first) = offered(&ticket, 2).await;
+            // Not ready after all, and then the signature of the header
+            // it was asked to sign: that start is off.
+            let room = ticket.room();
+            for ready in [false, true] {
+                let said = Frame::Lobby(Lobby::Ready { room, ready }).encode();
+                guest.send(ticket.host(), said).unwrap();
+                if !ready {
+                    let signed = Envelope::Setup(Setup::Signed(first.sign(&signer)));
+                    send(&mut guest, ticket.host(), &signed);
                 }
-                // Ready again: asked to sign a new header.
-                let second = heard(&mut guest, ticket.host(), |bytes| {
-                    match Envelope::unframe(bytes) {
-                        Some(Envelope::Setup(Setup::Sign(header))) => Some(header),
-                        _ => None,
-                    }
-                })
-                .await;
-                let signed = Envelope::Setup(Setup::Signed(second.sign(&signer)));
-                send(&mut guest, ticket.host(), &signed);
-                let hosted = tokio::select! {
-                    hosted = hosting => hosted.unwrap().unwrap(),
-                    () = polled(&mut guest) => unreachable!(),
-                };
-                (first, second, hosted)
-            }),
-        );
-        let (first, second, hosted) = started.await.expect("the game starts");
+            }
+            // Ready again: asked to sign a new header.
+            let second = heard(&mut guest, ticket.host(), |bytes| {
+                match Envelope::unframe(bytes) {
+                    Some(Envelope::Setup(Setup::Sign(header))) => Some(header),
+                    _ => None,
+                }
+            })
+            .await;
+            let signed = Envelope::Setup(Setup::Signed(second.sign(&signer)));
+            send(&mut guest, ticket.host(), &signed);
+            let hosted = tokio::select! {
+                hosted = hosting => hosted.unwrap().unwrap(),
+                () = polled(&mut guest) => unreachable!(),
+            };
+            (first, second, hosted)
+        });
+        let (first, second, hosted) = started.await;
         assert_ne!(first, second);
         assert_eq!(
             hosted.header, second,
@@ -1619,30 +1597,21 @@ mod tests {
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn a_host_leaving_its_room_tells_its_guests_at_once() {
-        let (ticket_tx, ticket_rx) = tokio::sync::oneshot::channel();
-        let (left, _) = tokio::sync::mpsc::unbounded_channel();
-        let mut organiser = Starter::new(3, ticket_tx, left);
         let (leave, told) = tokio::sync::oneshot::channel();
-        let local = tokio::task::LocalSet::new();
-        let hosting = local.spawn_local(async move {
-            hosted_with(3, &mut organiser, &mut Told(Some(told)))
-                .await
-                .1
+        let host = |mut organiser| async move {
+            let front = &mut Told(Some(told));
+            hosted_with(3, &mut organiser, front).await.1
+        };
+        let closed = beside_a_room(3, host, |ticket, hosting, _| async move {
+            // Admitted, but not offering to play: the room waits.
+            let (mut guest, _) = node(2).await;
+            room::join(&mut guest, &ticket, JOIN_WAIT).await.unwrap();
+            let left = Instant::now();
+            leave.send(Action::LeaveRoom).unwrap();
+            let told = room_answer(&mut guest, &ticket).await;
+            (told, left.elapsed(), hosting.await.unwrap())
         });
-        let closed = tokio::time::timeout(
-            Duration::from_secs(60),
-            local.run_until(async move {
-                let ticket = ticket_rx.await.unwrap();
-                // Admitted, but not offering to play: the room waits.
-                let (mut guest, _) = node(2).await;
-                room::join(&mut guest, &ticket, JOIN_WAIT).await.unwrap();
-                let left = Instant::now();
-                leave.send(Action::LeaveRoom).unwrap();
-                let told = room_answer(&mut guest, &ticket).await;
-                (told, left.elapsed(), hosting.await.unwrap())
-            }),
-        );
-        let (told, after, hosted) = closed.await.expect("the guest is told");
+        let (told, after, hosted) = closed.await;
         assert!(
             matches!(told, Err(LookupError::Refused(Refusal::Closed))),
             "{told:?}"
@@ -1653,35 +1622,18 @@ mod tests {
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn a_guest_leaving_the_room_tells_the_host() {
-        let (mut host_node, _) = node(1).await;
-        let ticket = Ticket::new(
-            RoomId::from_bytes([6; 16]),
-            host_node.peer_id(),
-            host_node.listen_addrs(),
-            None,
-        )
-        .unwrap();
-        let (link, room_id) = (Joining::by(ticket.to_string()), ticket.room());
+        let (mut host_node, _, ticket) = hand_host().await;
+        let room_id = ticket.room();
         let (leave, told) = tokio::sync::oneshot::channel();
         let local = tokio::task::LocalSet::new();
-        let guest = local.spawn_local(async move {
-            let (mut node, keypair) = node(2).await;
-            let secret = DiceSecret::from_bytes([2; 32]);
-            let mut front = Told(Some(told));
-            join(
-                &mut node, &keypair, &secret, &link, "Jana", None, &mut front,
-            )
-            .await
-        });
+        let guest = jana_joins(
+            &local,
+            Joining::by(ticket.to_string()),
+            None,
+            Told(Some(told)),
+        );
         let heard_leave = local.run_until(async move {
-            let guest_id = Keypair::ed25519_from_bytes([2; 32])
-                .unwrap()
-                .public()
-                .to_peer_id();
-            let lobby = |bytes: &[u8]| match Frame::decode(bytes) {
-                Ok(Frame::Lobby(lobby)) => Some(lobby),
-                _ => None,
-            };
+            let guest_id = peer_of(2);
             let join = heard(&mut host_node, guest_id, lobby).await;
             assert!(matches!(join, Lobby::Join { .. }), "{join:?}");
             let admitted = Lobby::Admitted { room: room_id };
@@ -1736,6 +1688,48 @@ mod tests {
         .await;
     }
 
+    /// The lobby's message in a channel message.
+    fn lobby(bytes: &[u8]) -> Option<Lobby> {
+        match Frame::decode(bytes) {
+            Ok(Frame::Lobby(lobby)) => Some(lobby),
+            _ => None,
+        }
+    }
+
+    /// The peer id of the key of `seed`.
+    fn peer_of(seed: u8) -> PeerId {
+        let keypair = Keypair::ed25519_from_bytes([seed; 32]).unwrap();
+        keypair.public().to_peer_id()
+    }
+
+    /// A room's host played by hand: its node, its keys and the room's
+    /// ticket.
+    async fn hand_host() -> (Node, Keypair, Ticket) {
+        let (node, keypair) = node(1).await;
+        let (peer, addrs) = (node.peer_id(), node.listen_addrs());
+        let ticket = Ticket::new(RoomId::from_bytes([6; 16]), peer, addrs, None).unwrap();
+        (node, keypair, ticket)
+    }
+
+    /// Jana's phone (the key of seed 2) joining as `joining` on `local`,
+    /// ready after `ready` (or when `front` says): how its join ends. (The
+    /// guest's loop is not Send: its front need not be.)
+    fn jana_joins(
+        local: &tokio::task::LocalSet,
+        joining: Joining,
+        ready: Option<Duration>,
+        mut front: impl Front + 'static,
+    ) -> JoinHandle<Result<(SignedHeader, Peers), GameError>> {
+        local.spawn_local(async move {
+            let (mut node, keypair) = node(2).await;
+            let secret = DiceSecret::from_bytes([2; 32]);
+            join(
+                &mut node, &keypair, &secret, &joining, "Jana", ready, &mut front,
+            )
+            .await
+        })
+    }
+
     /// The setup's messages in a channel message.
     fn setup(bytes: &[u8]) -> Option<Setup> {
         match Envelope::unframe(bytes) {
@@ -1755,14 +1749,7 @@ mod tests {
         ticket: &Ticket,
         stale: Vec<Lobby>,
     ) -> (PeerId, Signer, Header) {
-        let lobby = |bytes: &[u8]| match Frame::decode(bytes) {
-            Ok(Frame::Lobby(lobby)) => Some(lobby),
-            _ => None,
-        };
-        let guest_id = Keypair::ed25519_from_bytes([2; 32])
-            .unwrap()
-            .public()
-            .to_peer_id();
+        let guest_id = peer_of(2);
         let join = heard(host_node, guest_id, lobby).await;
         assert!(matches!(join, Lobby::Join { .. }), "{join:?}");
         // Its offer comes right behind, before any answer.
@@ -1772,13 +1759,12 @@ mod tests {
         else {
             panic!("no offer first");
         };
-        let rules = RuleSet::Classic(Default::default());
-        let terms = Listing {
-            players: 2,
-            rules,
-            timer: TurnTimer::Seconds30,
-            theme: Theme::Classic,
-        };
+        let host_signer = Signer::new(host_keys).unwrap();
+        let header = two_player(
+            seat(&host_signer, committed(1)),
+            Seat::Player { key, commitment },
+        );
+        let terms = Listing::of(&header);
         let room = ticket.room();
         for said in stale.into_iter().chain([
             Lobby::Admitted { room },
@@ -1791,45 +1777,16 @@ mod tests {
                 .send(guest_id, Frame::Lobby(said).encode())
                 .unwrap();
         }
-        let host_signer = Signer::new(host_keys).unwrap();
-        let host_seat = Seat::Player {
-            key: host_signer.public(),
-            commitment: DiceChain::new(&DiceSecret::from_bytes([1; 32]), DEFAULT_ROLLS)
-                .commitment(),
-        };
-        let guest_seat = Seat::Player { key, commitment };
-        let mut header = Header::new(
-            [3; 32],
-            rules,
-            [Some(host_seat), None, Some(guest_seat), None],
-        );
-        header.timer = TurnTimer::Seconds30;
-        assert_eq!(Listing::of(&header), terms, "the game said");
         (guest_id, host_signer, header)
     }
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn a_guest_signs_the_start_only_once_it_is_ready() {
-        let (mut host_node, host_keys) = node(1).await;
-        let ticket = Ticket::new(
-            RoomId::from_bytes([8; 16]),
-            host_node.peer_id(),
-            host_node.listen_addrs(),
-            None,
-        )
-        .unwrap();
-        let link = Joining::by(ticket.to_string());
+        let (mut host_node, host_keys, ticket) = hand_host().await;
         let (ready, told) = tokio::sync::oneshot::channel();
         let local = tokio::task::LocalSet::new();
-        let _guest = local.spawn_local(async move {
-            let (mut node, keypair) = node(2).await;
-            let secret = DiceSecret::from_bytes([2; 32]);
-            let mut front = Told(Some(told));
-            join(
-                &mut node, &keypair, &secret, &link, "Jana", None, &mut front,
-            )
-            .await
-        });
+        let link = Joining::by(ticket.to_string());
+        let _guest = jana_joins(&local, link, None, Told(Some(told)));
         let signed = local.run_until(async move {
             let (guest_id, _, header) =
                 seated(&mut host_node, &host_keys, &ticket, Vec::new()).await;
@@ -1876,29 +1833,13 @@ mod tests {
         change: fn(&mut Header),
         stale: fn(RoomId) -> Vec<Lobby>,
     ) -> Result<(SignedHeader, Peers), GameError> {
-        let (mut host_node, host_keys) = node(1).await;
-        let ticket = Ticket::new(
-            RoomId::from_bytes([6; 16]),
-            host_node.peer_id(),
-            host_node.listen_addrs(),
-            None,
-        )
-        .unwrap();
+        let (mut host_node, host_keys, ticket) = hand_host().await;
         let joining = Joining {
             link: ticket.to_string(),
             listing: chosen,
         };
         let local = tokio::task::LocalSet::new();
-        let guest = local.spawn_local(async move {
-            let (mut node, keypair) = node(2).await;
-            let mut front = Told(None);
-            let secret = DiceSecret::from_bytes([2; 32]);
-            let ready = Some(Duration::ZERO);
-            join(
-                &mut node, &keypair, &secret, &joining, "Jana", ready, &mut front,
-            )
-            .await
-        });
+        let guest = jana_joins(&local, joining, Some(Duration::ZERO), Told(None));
         // The guest may end before its offer leaves (it need not wait
         // for the host's request to sign), so the host's side is not
         // waited for on its own.
@@ -1972,27 +1913,11 @@ mod tests {
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn a_start_sent_while_the_guest_asks_for_its_seat_again_is_not_lost() {
-        let (host_node, host_keys) = node(1).await;
-        let ticket = Ticket::new(
-            RoomId::from_bytes([5; 16]),
-            host_node.peer_id(),
-            host_node.listen_addrs(),
-            None,
-        )
-        .unwrap();
-        let link = Joining::by(ticket.to_string());
-        // The guest's loop is not Send (its front need not be).
+        let (host_node, host_keys, ticket) = hand_host().await;
         let local = tokio::task::LocalSet::new();
-        let guest = local.spawn_local(async move {
-            let (mut node, keypair) = node(2).await;
-            let mut front = crate::net::lines::Lines::new(std::io::sink(), None, false);
-            let secret = DiceSecret::from_bytes([2; 32]);
-            let ready = Some(Duration::ZERO);
-            join(
-                &mut node, &keypair, &secret, &link, "Jana", ready, &mut front,
-            )
-            .await
-        });
+        let link = Joining::by(ticket.to_string());
+        let front = crate::net::lines::Lines::new(std::io::sink(), None, false);
+        let guest = jana_joins(&local, link, Some(Duration::ZERO), front);
         let hosted = tokio::time::timeout(
             Duration::from_secs(60),
             local.run_until(start_lost_and_found(host_node, host_keys, ticket, guest)),
