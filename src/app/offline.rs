@@ -420,6 +420,26 @@ mod tests {
         Player::Human { name: name.into() }
     }
 
+    fn computer(level: Level) -> Player {
+        Player::Computer { level }
+    }
+
+    /// A new game of `players` under `rules` and `timer`, whose opening
+    /// `roll` rolls.
+    fn new_game(
+        players: Vec<Player>,
+        rules: RuleSet,
+        timer: TurnTimer,
+        roll: impl FnMut() -> Die,
+    ) -> OfflineGame {
+        let setup = Setup {
+            players,
+            rules,
+            timer,
+        };
+        OfflineGame::new(setup, roll).unwrap()
+    }
+
     fn piece_on(game: &OfflineGame, spot: Spot) -> PieceView {
         game.pieces().into_iter().find(|p| p.spot == spot).unwrap()
     }
@@ -429,15 +449,12 @@ mod tests {
     }
 
     fn two_humans() -> OfflineGame {
-        OfflineGame::new(
-            Setup {
-                players: vec![human("Anna"), human("Boris")],
-                rules: RuleSet::Classic(HouseRules::default()),
-                timer: TurnTimer::None,
-            },
+        new_game(
+            vec![human("Anna"), human("Boris")],
+            RuleSet::Classic(HouseRules::default()),
+            TurnTimer::None,
             no_opening,
         )
-        .unwrap()
     }
 
     /// A classic game at `pieces`, `turn` to roll.
@@ -473,29 +490,23 @@ mod tests {
 
     #[test]
     fn the_croatian_preset_forbids_jumping_in_the_home_row() {
-        let game = OfflineGame::new(
-            Setup {
-                players: vec![human("Ana"), human("Ivo")],
-                rules: RuleSet::Classic(HouseRules::CROATIAN),
-                timer: TurnTimer::None,
-            },
+        let game = new_game(
+            vec![human("Ana"), human("Ivo")],
+            RuleSet::Classic(HouseRules::CROATIAN),
+            TurnTimer::None,
             dice(&[6, 1, 1]),
-        )
-        .unwrap();
+        );
         assert_eq!(game.game().rules(), RuleSet::Classic(HouseRules::CROATIAN));
     }
 
     #[test]
     fn the_openings_rolls_are_marked_as_the_computers_only_in_its_seats() {
-        let game = OfflineGame::new(
-            Setup {
-                players: vec![human("Ana"), Player::Computer { level: Level::Easy }],
-                rules: RuleSet::Matfyz,
-                timer: TurnTimer::None,
-            },
+        let game = new_game(
+            vec![human("Ana"), computer(Level::Easy)],
+            RuleSet::Matfyz,
+            TurnTimer::None,
             dice(&[2, 5]),
-        )
-        .unwrap();
+        );
         let marks: Vec<bool> = game
             .fairness()
             .history()
@@ -509,25 +520,14 @@ mod tests {
     fn the_croatian_preset_begins_with_the_first_six_and_matfyz_with_the_highest_roll() {
         let players = || vec![human("Ana"), human("Ivo")];
         // Red misses its three tries, green's first roll is a six.
-        let croatian = OfflineGame::new(
-            Setup {
-                players: players(),
-                rules: RuleSet::Classic(HouseRules::CROATIAN),
-                timer: TurnTimer::None,
-            },
+        let croatian = new_game(
+            players(),
+            RuleSet::Classic(HouseRules::CROATIAN),
+            TurnTimer::None,
             dice(&[1, 2, 3, 6]),
-        )
-        .unwrap();
+        );
         // Red 2, green 5.
-        let matfyz = OfflineGame::new(
-            Setup {
-                players: players(),
-                rules: RuleSet::Matfyz,
-                timer: TurnTimer::None,
-            },
-            dice(&[2, 5]),
-        )
-        .unwrap();
+        let matfyz = new_game(players(), RuleSet::Matfyz, TurnTimer::None, dice(&[2, 5]));
         for (game, rolls) in [(croatian, 4), (matfyz, 2)] {
             assert_eq!(
                 game.note(),
@@ -711,15 +711,12 @@ mod tests {
 
     #[test]
     fn the_computer_acts_only_on_its_own_turn() {
-        let mut game = OfflineGame::new(
-            Setup {
-                players: vec![human("Anna"), Player::Computer { level: Level::Easy }],
-                rules: RuleSet::Classic(HouseRules::default()),
-                timer: TurnTimer::None,
-            },
+        let mut game = new_game(
+            vec![human("Anna"), computer(Level::Easy)],
+            RuleSet::Classic(HouseRules::default()),
+            TurnTimer::None,
             no_opening,
-        )
-        .unwrap();
+        );
         assert_eq!(game.computer_to_act(), None);
         assert!(game.play_computer().is_err());
         for _ in 0..3 {
@@ -740,7 +737,7 @@ mod tests {
                 (Colour::Green, ["T7", "T30", "B", "B"]),
             ],
         );
-        game.players[1].1 = Player::Computer { level: Level::Easy };
+        game.players[1].1 = computer(Level::Easy);
         game.roll(die(2)).unwrap();
         game.play_piece(piece_on(&game, Spot::Track(5)).id).unwrap();
         let captured = Note::Captured {
@@ -760,15 +757,12 @@ mod tests {
     }
 
     fn timed(timer: TurnTimer) -> OfflineGame {
-        OfflineGame::new(
-            Setup {
-                players: vec![human("Anna"), human("Boris")],
-                rules: RuleSet::Classic(HouseRules::default()),
-                timer,
-            },
+        new_game(
+            vec![human("Anna"), human("Boris")],
+            RuleSet::Classic(HouseRules::default()),
+            timer,
             no_opening,
         )
-        .unwrap()
     }
 
     #[test]
@@ -814,15 +808,12 @@ mod tests {
 
     #[test]
     fn the_timer_does_not_run_while_the_computer_plays() {
-        let mut game = OfflineGame::new(
-            Setup {
-                players: vec![human("Anna"), Player::Computer { level: Level::Easy }],
-                rules: RuleSet::Classic(HouseRules::default()),
-                timer: TurnTimer::Seconds10,
-            },
+        let mut game = new_game(
+            vec![human("Anna"), computer(Level::Easy)],
+            RuleSet::Classic(HouseRules::default()),
+            TurnTimer::Seconds10,
             no_opening,
-        )
-        .unwrap();
+        );
         for _ in 0..3 {
             game.roll(die(1)).unwrap();
         }
@@ -833,24 +824,17 @@ mod tests {
 
     #[test]
     fn a_whole_game_against_the_computer_ends_with_a_winner() {
-        let mut game = OfflineGame::new(
-            Setup {
-                players: vec![
-                    Player::Computer { level: Level::Easy },
-                    Player::Computer {
-                        level: Level::Medium,
-                    },
-                    Player::Computer { level: Level::Hard },
-                    Player::Computer {
-                        level: Level::Medium,
-                    },
-                ],
-                rules: RuleSet::Classic(HouseRules::default()),
-                timer: TurnTimer::None,
-            },
+        let mut game = new_game(
+            vec![
+                computer(Level::Easy),
+                computer(Level::Medium),
+                computer(Level::Hard),
+                computer(Level::Medium),
+            ],
+            RuleSet::Classic(HouseRules::default()),
+            TurnTimer::None,
             no_opening,
-        )
-        .unwrap();
+        );
         let mut dice = super::super::dice::Dice::from_seed([3; 32]);
         for _ in 0..20_000 {
             match game.next() {
@@ -883,15 +867,12 @@ mod tests {
 
     #[test]
     fn a_matfyz_game_starts_with_one_piece_of_each_colour_in_every_base() {
-        let game = OfflineGame::new(
-            Setup {
-                players: vec![human("Anna"), human("Boris")],
-                rules: RuleSet::Matfyz,
-                timer: TurnTimer::None,
-            },
+        let game = new_game(
+            vec![human("Anna"), human("Boris")],
+            RuleSet::Matfyz,
+            TurnTimer::None,
             dice(&[6, 1, 1]),
-        )
-        .unwrap();
+        );
         let pieces = game.pieces();
         assert_eq!(pieces.len(), 8, "a piece of each colour per player");
         for seat in [Colour::Red, Colour::Green] {
@@ -1035,21 +1016,12 @@ mod tests {
 
     #[test]
     fn a_whole_matfyz_game_with_both_kinds_of_choice_ends_with_a_winner() {
-        let mut game = OfflineGame::new(
-            Setup {
-                players: vec![
-                    human("Anna"),
-                    Player::Computer {
-                        level: Level::Medium,
-                    },
-                    human("Cyril"),
-                ],
-                rules: RuleSet::Matfyz,
-                timer: TurnTimer::None,
-            },
+        let mut game = new_game(
+            vec![human("Anna"), computer(Level::Medium), human("Cyril")],
+            RuleSet::Matfyz,
+            TurnTimer::None,
             dice(&[6, 1, 1]),
-        )
-        .unwrap();
+        );
         let mut dice = super::super::dice::Dice::from_seed([7; 32]);
         let (mut plans, mut recipients) = (0, 0);
         for step in 0..50_000 {
