@@ -302,15 +302,21 @@ mod tests {
         ))
     }
 
+    /// Opens `scanner`: what it reports, as it comes.
+    fn reported(scanner: &Scanner) -> Arc<Mutex<Vec<Report>>> {
+        let reports = Arc::new(Mutex::new(Vec::new()));
+        let log = reports.clone();
+        scanner
+            .open(move |r| log.lock().unwrap().push(r), |_| {})
+            .unwrap();
+        reports
+    }
+
     #[test]
     fn a_camera_frame_with_the_hosts_qr_code_gives_its_ticket() {
         let camera = FakeCamera::default();
         let scanner = scanner(&camera);
-        let seen = Arc::new(Mutex::new(Vec::new()));
-        let log = seen.clone();
-        scanner
-            .open(move |s| log.lock().unwrap().push(s), |_| {})
-            .unwrap();
+        let seen = reported(&scanner);
         assert!(camera.running());
 
         let blank = vec![255; 64 * 64];
@@ -435,11 +441,7 @@ mod tests {
     #[test]
     fn a_camera_that_stops_by_itself_is_reported() {
         let camera = FakeCamera::default();
-        let reports = Arc::new(Mutex::new(Vec::new()));
-        let log = reports.clone();
-        scanner(&camera)
-            .open(move |r| log.lock().unwrap().push(r), |_| {})
-            .unwrap();
+        let reports = reported(&scanner(&camera));
         // Another app took the camera.
         let (_, errors) = camera.0.lock().unwrap().clone().unwrap();
         errors(CameraError::Failed("taken".into()));
@@ -453,11 +455,7 @@ mod tests {
     fn a_qr_code_that_is_no_ticket_is_said_so() {
         let camera = FakeCamera::default();
         let scanner = scanner(&camera);
-        let seen = Arc::new(Mutex::new(Vec::new()));
-        let log = seen.clone();
-        scanner
-            .open(move |s| log.lock().unwrap().push(s), |_| {})
-            .unwrap();
+        let seen = reported(&scanner);
         let (pixels, side) = picture("https://example.org/");
         camera.show(&pixels, side);
         let seen = seen.lock().unwrap();
