@@ -3,17 +3,17 @@
 //! phones seen nearby are listed, and its Invite is the lobby's own
 //! invitation; one phone declines (the list says so), the other accepts
 //! and takes the room's free seat. The list also shows the phones the
-//! platform's own discovery (Bonjour on iOS) finds.
+//! platform's own discovery (Bonjour on iOS) finds, through the room's node.
 
 mod process;
 mod ui_support;
 
-use clovece::app::invite::Seen;
+use std::sync::Arc;
+
+use clovece::app::Services;
 use clovece::app::ui::{AppAdapter, InviteAdapter, Screen};
-use clovece::lobby::invite::Target;
 use clovece::platform::discovery::Nearby;
 use libp2p::PeerId;
-use libp2p::identity::Keypair;
 use process::{dirs, peer};
 use slint::ComponentHandle;
 use slint::platform::PointerEventButton;
@@ -27,7 +27,10 @@ fn short(peer: PeerId) -> String {
 
 #[test]
 fn the_app_invites_from_its_list_one_phone_declines_and_the_other_accepts_and_sits_down() {
-    ui_support::init_threaded();
+    ui_support::on_ui_thread(invited_from_the_list);
+}
+
+fn invited_from_the_list() {
     let dirs = dirs(3);
     let mut declining = peer(dirs[1].path(), &["invitations", "--decline"]);
     let no = phone(&declining.wait_for("address: "));
@@ -82,46 +85,43 @@ fn the_app_invites_from_its_list_one_phone_declines_and_the_other_accepts_and_si
 
 #[test]
 fn phones_the_platforms_discovery_finds_are_on_the_invite_list_until_they_are_lost() {
-    let bonjour = FakeBonjour::default();
-    let keypair = Keypair::generate_ed25519();
-    let me = keypair.public().to_peer_id();
-    let (tx, changes) = std::sync::mpsc::channel();
-    let seen = Seen::open(
-        keypair,
-        vec!["/ip4/127.0.0.1/tcp/0".parse().unwrap()],
-        &[],
-        &bonjour,
-        move || {
-            let _ = tx.send(());
-        },
-    )
-    .unwrap();
-    // The host's list is announced too, as every phone that looks is.
-    assert_eq!(bonjour.announced().unwrap().peer, me.to_string());
+    ui_support::on_ui_thread(found_by_the_platforms_discovery);
+}
+
+/// The room's own node hears what the platform's discovery (Bonjour on
+/// iOS) finds, and its finds are the list's: no other node of this phone
+/// runs beside the room's.
+fn found_by_the_platforms_discovery() {
+    let dirs = dirs(1);
+    let bonjour = Arc::new(FakeBonjour::default());
+    let services = Services {
+        discovery: bonjour.clone(),
+        ..Services::desktop()
+    };
+    let app = ui_support::app_on(dirs[0].path(), 6, services);
+    let window = app.window();
+    window.show().unwrap();
+    let find = |label: &str| ui_support::find(window, label);
+    find("Host a room").mock_single_click(PointerEventButton::Left);
+    find("Open the room").mock_single_click(PointerEventButton::Left);
+    pump_until("the room is open", || {
+        shows(window, "QR code to join the room")
+    });
+    // The room's node is what the discovery announces now.
+    let me = bonjour.announced().expect("the room is announced").peer;
+    assert!(app.invitable_at().is_empty(), "no inbox beside the room");
+    find("Invite players").mock_single_click(PointerEventButton::Left);
 
     let iphone = PeerId::random();
-    let at = format!("/ip4/192.168.1.7/tcp/4001/p2p/{iphone}");
+    let row = format!("Invite Phone {}", short(iphone));
     bonjour.report(Nearby::Found {
         peer: iphone.to_string(),
-        addrs: vec![
-            at.clone(),
-            format!("/ip4/192.168.1.8/tcp/1/p2p/{}", PeerId::random()),
-        ],
+        addrs: vec![format!("/ip4/192.168.1.7/tcp/4001/p2p/{iphone}")],
     });
-    assert!(changes.try_recv().is_ok());
-    assert_eq!(
-        seen.phones(),
-        [Target {
-            peer: iphone,
-            addrs: vec![at.parse().unwrap()],
-        }]
-    );
-
+    pump_until("the phone found is listed", || shows(window, &row));
+    assert_eq!(bonjour.announced().unwrap().peer, me, "announced once");
     bonjour.report(Nearby::Lost {
         peer: iphone.to_string(),
     });
-    assert!(changes.try_recv().is_ok());
-    assert_eq!(seen.phones(), []);
-    drop(seen);
-    assert!(!bonjour.running());
+    pump_until("the phone lost is not", || !shows(window, &row));
 }

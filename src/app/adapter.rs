@@ -90,9 +90,9 @@ pub struct Services {
     pub lifecycle: Lifecycle,
     /// Where the nearby rooms list listens and whom it asks.
     pub browsing: Browsing,
-    /// How the nearby rooms list, the invite list and the online
-    /// session's node find phones, and how this phone's room and
-    /// invitation inbox are found.
+    /// How the nearby rooms list and the online session's node find
+    /// phones (the host's invite list shows the session's finds), and how
+    /// this phone's room and invitation inbox are found.
     pub discovery: Arc<dyn Discovery>,
 }
 

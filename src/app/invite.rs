@@ -3,23 +3,22 @@
 //!
 //! - the host's list of whom to invite: the friends list (the players of
 //!   this phone's statistics, with their nicknames) and the all players
-//!   list (phones seen nearby: found by the platform's discovery while the
-//!   list is open, and any the app was told of); inviting one is the lobby's
+//!   list ([`Seen`]: the phones the room's own node finds, and any the app
+//!   was told of); inviting one is the lobby's
 //!   [`Command::Invite`](crate::lobby::host::Command::Invite), given on the
 //!   room screen ([`super::room::Room::invite`]);
 //! - the invited phone's [`Inbox`]: a network node that hears invitations
 //!   while the app is open and declines the ones the player declines
 //!   (accepting is joining with the invitation's ticket).
 //!
-//! Each runs a network node on a tokio runtime on a thread of its own and
-//! tells the UI what changed through a callback; dropping it stops it.
-//! Each runs the platform's [`Discovery`] beside its node as long as it
+//! The inbox runs its node on a tokio runtime on a thread of its own and
+//! tells the UI what it heard through a callback; dropping it stops it.
+//! It runs the platform's [`Discovery`] beside its node as long as it
 //! runs: on desktops and Android that is libp2p's mDNS in the node (and
-//! Android's multicast lock), on iOS Bonjour, which announces the inbox
-//! and finds the phones the host's list shows.
+//! Android's multicast lock), on iOS Bonjour, which announces the inbox.
 
 use std::path::Path;
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{Mutex, MutexGuard};
 
 use libp2p::identity::Keypair;
 use libp2p::{Multiaddr, PeerId};
@@ -28,7 +27,7 @@ use tokio::sync::{mpsc, oneshot};
 use super::announce::{self, announcement};
 use crate::lobby::invite::{self, Invitation, Target};
 use crate::net::game::is_loopback;
-use crate::net::{Config, Event, NetError, Node};
+use crate::net::{Config, NetError, Node};
 use crate::net::{Sighting, seen};
 use crate::platform::discovery::{Discovering, Discovery};
 use crate::stats::{StatsError, tally};
@@ -148,127 +147,78 @@ where
     }
 }
 
-/// The phones seen nearby while the host's invite list is open.
+/// The phones seen nearby while a room is open, for the host's invite
+/// list: those the room's node finds (its mDNS, or the platform's
+/// discovery, which tells the node), and those the app was told of, which
+/// stay. The room's node finds each phone once, so the list is kept from
+/// the room's start, not only while it is shown; it is bounded ([`seen`]):
+/// past it, a new phone takes the place of the oldest the app was not told
+/// of.
+#[derive(Debug, Default)]
 pub struct Seen {
-    phones: Arc<Mutex<Vec<Target>>>,
-    _stop: oneshot::Sender<()>,
-    _discovering: Option<Discovering>,
+    phones: Vec<Target>,
+    told: Vec<PeerId>,
+}
+
+impl Seen {
+    /// The list at a room's start: the phones the app was told of.
+    pub fn new(known: &[(PeerId, Multiaddr)]) -> Seen {
+        Seen {
+            phones: known
+                .iter()
+                .map(|(peer, addr)| Target {
+                    peer: *peer,
+                    addrs: vec![addr.clone()],
+                })
+                .collect(),
+            told: known.iter().map(|(peer, _)| *peer).collect(),
+        }
+    }
+
+    /// Takes `sighting` in: whether the list changed. A phone found again
+    /// adds the addresses not known yet; a lost phone is gone unless the
+    /// app was told of it.
+    pub fn take(&mut self, sighting: Sighting) -> bool {
+        let phones = &mut self.phones;
+        match sighting {
+            Sighting::Found { peer, addrs } => {
+                let learn = |target: &mut Target| {
+                    let mut added = false;
+                    for addr in addrs {
+                        added |= seen::learn(&mut target.addrs, addr);
+                    }
+                    added
+                };
+                if let Some(target) = phones.iter_mut().find(|t| t.peer == peer) {
+                    return learn(target);
+                }
+                if seen::make_room(phones, |t| self.told.contains(&t.peer)).is_err() {
+                    return false;
+                }
+                let mut target = Target {
+                    peer,
+                    addrs: Vec::new(),
+                };
+                learn(&mut target);
+                phones.push(target);
+                true
+            }
+            Sighting::Lost(peer) => {
+                let before = phones.len();
+                phones.retain(|t| t.peer != peer || self.told.contains(&peer));
+                phones.len() != before
+            }
+        }
+    }
+
+    /// Every phone seen so far, in the order seen.
+    pub fn phones(&self) -> &[Target] {
+        &self.phones
+    }
 }
 
 fn lock<T>(shared: &Mutex<T>) -> MutexGuard<'_, T> {
     shared.lock().unwrap_or_else(|p| p.into_inner())
-}
-
-impl Seen {
-    /// Looks for phones with `discovery` as `keypair`'s phone, listening
-    /// on `listen`, with `known` (phones the app was told of) seen from the
-    /// start; calls `changed` (on the node's or the discovery's thread)
-    /// when one more is seen or one is gone.
-    pub fn open(
-        keypair: Keypair,
-        listen: Vec<Multiaddr>,
-        known: &[(PeerId, Multiaddr)],
-        discovery: &dyn Discovery,
-        changed: impl Fn() + Send + Sync + 'static,
-    ) -> Result<Seen, InviteNodeError> {
-        let me = keypair.public().to_peer_id();
-        let told: Vec<PeerId> = known.iter().map(|(peer, _)| *peer).collect();
-        let phones: Vec<Target> = known
-            .iter()
-            .map(|(peer, addr)| Target {
-                peer: *peer,
-                addrs: vec![addr.clone()],
-            })
-            .collect();
-        let phones = Arc::new(Mutex::new(phones));
-        let (stop, stopped) = oneshot::channel();
-        let changed = Arc::new(changed);
-        // Both the node's mDNS and the platform's discovery report here.
-        let take = {
-            let (phones, changed) = (phones.clone(), changed.clone());
-            move |sighting: Sighting| {
-                if see(&mut lock(&phones), &told, sighting) {
-                    changed();
-                }
-            }
-        };
-        let on_node = take.clone();
-        let addrs = spawn(
-            "invite list",
-            keypair,
-            config(listen, discovery),
-            stopped,
-            |mut node| async move {
-                loop {
-                    // The host's own node finds its addresses by mDNS.
-                    match node.next().await {
-                        Event::Discovered(peer) => on_node(Sighting::Found {
-                            peer,
-                            addrs: Vec::new(),
-                        }),
-                        Event::Expired(peer) => on_node(Sighting::Lost(peer)),
-                        _ => {}
-                    }
-                }
-            },
-        )?;
-        let discovering = announce::start(
-            discovery,
-            &announcement(me, &addrs),
-            Arc::new(move |nearby| {
-                if let Some(sighting) = super::nearby::sighting(nearby) {
-                    take(sighting);
-                }
-            }),
-            "the invite list",
-        );
-        Ok(Seen {
-            phones,
-            _stop: stop,
-            _discovering: discovering,
-        })
-    }
-
-    /// Every phone seen so far, in the order seen.
-    pub fn phones(&self) -> Vec<Target> {
-        lock(&self.phones).clone()
-    }
-}
-
-/// Takes `sighting` into `phones`: whether they changed. A phone found
-/// again adds the addresses not known yet; a lost phone is gone unless the
-/// app was told of it (`told`). The list is bounded ([`seen`]): past it, a
-/// new phone takes the place of the oldest the app was not told of.
-fn see(phones: &mut Vec<Target>, told: &[PeerId], sighting: Sighting) -> bool {
-    match sighting {
-        Sighting::Found { peer, addrs } => {
-            let learn = |target: &mut Target| {
-                let mut added = false;
-                for addr in addrs {
-                    added |= seen::learn(&mut target.addrs, addr);
-                }
-                added
-            };
-            if let Some(target) = phones.iter_mut().find(|t| t.peer == peer) {
-                return learn(target);
-            }
-            if seen::make_room(phones, |t| told.contains(&t.peer)).is_err() {
-                return false;
-            }
-            let mut target = Target {
-                peer,
-                addrs: Vec::new(),
-            };
-            learn(&mut target);
-            phones.push(target);
-            true
-        }
-        Sighting::Lost(peer) => {
-            let before = phones.len();
-            phones.retain(|t| t.peer != peer || told.contains(&peer));
-            phones.len() != before
-        }
-    }
 }
 
 /// An invitation as the inbox received it, with the host that sent it.
@@ -421,8 +371,6 @@ mod tests {
     use super::*;
     use crate::lobby::options::RoomOptions;
     use crate::net::ticket::{RoomId, Ticket};
-    use crate::platform::discovery::SwarmMdns;
-    use crate::platform::multicast::{Multicast, NoLock};
 
     fn target(peer: PeerId, addr: Option<&str>) -> Target {
         Target {
@@ -512,23 +460,23 @@ mod tests {
 
     #[test]
     fn a_flood_of_phones_seen_keeps_the_list_bounded_and_the_phones_told_of() {
-        let told = [PeerId::random()];
-        let mut phones = vec![target(told[0], None)];
+        let told = PeerId::random();
+        let mut seen = Seen::new(&[(told, "/ip4/127.0.0.1/tcp/1".parse().unwrap())]);
         let found = |peer: PeerId, port: usize| Sighting::Found {
             peer,
             addrs: vec![format!("/ip4/127.0.0.1/tcp/{port}").parse().unwrap()],
         };
         for port in 0..1_000 {
-            assert!(see(&mut phones, &told, found(PeerId::random(), port)));
+            assert!(seen.take(found(PeerId::random(), port)));
         }
-        assert_eq!(phones.len(), seen::MAX_PHONES);
-        assert_eq!(phones[0].peer, told[0]);
+        assert_eq!(seen.phones().len(), seen::MAX_PHONES);
+        assert_eq!(seen.phones()[0].peer, told);
         // A phone that names address after address keeps the newest ones.
-        let peer = phones[1].peer;
+        let peer = seen.phones()[1].peer;
         for port in 0..100 {
-            see(&mut phones, &told, found(peer, port));
+            seen.take(found(peer, port));
         }
-        assert_eq!(phones[1].addrs.len(), seen::MAX_ADDRS);
+        assert_eq!(seen.phones()[1].addrs.len(), seen::MAX_ADDRS);
     }
 
     #[test]
@@ -563,19 +511,20 @@ mod tests {
     }
 
     #[test]
-    fn the_phones_the_app_was_told_of_are_seen_from_the_start() {
+    fn the_phones_the_app_was_told_of_are_seen_from_the_start_and_stay() {
         let phone = (PeerId::random(), "/ip4/127.0.0.1/tcp/9".parse().unwrap());
-        let seen = Seen::open(
-            Keypair::generate_ed25519(),
-            vec!["/ip4/127.0.0.1/tcp/0".parse().unwrap()],
-            std::slice::from_ref(&phone),
-            &SwarmMdns::new(Multicast::new(NoLock)),
-            || {},
-        )
-        .unwrap();
-        assert_eq!(
-            seen.phones(),
-            [target(phone.0, Some("/ip4/127.0.0.1/tcp/9"))]
-        );
+        let mut seen = Seen::new(std::slice::from_ref(&phone));
+        let told = [target(phone.0, Some("/ip4/127.0.0.1/tcp/9"))];
+        assert_eq!(seen.phones(), told);
+        let other = PeerId::random();
+        let found = |peer| Sighting::Found {
+            peer,
+            addrs: Vec::new(),
+        };
+        assert!(seen.take(found(other)));
+        assert!(!seen.take(found(other)), "found again, nothing new");
+        assert!(seen.take(Sighting::Lost(other)));
+        assert!(!seen.take(Sighting::Lost(phone.0)), "told of, it stays");
+        assert_eq!(seen.phones(), told);
     }
 }

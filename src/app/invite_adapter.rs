@@ -33,10 +33,10 @@ pub struct Invites {
     inbox: Option<Inbox>,
     /// The invitation shown, until it is answered.
     received: Option<Received>,
-    /// The host's invite list: its friends, and the phones seen while it
-    /// is open.
+    /// The host's invite list: its friends, and the phones its room's node
+    /// has seen.
     friends: Vec<Invitee>,
-    seen: Option<Seen>,
+    pub(super) seen: Seen,
     /// The invite list as last shown: a tap's row is looked up here, as
     /// the phones seen change on the network's thread before the list on
     /// screen does.
@@ -63,8 +63,7 @@ impl Invites {
 
     /// The invite list: friends, then the other phones seen nearby.
     fn invitees(&self) -> Vec<Invitee> {
-        let seen = self.seen.as_ref().map(Seen::phones).unwrap_or_default();
-        invite::invitees(&self.friends, &seen)
+        invite::invitees(&self.friends, self.seen.phones())
     }
 }
 
@@ -127,15 +126,16 @@ pub(super) fn heard(window: slint::Weak<AppWindow>) -> impl Fn(Received) + Send 
 }
 
 /// A session is starting: the inbox stops (the session's node is this
-/// phone now) and an unanswered invitation is gone with it.
+/// phone now) and an unanswered invitation is gone with it; the phones
+/// seen nearby are the new node's to find.
 pub fn session_begins(window: &AppWindow, invites: &mut Invites) {
     away_from_home(window, invites);
     room_gone(window, invites);
+    invites.seen = Seen::new(&invites.known);
 }
 
 /// The host's room is gone (its session ended): its invite list closes.
 pub fn room_gone(window: &AppWindow, invites: &mut Invites) {
-    invites.seen = None;
     invites.shown.take();
     window.global::<InviteAdapter>().set_listing(false);
 }
@@ -208,29 +208,12 @@ pub fn connect(window: &AppWindow, online: &Rc<RefCell<Online>>, name: Rc<dyn Fn
         let Some(window) = weak.upgrade() else { return };
         let adapter = window.global::<InviteAdapter>();
         let mut s = state.borrow_mut();
-        let ui = weak.clone();
-        let opened = online_adapter::identity(&s).and_then(|keypair| {
-            let me = keypair.public().to_peer_id();
-            // A damaged statistics file leaves the friends list empty; the
-            // statistics screen says why.
-            s.invites.friends = invite::friends(&s.data, me).unwrap_or_default();
-            let changed = move || {
-                later(&ui, |window, online| {
-                    show_invitees(window, &online.borrow())
-                });
-            };
-            Seen::open(
-                keypair,
-                s.listen.clone(),
-                &s.invites.known,
-                &*s.discovery,
-                changed,
-            )
-            .map_err(|e| e.to_string())
-        });
-        match opened {
-            Ok(seen) => {
-                s.invites.seen = Some(seen);
+        // A damaged statistics file leaves the friends list empty; the
+        // statistics screen says why.
+        match online_adapter::identity(&s) {
+            Ok(keypair) => {
+                let me = keypair.public().to_peer_id();
+                s.invites.friends = invite::friends(&s.data, me).unwrap_or_default();
                 adapter.set_problem("".into());
             }
             Err(e) => adapter.set_problem(e.into()),
@@ -241,9 +224,7 @@ pub fn connect(window: &AppWindow, online: &Rc<RefCell<Online>>, name: Rc<dyn Fn
 
     let (weak, state) = (window.as_weak(), online.clone());
     adapter.on_close_list(move || {
-        let mut s = state.borrow_mut();
-        s.invites.seen = None;
-        s.invites.shown.take();
+        state.borrow().invites.shown.take();
         if let Some(window) = weak.upgrade() {
             window.global::<InviteAdapter>().set_listing(false);
         }

@@ -93,6 +93,9 @@ pub enum Update {
     },
     /// A line of the host's organiser (a refusal).
     Said(String),
+    /// The host's node found a phone nearby (`here`) or lost it: whom its
+    /// invite list offers.
+    Nearby(Sighting),
     /// The game started (or resumed) with this player in `me`'s seat;
     /// every seat's nickname by colour (empty: the computer's seat, or a
     /// player whose nickname is not known); whether this phone hosted the
@@ -291,6 +294,11 @@ impl<F: FnMut(Update)> Front for AppFront<F> {
                 startable,
             },
             Progress::Said(line) => Update::Said(line.to_owned()),
+            Progress::Nearby { peer, here: true } => Update::Nearby(Sighting::Found {
+                peer,
+                addrs: Vec::new(),
+            }),
+            Progress::Nearby { peer, here: false } => Update::Nearby(Sighting::Lost(peer)),
             Progress::Seat { me, names, hosted } => Update::Started {
                 me,
                 names: names.clone(),

@@ -395,6 +395,11 @@ fn apply(window: &AppWindow, online: &Rc<RefCell<Online>>, generation: u64, upda
             show_game(window, &s);
         }
         Update::Over { .. } => show_result(window, &s),
+        Update::Nearby(sighting) => {
+            if s.invites.seen.take(sighting) {
+                invite_adapter::show_invitees(window, &s);
+            }
+        }
         Update::Ended(Ok(())) => s.session = None,
         other => {
             let changed = s.room.as_mut().is_some_and(|room| room.apply(&other));

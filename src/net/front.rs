@@ -63,6 +63,10 @@ pub enum Progress<'a> {
     },
     /// A line the host's organiser says (a refusal, an invitation sent).
     Said(&'a str),
+    /// The host's node found a phone nearby (`here`), or lost it: whom
+    /// the host can invite. (The node is this phone on the network while
+    /// the room is open, so its finds are the ones to list.)
+    Nearby { peer: PeerId, here: bool },
     /// A saved game was taken up again, at this many entries.
     Resumed(u32),
     /// The game started (or resumed) with this player in `me`'s seat;

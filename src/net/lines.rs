@@ -79,7 +79,10 @@ impl<W: Write> Front for Lines<W> {
                 writeln!(out, "code: {}", ticket.code())?;
             }
             // The notation's `join` prints no ticket: the guest was given it.
-            Progress::Listening { .. } | Progress::Joined(_) | Progress::Terms(_) => {}
+            Progress::Listening { .. }
+            | Progress::Joined(_)
+            | Progress::Terms(_)
+            | Progress::Nearby { .. } => {}
             Progress::Seats { seats, .. } => writeln!(out, "seats: {}", SeatList(seats))?,
             Progress::Said(line) => writeln!(out, "{line}")?,
             Progress::Resumed(len) => writeln!(out, "resumed: {len}")?,

@@ -558,10 +558,17 @@ pub(super) async fn host(
             }
         };
         let (from, bytes) = match event {
-            // An invitation to a phone known only by its peer id waits
-            // until mDNS finds where to dial it.
-            Event::Discovered(peer) if node.unacknowledged(peer) > 0 => {
-                node.dial(peer);
+            Event::Discovered(peer) => {
+                // An invitation to a phone known only by its peer id
+                // waits until mDNS finds where to dial it.
+                if node.unacknowledged(peer) > 0 {
+                    node.dial(peer);
+                }
+                front.show(Progress::Nearby { peer, here: true })?;
+                continue;
+            }
+            Event::Expired(peer) => {
+                front.show(Progress::Nearby { peer, here: false })?;
                 continue;
             }
             Event::Disconnected(peer) if room.guests().contains(&peer) => {
