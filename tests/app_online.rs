@@ -21,7 +21,7 @@ use clovece::net::game::Joining;
 use clovece::net::room::SeatView;
 use clovece::rules::RuleSet;
 
-use online_support::{Answered, ends_recorded_once, next, place, play};
+use online_support::{Answered, ends_recorded_once, next, place, play, started};
 use process::peer;
 
 #[test]
@@ -59,14 +59,7 @@ fn a_matfyz_room_hosted_by_the_app_is_played_to_the_end_its_player_answering_the
 fn hosts_and_plays_against_a_bot_process(options: RoomOptions) -> Answered {
     let app_dir = tempfile::tempdir().unwrap();
     let seats = options.players.count();
-    let (tx, updates) = mpsc::channel();
-    let session = Session::start(
-        Part::Host(options),
-        place(app_dir.path(), "Hana"),
-        move |u| {
-            let _ = tx.send(u);
-        },
-    );
+    let (session, updates) = started(Part::Host(options), app_dir.path(), "Hana");
     let mut room = Room::new(room::Part::Host);
     let ticket = loop {
         let update = next(&updates);
@@ -124,18 +117,11 @@ fn hosts_and_plays_against_a_bot_process(options: RoomOptions) -> Answered {
 #[test]
 fn a_host_leaving_its_room_tells_its_guest_at_once_and_ends_quietly() {
     let dirs = [tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap()];
-    let (tx, updates) = mpsc::channel();
     let options = RoomOptions {
         players: Players::Three,
         ..RoomOptions::default()
     };
-    let host = Session::start(
-        Part::Host(options),
-        place(dirs[0].path(), "Hana"),
-        move |u| {
-            let _ = tx.send(u);
-        },
-    );
+    let (host, updates) = started(Part::Host(options), dirs[0].path(), "Hana");
     let ticket = loop {
         if let Update::Opened { ticket, .. } = next(&updates) {
             break ticket;
@@ -179,14 +165,7 @@ fn a_guest_the_host_removes_from_the_room_is_told_so() {
         &["host", "--players", "2", "--name", "Hana", "--console"],
     );
     let (ticket, _) = process::ticket(&mut host);
-    let (tx, updates) = mpsc::channel();
-    let _guest = Session::start(
-        Part::Join(Joining::by(ticket)),
-        place(dirs[1].path(), "Ivo"),
-        move |u| {
-            let _ = tx.send(u);
-        },
-    );
+    let (_guest, updates) = started(Part::Join(Joining::by(ticket)), dirs[1].path(), "Ivo");
     loop {
         if let Update::Seats { seats, .. } = next(&updates)
             && seats.iter().any(|s| matches!(s, SeatView::Guest { .. }))
@@ -210,14 +189,7 @@ fn a_guest_the_host_removes_from_the_room_is_told_so() {
 fn a_guest_of_a_private_room_is_told_its_new_ticket_when_another_phone_is_removed() {
     let dirs = [(); 3].map(|()| tempfile::tempdir().unwrap());
     let (mut host, old, _ana) = process::private_room_with_ana(dirs[0].path(), dirs[1].path());
-    let (tx, updates) = mpsc::channel();
-    let _guest = Session::start(
-        Part::Join(Joining::by(old.clone())),
-        place(dirs[2].path(), "Ivo"),
-        move |u| {
-            let _ = tx.send(u);
-        },
-    );
+    let (_guest, updates) = started(Part::Join(Joining::by(old.clone())), dirs[2].path(), "Ivo");
     loop {
         if let Update::Joined { ticket, .. } = next(&updates) {
             assert_eq!(ticket, old);

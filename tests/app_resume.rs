@@ -14,10 +14,9 @@ mod online_support;
 mod process;
 mod ui_support;
 
-use std::sync::mpsc;
 use std::time::Duration;
 
-use clovece::app::online::{Part, Session, Update};
+use clovece::app::online::{Part, Update};
 use clovece::app::resume::{self, Kept, Sitter};
 use clovece::app::room::{self, Room};
 use clovece::app::ui::{AppAdapter, AppWindow, GameAdapter, Screen};
@@ -28,7 +27,7 @@ use clovece::net::game::GAME_DIR;
 use clovece::rules::Colour;
 use clovece::stats::Outcome;
 use i_slint_backend_testing::ElementQuery;
-use online_support::{Answered, ends_recorded_once, next, place, play, recorded_once};
+use online_support::{Answered, ends_recorded_once, next, play, recorded_once, started};
 use process::peer;
 use slint::platform::PointerEventButton;
 use slint::{ComponentHandle, Model};
@@ -48,18 +47,11 @@ fn label_starting(window: &AppWindow, start: &str) -> Option<String> {
 #[test]
 fn a_game_dropped_mid_way_is_offered_on_home_resumed_finished_and_recorded_once() {
     let (app_dir, bot_dir) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
-    let (tx, updates) = mpsc::channel();
     let options = RoomOptions {
         players: Players::Two,
         ..RoomOptions::default()
     };
-    let session = Session::start(
-        Part::Host(options),
-        place(app_dir.path(), "Hana"),
-        move |u| {
-            let _ = tx.send(u);
-        },
-    );
+    let (session, updates) = started(Part::Host(options), app_dir.path(), "Hana");
     let mut room = Room::new(room::Part::Host);
     let ticket = loop {
         if let Update::Opened { ticket, .. } = next(&updates) {
@@ -106,14 +98,7 @@ fn a_game_dropped_mid_way_is_offered_on_home_resumed_finished_and_recorded_once(
         ]
     );
     let resumed = std::time::Instant::now();
-    let (tx, updates) = mpsc::channel();
-    let session = Session::start(
-        Part::Resume(kept.folder),
-        place(app_dir.path(), "Hana"),
-        move |u| {
-            let _ = tx.send(u);
-        },
-    );
+    let (session, updates) = started(Part::Resume(kept.folder), app_dir.path(), "Hana");
     let mut game = None;
     let winner = loop {
         let update = next(&updates);

@@ -334,8 +334,9 @@ fn camera_error_messages_say_what_to_do() {
     assert!(!session.is_running());
 }
 
-#[test]
-fn lifecycle_pause_releases_and_resume_restores() {
+/// The app's lifecycle over a fake multicast lock and a fake camera the
+/// player may use: the lock, the camera, the lock's holds and the lifecycle.
+fn faked_lifecycle() -> (FakeLock, FakeCamera, Multicast, Lifecycle) {
     let lock = FakeLock::default();
     let camera = FakeCamera::default();
     let multicast = Multicast::new(lock.clone());
@@ -344,6 +345,12 @@ fn lifecycle_pause_releases_and_resume_restores() {
         CameraSession::new(camera.clone(), granted()),
         Bookmark::Home,
     );
+    (lock, camera, multicast, lifecycle)
+}
+
+#[test]
+fn lifecycle_pause_releases_and_resume_restores() {
+    let (lock, camera, multicast, lifecycle) = faked_lifecycle();
     let hold = multicast.hold().unwrap();
     let (sink, _) = counting_sink();
     lifecycle.with_camera(|c| c.open(sink, quiet())).unwrap();
@@ -363,14 +370,7 @@ fn lifecycle_pause_releases_and_resume_restores() {
 
 #[test]
 fn lifecycle_pause_releases_the_camera_even_if_the_lock_fails() {
-    let lock = FakeLock::default();
-    let camera = FakeCamera::default();
-    let multicast = Multicast::new(lock.clone());
-    let lifecycle = Lifecycle::new(
-        multicast.clone(),
-        CameraSession::new(camera.clone(), granted()),
-        Bookmark::Home,
-    );
+    let (lock, _, multicast, lifecycle) = faked_lifecycle();
     let _hold = multicast.hold().unwrap();
     let (sink, _) = counting_sink();
     lifecycle.with_camera(|c| c.open(sink, quiet())).unwrap();

@@ -7,7 +7,7 @@ use std::sync::{Arc, mpsc};
 use std::time::Duration;
 
 use clovece::app::matfyz::Choice;
-use clovece::app::online::{Place, Session, Update};
+use clovece::app::online::{Part, Place, Session, Update};
 use clovece::app::online_game::OnlineGame;
 use clovece::net::front::Action;
 use clovece::platform::discovery::SwarmMdns;
@@ -21,6 +21,16 @@ pub fn place(dir: &std::path::Path, name: &str) -> Place {
         name: name.into(),
         discovery: Arc::new(SwarmMdns::new(Multicast::new(NoLock))),
     }
+}
+
+/// A session of `part` for the app that keeps its files in `dir` and
+/// plays as `name`, and its updates.
+pub fn started(part: Part, dir: &std::path::Path, name: &str) -> (Session, mpsc::Receiver<Update>) {
+    let (tx, updates) = mpsc::channel();
+    let session = Session::start(part, place(dir, name), move |u| {
+        let _ = tx.send(u);
+    });
+    (session, updates)
 }
 
 /// The next update within a minute.
