@@ -119,8 +119,9 @@ fn declined_then_accepted() {
 
 /// A host that invites a player who is looking at the nearby rooms reaches
 /// the player's identity over the connection the list made to ask it for
-/// its room: the list's node hears the invitation, and the screen shows it;
-/// accepted there, the room's session is the one node left running.
+/// its room: Home's inbox, whose node keeps the list (the one node that
+/// runs), hears the invitation, and the screen shows it; accepted there,
+/// the room's session is the one node left running.
 #[test]
 fn an_invitation_reaches_the_player_looking_at_the_nearby_rooms() {
     ui_support::on_ui_thread(|| {
@@ -133,7 +134,8 @@ fn an_invitation_reaches_the_player_looking_at_the_nearby_rooms() {
             },
             ..Services::desktop()
         };
-        // The list, the inbox and a session each hold the multicast lock.
+        // Home's inbox (with the list) and a session each hold the
+        // multicast lock.
         let multicast = services.lifecycle.multicast();
         let app = ui_support::app_on(dirs[0].path(), 7, services);
         app.listen_on(loopback());
@@ -153,13 +155,22 @@ fn an_invitation_reaches_the_player_looking_at_the_nearby_rooms() {
                 .find_first()
                 .is_some()
         });
+        assert_eq!(multicast.holds(), 1, "the list runs on Home's inbox");
 
-        host.type_line(&format!("invite {address}"));
-        assert_eq!(host.wait_for("invited: "), id);
-        pump_until("the invitation is shown on the nearby screen", || {
-            shows(window, "Hana invites you to a room")
-        });
-        assert_eq!(window.global::<AppAdapter>().get_screen(), Screen::Nearby);
+        let invite = |host: &mut process::Proc| {
+            host.type_line(&format!("invite {address}"));
+            assert_eq!(host.wait_for("invited: "), id);
+            pump_until("the invitation is shown on the nearby screen", || {
+                shows(window, "Hana invites you to a room")
+            });
+            assert_eq!(window.global::<AppAdapter>().get_screen(), Screen::Nearby);
+        };
+        invite(&mut host);
+        // Declined there, the host hears it while the list goes on.
+        ui_support::find(window, "Decline the invitation")
+            .mock_single_click(PointerEventButton::Left);
+        assert_eq!(host.wait_for("declined: "), id);
+        invite(&mut host);
         // A phone this player never played with names itself.
         assert!(shows(window, STRANGER));
 

@@ -13,6 +13,7 @@ mod ui_support;
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
+use clovece::app::invite::Inbox;
 use clovece::app::nearby::{Browsing, NearbyRooms, filter};
 use clovece::app::online::{Part, Place, Session, Update};
 use clovece::lobby::Filter;
@@ -59,22 +60,10 @@ fn the_app_lists_a_loopback_room_filters_it_and_drops_it_when_its_host_is_gone()
         &["host", "--players", "3", "--turn", "20", "--board", "sea"],
     );
     let (ticket, code) = ticket(&mut host);
-    let browsing = Browsing {
-        listen: vec!["/ip4/127.0.0.1/tcp/0".parse().unwrap()],
-        ask: vec![ui_support::phone(&ask(&ticket))],
-    };
-    let (tx, changes) = mpsc::channel();
     let opened = Instant::now();
-    let list = NearbyRooms::open(
-        Keypair::generate_ed25519(),
-        browsing,
-        &SwarmMdns::new(Multicast::new(NoLock)),
-        move || {
-            let _ = tx.send(());
-        },
-        |_| {},
-    )
-    .unwrap();
+    let mdns = SwarmMdns::new(Multicast::new(NoLock));
+    let asked = vec![ui_support::phone(&ask(&ticket))];
+    let (_inbox, list, changes) = listing(Keypair::generate_ed25519(), &mdns, asked);
 
     let rooms = until(&list, &changes, &Filter::default(), |r| !r.is_empty());
     eprintln!("listed {:?} after the list opened", opened.elapsed());
@@ -157,13 +146,9 @@ fn a_room_found_by_the_platforms_discovery_is_listed_until_its_host_is_gone() {
     let mut host = peer(dir.path(), &["host", "--players", "2"]);
     let (ticket, _) = ticket(&mut host);
     let bonjour = FakeBonjour::default();
-    let (tx, changes) = mpsc::channel();
     let keypair = Keypair::generate_ed25519();
     let me = keypair.public().to_peer_id().to_string();
-    let changed = move || {
-        let _ = tx.send(());
-    };
-    let list = NearbyRooms::open(keypair, loopback(), &bonjour, changed, |_| {}).unwrap();
+    let (inbox, list, changes) = listing(keypair, &bonjour, Vec::new());
     let announced = bonjour.announced().unwrap();
     assert_eq!(announced.peer, me);
     assert!(
@@ -195,7 +180,28 @@ fn a_room_found_by_the_platforms_discovery_is_listed_until_its_host_is_gone() {
     until(&list, &changes, &Filter::default(), <[Room]>::is_empty);
     assert!(bonjour.running());
     drop(list);
+    assert!(
+        bonjour.running(),
+        "Home's inbox, which kept the list, goes on"
+    );
+    drop(inbox);
     assert!(!bonjour.running());
+}
+
+/// Home's inbox of `keypair`'s phone on loopback, found through
+/// `discovery`, keeping the nearby list (asking the phones of `ask` too):
+/// the inbox, the list, and a message at each change of the list.
+fn listing(
+    keypair: Keypair,
+    discovery: &dyn Discovery,
+    ask: Vec<(libp2p::PeerId, libp2p::Multiaddr)>,
+) -> (Inbox, NearbyRooms, mpsc::Receiver<()>) {
+    let inbox = Inbox::open(keypair, loopback().listen, discovery, |_| {}).unwrap();
+    let (tx, changes) = mpsc::channel();
+    let list = NearbyRooms::open(&inbox, ask, move || {
+        let _ = tx.send(());
+    });
+    (inbox, list, changes)
 }
 
 /// Listening on loopback only, asking nobody.
@@ -247,17 +253,7 @@ fn a_room_hosted_on_a_bonjour_phone_is_announced_through_it_and_listed_until_it_
     // Another iPhone's list hears the room's TXT record, as Bonjour
     // carries it, and lists the room.
     let browser = FakeBonjour::default();
-    let (tx, changes) = mpsc::channel();
-    let list = NearbyRooms::open(
-        Keypair::generate_ed25519(),
-        loopback(),
-        &browser,
-        move || {
-            let _ = tx.send(());
-        },
-        |_| {},
-    )
-    .unwrap();
+    let (_inbox, list, changes) = listing(Keypair::generate_ed25519(), &browser, Vec::new());
     let record = txt_record(&announced);
     browser.report(txt_peer(&record).expect("the record names the host"));
     let rooms = until(&list, &changes, &Filter::default(), |r| !r.is_empty());

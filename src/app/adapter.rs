@@ -144,19 +144,16 @@ impl App {
             .map_or_else(|| ".".into(), std::path::Path::to_path_buf);
         super::join::connect(&window);
         super::statistics::connect(&window, data.clone());
-        let identity_data = data.clone();
-        let identity = Box::new(move || {
-            crate::net::identity::load_or_create(&identity_data).map_err(|e| e.to_string())
-        });
         let lifecycle = services.lifecycle.clone();
         // The phones the nearby list asks are also seen by the invite
-        // list, and online play listens where the nearby list does.
+        // list, and Home's inbox (whose node keeps the nearby list) and
+        // online play listen where the nearby list does.
         let (known, listen) = (
             services.browsing.ask.clone(),
             services.browsing.listen.clone(),
         );
         let discovery = services.discovery.clone();
-        super::nearby::connect(&window, identity, services.browsing, services.discovery);
+        super::nearby::connect(&window, services.browsing.ask);
         super::scan::connect(&window, Scanner::new(services.lifecycle));
         // A damaged settings file must not keep the app from starting: it
         // is kept aside, and the defaults are saved in its place on the

@@ -56,12 +56,6 @@ pub(super) fn to_node(found: mpsc::UnboundedSender<Sighting>) -> NearbySink {
     })
 }
 
-/// A sink for a node that only waits to be found: the phones the
-/// discovery finds are not its business.
-pub(super) fn unheard() -> NearbySink {
-    Arc::new(|_| {})
-}
-
 /// The online session's node as a platform discovery outside the swarm
 /// announces it (host, guest or resumed game alike, as libp2p's mDNS
 /// would), shared by the session, which closes it when dropped, and its

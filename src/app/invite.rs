@@ -8,14 +8,17 @@
 //!   [`Command::Invite`](crate::lobby::host::Command::Invite), given on the
 //!   room screen ([`super::room::Room::invite`]);
 //! - the invited phone's [`Inbox`]: a network node that hears invitations
-//!   while the app is open and declines the ones the player declines
-//!   (accepting is joining with the invitation's ticket).
+//!   while no game or room runs and declines the ones the player declines
+//!   (accepting is joining with the invitation's ticket); it also keeps
+//!   the nearby rooms list while its screen is open
+//!   ([`super::nearby::NearbyRooms`]).
 //!
 //! The inbox runs its node on a tokio runtime on a thread of its own and
 //! tells the UI what it heard through a callback; dropping it stops it.
 //! It runs the platform's [`Discovery`] beside its node as long as it
 //! runs: on desktops and Android that is libp2p's mDNS in the node (and
-//! Android's multicast lock), on iOS Bonjour, which announces the inbox.
+//! Android's multicast lock), on iOS Bonjour, which announces the inbox
+//! and finds the phones the nearby list asks.
 
 use std::path::Path;
 use std::sync::{Mutex, MutexGuard};
@@ -24,8 +27,10 @@ use libp2p::identity::Keypair;
 use libp2p::{Multiaddr, PeerId};
 use tokio::sync::{mpsc, oneshot};
 
-use super::announce::{self, announcement};
+use super::announce::{announcement, to_node};
+use crate::lobby::Filter;
 use crate::lobby::invite::{self, Invitation, Target};
+use crate::lobby::nearby::{self, RoomList};
 use crate::net::game::is_loopback;
 use crate::net::{Config, NetError, Node};
 use crate::net::{Sighting, seen};
@@ -277,14 +282,28 @@ impl Newest {
 }
 
 /// The invited side while the app is open: hears invitations and sends
-/// declines. Dropping it stops its node.
+/// declines, and keeps the nearby rooms list while its screen is open
+/// ([`super::nearby::NearbyRooms`]), on the one node this phone runs then.
+/// Dropping it stops its node.
 pub struct Inbox {
     addrs: Vec<Multiaddr>,
     declines: mpsc::UnboundedSender<Received>,
+    browse: mpsc::UnboundedSender<Browse>,
     _stop: oneshot::Sender<()>,
-    /// Announces the inbox (Bonjour on iOS) or holds the multicast lock
-    /// its node's mDNS needs (Android).
-    _discovering: Option<Discovering>,
+    /// Announces the inbox and finds phones for its node (Bonjour on iOS),
+    /// or holds the multicast lock its node's mDNS needs (Android); or why
+    /// it could not start, so that phones nearby go unseen.
+    discovering: Result<Discovering, String>,
+}
+
+/// A request to keep the nearby rooms list on the inbox's node until
+/// `stop` fires or is dropped, asking the phones of `ask` too: `listed`
+/// gets the list after every change, `failed` why it stopped early.
+pub(super) struct Browse {
+    pub ask: Vec<(PeerId, Multiaddr)>,
+    pub listed: Box<dyn FnMut(&RoomList) + Send>,
+    pub failed: Box<dyn FnOnce(String) + Send>,
+    pub stop: oneshot::Receiver<()>,
 }
 
 impl Inbox {
@@ -299,6 +318,8 @@ impl Inbox {
     ) -> Result<Inbox, InviteNodeError> {
         let me = keypair.public().to_peer_id();
         let (declines, mut to_decline) = mpsc::unbounded_channel::<Received>();
+        let (browse, mut to_browse) = mpsc::unbounded_channel::<Browse>();
+        let (found, sightings) = mpsc::unbounded_channel();
         let (stop, stopped) = oneshot::channel();
         let addrs = spawn(
             "invitations",
@@ -306,9 +327,8 @@ impl Inbox {
             config(listen, discovery),
             stopped,
             |mut node| async move {
-                // Hosts kept connected until they have taken the decline:
-                // the connection may close as quiet just as it is sent.
-                let mut declined: Vec<PeerId> = Vec::new();
+                node.hear(sightings);
+                let mut declining = Declining::default();
                 loop {
                     tokio::select! {
                         event = node.next() => {
@@ -316,41 +336,53 @@ impl Inbox {
                                 received(Received { host, invitation });
                             }
                         }
-                        Some(no) = to_decline.recv() => {
-                            // The node goes on running, so the message
-                            // arrives without holding up the next invitation.
-                            node.add_addrs(no.host, no.invitation.ticket.dial_addrs());
-                            node.keep(no.host);
-                            let _ = node.send(no.host, invite::declined(&no.invitation));
-                            declined.push(no.host);
-                            // Hosts that never take theirs are not kept for
-                            // good: the oldest is let go.
-                            if declined.len() > MAX_DECLINING {
-                                node.release(declined.remove(0));
+                        Some(no) = to_decline.recv() => declining.send(&mut node, no),
+                        Some(Browse { ask, mut listed, failed, stop }) = to_browse.recv() => {
+                            let stopped = async {
+                                let _ = stop.await;
+                            };
+                            // The list hears the invitations meanwhile, and
+                            // the declines go at each round of questions.
+                            let kept = nearby::keep(
+                                &mut node,
+                                ask,
+                                Filter::default(),
+                                stopped,
+                                |list, _| {
+                                    listed(list);
+                                    Ok(())
+                                },
+                                |host, invitation| received(Received { host, invitation }),
+                                |node| {
+                                    while let Ok(no) = to_decline.try_recv() {
+                                        declining.send(node, no);
+                                    }
+                                    declining.settle(node);
+                                },
+                            )
+                            .await;
+                            if let Err(e) = kept {
+                                failed(e.to_string());
                             }
                         }
                     }
-                    declined.retain(|&host| {
-                        let taken = node.unacknowledged(host) == 0;
-                        if taken {
-                            node.release(host);
-                        }
-                        !taken
-                    });
+                    declining.settle(&mut node);
                 }
             },
         )?;
-        let discovering = announce::start(
-            discovery,
-            &announcement(me, &addrs),
-            announce::unheard(),
-            "the invitation inbox",
-        );
+        // Without its discovery the inbox still hears a host that knows
+        // its address (a link, an earlier game); the nearby list says why
+        // it finds nobody.
+        let discovering = discovery
+            .start(&announcement(me, &addrs), to_node(found))
+            .map_err(|e| e.to_string())
+            .inspect_err(|e| tracing::warn!("the invitation inbox not announced nearby: {e}"));
         Ok(Inbox {
             addrs,
             declines,
+            browse,
             _stop: stop,
-            _discovering: discovering,
+            discovering,
         })
     }
 
@@ -363,6 +395,50 @@ impl Inbox {
     /// Tells the host of `received` it is declined.
     pub fn decline(&self, received: Received) {
         let _ = self.declines.send(received);
+    }
+
+    /// Why the platform's discovery does not run, if it does not: phones
+    /// nearby go unseen.
+    pub fn unseen(&self) -> Option<&str> {
+        self.discovering.as_ref().err().map(String::as_str)
+    }
+
+    /// Keeps the nearby rooms list as `request` asks (after any list kept
+    /// before has stopped); fails only once the inbox's node has stopped.
+    pub(super) fn browse(&self, request: Browse) -> Result<(), Browse> {
+        self.browse.send(request).map_err(|e| e.0)
+    }
+}
+
+/// The hosts sent a decline, kept connected until they have taken it: the
+/// connection may close as quiet just as it is sent. Hosts that never take
+/// theirs are not kept for good: past [`MAX_DECLINING`], the oldest is let
+/// go.
+#[derive(Default)]
+struct Declining(Vec<PeerId>);
+
+impl Declining {
+    /// Sends the decline of `no`. The node goes on running, so the message
+    /// arrives without holding up the next invitation.
+    fn send(&mut self, node: &mut Node, no: Received) {
+        node.add_addrs(no.host, no.invitation.ticket.dial_addrs());
+        node.keep(no.host);
+        let _ = node.send(no.host, invite::declined(&no.invitation));
+        self.0.push(no.host);
+        if self.0.len() > MAX_DECLINING {
+            node.release(self.0.remove(0));
+        }
+    }
+
+    /// Lets go of the hosts that have taken their decline.
+    fn settle(&mut self, node: &mut Node) {
+        self.0.retain(|&host| {
+            let taken = node.unacknowledged(host) == 0;
+            if taken {
+                node.release(host);
+            }
+            !taken
+        });
     }
 }
 

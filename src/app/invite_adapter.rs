@@ -17,6 +17,7 @@ use libp2p::{Multiaddr, PeerId};
 use slint::{ComponentHandle, ModelRc, VecModel};
 
 use super::invite::{self, Inbox, Invitee, Received, Seen};
+use super::nearby::NearbyRooms;
 use super::online::Part;
 use super::online_adapter::{self, Online};
 use super::room::Invited;
@@ -146,6 +147,26 @@ pub fn away_from_home(window: &AppWindow, invites: &mut Invites) {
     invites.inbox = None;
     invites.received = None;
     window.global::<InviteAdapter>().set_invited(false);
+}
+
+/// Keeps the nearby rooms list, asking the phones of `ask` besides those
+/// found, on Home's inbox (opened now if it is not: the list runs on its
+/// node, so that this phone runs one node while the player looks for a
+/// room), calling `changed` after every change; or why it cannot.
+pub fn nearby_rooms(
+    window: &AppWindow,
+    ask: Vec<(PeerId, Multiaddr)>,
+    changed: impl Fn() + Send + Sync + 'static,
+) -> Result<NearbyRooms, String> {
+    let adapter = window.global::<InviteAdapter>();
+    adapter.invoke_listen();
+    let online = ONLINE.with(|o| o.borrow().upgrade());
+    let online = online.ok_or("the app is closing")?;
+    let s = online.borrow();
+    match &s.invites.inbox {
+        Some(inbox) => Ok(NearbyRooms::open(inbox, ask, changed)),
+        None => Err(adapter.get_inbox_problem().into()),
+    }
 }
 
 /// Connects `InviteAdapter`; `name` gives the player's nickname.

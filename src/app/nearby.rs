@@ -1,46 +1,44 @@
 //! The nearby rooms screen: open rooms with free seats on this Wi-Fi, live,
 //! with the lobby's three filters.
 //!
-//! While the screen is open a network node runs on a tokio runtime on a
-//! thread of its own, asking every phone it knows for its room, into the
-//! lobby's [`RoomList`](crate::lobby::nearby::RoomList); each change
-//! reaches the UI thread through `upgrade_in_event_loop`. The list keeps
-//! every room and the filters are applied when showing it, so that
-//! changing a filter shows its rooms at once instead of waiting for the
-//! next answers.
+//! While the screen is open the node of Home's invitation inbox
+//! ([`Inbox`]) asks every phone it knows for its room, into the lobby's
+//! [`RoomList`](crate::lobby::nearby::RoomList), and goes on hearing
+//! invitations: this phone runs one node while the player looks for a
+//! room, so a host reaches it, whichever it asks. Each change reaches the
+//! UI thread through `upgrade_in_event_loop`. The list keeps every room
+//! and the filters are applied when showing it, so that changing a filter
+//! shows its rooms at once instead of waiting for the next answers.
 //!
-//! The phones come from the platform's [`Discovery`], running only while
-//! the screen is open: libp2p's mDNS inside the node on desktops and
-//! Android (holding Android's multicast lock), Bonjour on iOS, whose finds
-//! reach the list as [`Sighting`]s; and from [`Browsing::ask`].
+//! The phones come from the platform's discovery, which runs with the
+//! inbox: libp2p's mDNS inside the node on desktops and Android (holding
+//! Android's multicast lock), Bonjour on iOS, whose finds reach the node as
+//! [`Sighting`]s; and from [`Browsing::ask`].
 
 use std::cell::RefCell;
 use std::rc::Rc;
 use std::sync::{Arc, Mutex, MutexGuard};
 
-use libp2p::identity::Keypair;
 use libp2p::multiaddr::Protocol;
 use libp2p::{Multiaddr, PeerId};
 use slint::{ComponentHandle, ModelRc, VecModel};
-use tokio::sync::{mpsc, oneshot};
+use tokio::sync::oneshot;
 
-use super::announce::{announcement, to_node};
-use super::invite::Received;
+use super::invite::{Browse, Inbox};
 use super::invite_adapter::{self, game_data};
 use super::ui::{self, AppWindow, NearbyAdapter};
-use crate::lobby::nearby::{self, BrowseError, Room};
+use crate::lobby::nearby::Room;
 use crate::lobby::{Filter, Players, TurnTime};
-use crate::net::game::is_loopback;
 use crate::net::room::Listing;
-use crate::net::{Config, NetError, Node, Sighting};
-use crate::platform::PlatformError;
-use crate::platform::discovery::{Discovering, Discovery, Nearby};
+use crate::net::{Config, Sighting};
+use crate::platform::discovery::Nearby;
 use crate::protocol::Theme;
 
-/// Where the list's network node listens, and which phones it asks besides
-/// those discovery finds. libp2p's mDNS runs in the node (where the
-/// platform uses it) unless every address is a loopback one, so tests on
-/// 127.0.0.1 stay off the real network.
+/// Where the app's nodes listen (Home's inbox, which keeps the nearby
+/// list, and online play), and which phones the list asks besides those
+/// discovery finds. libp2p's mDNS runs in a node (where the platform uses
+/// it) unless every address is a loopback one, so tests on 127.0.0.1 stay
+/// off the real network.
 #[derive(Clone, Debug)]
 pub struct Browsing {
     pub listen: Vec<Multiaddr>,
@@ -57,18 +55,7 @@ impl Default for Browsing {
     }
 }
 
-/// Why the list could not start or stopped.
-#[derive(Debug, thiserror::Error)]
-pub enum NearbyError {
-    #[error(transparent)]
-    Platform(#[from] PlatformError),
-    #[error("cannot start the network: {0}")]
-    Runtime(std::io::Error),
-    #[error(transparent)]
-    Net(#[from] NetError),
-}
-
-/// What the browsing thread tells the UI: the rooms heard of, or why it
+/// What the inbox's node tells the UI: the rooms heard of, or why it
 /// stopped.
 #[derive(Debug, Default)]
 struct Heard {
@@ -76,61 +63,48 @@ struct Heard {
     failed: Option<String>,
 }
 
-/// The running list; dropping it stops the node and the discovery.
+/// The running list; dropping it stops the list (the inbox's node goes on
+/// hearing invitations).
 pub struct NearbyRooms {
     heard: Arc<Mutex<Heard>>,
-    /// Dropped to stop the browsing thread.
+    /// Dropped to stop the list.
     _stop: oneshot::Sender<()>,
-    _discovering: Discovering,
 }
 
 impl NearbyRooms {
-    /// Starts listing rooms as `keypair`'s phone, finding phones with
-    /// `discovery`, calling `changed` (on the browsing thread) after every
-    /// change, and `invited` with each invitation a host sends over the
-    /// list's connection to it ([`nearby::keep`]).
+    /// Starts listing rooms on `inbox`'s node, asking the phones of `ask`
+    /// besides those its discovery finds, calling `changed` (on the node's
+    /// thread) after every change. The inbox hears the invitations
+    /// meanwhile, as before: this phone runs the one node.
     pub fn open(
-        keypair: Keypair,
-        browsing: Browsing,
-        discovery: &dyn Discovery,
-        changed: impl Fn() + Send + 'static,
-        invited: impl Fn(Received) + Send + 'static,
-    ) -> Result<NearbyRooms, NearbyError> {
-        let runtime = tokio::runtime::Builder::new_current_thread()
-            .enable_all()
-            .build()
-            .map_err(NearbyError::Runtime)?;
-        let config = Config {
-            mdns: discovery.swarm_mdns() && !browsing.listen.iter().all(is_loopback),
-            listen: browsing.listen,
-            ..Config::default()
-        };
-        // Listening takes a moment; discovery needs the addresses.
-        let mut node = runtime.block_on(Node::start(keypair, config))?;
-        let me = announcement(node.peer_id(), &node.listen_addrs());
-        let (found, sightings) = mpsc::unbounded_channel();
-        node.hear(sightings);
-        let discovering = discovery.start(&me, to_node(found))?;
+        inbox: &Inbox,
+        ask: Vec<(PeerId, Multiaddr)>,
+        changed: impl Fn() + Send + Sync + 'static,
+    ) -> NearbyRooms {
         let heard = Arc::new(Mutex::new(Heard::default()));
+        let changed = Arc::new(changed);
         let (stop, stopped) = oneshot::channel();
-        let shared = heard.clone();
-        let ask = browsing.ask;
-        std::thread::Builder::new()
-            .name("nearby rooms".into())
-            .spawn(move || {
-                let result =
-                    runtime.block_on(browse(node, ask, &shared, &changed, &invited, stopped));
-                if let Err(e) = result {
-                    lock(&shared).failed = Some(e.to_string());
-                    changed();
-                }
-            })
-            .map_err(NearbyError::Runtime)?;
-        Ok(NearbyRooms {
-            heard,
-            _stop: stop,
-            _discovering: discovering,
-        })
+        let (on_list, on_fail) = (heard.clone(), heard.clone());
+        let (list_changed, fail_changed) = (changed.clone(), changed);
+        let request = Browse {
+            ask,
+            listed: Box::new(move |list| {
+                lock(&on_list).rooms = list.rooms().cloned().collect();
+                list_changed();
+            }),
+            failed: Box::new(move |why| {
+                lock(&on_fail).failed = Some(why);
+                fail_changed();
+            }),
+            stop: stopped,
+        };
+        match (inbox.unseen(), inbox.browse(request)) {
+            (_, Err(request)) => (request.failed)("the network has stopped".into()),
+            // The phones asked are still asked.
+            (Some(why), Ok(())) => lock(&heard).failed = Some(why.to_owned()),
+            (None, Ok(())) => {}
+        }
+        NearbyRooms { heard, _stop: stop }
     }
 
     /// The rooms that pass `filter`, by code (a stable order on screen).
@@ -181,28 +155,6 @@ pub(super) fn sighting(nearby: Nearby) -> Option<Sighting> {
     }
 }
 
-/// Keeps the list until `stop` is dropped (every room: the screen's
-/// filters are applied when showing it).
-async fn browse(
-    node: Node,
-    ask: Vec<(PeerId, Multiaddr)>,
-    heard: &Mutex<Heard>,
-    changed: &impl Fn(),
-    invited: &impl Fn(Received),
-    stop: oneshot::Receiver<()>,
-) -> Result<(), BrowseError> {
-    let stopped = async {
-        let _ = stop.await;
-    };
-    let listed = |list: &nearby::RoomList, _: &[nearby::Change]| {
-        lock(heard).rooms = list.rooms().cloned().collect();
-        changed();
-        Ok(())
-    };
-    let invited = |host, invitation| invited(Received { host, invitation });
-    nearby::keep(node, ask, Filter::default(), stopped, listed, invited).await
-}
-
 /// The filter the screen's choices make: 0 is "any" for each; players 2–4,
 /// turn 10/20/30/60 seconds, board 1 classic or 2 sea.
 pub fn filter(players: i32, turn: i32, board: i32) -> Filter {
@@ -231,17 +183,9 @@ pub(super) fn chosen(link: &str) -> Option<Listing> {
         .and_then(|(ticket, listing)| (ticket == link).then_some(listing))
 }
 
-/// The keypair the list asks with: the player's own (as `clovece rooms`).
-type Identity = Box<dyn Fn() -> Result<Keypair, String>>;
-
 /// Wires the nearby rooms screen: `open` starts the list, `close` stops it,
 /// `refresh` shows it again (a filter changed, or the list did).
-pub(super) fn connect(
-    window: &AppWindow,
-    identity: Identity,
-    browsing: Browsing,
-    discovery: Arc<dyn Discovery>,
-) {
+pub(super) fn connect(window: &AppWindow, ask: Vec<(PeerId, Multiaddr)>) {
     let adapter = window.global::<NearbyAdapter>();
     let list: Rc<RefCell<Option<NearbyRooms>>> = Rc::default();
     // The rooms on the screen: a room's answers can change, or stop,
@@ -257,12 +201,7 @@ pub(super) fn connect(
             // Fails only once the window is gone; then nobody is looking.
             let _ = ui.upgrade_in_event_loop(|w| w.global::<NearbyAdapter>().invoke_refresh());
         };
-        let started = identity().and_then(|keypair| {
-            let invited = invite_adapter::heard(weak.clone());
-            NearbyRooms::open(keypair, browsing.clone(), &*discovery, changed, invited)
-                .map_err(|e| e.to_string())
-        });
-        match started {
+        match invite_adapter::nearby_rooms(&window, ask.clone(), changed) {
             Ok(rooms) => {
                 *open.borrow_mut() = Some(rooms);
                 adapter.set_problem(Default::default());
@@ -332,6 +271,7 @@ fn room_data(room: &Room) -> ui::RoomData {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::platform::PlatformError;
     use crate::platform::discovery::SwarmMdns;
     use crate::platform::multicast::{Multicast, MulticastLock};
     use std::sync::atomic::{AtomicBool, Ordering};
@@ -444,26 +384,34 @@ mod tests {
         }
     }
 
-    #[test]
-    fn the_multicast_lock_is_held_only_while_the_list_is_open() {
-        let held = Arc::new(AtomicBool::new(false));
-        let multicast = Multicast::new(Flag(held.clone()));
-        let browsing = Browsing {
-            listen: vec!["/ip4/127.0.0.1/tcp/0".parse().unwrap()],
-            ask: Vec::new(),
-        };
+    /// Home's inbox on loopback with a discovery over `lock`.
+    fn inbox(lock: impl MulticastLock + 'static) -> (Inbox, Multicast) {
+        let multicast = Multicast::new(lock);
         let mdns = SwarmMdns::new(multicast.clone());
-        let list =
-            NearbyRooms::open(Keypair::generate_ed25519(), browsing, &mdns, || {}, |_| {}).unwrap();
-        assert!(held.load(Ordering::SeqCst));
+        let listen = vec!["/ip4/127.0.0.1/tcp/0".parse().unwrap()];
+        let keypair = libp2p::identity::Keypair::generate_ed25519();
+        let inbox = Inbox::open(keypair, listen, &mdns, |_| {}).unwrap();
+        (inbox, multicast)
+    }
+
+    #[test]
+    fn the_list_takes_no_multicast_lock_of_its_own() {
+        let held = Arc::new(AtomicBool::new(false));
+        let (inbox, multicast) = inbox(Flag(held.clone()));
+        assert!(held.load(Ordering::SeqCst), "the inbox holds it");
+        let list = NearbyRooms::open(&inbox, Vec::new(), || {});
+        assert_eq!(multicast.holds(), 1);
         assert!(list.rooms(&Filter::default()).is_empty());
+        assert_eq!(list.failed(), None);
         drop(list);
+        assert!(held.load(Ordering::SeqCst), "Home's inbox goes on");
+        drop(inbox);
         assert!(!held.load(Ordering::SeqCst));
         assert_eq!(multicast.holds(), 0);
     }
 
     #[test]
-    fn a_lock_that_cannot_be_taken_keeps_the_list_closed() {
+    fn a_lock_that_cannot_be_taken_is_said_on_the_list() {
         struct Refused;
         impl MulticastLock for Refused {
             fn acquire(&mut self) -> Result<(), PlatformError> {
@@ -473,16 +421,9 @@ mod tests {
                 Ok(())
             }
         }
-        let opened = NearbyRooms::open(
-            Keypair::generate_ed25519(),
-            Browsing::default(),
-            &SwarmMdns::new(Multicast::new(Refused)),
-            || {},
-            |_| {},
-        );
-        let Err(e) = opened else {
-            panic!("opened without the lock")
-        };
-        assert!(e.to_string().contains("no Wi-Fi"), "{e}");
+        let (inbox, _) = inbox(Refused);
+        let list = NearbyRooms::open(&inbox, Vec::new(), || {});
+        let why = list.failed().expect("the list says why it finds nobody");
+        assert!(why.contains("no Wi-Fi"), "{why}");
     }
 }

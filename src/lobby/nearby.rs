@@ -183,15 +183,16 @@ pub async fn run(
         listen: browse.listen,
         ..Config::default()
     };
-    let node = Node::start(keypair, config).await?;
+    let mut node = Node::start(keypair, config).await?;
     keep(
-        node,
+        &mut node,
         asked,
         browse.filter,
         tokio::time::sleep(browse.duration),
         |_, changes| changes.iter().try_for_each(|change| print(change, out)),
         // `clovece invitations` is the command line's inbox.
         |_, _| {},
+        |_| {},
     )
     .await
 }
@@ -201,16 +202,18 @@ pub async fn run(
 /// mDNS, if it runs, or by the platform's discovery it hears,
 /// [`Node::hear`]). After every change, `changed` gets the list and what
 /// changed; an error from it ends the list. `invited` gets every sound
-/// invitation that arrives meanwhile, with its host: a host reaches the
-/// player's identity over whichever of its nodes is connected, and while
-/// the player looks for rooms that is this one.
+/// invitation that arrives meanwhile, with its host (the app's node that
+/// keeps the list is also the one that hears its invitations). `tend` gets
+/// the node at every round of questions, twice a second, for the caller's
+/// own sends (the app's declines of invitations).
 pub async fn keep(
-    mut node: Node,
+    node: &mut Node,
     ask: Vec<(PeerId, Multiaddr)>,
     filter: Filter,
     until: impl Future<Output = ()>,
     mut changed: impl FnMut(&RoomList, &[Change]) -> std::io::Result<()>,
     mut invited: impl FnMut(PeerId, Invitation),
+    mut tend: impl FnMut(&mut Node),
 ) -> Result<(), BrowseError> {
     // The phones asked, oldest first; those named in `ask` and those with a
     // room listed stay.
@@ -233,7 +236,7 @@ pub async fn keep(
     };
     for (peer, addr) in ask {
         node.add_addrs(peer, [addr]);
-        found(&mut known, &list, &mut node, peer);
+        found(&mut known, &list, node, peer);
     }
     let mut tick = tokio::time::interval(ASK_EVERY);
     tokio::pin!(until);
@@ -241,6 +244,7 @@ pub async fn keep(
         let changes = tokio::select! {
             () = &mut until => return Ok(()),
             _ = tick.tick() => {
+                tend(node);
                 for &peer in &known {
                     // One question in flight per phone: a phone that is
                     // gone must not pile them up.
@@ -253,7 +257,7 @@ pub async fn keep(
             }
             event = node.next() => match event {
                 Event::Discovered(peer) => {
-                    found(&mut known, &list, &mut node, peer);
+                    found(&mut known, &list, node, peer);
                     Vec::new()
                 }
                 // The phone stopped announcing itself: no more questions
