@@ -789,3 +789,26 @@ async fn a_connected_peer_said_to_be_gone_is_lost_only_when_its_connection_is() 
     assert_eq!(after, Event::Disconnected(id));
     a.wait(1, |e| (e == Event::Expired(id)).then_some(())).await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_list_gives_up_what_it_queued_for_a_phone_but_not_what_the_node_keeps_sending() {
+    use clovece::net::Node;
+
+    let mut node = Node::start(Keypair::generate_ed25519(), loopback())
+        .await
+        .unwrap();
+    // Neither answers: loopback's discard port; the node is not polled.
+    let addr: libp2p::Multiaddr = "/ip4/127.0.0.1/tcp/9".parse().unwrap();
+    let (asked, declined) = (PeerId::random(), PeerId::random());
+    for peer in [asked, declined] {
+        node.add_addrs(peer, [addr.clone()]);
+        node.send(peer, b"queued".to_vec()).unwrap();
+    }
+    // A decline of an invitation, sent where the nearby list runs.
+    node.keep(declined);
+    for peer in [asked, declined] {
+        node.give_up(peer);
+    }
+    assert_eq!(node.unacknowledged(asked), 0, "the list's question goes");
+    assert_eq!(node.unacknowledged(declined), 1, "the decline stays");
+}

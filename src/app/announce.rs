@@ -1,7 +1,7 @@
 //! Announcing one of the app's network nodes through the platform's
-//! [`Discovery`]: the online session's ([`SessionAnnouncement`]), the
-//! invitation inbox ([`super::invite::Inbox`]), the nearby rooms list and
-//! the host's invite list.
+//! [`Discovery`]: the online session's ([`SessionAnnouncement`]) and the
+//! invitation inbox's ([`super::invite::Inbox`], which keeps the nearby
+//! rooms list too); each passes what the discovery finds to its node.
 //!
 //! Where the platform's discovery is libp2p's mDNS inside the swarm
 //! (desktops, Android), the node's own mDNS announces it already; where it

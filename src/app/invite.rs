@@ -8,7 +8,7 @@
 //!   [`Command::Invite`](crate::lobby::host::Command::Invite), given on the
 //!   room screen ([`super::room::Room::invite`]);
 //! - the invited phone's [`Inbox`]: a network node that hears invitations
-//!   while no game or room runs and declines the ones the player declines
+//!   between games and declines the ones the player declines
 //!   (accepting is joining with the invitation's ticket); it also keeps
 //!   the nearby rooms list while its screen is open
 //!   ([`super::nearby::NearbyRooms`]).

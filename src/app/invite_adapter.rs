@@ -88,9 +88,9 @@ fn later(
     });
 }
 
-/// Shows each invitation a node's thread hears: the inbox's, or the
-/// nearby list's (a host reaches this phone over whichever of its nodes is
-/// connected, and while the player looks for rooms that is the list's).
+/// Shows each invitation the inbox's node hears, over whatever screen the
+/// player is on between games (the nearby rooms list's too, which runs on
+/// that node).
 pub(super) fn heard(window: slint::Weak<AppWindow>) -> impl Fn(Received) + Send + 'static {
     let newest = std::sync::Arc::new(invite::Newest::default());
     move |received| {
@@ -165,6 +165,8 @@ pub fn nearby_rooms(
     let s = online.borrow();
     match &s.invites.inbox {
         Some(inbox) => Ok(NearbyRooms::open(inbox, ask, changed)),
+        // A session's node is this phone now: it lists no rooms.
+        None if s.session.is_some() => Err("a game or room of this phone is on".into()),
         None => Err(adapter.get_inbox_problem().into()),
     }
 }

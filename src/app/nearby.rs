@@ -2,7 +2,9 @@
 //! with the lobby's three filters.
 //!
 //! While the screen is open the node of Home's invitation inbox
-//! ([`Inbox`]) asks every phone it knows for its room, into the lobby's
+//! ([`Inbox`]) asks every phone its discovery names (those named before
+//! the list opened too: a node names each phone once) for its room, into
+//! the lobby's
 //! [`RoomList`](crate::lobby::nearby::RoomList), and goes on hearing
 //! invitations: this phone runs one node while the player looks for a
 //! room, so a host reaches it, whichever it asks. Each change reaches the
@@ -226,7 +228,8 @@ pub(super) fn connect(window: &AppWindow, ask: Vec<(PeerId, Multiaddr)>) {
             .map(|room| room.listing);
         // Not a row of the screen: nothing the player chose.
         let Some(listing) = tapped else { return };
-        // The list closes as the room is joined: one node per identity.
+        // The list closes as the room is joined: the session's node is
+        // this phone then.
         open.borrow_mut().take();
         CHOSEN.with(|c| *c.borrow_mut() = Some((ticket.to_string(), listing)));
         window.global::<ui::AppAdapter>().invoke_join_room(ticket);

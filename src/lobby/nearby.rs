@@ -238,6 +238,11 @@ pub async fn keep(
         node.add_addrs(peer, [addr]);
         found(&mut known, &list, node, peer);
     }
+    // A node that ran before the list (the app's inbox) was told of these
+    // once, before.
+    for peer in node.nearby() {
+        found(&mut known, &list, node, peer);
+    }
     let mut tick = tokio::time::interval(ASK_EVERY);
     tokio::pin!(until);
     loop {

@@ -310,6 +310,9 @@ pub struct Node {
     /// What the platform's discovery finds, where it runs outside the
     /// swarm ([`Node::hear`]).
     sightings: Option<UnboundedReceiver<Sighting>>,
+    /// The phones that discovery names now, oldest first, at most
+    /// [`seen::MAX_PHONES`] ([`Node::nearby`]).
+    named: Vec<PeerId>,
 }
 
 impl Node {
@@ -347,6 +350,7 @@ impl Node {
             answering: HashSet::new(),
             tick,
             sightings: None,
+            named: Vec::new(),
         };
         while !pending.is_empty() {
             match node.swarm.select_next_some().await {
@@ -426,8 +430,14 @@ impl Node {
     /// mDNS sighting. A made-up phone (one that never answers) leaves
     /// nothing behind for the node to keep, and a real one is found again
     /// ([`Event::Discovered`]) at its next answer to mDNS, within a second.
+    /// A phone the node keeps ([`Node::keep`]) is not given up: what the
+    /// application sends it (a decline of an invitation) is not a list's to
+    /// drop.
     pub fn give_up(&mut self, to: PeerId) {
         if let Some(p) = self.peers.get_mut(&to) {
+            if p.kept() {
+                return;
+            }
             p.outbox.drop_all();
         }
         self.forget_sighting(&to);
@@ -563,6 +573,25 @@ impl Node {
         }
     }
 
+    /// The phones the discovery names now (libp2p's mDNS, or the one the
+    /// node hears): each is an [`Event::Discovered`] once, when first
+    /// named, so a list that starts while the node runs begins with these.
+    pub fn nearby(&self) -> Vec<PeerId> {
+        let mut nearby: Vec<PeerId> = Vec::new();
+        let by_mdns = self.swarm.behaviour().mdns.as_ref();
+        for &peer in by_mdns.into_iter().flat_map(|m| m.discovered_nodes()) {
+            if !nearby.contains(&peer) {
+                nearby.push(peer);
+            }
+        }
+        for peer in &self.named {
+            if !nearby.contains(peer) {
+                nearby.push(*peer);
+            }
+        }
+        nearby
+    }
+
     /// Takes the phones a discovery outside the swarm finds (Bonjour on
     /// iOS) as the swarm's mDNS finds are taken: their addresses are
     /// remembered and each is an [`Event::Discovered`] (a lost one an
@@ -604,9 +633,18 @@ impl Node {
                 // As unproven as an mDNS answer (Bonjour's are the same).
                 self.peer(peer).unseen = false;
                 self.add_hints(peer, addrs);
+                if !self.named.contains(&peer) {
+                    if self.named.len() == seen::MAX_PHONES {
+                        self.named.remove(0);
+                    }
+                    self.named.push(peer);
+                }
                 self.events.push_back(Event::Discovered(peer));
             }
-            Some(Sighting::Lost(peer)) => self.lost(peer),
+            Some(Sighting::Lost(peer)) => {
+                self.named.retain(|&p| p != peer);
+                self.lost(peer);
+            }
             None => self.sightings = None,
         }
     }
