@@ -5,8 +5,10 @@
 //! found by the platform's own discovery (Bonjour on iOS) is asked too,
 //! and the app's own hosted room is announced through that discovery,
 //! with the TXT record libp2p's mDNS would carry, while it is open; a
-//! guest there finds a room by its code through it.
+//! guest there finds a room by its code through it. Over real mDNS between
+//! two network namespaces, a room found before the list opens is listed.
 
+mod netns;
 mod process;
 mod ui_support;
 
@@ -23,7 +25,7 @@ use clovece::net::game::Joining;
 use clovece::platform::discovery::{Discovery, Nearby, SwarmMdns, txt_peer, txt_record};
 use clovece::platform::multicast::{Multicast, NoLock};
 use libp2p::identity::Keypair;
-use process::{ask, peer, ticket};
+use process::{ask, in_namespace, peer, ticket};
 use std::sync::Arc;
 use ui_support::FakeBonjour;
 
@@ -340,4 +342,50 @@ fn a_room_hosted_where_libp2ps_mdns_announces_it_takes_no_discovery_of_its_own()
     let (session, _) = host_on(Arc::new(SwarmMdns::new(multicast.clone())), dir.path());
     assert_eq!(multicast.holds(), 0, "the room started a discovery");
     drop(session);
+}
+
+/// Where [`a_room_open_before_the_nearby_screen_opens_is_listed_by_mdns`]
+/// runs its inner half: this phone's address inside its namespace.
+const NAMESPACED_AT: &str = "CLOVECE_TEST_NAMESPACED_AT";
+
+/// Over real mDNS between two network namespaces (created by the test on
+/// documentation addresses that exist only inside them), as on a phone:
+/// Home's inbox runs before the player opens the nearby rooms, its node's
+/// mDNS names a room's host once, then, and the list still lists the
+/// room. The inbox runs in this test binary, run again inside a namespace.
+/// Needs root and `ip netns`; elsewhere it says why it is skipped.
+#[test]
+fn a_room_open_before_the_nearby_screen_opens_is_listed_by_mdns() {
+    let Some(namespaces) = netns::pair_or_skip("nearby", "the nearby list's mDNS test") else {
+        return;
+    };
+    let (a, b) = namespaces.names();
+    let data = tempfile::tempdir().unwrap();
+    let mut host = in_namespace(a, "192.0.2.1", data.path(), &["host", "--players", "2"]);
+    host.wait_for("ticket: ");
+    let inner = "home_finds_a_room_by_mdns_before_its_nearby_list_opens";
+    let listed = std::process::Command::new("ip")
+        .args(["netns", "exec", b])
+        .arg(std::env::current_exe().unwrap())
+        .args(["--exact", inner, "--ignored", "--nocapture"])
+        .env(NAMESPACED_AT, "192.0.2.2")
+        .status()
+        .unwrap();
+    assert!(listed.success(), "the room was not listed: {listed}");
+}
+
+#[test]
+#[ignore = "the inner half of a_room_open_before_the_nearby_screen_opens_is_listed_by_mdns"]
+fn home_finds_a_room_by_mdns_before_its_nearby_list_opens() {
+    let Ok(addr) = std::env::var(NAMESPACED_AT) else {
+        eprintln!("skipped: the outer test runs it inside a namespace");
+        return;
+    };
+    let listen = vec![format!("/ip4/{addr}/tcp/0").parse().unwrap()];
+    let mdns = SwarmMdns::new(Multicast::new(NoLock));
+    let inbox = Inbox::open(Keypair::generate_ed25519(), listen, &mdns, |_| {}).unwrap();
+    // mDNS asks every second: the inbox's node has named the host by then.
+    std::thread::sleep(Duration::from_secs(3));
+    let (list, changes) = list_on(&inbox, Vec::new());
+    until(&list, &changes, &Filter::default(), |r| r.len() == 1);
 }
