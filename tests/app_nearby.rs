@@ -187,6 +187,9 @@ fn a_room_found_by_the_platforms_discovery_is_listed_until_its_host_is_gone() {
     });
     std::thread::sleep(2 * clovece::lobby::nearby::STALE);
     assert_eq!(list.rooms(&Filter::default()).len(), 1, "lost on a word");
+    // A list opened again asks it too: it is still connected.
+    drop((list, changes));
+    let (list, changes) = listed();
     // Gone, it is lost.
     drop(host);
     until(&list, &changes, &Filter::default(), <[Room]>::is_empty);
@@ -364,14 +367,20 @@ fn a_room_open_before_the_nearby_screen_opens_is_listed_by_mdns() {
     let mut host = in_namespace(a, "192.0.2.1", data.path(), &["host", "--players", "2"]);
     host.wait_for("ticket: ");
     let inner = "home_finds_a_room_by_mdns_before_its_nearby_list_opens";
-    let listed = std::process::Command::new("ip")
+    let ran = std::process::Command::new("ip")
         .args(["netns", "exec", b])
         .arg(std::env::current_exe().unwrap())
         .args(["--exact", inner, "--ignored", "--nocapture"])
         .env(NAMESPACED_AT, "192.0.2.2")
-        .status()
+        .output()
         .unwrap();
-    assert!(listed.success(), "the room was not listed: {listed}");
+    let said = String::from_utf8_lossy(&ran.stdout);
+    let told = String::from_utf8_lossy(&ran.stderr);
+    assert!(
+        ran.status.success() && said.contains("1 passed"),
+        "the room was not listed: {}\n{said}\n{told}",
+        ran.status
+    );
 }
 
 #[test]

@@ -812,3 +812,39 @@ async fn a_list_gives_up_what_it_queued_for_a_phone_but_not_what_the_node_keeps_
     assert_eq!(node.unacknowledged(asked), 0, "the list's question goes");
     assert_eq!(node.unacknowledged(declined), 1, "the decline stays");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_phones_a_heard_discovery_names_are_bounded_and_a_flood_keeps_the_kept_ones() {
+    use clovece::net::seen::MAX_PHONES;
+    use clovece::net::{Event, Node, Sighting};
+
+    let mut node = Node::start(Keypair::generate_ed25519(), loopback())
+        .await
+        .unwrap();
+    let (found, sightings) = tokio::sync::mpsc::unbounded_channel();
+    node.hear(sightings);
+    let at = |peer: PeerId| -> libp2p::Multiaddr {
+        format!("/ip4/127.0.0.1/tcp/9/p2p/{peer}").parse().unwrap()
+    };
+    let sighting = |peer| Sighting::Found {
+        peer,
+        addrs: vec![at(peer)],
+    };
+    // A phone the node keeps (a decline on its way), then a flood.
+    let kept = PeerId::random();
+    node.keep(kept);
+    let flood: Vec<PeerId> = (0..4 * MAX_PHONES).map(|_| PeerId::random()).collect();
+    for &peer in std::iter::once(&kept).chain(&flood) {
+        found.send(sighting(peer)).unwrap();
+    }
+    let last = *flood.last().unwrap();
+    while node.next().await != Event::Discovered(last) {}
+    let nearby = node.nearby();
+    assert_eq!(nearby.len(), MAX_PHONES);
+    assert_eq!(nearby[0], kept, "a flood does not push out a kept phone");
+    assert_eq!(nearby.last(), Some(&last), "the newest is named");
+    // Lost while not connected: no longer named.
+    found.send(Sighting::Lost(last)).unwrap();
+    while node.next().await != Event::Expired(last) {}
+    assert!(!node.nearby().contains(&last));
+}

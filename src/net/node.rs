@@ -430,14 +430,13 @@ impl Node {
     /// mDNS sighting. A made-up phone (one that never answers) leaves
     /// nothing behind for the node to keep, and a real one is found again
     /// ([`Event::Discovered`]) at its next answer to mDNS, within a second.
-    /// A phone the node keeps ([`Node::keep`]) is not given up: what the
-    /// application sends it (a decline of an invitation) is not a list's to
-    /// drop.
+    /// The queue of a phone the node keeps ([`Node::keep`]) stays: what
+    /// the application sends it (a decline of an invitation) is not a
+    /// list's to drop.
     pub fn give_up(&mut self, to: PeerId) {
-        if let Some(p) = self.peers.get_mut(&to) {
-            if p.kept() {
-                return;
-            }
+        if let Some(p) = self.peers.get_mut(&to)
+            && !p.kept()
+        {
             p.outbox.drop_all();
         }
         self.forget_sighting(&to);
@@ -633,18 +632,10 @@ impl Node {
                 // As unproven as an mDNS answer (Bonjour's are the same).
                 self.peer(peer).unseen = false;
                 self.add_hints(peer, addrs);
-                if !self.named.contains(&peer) {
-                    if self.named.len() == seen::MAX_PHONES {
-                        self.named.remove(0);
-                    }
-                    self.named.push(peer);
-                }
+                self.name(peer);
                 self.events.push_back(Event::Discovered(peer));
             }
-            Some(Sighting::Lost(peer)) => {
-                self.named.retain(|&p| p != peer);
-                self.lost(peer);
-            }
+            Some(Sighting::Lost(peer)) => self.lost(peer),
             None => self.sightings = None,
         }
     }
@@ -905,7 +896,7 @@ impl Node {
             }
             self.events.push_back(Event::Disconnected(peer));
             if std::mem::take(&mut entry.unseen) {
-                self.events.push_back(Event::Expired(peer));
+                self.expired(peer);
             }
         }
     }
@@ -1059,7 +1050,28 @@ impl Node {
     fn lost(&mut self, peer: PeerId) {
         match self.peers.get_mut(&peer) {
             Some(entry) if entry.connections > 0 => entry.unseen = true,
-            _ => self.events.push_back(Event::Expired(peer)),
+            _ => self.expired(peer),
+        }
+    }
+
+    /// The discovery no longer names `peer`, and it is not connected.
+    fn expired(&mut self, peer: PeerId) {
+        self.named.retain(|&p| p != peer);
+        self.events.push_back(Event::Expired(peer));
+    }
+
+    /// Notes `peer` as named by the discovery the node hears. Past the
+    /// bound, it takes the place of the oldest the node has not reached
+    /// (a flood of made-up finds must not push out real phones); with
+    /// every one reached, it is not noted (its `Discovered` still goes).
+    fn name(&mut self, peer: PeerId) {
+        if self.named.contains(&peer) {
+            return;
+        }
+        let peers = &self.peers;
+        let reached = |p: &PeerId| peers.get(p).is_some_and(Peer::reached);
+        if seen::make_room(&mut self.named, reached).is_ok() {
+            self.named.push(peer);
         }
     }
 
