@@ -32,8 +32,8 @@ use crate::lobby::Filter;
 use crate::lobby::invite::{self, Invitation, Target};
 use crate::lobby::nearby::{self, RoomList};
 use crate::net::game::is_loopback;
+use crate::net::seen;
 use crate::net::{Config, NetError, Node};
-use crate::net::{Sighting, seen};
 use crate::platform::discovery::{Discovering, Discovery};
 use crate::stats::{StatsError, tally};
 
@@ -180,40 +180,27 @@ impl Seen {
         }
     }
 
-    /// Takes `sighting` in: whether the list changed. A phone found again
-    /// adds the addresses not known yet; a lost phone is gone unless the
-    /// app was told of it.
-    pub fn take(&mut self, sighting: Sighting) -> bool {
+    /// Takes in that the room's node found `peer` nearby (`here`) or
+    /// lost it: whether the list changed. A lost phone is gone unless the
+    /// app was told of it. (The node keeps the addresses it found; the
+    /// invitation names the phone by its peer id.)
+    pub fn take(&mut self, peer: PeerId, here: bool) -> bool {
         let phones = &mut self.phones;
-        match sighting {
-            Sighting::Found { peer, addrs } => {
-                let learn = |target: &mut Target| {
-                    let mut added = false;
-                    for addr in addrs {
-                        added |= seen::learn(&mut target.addrs, addr);
-                    }
-                    added
-                };
-                if let Some(target) = phones.iter_mut().find(|t| t.peer == peer) {
-                    return learn(target);
-                }
-                if seen::make_room(phones, |t| self.told.contains(&t.peer)).is_err() {
-                    return false;
-                }
-                let mut target = Target {
-                    peer,
-                    addrs: Vec::new(),
-                };
-                learn(&mut target);
-                phones.push(target);
-                true
-            }
-            Sighting::Lost(peer) => {
-                let before = phones.len();
-                phones.retain(|t| t.peer != peer || self.told.contains(&peer));
-                phones.len() != before
-            }
+        if !here {
+            let before = phones.len();
+            phones.retain(|t| t.peer != peer || self.told.contains(&peer));
+            return phones.len() != before;
         }
+        if phones.iter().any(|t| t.peer == peer)
+            || seen::make_room(phones, |t| self.told.contains(&t.peer)).is_err()
+        {
+            return false;
+        }
+        phones.push(Target {
+            peer,
+            addrs: Vec::new(),
+        });
+        true
     }
 
     /// Every phone seen so far, in the order seen.
@@ -538,21 +525,11 @@ mod tests {
     fn a_flood_of_phones_seen_keeps_the_list_bounded_and_the_phones_told_of() {
         let told = PeerId::random();
         let mut seen = Seen::new(&[(told, "/ip4/127.0.0.1/tcp/1".parse().unwrap())]);
-        let found = |peer: PeerId, port: usize| Sighting::Found {
-            peer,
-            addrs: vec![format!("/ip4/127.0.0.1/tcp/{port}").parse().unwrap()],
-        };
-        for port in 0..1_000 {
-            assert!(seen.take(found(PeerId::random(), port)));
+        for _ in 0..1_000 {
+            assert!(seen.take(PeerId::random(), true));
         }
         assert_eq!(seen.phones().len(), seen::MAX_PHONES);
         assert_eq!(seen.phones()[0].peer, told);
-        // A phone that names address after address keeps the newest ones.
-        let peer = seen.phones()[1].peer;
-        for port in 0..100 {
-            seen.take(found(peer, port));
-        }
-        assert_eq!(seen.phones()[1].addrs.len(), seen::MAX_ADDRS);
     }
 
     #[test]
@@ -593,14 +570,10 @@ mod tests {
         let told = [target(phone.0, Some("/ip4/127.0.0.1/tcp/9"))];
         assert_eq!(seen.phones(), told);
         let other = PeerId::random();
-        let found = |peer| Sighting::Found {
-            peer,
-            addrs: Vec::new(),
-        };
-        assert!(seen.take(found(other)));
-        assert!(!seen.take(found(other)), "found again, nothing new");
-        assert!(seen.take(Sighting::Lost(other)));
-        assert!(!seen.take(Sighting::Lost(phone.0)), "told of, it stays");
+        assert!(seen.take(other, true));
+        assert!(!seen.take(other, true), "found again, nothing new");
+        assert!(seen.take(other, false));
+        assert!(!seen.take(phone.0, false), "told of, it stays");
         assert_eq!(seen.phones(), told);
     }
 }

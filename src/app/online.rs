@@ -9,7 +9,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use libp2p::Multiaddr;
+use libp2p::{Multiaddr, PeerId};
 use tokio::sync::{mpsc, oneshot};
 
 use super::announce::{SessionAnnouncement, announcement, to_node};
@@ -95,7 +95,7 @@ pub enum Update {
     Said(String),
     /// The host's node found a phone nearby (`here`) or lost it: whom its
     /// invite list offers.
-    Nearby(Sighting),
+    Nearby { peer: PeerId, here: bool },
     /// The game started (or resumed) with this player in `me`'s seat;
     /// every seat's nickname by colour (empty: the computer's seat, or a
     /// player whose nickname is not known); whether this phone hosted the
@@ -294,11 +294,7 @@ impl<F: FnMut(Update)> Front for AppFront<F> {
                 startable,
             },
             Progress::Said(line) => Update::Said(line.to_owned()),
-            Progress::Nearby { peer, here: true } => Update::Nearby(Sighting::Found {
-                peer,
-                addrs: Vec::new(),
-            }),
-            Progress::Nearby { peer, here: false } => Update::Nearby(Sighting::Lost(peer)),
+            Progress::Nearby { peer, here } => Update::Nearby { peer, here },
             Progress::Seat { me, names, hosted } => Update::Started {
                 me,
                 names: names.clone(),

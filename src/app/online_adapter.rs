@@ -395,8 +395,8 @@ fn apply(window: &AppWindow, online: &Rc<RefCell<Online>>, generation: u64, upda
             show_game(window, &s);
         }
         Update::Over { .. } => show_result(window, &s),
-        Update::Nearby(sighting) => {
-            if s.invites.seen.take(sighting) {
+        Update::Nearby { peer, here } => {
+            if s.invites.seen.take(peer, here) {
                 invite_adapter::show_invitees(window, &s);
             }
         }
