@@ -381,6 +381,9 @@ fn a_room_open_before_the_nearby_screen_opens_is_listed_by_mdns() {
         "the room was not listed: {}\n{said}\n{told}",
         ran.status
     );
+    if let Some(listed) = said.lines().find(|l| l.starts_with("listed ")) {
+        eprintln!("{listed}");
+    }
 }
 
 #[test]
@@ -395,6 +398,8 @@ fn home_finds_a_room_by_mdns_before_its_nearby_list_opens() {
     let inbox = Inbox::open(Keypair::generate_ed25519(), listen, &mdns, |_| {}).unwrap();
     // mDNS asks every second: the inbox's node has named the host by then.
     std::thread::sleep(Duration::from_secs(3));
+    let opened = Instant::now();
     let (list, changes) = list_on(&inbox, Vec::new());
     until(&list, &changes, &Filter::default(), |r| r.len() == 1);
+    println!("listed {:?} after the list opened", opened.elapsed());
 }
