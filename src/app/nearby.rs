@@ -4,13 +4,13 @@
 //! While the screen is open the node of Home's invitation inbox
 //! ([`Inbox`]) asks every phone its discovery names (those named before
 //! the list opened too: a node names each phone once) for its room, into
-//! the lobby's
-//! [`RoomList`](crate::lobby::nearby::RoomList), and goes on hearing
-//! invitations: this phone runs one node while the player looks for a
-//! room, so a host reaches it, whichever it asks. Each change reaches the
-//! UI thread through `upgrade_in_event_loop`. The list keeps every room
-//! and the filters are applied when showing it, so that changing a filter
-//! shows its rooms at once instead of waiting for the next answers.
+//! the lobby's [`RoomList`](crate::lobby::nearby::RoomList), and goes on
+//! hearing invitations. This phone runs that one node while the player
+//! looks for a room, so whatever a host sends it (a room's answer, an
+//! invitation) reaches the node that waits for it. Each change reaches
+//! the UI thread through `upgrade_in_event_loop`. The list keeps every
+//! room and the filters are applied when showing it, so that changing a
+//! filter shows its rooms at once instead of waiting for the next answers.
 //!
 //! The phones come from the platform's discovery, which runs with the
 //! inbox: libp2p's mDNS inside the node on desktops and Android (holding

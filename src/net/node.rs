@@ -576,16 +576,12 @@ impl Node {
     /// node hears): each is an [`Event::Discovered`] once, when first
     /// named, so a list that starts while the node runs begins with these.
     pub fn nearby(&self) -> Vec<PeerId> {
+        let mdns = self.swarm.behaviour().mdns.as_ref();
+        let by_mdns = mdns.into_iter().flat_map(|m| m.discovered_nodes());
         let mut nearby: Vec<PeerId> = Vec::new();
-        let by_mdns = self.swarm.behaviour().mdns.as_ref();
-        for &peer in by_mdns.into_iter().flat_map(|m| m.discovered_nodes()) {
+        for &peer in by_mdns.chain(&self.named) {
             if !nearby.contains(&peer) {
                 nearby.push(peer);
-            }
-        }
-        for peer in &self.named {
-            if !nearby.contains(peer) {
-                nearby.push(*peer);
             }
         }
         nearby
