@@ -29,19 +29,19 @@ pub(super) fn announcement<'a>(
 }
 
 /// Starts `discovery` announcing `me` (`what`, for the log), reporting the
-/// phones it finds to `nearby`. A discovery that cannot start is logged,
-/// not fatal: the node still runs, and is reached by its ticket or
-/// address.
+/// phones it finds to `nearby`; or why it cannot. A discovery that cannot
+/// start is logged, not fatal: the node still runs, and is reached by its
+/// ticket or address.
 pub(super) fn start(
     discovery: &dyn Discovery,
     me: &Announcement,
     nearby: NearbySink,
     what: &str,
-) -> Option<Discovering> {
+) -> Result<Discovering, String> {
     discovery
         .start(me, nearby)
+        .map_err(|e| e.to_string())
         .inspect_err(|e| tracing::warn!("{what} not announced nearby: {e}"))
-        .ok()
 }
 
 /// A sink that passes what the discovery finds to a node

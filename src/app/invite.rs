@@ -27,7 +27,7 @@ use libp2p::identity::Keypair;
 use libp2p::{Multiaddr, PeerId};
 use tokio::sync::{mpsc, oneshot};
 
-use super::announce::{announcement, to_node};
+use super::announce::{self, announcement, to_node};
 use crate::lobby::Filter;
 use crate::lobby::invite::{self, Invitation, Target};
 use crate::lobby::nearby::{self, RoomList};
@@ -360,10 +360,8 @@ impl Inbox {
         // Without its discovery the inbox still hears a host that knows
         // its address (a link, an earlier game); the nearby list says why
         // it finds nobody.
-        let discovering = discovery
-            .start(&announcement(me, &addrs), to_node(found))
-            .map_err(|e| e.to_string())
-            .inspect_err(|e| tracing::warn!("the invitation inbox not announced nearby: {e}"));
+        let me = announcement(me, &addrs);
+        let discovering = announce::start(discovery, &me, to_node(found), "the invitation inbox");
         Ok(Inbox {
             addrs,
             declines,
