@@ -759,6 +759,138 @@ fn a_certificate_its_voter_signs_before_acting_again_takes_the_place() {
     assert_eq!(blue.log().state().control(BLUE), Some(Control::Absent));
 }
 
+/// Red and green vote blue gone at blue's roll; red withholds its vote
+/// while blue's roll comes after all and the game goes on, green acting
+/// past the place. Returns the game as it was at the place, the game gone
+/// on, and the certificate red then completes with green's vote: it would
+/// set the game back there, with the dice of the replay (red's and green's
+/// reveals, all public by then) known to red.
+fn completed_late_with_an_honest_vote() -> (Table, Table, Entry) {
+    let at_place = table_until(roll_due_for(BLUE));
+    let late = at_place
+        .certificate(Change::Gone(Colours::one(BLUE)))
+        .unwrap();
+    let at = late.index as usize;
+    let mut table = at_place.clone();
+    play_until(&mut table, acted_since(GREEN, at));
+    assert!(table.step(), "the game ended first");
+    assert_eq!(table.log().entries()[at].author(), Some(BLUE));
+    (at_place, table, late)
+}
+
+/// A phone whose log shows green going on after blue's roll refuses the
+/// certificate (without blaming its sender: an honest phone that took it
+/// first passes it on), and shows that phone its branch, which it takes.
+#[test]
+fn a_certificate_one_of_its_voters_went_on_without_is_withdrawn() {
+    let (at_place, mut table, late) = completed_late_with_an_honest_vote();
+    let at = late.index as usize;
+    let Kind::Absent(certificate) = &late.kind else {
+        unreachable!()
+    };
+    assert_eq!(certificate.votes.len(), 2);
+    assert_eq!(certificate.completed_by(), None);
+    assert_eq!(
+        lost(&mut table, late.clone()),
+        LogError::Withdrawn { index: late.index }
+    );
+
+    // Blue's phone refuses it and answers with its entries from the place.
+    let (mut blue, mut out) = phone_of(&table, BLUE, None);
+    out.take();
+    blue.receive(RED, &Message::Entry(late.clone()).encode(), &mut out)
+        .unwrap();
+    assert_eq!(blue.log().entries(), table.log().entries());
+    let answer = out.take();
+    let branch = answer
+        .iter()
+        .find_map(|m| match m {
+            Message::Entries { entries } if entries[0].index as usize == at => Some(entries),
+            _ => None,
+        })
+        .expect("blue shows its branch from the place");
+
+    // Red's phone took the certificate (as it completed it) and went on
+    // from it; shown blue's branch, it takes it.
+    let mut took = at_place;
+    assert_eq!(took.log_mut().offer(late.clone()), Ok(Offered::Appended));
+    for _ in 0..4 {
+        assert!(took.step(), "the game ended first");
+    }
+    let (mut red, mut out) = phone_of(&took, RED, None);
+    assert_eq!(red.log().entries()[at], late);
+    let batch = Message::Entries {
+        entries: branch.clone(),
+    };
+    red.receive(BLUE, &batch.encode(), &mut out).unwrap();
+    assert_eq!(red.log().entries(), table.log().entries());
+    assert_eq!(red.log().state().control(BLUE), Some(Control::Player));
+}
+
+/// The branch's act in the place must be the gone player's own: anyone
+/// could write a computer turn or an act of their own there, and so undo
+/// a certificate once they had seen the dice of the game after it. Nor
+/// does a branch withdraw a return, nor a path that does not hold.
+#[test]
+fn only_the_gone_players_act_and_a_voters_act_after_it_withdraw_a_certificate() {
+    let (at_place, table, late) = completed_late_with_an_honest_vote();
+    let at = late.index as usize;
+    let branch = &table.log().entries()[at..];
+    let path = Entry::withdrawal(&late, branch).expect("green's act withdraws it");
+    assert_eq!(path.last().unwrap().author(), Some(GREEN));
+    assert!(
+        path[1..path.len() - 1]
+            .iter()
+            .all(|e| e.author() != Some(RED) && e.author() != Some(GREEN))
+    );
+    // Without the gone player's act first, or without a voter's act.
+    assert_eq!(Entry::withdrawal(&late, &branch[1..]), None);
+    assert_eq!(Entry::withdrawal(&late, &path[..path.len() - 1]), None);
+
+    let mut took = at_place;
+    took.log_mut().offer(late.clone()).unwrap();
+    let before = took.log().entries().to_vec();
+    let mut refused_as = |path: Vec<Entry>, error: LogError| {
+        assert_eq!(took.log_mut().withdraw(&path), Err(error));
+        assert_eq!(took.log().entries(), before);
+    };
+    let index = late.index;
+    // Cut before green's act, or run past it.
+    refused_as(
+        path[..path.len() - 1].to_vec(),
+        LogError::NotAWithdrawal { index },
+    );
+    refused_as(
+        branch[..=path.len()].to_vec(),
+        LogError::NotAWithdrawal { index },
+    );
+    // A link of the chain broken.
+    let mut broken = path.to_vec();
+    broken[1].prev = Digest([0; 32]);
+    refused_as(broken, LogError::NotAWithdrawal { index });
+    // Green's act at the end, signed with the signature of blue's.
+    let mut forged = path.to_vec();
+    let Kind::Player(blues) = &path[0].kind else {
+        unreachable!()
+    };
+    let Kind::Player(signed) = &mut forged.last_mut().unwrap().kind else {
+        unreachable!()
+    };
+    signed.signature = blues.signature;
+    let error = took.log_mut().withdraw(&forged).unwrap_err();
+    assert!(matches!(error, LogError::BadSignature(GREEN)), "{error}");
+    assert_eq!(took.log().entries(), before);
+    // The real one holds.
+    assert!(matches!(
+        took.log_mut().withdraw(path),
+        Ok(Offered::Replaced { .. })
+    ));
+    assert_eq!(
+        took.log().entries(),
+        &table.log().entries()[..at + path.len()]
+    );
+}
+
 #[test]
 fn a_late_vote_proof_that_does_not_hold_is_refused() {
     let (at_place, mut table, late) = late_vote();

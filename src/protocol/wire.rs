@@ -18,7 +18,7 @@ pub const MAX_MESSAGE: usize = 64 * 1024;
 pub const MAX_BATCH: usize = 128;
 
 /// A bound on an entry's size: the largest is a proof of cheating whose
-/// path is [`MAX_PATH`] of the largest other entries (a test checks it).
+/// path is [`MAX_PATH`](super::event::MAX_PATH) of the largest other entries (a test checks it).
 pub const MAX_ENTRY: usize = 24 * 1024;
 
 /// A message between the phones of one game.
