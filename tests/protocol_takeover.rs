@@ -124,58 +124,6 @@ fn a_return_wins_over_a_computer_turn_racing_it_and_changes_nothing_in_it() {
     assert!(after.step());
 }
 
-/// The same race, but green, a voter, took blue's late roll and played on
-/// before the certificate reached it, while red took the certificate (as
-/// it completed it) and played on from there: green went on without the
-/// certificate, so its vote is withdrawn, and the phones, trading their
-/// statuses, all end on blue's branch, whichever each took first.
-#[test]
-fn a_certificate_a_voter_went_on_without_loses_to_the_late_roll_on_every_phone() {
-    let table = table_until(roll_due_for(BLUE));
-    let at = table.log().len() as usize;
-    let late = table.next_entry().unwrap();
-    let cert = table.certificate(Change::Gone(Colours::one(BLUE))).unwrap();
-    let mut went_on = table.clone();
-    went_on.log_mut().offer(late.clone()).unwrap();
-    play_until(&mut went_on, |t| {
-        t.log().entries()[at..]
-            .iter()
-            .any(|e| e.author() == Some(GREEN))
-    });
-    let mut took = table;
-    took.log_mut().offer(cert).unwrap();
-    for _ in 0..4 {
-        assert!(took.step(), "the game ended first");
-    }
-
-    let mut phones = vec![
-        (RED, phone_of(&took, RED, None).0),
-        (BLUE, phone_of(&went_on, BLUE, None).0),
-        (GREEN, phone_of(&went_on, GREEN, None).0),
-    ];
-    for _ in 0..10 {
-        let mut sent = Vec::new();
-        for (seat, phone) in &mut phones {
-            let mut out = Sent::default();
-            phone.tick(&mut out).unwrap();
-            sent.extend(out.0.into_iter().map(|(to, bytes)| (*seat, to, bytes)));
-        }
-        while let Some((from, to, bytes)) = sent.pop() {
-            for (seat, phone) in &mut phones {
-                if *seat != from && to.is_none_or(|to| to == *seat) {
-                    let mut out = Sent::default();
-                    phone.receive(from, &bytes, &mut out).unwrap();
-                    sent.extend(out.0.into_iter().map(|(to, bytes)| (*seat, to, bytes)));
-                }
-            }
-        }
-    }
-    for (_, phone) in &phones {
-        assert_eq!(phone.log().entries()[at], late);
-        assert_eq!(phone.log().hashes(), went_on.log().hashes());
-    }
-}
-
 #[test]
 fn leaving_is_an_act_of_ones_own_turn() {
     let mut table = table_until(roll_due_for(RED));

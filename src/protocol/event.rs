@@ -415,51 +415,6 @@ impl Entry {
         }))
     }
 
-    /// The entries of `branch` that withdraw `certificate` from their
-    /// place, when they do: a certificate that players are gone does not
-    /// take its place from a branch on which a gone player acted there
-    /// (their act came late, or the certificate did) and one of its voters
-    /// acted after (within [`MAX_PATH`] entries, no proof between): that
-    /// voter went on without it, so their vote is no longer theirs to give.
-    /// The entries run from that place to the voter's first act. Every
-    /// phone decides the same way from them, so the branch wins wherever it
-    /// is shown ([`super::Log::withdraw`]).
-    ///
-    /// Without this, the last voter could withhold their vote while the
-    /// gone player came back and the game went on, then complete the
-    /// certificate with the honest votes they held and set the game back,
-    /// with the dice of the replay known to them (docs/protocol.md, "A
-    /// certificate completed late with honest votes"). The branch's first
-    /// act must be a gone player's own: any player could write a computer
-    /// turn or an act of their own there, and so undo a certificate whose
-    /// replay they had seen the dice of. So a return (`Back`) is never
-    /// withdrawn.
-    pub fn withdrawal<'a>(certificate: &Entry, branch: &'a [Entry]) -> Option<&'a [Entry]> {
-        let Kind::Absent(Certificate {
-            change: Change::Gone(gone),
-            votes,
-        }) = &certificate.kind
-        else {
-            return None;
-        };
-        let there = branch.first()?;
-        if (there.index, there.prev) != (certificate.index, certificate.prev)
-            || !there.author().is_some_and(|seat| gone.contains(seat))
-        {
-            return None;
-        }
-        let voted = |entry: &Entry| {
-            let author = entry.author();
-            votes.iter().any(|&(voter, _)| Some(voter) == author)
-        };
-        let end = branch
-            .iter()
-            .take(MAX_PATH)
-            .take_while(|entry| !matches!(entry.kind, Kind::Cheat(_)))
-            .position(voted)?;
-        Some(&branch[..=end])
-    }
-
     /// The entries from this entry's place to the first act `seat` signed
     /// in it, where this entry is one or a proof that holds one: the first
     /// of their own two acts (in this place), or a late vote's path (which
@@ -535,9 +490,7 @@ impl Entry {
     /// only at their head (and one made late by the one player who
     /// completed it is exposed by [`Entry::expose_late`]).
     /// Ties (two certificates with as many votes, or a player who signed two
-    /// different acts) go to the lower hash. The one exception, which
-    /// needs the entries after the place, is a certificate of players gone
-    /// that a branch withdraws ([`Entry::withdrawal`]): the log checks it.
+    /// different acts) go to the lower hash.
     pub fn wins_over(&self, hash: &Digest, other: &Entry, other_hash: &Digest) -> bool {
         match self.class().cmp(&other.class()) {
             Ordering::Greater => true,

@@ -15,10 +15,8 @@ use crate::rules::{Colour, FirstPlayer, Game, RuleSet, Seats};
 
 /// The version of the log's messages and rules of validation, and of the
 /// room's setup before them (since 7 a guest signs only the game its
-/// host's terms name; since 8 a voter's act after a gone player's act
-/// withdraws a certificate of players gone there). Phones only play games
-/// of their own version.
-pub const PROTOCOL_VERSION: u16 = 8;
+/// host's terms name). Phones only play games of their own version.
+pub const PROTOCOL_VERSION: u16 = 7;
 
 /// The version of everything that every phone must compute identically: the
 /// rules engine and the computer players. Bump it whenever either changes

@@ -26,12 +26,6 @@ pub enum LogError {
     TooLarge { index: u32, len: usize },
     #[error("entry {index} loses to the entry already in its place")]
     Outranked { index: u32 },
-    #[error(
-        "the certificate for entry {index} is withdrawn: one of its voters went on without it, after the gone player's act there"
-    )]
-    Withdrawn { index: u32 },
-    #[error("the entries shown for index {index} do not withdraw the certificate there")]
-    NotAWithdrawal { index: u32 },
     #[error("{seat} signed two different entries for index {index}")]
     Equivocation { seat: Colour, index: u32 },
     #[error("entry {index} is another computer turn than the one in its place")]
@@ -227,9 +221,6 @@ impl Log {
         // act. Only its author's second act in the place is checked first:
         // valid, it proves them a cheater.
         let losing = index < len && !entry.wins_over(&hash, &self.entries[at], &self.hashes[at]);
-        if !losing && index < len && Entry::withdrawal(&entry, &self.entries[at..]).is_some() {
-            return Err(LogError::Withdrawn { index });
-        }
         let twice = match (entry.author(), self.entries.get(at).and_then(Entry::author)) {
             (Some(a), Some(b)) if losing && a == b => Some(a),
             _ => None,
@@ -251,56 +242,6 @@ impl Log {
                 lost: Box::new(lost),
                 after: dropped.collect(),
             },
-        })
-    }
-
-    /// Takes `path`, a branch from the place of a certificate in the log
-    /// that withdraws it ([`Entry::withdrawal`]), in place of that
-    /// certificate and everything after it. Every entry of the path is
-    /// checked before anything is dropped, so a path that does not hold
-    /// leaves the log as it was.
-    pub fn withdraw(&mut self, path: &[Entry]) -> Result<Offered, LogError> {
-        let first = path
-            .first()
-            .ok_or(LogError::NotAWithdrawal { index: self.len() })?;
-        let index = first.index;
-        let at = index as usize;
-        let ours = self.entries.get(at).ok_or(LogError::Gap {
-            len: self.len(),
-            index,
-        })?;
-        if Entry::withdrawal(ours, path).map(<[Entry]>::len) != Some(path.len()) {
-            return Err(LogError::NotAWithdrawal { index });
-        }
-        if self.end_kept {
-            return Err(LogError::AfterTheEnd { index });
-        }
-        let (mut hashes, mut states) = (Vec::new(), Vec::new());
-        let mut prev = self.prev_of(index);
-        for (i, entry) in (index..).zip(path) {
-            if (entry.index, entry.prev) != (i, prev) {
-                return Err(LogError::NotAWithdrawal { index });
-            }
-            let (size, hash) = entry.sized_hash();
-            if size > MAX_ENTRY {
-                return Err(LogError::TooLarge {
-                    index: i,
-                    len: size,
-                });
-            }
-            let before = states.last().unwrap_or(&self.states[at]);
-            states.push(before.apply(&self.setup, i, prev, &entry.kind)?);
-            hashes.push(hash);
-            prev = hash;
-        }
-        let mut dropped = self.truncate(index).into_iter();
-        self.entries.extend_from_slice(path);
-        self.hashes.extend(hashes);
-        self.states.extend(states);
-        let lost = dropped.next().expect("the certificate was in its place");
-        Ok(Offered::Replaced {
-            lost: Box::new(lost),
-            after: dropped.collect(),
         })
     }
 

@@ -126,7 +126,6 @@ impl PhoneError {
                     | LogError::UnknownBranch { .. }
                     | LogError::Duplicate { .. }
                     | LogError::Outranked { .. }
-                    | LogError::Withdrawn { .. }
                     | LogError::Equivocation { .. }
                     | LogError::NoGame
                     | LogError::AfterTheEnd { .. }
@@ -460,19 +459,6 @@ impl Phone {
         Ok(true)
     }
 
-    /// Takes `path`, a branch that withdraws the certificate in its place
-    /// ([`Log::withdraw`]), and saves it entry by entry: the file then
-    /// holds a part of the branch if a save fails, and the log as much.
-    fn switch(&mut self, path: &[Entry]) -> Result<(), PhoneError> {
-        let mut offered = Some(self.log.withdraw(path)?);
-        for entry in path {
-            // The log holds the whole path: saving cuts it back to what
-            // the file holds if a save fails.
-            self.save(entry, offered.take().unwrap_or(Offered::Appended))?;
-        }
-        Ok(())
-    }
-
     /// Takes an entry this phone made into the log and saves it.
     fn append(&mut self, entry: Entry) -> Result<(), PhoneError> {
         let offered = self.log.offer(entry.clone())?;
@@ -689,9 +675,7 @@ impl Phone {
         // fork (asking from this log's end would skip the fork and start
         // the search for it over, for ever).
         let mut next = None;
-        let mut i = 0;
-        while let Some(entry) = entries.get(i) {
-            i += 1;
+        for entry in entries {
             next = None;
             let index = entry.index;
             let since = self.log.entries().get(index as usize..).unwrap_or_default();
@@ -701,15 +685,15 @@ impl Phone {
             // (the rest of the batch follows the certificate). A proof
             // that does not hold leaves the certificate to be checked as any
             // entry.
-            let late = Entry::expose_late(entry, since);
-            let proof = since.first().and_then(|ours| Entry::expose(ours, entry));
+            let late = Entry::expose_late(&entry, since);
+            let proof = since.first().and_then(|ours| Entry::expose(ours, &entry));
             if late.is_some() && self.expose(late, t)? {
                 break;
             }
             match self.log.offer(entry.clone()) {
                 Ok(offered) => {
                     self.backtrack = 0;
-                    self.save(entry, offered)?;
+                    self.save(&entry, offered)?;
                     self.expose(proof, t)?;
                     next = Some(index + 1);
                 }
@@ -729,22 +713,6 @@ impl Phone {
                 Err(LogError::Outranked { .. }) => {
                     // The fork is found: the next one is looked for from
                     // near, not from as far back as this one was.
-                    self.backtrack = 0;
-                    // The sender's branch may withdraw the certificate
-                    // here: it takes the place, and the batch goes on
-                    // after it.
-                    let ours = &self.log.entries()[index as usize];
-                    if let Some(path) = Entry::withdrawal(ours, &entries[i - 1..]) {
-                        self.switch(path)?;
-                        i += path.len() - 1;
-                        next = Some(index + path.len() as u32);
-                        continue;
-                    }
-                    self.send_entries(from, index, t);
-                    break;
-                }
-                Err(LogError::Withdrawn { .. }) => {
-                    // The sender has not seen this branch withdraw it.
                     self.backtrack = 0;
                     self.send_entries(from, index, t);
                     break;
