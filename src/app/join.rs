@@ -184,6 +184,8 @@ mod tests {
         assert_eq!(Entry::read(&link[..link.len() - 5]), Entry::DamagedTicket);
         assert_eq!(Entry::read("clovece:"), Entry::DamagedTicket);
         assert_eq!(Entry::read("CLOVECE:!!"), Entry::DamagedTicket);
+        // A format no app makes (0) is damaged, not a newer app's.
+        assert_eq!(Entry::read("CLOVECE:AAAA"), Entry::DamagedTicket);
         // Version byte 2 in base32 ("AI" is 0x02 and two padding bits).
         assert_eq!(Entry::read("CLOVECE:AI"), Entry::NewerTicket);
     }

@@ -107,6 +107,8 @@ pub enum TicketError {
     Empty,
     #[error("the ticket was made by a newer version of clovece (format {0}); update the app")]
     Version(u8),
+    #[error("the ticket is damaged: no version of clovece makes tickets of format {0}")]
+    UnknownFormat(u8),
     #[error("the ticket is damaged: {0}")]
     Malformed(#[from] postcard::Error),
     #[error("the ticket's host id is invalid")]
@@ -224,8 +226,14 @@ impl Ticket {
 
     fn decode(bytes: &[u8]) -> Result<Ticket, TicketError> {
         let (&version, body) = bytes.split_first().ok_or(TicketError::Empty)?;
-        if version != VERSION {
+        // Format 1 is the first there is: a lower one is not a newer
+        // app's ticket but a damaged one (say, a code typed after the
+        // scheme).
+        if version > VERSION {
             return Err(TicketError::Version(version));
+        }
+        if version < VERSION {
+            return Err(TicketError::UnknownFormat(version));
         }
         let wire: Wire = postcard::from_bytes(body)?;
         let host = PeerId::from_bytes(&wire.host).map_err(|_| TicketError::Host)?;
@@ -340,6 +348,11 @@ mod tests {
         ));
         let newer = format!("CLOVECE:{}", BASE32_NOPAD.encode(&[2, 0, 0]));
         assert_eq!(newer.parse::<Ticket>(), Err(TicketError::Version(2)));
+        let unknown = format!("CLOVECE:{}", BASE32_NOPAD.encode(&[0, 0, 0]));
+        assert_eq!(
+            unknown.parse::<Ticket>(),
+            Err(TicketError::UnknownFormat(0))
+        );
         let long = format!("CLOVECE:{}", "A".repeat(MAX_LINK));
         assert!(matches!(
             long.parse::<Ticket>(),
