@@ -80,6 +80,7 @@ impl Store {
     /// Adds `record` unless its game is there already; whether it was
     /// added.
     pub fn add(&self, record: Record) -> Result<bool, StatsError> {
+        let _lock = self.lock()?;
         let mut loaded = self.load()?;
         if loaded.records.iter().any(|r| r.game == record.game) {
             return Ok(false);
@@ -150,9 +151,33 @@ impl Store {
             .map_err(|e| StatsError::Write(keep, e))
     }
 
+    /// The file's lock, held (until dropped) by one writer at a time from
+    /// its reading to its writing: two writers at once (`clovece stats`
+    /// beside a game that records its end, or two of the app's sessions)
+    /// would each write back what they read, without the other's game.
+    fn lock(&self) -> Result<fs::File, StatsError> {
+        let mut path = self.path.clone().into_os_string();
+        path.push(".lock");
+        let path = PathBuf::from(path);
+        crate::durable::create_folder(self.folder())
+            .and_then(|()| {
+                let file = OpenOptions::new()
+                    .create(true)
+                    .truncate(false)
+                    .write(true)
+                    .open(&path)?;
+                file.lock()?;
+                Ok(file)
+            })
+            .map_err(|e| StatsError::Write(path, e))
+    }
+
+    fn folder(&self) -> &Path {
+        self.path.parent().unwrap_or(Path::new("."))
+    }
+
     fn write(&self, records: &[Record]) -> Result<(), StatsError> {
-        let folder = self.path.parent().unwrap_or(Path::new("."));
-        crate::durable::create_folder(folder)
+        crate::durable::create_folder(self.folder())
             .and_then(|()| {
                 crate::durable::replace(&self.path, |file| {
                     records.iter().try_for_each(|record| {
@@ -195,6 +220,26 @@ mod tests {
         assert_eq!(loaded.records.len(), 2);
         assert!(loaded.damaged.is_empty());
         assert!(!dir.path().join("stats.jsonl.tmp").exists());
+    }
+
+    /// Two writers at once (say `clovece stats` beside a game recording
+    /// its end) keep every game: without the lock each wrote back what it
+    /// had read, and most games were lost.
+    #[test]
+    fn two_writers_at_once_keep_every_game() {
+        let dir = tempfile::tempdir().unwrap();
+        std::thread::scope(|scope| {
+            for writer in 0..2 {
+                let store = Store::new(dir.path());
+                scope.spawn(move || {
+                    for game in 0..25 {
+                        assert!(store.add(record(&format!("{writer}-{game}"))).unwrap());
+                    }
+                });
+            }
+        });
+        let loaded = Store::new(dir.path()).load().unwrap();
+        assert_eq!((loaded.records.len(), loaded.damaged.len()), (50, 0));
     }
 
     #[test]
