@@ -313,11 +313,13 @@ impl Log {
             })
     }
 
-    /// By colour, how often each face came up in the colour's rolls (the
-    /// per-player dice statistics the UI shows).
+    /// By colour, how often each face came up in the rolls its player
+    /// made (the per-player dice statistics): not the computer's rolls for
+    /// a computer seat, or for a player away or gone, which only the
+    /// phones that saw them would count.
     pub fn dice_counts(&self) -> [[u32; 6]; 4] {
         let mut counts = [[0; 6]; 4];
-        for record in self.rolls() {
+        for record in self.rolls().filter(|r| !r.by_computer) {
             counts[record.seat.index()][record.die.get() as usize - 1] += 1;
         }
         counts
