@@ -47,6 +47,9 @@ pub struct Snapshot {
     pub timer: TurnTimer,
     /// The room's board: every phone of the game shows the same one.
     pub theme: Theme,
+    /// Whether the game counts in the statistics: it has another player
+    /// than this one ([`crate::stats::record::counts`]).
+    pub counted: bool,
 }
 
 impl Snapshot {
@@ -70,6 +73,7 @@ impl Snapshot {
             rolls: log.rolls().collect(),
             timer: header.timer,
             theme: header.theme,
+            counted: crate::stats::record::counts(&header.seats),
         }
     }
 }

@@ -374,7 +374,7 @@ fn apply(window: &AppWindow, online: &Rc<RefCell<Online>>, generation: u64, upda
                     window
                         .global::<ui::FairnessAdapter>()
                         .set_history(ModelRc::from(s.history.clone()));
-                    adapter.set_leave_cost(leave_cost(LeaveCost::of(true)));
+                    adapter.set_leave_cost(leave_cost(LeaveCost::of(game.snapshot().counted)));
                     s.game = Some(game);
                     // The host's invite list, if open, closes with the room:
                     // its node must not answer for this phone in the game.

@@ -308,6 +308,7 @@ mod tests {
             rolls: Vec::new(),
             timer: TurnTimer::Seconds10,
             theme: Theme::Classic,
+            counted: true,
         }
     }
 

@@ -226,8 +226,9 @@ pub fn give_up(data: &Path, folder: &Path) -> Result<(), GiveUpError> {
         Err(e) => return Err(GiveUpError::Unreadable(e)),
     };
     let names = Book::names_in(&dir);
-    let record = Record::given_up(&restored.log, restored.seat, &names);
-    crate::stats::Store::new(data).add(record)?;
+    if let Some(record) = Record::given_up(&restored.log, restored.seat, &names) {
+        crate::stats::Store::new(data).add(record)?;
+    }
     discard(folder).map_err(GiveUpError::Remove)
 }
 

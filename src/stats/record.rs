@@ -78,13 +78,19 @@ impl Record {
         if log.result().is_none() && log.state().control(me) != Some(Control::Left) {
             return None;
         }
-        Some(Self::given_up(log, me, names))
+        Self::given_up(log, me, names)
     }
 
     /// The record of a game that `me` gives up, from its log: every
     /// player's outcome if it is over, otherwise this player's leave (a
-    /// kept game the player discards rather than plays to its end).
-    pub fn given_up(log: &Log, me: Colour, names: &[(PeerId, String)]) -> Record {
+    /// kept game the player discards rather than plays to its end). None
+    /// for a game with one player, the other seats the computer's: like a
+    /// game on one device, it is nobody's statistics (a win rate could
+    /// otherwise be padded against easy computer players).
+    pub fn given_up(log: &Log, me: Colour, names: &[(PeerId, String)]) -> Option<Record> {
+        if !counts(&log.header().header.seats) {
+            return None;
+        }
         let outcomes: Vec<(Colour, Outcome)> = match log.result() {
             Some(result) => log
                 .header()
@@ -106,7 +112,7 @@ impl Record {
                 .collect(),
             None => vec![(me, Outcome::Left)],
         };
-        Self::from_log(log, &outcomes, names)
+        Some(Self::from_log(log, &outcomes, names))
     }
 
     fn from_log(log: &Log, outcomes: &[(Colour, Outcome)], names: &[(PeerId, String)]) -> Record {
@@ -136,6 +142,16 @@ impl Record {
     }
 }
 
+/// Whether a game of `seats` counts in the statistics: it has two players
+/// or more (phones, not computer seats).
+pub fn counts(seats: &[Option<Seat>; 4]) -> bool {
+    let players = seats
+        .iter()
+        .flatten()
+        .filter(|s| matches!(s, Seat::Player { .. }));
+    players.count() >= 2
+}
+
 /// A game's id as records name it: its digest in hex.
 pub fn game_id(game: Digest) -> String {
     game.0.iter().map(|b| format!("{b:02x}")).collect()
@@ -151,6 +167,29 @@ mod tests {
         assert_eq!(Outcome::Lost.losses(), 1);
         assert_eq!(Outcome::Dropped.losses(), 1);
         assert_eq!(Outcome::Left.losses(), 2);
+    }
+
+    /// Red against the computer alone is nobody's statistics, as a game on
+    /// one device; with another player beside the computer it counts.
+    #[test]
+    fn a_game_against_the_computer_alone_is_nobodys_statistics() {
+        use crate::protocol::Colours;
+        use crate::protocol::sim::{Config, Table};
+        use crate::rules::Seats;
+        let seats = Seats::for_players(3).unwrap();
+        let others: Vec<Colour> = seats.iter().filter(|&c| c != Colour::Red).collect();
+        let record = |computers: Colours| {
+            let mut config = Config::new(1, seats);
+            config.computers = computers;
+            let mut table = Table::new(&config).unwrap();
+            while table.step() {}
+            assert!(table.log().result().is_some(), "the game ended");
+            Record::ended(table.log(), Colour::Red, &[])
+        };
+        let one = Colours::one(others[0]);
+        assert_eq!(record(one.with(others[1])), None);
+        let counted = record(one).expect("two players");
+        assert_eq!(counted.players.len(), 2);
     }
 
     #[test]
