@@ -561,6 +561,7 @@ pub(super) fn leave_cost(cost: LeaveCost) -> ui::LeaveCost {
     match cost {
         LeaveCost::Nothing => ui::LeaveCost::Nothing,
         LeaveCost::TwoLosses => ui::LeaveCost::TwoLosses,
+        LeaveCost::Won => ui::LeaveCost::Won,
     }
 }
 
@@ -678,7 +679,7 @@ fn start(
         adapter.set_board(theme_to_ui(s.settings.theme));
         // Games on this device; online games pass `true` and say when
         // they are stranded.
-        adapter.set_leave_cost(leave_cost(LeaveCost::of(false)));
+        adapter.set_leave_cost(leave_cost(LeaveCost::of(false, false)));
         adapter.set_stranded(false);
         s.history = Rc::new(VecModel::default());
         window

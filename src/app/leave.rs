@@ -11,16 +11,20 @@ pub enum LeaveCost {
     /// that leaving a game one is losing is worse than losing it (the
     /// other phones play on without this player).
     TwoLosses,
+    /// Every other player has left on purpose: the game counts as this
+    /// player's win, left or played on ([`crate::stats::record::last_standing`]).
+    Won,
 }
 
 impl LeaveCost {
     /// The cost of leaving a game that counts in the statistics or not
-    /// ([`crate::stats::record::counts`]).
-    pub fn of(counted: bool) -> LeaveCost {
-        if counted {
-            LeaveCost::TwoLosses
-        } else {
-            LeaveCost::Nothing
+    /// ([`crate::stats::record::counts`]), once every other player has
+    /// left or while one is still in it.
+    pub fn of(counted: bool, others_left: bool) -> LeaveCost {
+        match (counted, others_left) {
+            (false, _) => LeaveCost::Nothing,
+            (true, false) => LeaveCost::TwoLosses,
+            (true, true) => LeaveCost::Won,
         }
     }
 }
@@ -31,11 +35,17 @@ mod tests {
 
     #[test]
     fn leaving_a_game_the_statistics_count_costs_two_losses() {
-        assert_eq!(LeaveCost::of(true), LeaveCost::TwoLosses);
+        assert_eq!(LeaveCost::of(true, false), LeaveCost::TwoLosses);
     }
 
     #[test]
     fn leaving_a_game_they_do_not_count_costs_nothing() {
-        assert_eq!(LeaveCost::of(false), LeaveCost::Nothing);
+        assert_eq!(LeaveCost::of(false, false), LeaveCost::Nothing);
+        assert_eq!(LeaveCost::of(false, true), LeaveCost::Nothing);
+    }
+
+    #[test]
+    fn the_last_player_in_a_game_everyone_else_left_wins_it() {
+        assert_eq!(LeaveCost::of(true, true), LeaveCost::Won);
     }
 }

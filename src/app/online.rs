@@ -59,6 +59,19 @@ impl Snapshot {
         self.game.unwrap_or(self.start)
     }
 
+    /// Whether every other player has left on purpose (the computer
+    /// plays their seats to the end): this player then wins the game
+    /// ([`crate::stats::record::last_standing`]).
+    pub fn others_left(&self) -> bool {
+        let mut others = Colour::ALL
+            .into_iter()
+            .filter(|&c| c != self.me)
+            .filter_map(|c| self.control[c.index()])
+            .filter(|&control| control != Control::Computer)
+            .peekable();
+        others.peek().is_some() && others.all(|control| control == Control::Left)
+    }
+
     fn of(phone: &Phone) -> Snapshot {
         let log = phone.log();
         let state = log.state();

@@ -361,6 +361,7 @@ fn apply(window: &AppWindow, online: &Rc<RefCell<Online>>, generation: u64, upda
             s.hosted = hosted;
         }
         Update::Log(snapshot) => {
+            let cost = LeaveCost::of(snapshot.counted, snapshot.others_left());
             match s.game.as_mut() {
                 Some(game) => game.update(snapshot),
                 None => {
@@ -374,7 +375,6 @@ fn apply(window: &AppWindow, online: &Rc<RefCell<Online>>, generation: u64, upda
                     window
                         .global::<ui::FairnessAdapter>()
                         .set_history(ModelRc::from(s.history.clone()));
-                    adapter.set_leave_cost(leave_cost(LeaveCost::of(game.snapshot().counted)));
                     s.game = Some(game);
                     // The host's invite list, if open, closes with the room:
                     // its node must not answer for this phone in the game.
@@ -384,6 +384,9 @@ fn apply(window: &AppWindow, online: &Rc<RefCell<Online>>, generation: u64, upda
                         .set_screen(ui::Screen::Game);
                 }
             }
+            window
+                .global::<GameAdapter>()
+                .set_leave_cost(leave_cost(cost));
             show_game(window, &s);
         }
         Update::Silent(silent) => {

@@ -339,6 +339,35 @@ mod tests {
         Game::new(RuleSet::Classic(HouseRules::default()), seats, Colour::Red).unwrap()
     }
 
+    /// The leave question tells the last player in a game everyone else
+    /// left that it is their win: computer seats from the start are no
+    /// players, and one other player still in (or away) is.
+    #[test]
+    fn every_other_player_has_left_only_once_each_player_seat_is_left() {
+        let mut shown = snapshot(four_players(), due_roll(Colour::Red));
+        let mut control = |seats: [Control; 3]| {
+            for (c, control) in [Colour::Blue, Colour::Green, Colour::Yellow]
+                .into_iter()
+                .zip(seats)
+            {
+                shown.control[c.index()] = Some(control);
+            }
+            shown.others_left()
+        };
+        assert!(control([Control::Left, Control::Left, Control::Computer]));
+        assert!(!control([
+            Control::Left,
+            Control::Absent,
+            Control::Computer
+        ]));
+        assert!(!control([Control::Left, Control::Player, Control::Left]));
+        assert!(!control([
+            Control::Computer,
+            Control::Computer,
+            Control::Computer
+        ]));
+    }
+
     #[test]
     fn a_phone_alone_with_one_overdue_opponent_is_not_stranded() {
         // The computer takes the seat once this phone votes it gone.

@@ -11,15 +11,19 @@ use serde::{Deserialize, Serialize};
 use crate::lobby::options::rules_name;
 use crate::net::book::nickname_of;
 use crate::net::game::Finished;
-use crate::protocol::{Control, Digest, Log, Seat};
+use crate::protocol::{Act, Control, Digest, Kind, Log, Seat, Signed};
 use crate::rules::Colour;
 
 /// How a game ended for one player.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Outcome {
+    /// Won the game, or stayed in it when every other player had left on
+    /// purpose ([`last_standing`]).
     Won,
-    /// Another player won, or nobody did (the dice ran out, everyone left).
+    /// Another player won, or nobody did (the dice ran out, or the
+    /// computer won a seat whose player left or dropped while others
+    /// stayed).
     Lost,
     /// Left the started game on purpose (or withheld a reveal, which the
     /// game log counts the same): a loss and one extra loss.
@@ -91,6 +95,7 @@ impl Record {
         if !counts(&log.header().header.seats) {
             return None;
         }
+        let forfeit = last_standing(log);
         let outcomes: Vec<(Colour, Outcome)> = match log.result() {
             Some(result) => log
                 .header()
@@ -98,7 +103,11 @@ impl Record {
                 .players()
                 .iter()
                 .map(|c| {
-                    let outcome = if result.left.contains(c) || result.withheld[c.index()] > 0 {
+                    let outcome = if result.withheld[c.index()] > 0 {
+                        Outcome::Left
+                    } else if forfeit == Some(c) {
+                        Outcome::Won
+                    } else if result.left.contains(c) {
                         Outcome::Left
                     } else if log.state().control(c) == Some(Control::Absent) {
                         Outcome::Dropped
@@ -145,11 +154,38 @@ impl Record {
 /// Whether a game of `seats` counts in the statistics: it has two players
 /// or more (phones, not computer seats).
 pub fn counts(seats: &[Option<Seat>; 4]) -> bool {
-    let players = seats
-        .iter()
-        .flatten()
-        .filter(|s| matches!(s, Seat::Player { .. }));
-    players.count() >= 2
+    players(seats).count() >= 2
+}
+
+/// The colours of `seats` that players (phones) hold.
+fn players(seats: &[Option<Seat>; 4]) -> impl Iterator<Item = Colour> + '_ {
+    Colour::ALL
+        .into_iter()
+        .filter(|c| matches!(seats[c.index()], Some(Seat::Player { .. })))
+}
+
+/// The player who stayed when every other player had left the game on
+/// purpose: they won by forfeit, whether they played on against the
+/// computer to the end or left too (then the game ended, abandoned, at
+/// their leave). The quitters otherwise left them a choice between two
+/// losses for leaving and a game against the computer that they could
+/// lose.
+pub fn last_standing(log: &Log) -> Option<Colour> {
+    let state = log.state();
+    let mut stayed =
+        players(&log.header().header.seats).filter(|&c| state.control(c) != Some(Control::Left));
+    match (stayed.next(), stayed.next()) {
+        (Some(one), None) => Some(one),
+        (Some(_), Some(_)) => None,
+        (None, _) => match &log.entries().last()?.kind {
+            Kind::Player(Signed {
+                seat,
+                act: Act::Leave,
+                ..
+            }) => Some(*seat),
+            _ => None,
+        },
+    }
 }
 
 /// A game's id as records name it: its digest in hex.
@@ -190,6 +226,72 @@ mod tests {
         assert_eq!(record(one.with(others[1])), None);
         let counted = record(one).expect("two players");
         assert_eq!(counted.players.len(), 2);
+    }
+
+    /// `seat` leaves `table`'s game in its next turn, the game played on
+    /// meanwhile.
+    fn leave(table: &mut crate::protocol::sim::Table, seat: Colour) {
+        use crate::protocol::{Act, Actor, Due};
+        loop {
+            match table.log().due() {
+                Due::Roll {
+                    by: Actor::Player(s),
+                    ..
+                }
+                | Due::Move {
+                    by: Actor::Player(s),
+                    ..
+                } if s == seat => break,
+                _ => assert!(table.step(), "the game ended first"),
+            }
+        }
+        let leave = table.sign(seat, Act::Leave).unwrap();
+        table.log_mut().offer(leave).unwrap();
+    }
+
+    fn outcomes(record: &Record) -> Vec<Outcome> {
+        record.players.iter().map(|p| p.outcome).collect()
+    }
+
+    /// Blue leaves a game of two: red wins it by forfeit, whether it plays
+    /// on against the computer (which may win blue's seat) or leaves too.
+    /// With a third player still in, leaving is no one's win.
+    #[test]
+    fn the_player_everyone_else_left_wins_by_forfeit() {
+        use crate::protocol::sim::{Config, Table};
+        use crate::rules::Seats;
+        let red = Colour::Red;
+        let two = Seats::for_players(2).unwrap();
+        let other = two.iter().find(|&c| c != red).unwrap();
+        for seed in 0..6 {
+            let mut table = Table::new(&Config::new(seed, two)).unwrap();
+            for _ in 0..8 {
+                assert!(table.step());
+            }
+            leave(&mut table, other);
+            let mut left_too = table.clone();
+            while table.step() {}
+            let record = Record::ended(table.log(), red, &[]).unwrap();
+            assert_eq!(
+                outcomes(&record),
+                [Outcome::Won, Outcome::Left],
+                "seed {seed}"
+            );
+            leave(&mut left_too, red);
+            let record = Record::ended(left_too.log(), red, &[]).unwrap();
+            assert_eq!(
+                outcomes(&record),
+                [Outcome::Won, Outcome::Left],
+                "seed {seed}"
+            );
+        }
+
+        let three = Seats::for_players(3).unwrap();
+        let mut table = Table::new(&Config::new(1, three)).unwrap();
+        leave(&mut table, three.iter().find(|&c| c != red).unwrap());
+        leave(&mut table, red);
+        let record = Record::ended(table.log(), red, &[]).unwrap();
+        assert_eq!(outcomes(&record), [Outcome::Left]);
     }
 
     #[test]
