@@ -214,7 +214,7 @@ fn a_damaged_statistics_file_is_named_and_the_rest_shown() {
     );
     assert!(out.contains("  dice 1:1 2:2 3:3 4:4 5:5 6:6"), "{out}");
     assert!(
-        err.contains("stats.jsonl: line 2 damaged and skipped"),
+        err.contains("stats.jsonl: line 2 damaged or from a newer version, and skipped"),
         "{err}"
     );
 }

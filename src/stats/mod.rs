@@ -30,7 +30,7 @@ pub fn report(
         let lines: Vec<String> = loaded.damaged.iter().map(usize::to_string).collect();
         writeln!(
             warn,
-            "warning: {}: line {} damaged and skipped; the other {} games are shown",
+            "warning: {}: line {} damaged or from a newer version, and skipped; the other {} games are shown",
             store.path().display(),
             lines.join(", "),
             loaded.records.len()

@@ -1,10 +1,13 @@
 //! The statistics file: `stats.jsonl` in the data folder, one JSON
 //! [`Record`] a line. Each change rewrites the whole file by
 //! write-to-temporary, fsync, rename and fsync of the folder, so a crash
-//! leaves either the old file or the new one. A damaged line (a disk
-//! error, a hand edit) is reported by number and skipped, and every other
-//! line is kept; before the next write replaces such a file, it is added
-//! to the end of `stats.jsonl.damaged` beside it, so nothing is lost.
+//! leaves either the old file or the new one. A line that is not a record
+//! is reported by number and skipped. Every line is written back as it was
+//! read, so a record of a newer version (a field or an outcome this one
+//! does not know) survives an older app; a line that is not JSON at all (a
+//! disk error, a torn write) is dropped, but before the next write
+//! replaces such a file, it is added to the end of `stats.jsonl.damaged`
+//! beside it, so nothing is lost.
 
 use std::fs::{self, OpenOptions};
 use std::io::{self, Write};
@@ -31,6 +34,15 @@ pub enum StatsError {
 pub struct Loaded {
     pub records: Vec<Record>,
     pub damaged: Vec<usize>,
+    /// The lines the next write keeps, as they were read: every record,
+    /// with any field a newer version wrote that this one does not know,
+    /// and every line that is a JSON object but no record this version
+    /// reads (a newer version's outcome, say), so that going back to an
+    /// older app loses nothing of the newer one's.
+    lines: Vec<Vec<u8>>,
+    /// Some line is not JSON at all (a torn write, a disk error): the
+    /// next write drops it, after keeping the file as it was.
+    torn: bool,
 }
 
 /// The statistics file of one data folder.
@@ -69,9 +81,16 @@ impl Store {
                         .iter()
                         .all(|p| p.peer.parse::<libp2p::PeerId>().is_ok()) =>
                 {
-                    loaded.records.push(record)
+                    loaded.records.push(record);
+                    loaded.lines.push(line.to_vec());
                 }
-                _ => loaded.damaged.push(i + 1),
+                _ => {
+                    loaded.damaged.push(i + 1);
+                    match serde_json::from_slice::<serde_json::Map<_, _>>(line) {
+                        Ok(_) => loaded.lines.push(line.to_vec()),
+                        Err(_) => loaded.torn = true,
+                    }
+                }
             }
         }
         Ok(loaded)
@@ -85,11 +104,12 @@ impl Store {
         if loaded.records.iter().any(|r| r.game == record.game) {
             return Ok(false);
         }
-        if !loaded.damaged.is_empty() {
+        if loaded.torn {
             self.keep_damaged()?;
         }
-        loaded.records.push(record);
-        self.write(&loaded.records)?;
+        let line = serde_json::to_vec(&record).expect("records serialise");
+        loaded.lines.push(line);
+        self.write(&loaded.lines)?;
         Ok(true)
     }
 
@@ -176,13 +196,13 @@ impl Store {
         self.path.parent().unwrap_or(Path::new("."))
     }
 
-    fn write(&self, records: &[Record]) -> Result<(), StatsError> {
+    fn write(&self, lines: &[Vec<u8>]) -> Result<(), StatsError> {
         crate::durable::create_folder(self.folder())
             .and_then(|()| {
                 crate::durable::replace(&self.path, |file| {
-                    records.iter().try_for_each(|record| {
-                        let line = serde_json::to_string(record).expect("records serialise");
-                        writeln!(file, "{line}")
+                    lines.iter().try_for_each(|line| {
+                        file.write_all(line)?;
+                        file.write_all(b"\n")
                     })
                 })
             })
@@ -271,6 +291,28 @@ mod tests {
         store.add(record("e")).unwrap();
         assert_eq!(fs::read_to_string(&kept).unwrap(), text + &second);
         assert_eq!(store.load().unwrap().records.len(), 4);
+    }
+
+    /// What a newer version wrote (a field, an outcome this one does not
+    /// know) is written back as it was: going back to an older app loses
+    /// nothing of it.
+    #[test]
+    fn a_newer_versions_lines_survive_a_write() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::new(dir.path());
+        let mut field = serde_json::to_value(record("a")).unwrap();
+        field["humans"] = 2.into();
+        let mut outcome = serde_json::to_value(record("b")).unwrap();
+        outcome["players"][0]["outcome"] = "conceded".into();
+        let text = format!("{field}\n{outcome}\n");
+        fs::write(store.path(), &text).unwrap();
+        let loaded = store.load().unwrap();
+        assert_eq!((loaded.records.len(), loaded.damaged), (1, vec![2]));
+        store.add(record("c")).unwrap();
+        let after = fs::read_to_string(store.path()).unwrap();
+        assert!(after.starts_with(&text), "{after}");
+        assert!(!dir.path().join("stats.jsonl.damaged").exists());
+        assert_eq!(store.load().unwrap().records.len(), 2);
     }
 
     #[test]
