@@ -12,16 +12,15 @@ pub enum LeaveCost {
     /// other phones play on without this player).
     TwoLosses,
     /// Every other player has left on purpose: the game counts as this
-    /// player's win, left or played on ([`crate::stats::record::last_standing`]).
+    /// player's win, left or played on ([`crate::stats::record::wins_by_forfeit`]).
     Won,
 }
 
 impl LeaveCost {
     /// The cost of leaving a game that counts in the statistics or not
-    /// ([`crate::stats::record::counts`]), once every other player has
-    /// left or while one is still in it.
-    pub fn of(counted: bool, others_left: bool) -> LeaveCost {
-        match (counted, others_left) {
+    /// ([`crate::stats::record::counts`]), won by forfeit or not.
+    pub fn of(counted: bool, forfeit: bool) -> LeaveCost {
+        match (counted, forfeit) {
             (false, _) => LeaveCost::Nothing,
             (true, false) => LeaveCost::TwoLosses,
             (true, true) => LeaveCost::Won,

@@ -50,6 +50,9 @@ pub struct Snapshot {
     /// Whether the game counts in the statistics: it has another player
     /// than this one ([`crate::stats::record::counts`]).
     pub counted: bool,
+    /// Whether every other player has left and this one wins by forfeit
+    /// ([`crate::stats::record::wins_by_forfeit`]).
+    pub forfeit: bool,
 }
 
 impl Snapshot {
@@ -57,19 +60,6 @@ impl Snapshot {
     /// chosen.
     pub fn shown(&self) -> Game {
         self.game.unwrap_or(self.start)
-    }
-
-    /// Whether every other player has left on purpose (the computer
-    /// plays their seats to the end): this player then wins the game
-    /// ([`crate::stats::record::last_standing`]).
-    pub fn others_left(&self) -> bool {
-        let mut others = Colour::ALL
-            .into_iter()
-            .filter(|&c| c != self.me)
-            .filter_map(|c| self.control[c.index()])
-            .filter(|&control| control != Control::Computer)
-            .peekable();
-        others.peek().is_some() && others.all(|control| control == Control::Left)
     }
 
     fn of(phone: &Phone) -> Snapshot {
@@ -87,6 +77,7 @@ impl Snapshot {
             timer: header.timer,
             theme: header.theme,
             counted: crate::stats::record::counts(&header.seats),
+            forfeit: crate::stats::record::wins_by_forfeit(log, phone.seat()),
         }
     }
 }

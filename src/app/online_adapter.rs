@@ -361,7 +361,7 @@ fn apply(window: &AppWindow, online: &Rc<RefCell<Online>>, generation: u64, upda
             s.hosted = hosted;
         }
         Update::Log(snapshot) => {
-            let cost = LeaveCost::of(snapshot.counted, snapshot.others_left());
+            let cost = LeaveCost::of(snapshot.counted, snapshot.forfeit);
             match s.game.as_mut() {
                 Some(game) => game.update(snapshot),
                 None => {

@@ -309,6 +309,7 @@ mod tests {
             timer: TurnTimer::Seconds10,
             theme: Theme::Classic,
             counted: true,
+            forfeit: false,
         }
     }
 
@@ -337,35 +338,6 @@ mod tests {
     fn four_players() -> Game {
         let seats = Seats::for_players(4).unwrap();
         Game::new(RuleSet::Classic(HouseRules::default()), seats, Colour::Red).unwrap()
-    }
-
-    /// The leave question tells the last player in a game everyone else
-    /// left that it is their win: computer seats from the start are no
-    /// players, and one other player still in (or away) is.
-    #[test]
-    fn every_other_player_has_left_only_once_each_player_seat_is_left() {
-        let mut shown = snapshot(four_players(), due_roll(Colour::Red));
-        let mut control = |seats: [Control; 3]| {
-            for (c, control) in [Colour::Blue, Colour::Green, Colour::Yellow]
-                .into_iter()
-                .zip(seats)
-            {
-                shown.control[c.index()] = Some(control);
-            }
-            shown.others_left()
-        };
-        assert!(control([Control::Left, Control::Left, Control::Computer]));
-        assert!(!control([
-            Control::Left,
-            Control::Absent,
-            Control::Computer
-        ]));
-        assert!(!control([Control::Left, Control::Player, Control::Left]));
-        assert!(!control([
-            Control::Computer,
-            Control::Computer,
-            Control::Computer
-        ]));
     }
 
     #[test]

@@ -140,6 +140,13 @@ impl State {
         self.control[colour.index()]
     }
 
+    /// Whether `colour`'s player was certified gone while their own roll
+    /// waited for their reveal (which the result and the statistics count
+    /// as leaving).
+    pub fn withheld(&self, colour: Colour) -> bool {
+        self.withheld[colour.index()] > 0
+    }
+
     /// The players whose phones take part: they reveal for every roll and
     /// act in their own turns.
     pub fn present(&self) -> Colours {

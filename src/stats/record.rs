@@ -19,7 +19,7 @@ use crate::rules::Colour;
 #[serde(rename_all = "kebab-case")]
 pub enum Outcome {
     /// Won the game, or stayed in it when every other player had left on
-    /// purpose ([`last_standing`]).
+    /// purpose ([`wins_by_forfeit`]).
     Won,
     /// Another player won, or nobody did (the dice ran out, or the
     /// computer won a seat whose player left or dropped while others
@@ -95,7 +95,6 @@ impl Record {
         if !counts(&log.header().header.seats) {
             return None;
         }
-        let forfeit = last_standing(log);
         let outcomes: Vec<(Colour, Outcome)> = match log.result() {
             Some(result) => log
                 .header()
@@ -103,9 +102,9 @@ impl Record {
                 .players()
                 .iter()
                 .map(|c| {
-                    let outcome = if result.withheld[c.index()] > 0 {
+                    let outcome = if log.state().withheld(c) {
                         Outcome::Left
-                    } else if forfeit == Some(c) {
+                    } else if wins_by_forfeit(log, c) {
                         Outcome::Won
                     } else if result.left.contains(c) {
                         Outcome::Left
@@ -119,6 +118,10 @@ impl Record {
                     (c, outcome)
                 })
                 .collect(),
+            // Leaving before the end (the leave signed, or about to be:
+            // the player gave the game up) is a leave, unless everyone
+            // else had left first.
+            None if wins_by_forfeit(log, me) => vec![(me, Outcome::Won)],
             None => vec![(me, Outcome::Left)],
         };
         Some(Self::from_log(log, &outcomes, names))
@@ -164,13 +167,19 @@ fn players(seats: &[Option<Seat>; 4]) -> impl Iterator<Item = Colour> + '_ {
         .filter(|c| matches!(seats[c.index()], Some(Seat::Player { .. })))
 }
 
-/// The player who stayed when every other player had left the game on
-/// purpose: they won by forfeit, whether they played on against the
-/// computer to the end or left too (then the game ended, abandoned, at
-/// their leave). The quitters otherwise left them a choice between two
+/// Whether `me` wins the game of `log` by forfeit: they stayed when every
+/// other player had left it on purpose, and withheld none of their own
+/// rolls (which counts as leaving). They win whether they play on against
+/// the computer to the end or leave too (then the game ends, abandoned,
+/// at their leave). The quitters otherwise left them a choice between two
 /// losses for leaving and a game against the computer that they could
 /// lose.
-pub fn last_standing(log: &Log) -> Option<Colour> {
+pub fn wins_by_forfeit(log: &Log, me: Colour) -> bool {
+    last_standing(log) == Some(me) && !log.state().withheld(me)
+}
+
+/// The player who stayed when every other player had left on purpose.
+fn last_standing(log: &Log) -> Option<Colour> {
     let state = log.state();
     let mut stayed =
         players(&log.header().header.seats).filter(|&c| state.control(c) != Some(Control::Left));
@@ -259,6 +268,7 @@ mod tests {
     #[test]
     fn the_player_everyone_else_left_wins_by_forfeit() {
         use crate::protocol::sim::{Config, Table};
+        use crate::protocol::{Change, Colours};
         use crate::rules::Seats;
         let red = Colour::Red;
         let two = Seats::for_players(2).unwrap();
@@ -269,6 +279,10 @@ mod tests {
                 assert!(table.step());
             }
             leave(&mut table, other);
+            // Given up before its leave is signed (a new room, the app
+            // killed), it is the same win.
+            let record = Record::given_up(table.log(), red, &[]).unwrap();
+            assert_eq!(outcomes(&record), [Outcome::Won], "seed {seed}");
             let mut left_too = table.clone();
             while table.step() {}
             let record = Record::ended(table.log(), red, &[]).unwrap();
@@ -285,6 +299,31 @@ mod tests {
                 "seed {seed}"
             );
         }
+
+        // Red withheld its roll once (certified gone while it waited for
+        // red's reveal, then back): that counts as leaving, forfeit or not.
+        let mut table = Table::new(&Config::new(2, two)).unwrap();
+        loop {
+            match table.log().due() {
+                crate::protocol::Due::Roll {
+                    by: crate::protocol::Actor::Player(s),
+                    ..
+                } if s == red && table.log().len() > 6 => break,
+                _ => assert!(table.step()),
+            }
+        }
+        let gone = table.certificate(Change::Gone(Colours::one(red))).unwrap();
+        table.log_mut().offer(gone).unwrap();
+        let back = table.certificate(Change::Back(red)).unwrap();
+        table.log_mut().offer(back).unwrap();
+        assert!(table.log().state().withheld(red));
+        leave(&mut table, other);
+        assert!(!wins_by_forfeit(table.log(), red));
+        let record = Record::given_up(table.log(), red, &[]).unwrap();
+        assert_eq!(outcomes(&record), [Outcome::Left]);
+        while table.step() {}
+        let record = Record::ended(table.log(), red, &[]).unwrap();
+        assert_eq!(outcomes(&record), [Outcome::Left, Outcome::Left]);
 
         let three = Seats::for_players(3).unwrap();
         let mut table = Table::new(&Config::new(1, three)).unwrap();

@@ -12,6 +12,7 @@
 use std::fs::{self, OpenOptions};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
+use std::sync::{Mutex, MutexGuard, PoisonError};
 
 use super::record::Record;
 use crate::net::book::Book;
@@ -40,9 +41,30 @@ pub struct Loaded {
     /// reads (a newer version's outcome, say), so that going back to an
     /// older app loses nothing of the newer one's.
     lines: Vec<Vec<u8>>,
+    /// The games of the lines kept but not read: recorded already, even
+    /// if this version cannot show them.
+    unread: Vec<String>,
     /// Some line is not JSON at all (a torn write, a disk error): the
     /// next write drops it, after keeping the file as it was.
     torn: bool,
+}
+
+impl Loaded {
+    /// Whether the game `game` is in the file (shown or not).
+    fn has(&self, game: &str) -> bool {
+        let unread = self.unread.iter();
+        self.records
+            .iter()
+            .map(|r| &r.game)
+            .chain(unread)
+            .any(|g| g == game)
+    }
+}
+
+/// A writer's hold on the statistics file ([`Store::lock`]).
+struct Lock {
+    _file: Option<fs::File>,
+    _writing: MutexGuard<'static, ()>,
 }
 
 /// The statistics file of one data folder.
@@ -87,7 +109,12 @@ impl Store {
                 _ => {
                     loaded.damaged.push(i + 1);
                     match serde_json::from_slice::<serde_json::Map<_, _>>(line) {
-                        Ok(_) => loaded.lines.push(line.to_vec()),
+                        Ok(object) => {
+                            loaded.lines.push(line.to_vec());
+                            if let Some(game) = object.get("game").and_then(|g| g.as_str()) {
+                                loaded.unread.push(game.to_owned());
+                            }
+                        }
                         Err(_) => loaded.torn = true,
                     }
                 }
@@ -101,7 +128,7 @@ impl Store {
     pub fn add(&self, record: Record) -> Result<bool, StatsError> {
         let _lock = self.lock()?;
         let mut loaded = self.load()?;
-        if loaded.records.iter().any(|r| r.game == record.game) {
+        if loaded.has(&record.game) {
             return Ok(false);
         }
         if loaded.torn {
@@ -128,7 +155,7 @@ impl Store {
             return Ok(false);
         };
         let id = super::record::game_id(id);
-        if self.load()?.records.iter().any(|r| r.game == id) {
+        if self.load()?.has(&id) {
             return Ok(true);
         }
         let saved = match Store::open(dir) {
@@ -175,21 +202,33 @@ impl Store {
     /// its reading to its writing: two writers at once (`clovece stats`
     /// beside a game that records its end, or two of the app's sessions)
     /// would each write back what they read, without the other's game.
-    fn lock(&self) -> Result<fs::File, StatsError> {
+    /// Within this process a mutex; between processes the lock file, where
+    /// the platform locks files (the standard library does not on Android
+    /// before Rust 1.98, where the app is the one process writing).
+    fn lock(&self) -> Result<Lock, StatsError> {
+        static WRITING: Mutex<()> = Mutex::new(());
+        let writing = WRITING.lock().unwrap_or_else(PoisonError::into_inner);
         let mut path = self.path.clone().into_os_string();
         path.push(".lock");
         let path = PathBuf::from(path);
-        crate::durable::create_folder(self.folder())
+        let file = crate::durable::create_folder(self.folder())
             .and_then(|()| {
                 let file = OpenOptions::new()
                     .create(true)
                     .truncate(false)
                     .write(true)
                     .open(&path)?;
-                file.lock()?;
-                Ok(file)
+                match file.lock() {
+                    Ok(()) => Ok(Some(file)),
+                    Err(e) if e.kind() == io::ErrorKind::Unsupported => Ok(None),
+                    Err(e) => Err(e),
+                }
             })
-            .map_err(|e| StatsError::Write(path, e))
+            .map_err(|e| StatsError::Write(path, e))?;
+        Ok(Lock {
+            _file: file,
+            _writing: writing,
+        })
     }
 
     fn folder(&self) -> &Path {
@@ -309,6 +348,8 @@ mod tests {
         let loaded = store.load().unwrap();
         assert_eq!((loaded.records.len(), loaded.damaged), (1, vec![2]));
         store.add(record("c")).unwrap();
+        // The game of the line it cannot read is recorded already.
+        assert!(!store.add(record("b")).unwrap());
         let after = fs::read_to_string(store.path()).unwrap();
         assert!(after.starts_with(&text), "{after}");
         assert!(!dir.path().join("stats.jsonl.damaged").exists());
