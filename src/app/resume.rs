@@ -82,6 +82,9 @@ pub struct Unfinished {
     pub theme: Theme,
     /// When the log last changed.
     pub last: Option<SystemTime>,
+    /// Whether it counts in the statistics, so that leaving it costs two
+    /// losses ([`crate::stats::record::counts`]).
+    pub counted: bool,
 }
 
 impl Unfinished {
@@ -169,6 +172,7 @@ fn look(folder: PathBuf, dir: &Path) -> Kept {
         timer: header.timer,
         theme: header.theme,
         last,
+        counted: crate::stats::record::counts(&header.seats),
     })
 }
 
@@ -400,6 +404,8 @@ mod tests {
             ]
         );
         assert_eq!(game.players(), 2);
+        // Two players: leaving it counts in the statistics.
+        assert!(game.counted);
     }
 
     #[test]

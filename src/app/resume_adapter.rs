@@ -106,6 +106,7 @@ fn show(window: &AppWindow, s: &Online) {
             adapter.set_players(ModelRc::new(VecModel::from(seats)));
             let minutes = game.since(SystemTime::now()).as_secs() / 60;
             adapter.set_minutes(i32::try_from(minutes).unwrap_or(i32::MAX));
+            adapter.set_counted(game.counted);
             adapter.set_state(ui::ResumeState::Unfinished);
         }
     }

@@ -180,6 +180,9 @@ pub fn wins_by_forfeit(log: &Log, me: Colour) -> bool {
 
 /// The player who stayed when every other player had left on purpose.
 fn last_standing(log: &Log) -> Option<Colour> {
+    if !counts(&log.header().header.seats) {
+        return None;
+    }
     let state = log.state();
     let mut stayed =
         players(&log.header().header.seats).filter(|&c| state.control(c) != Some(Control::Left));
