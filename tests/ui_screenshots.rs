@@ -627,6 +627,7 @@ fn the_offer_to_resume_an_online_game_looks_as_recorded() {
     ];
     resume.set_players(slint::ModelRc::new(slint::VecModel::from(seats.to_vec())));
     resume.set_minutes(3);
+    resume.set_counted(true);
     resume.set_state(ResumeState::Unfinished);
     check(app.window(), PHONE, "resume");
 }
