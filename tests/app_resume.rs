@@ -19,7 +19,7 @@ use std::time::Duration;
 use clovece::app::online::{Part, Update};
 use clovece::app::resume::{self, Kept, Sitter};
 use clovece::app::room::{self, Room};
-use clovece::app::ui::{AppAdapter, AppWindow, GameAdapter, Screen};
+use clovece::app::ui::{AppAdapter, AppWindow, GameAdapter, LeaveCost, Screen};
 use clovece::app::{App, Services};
 use clovece::lobby::RoomOptions;
 use clovece::lobby::options::Players;
@@ -520,6 +520,56 @@ fn a_game_left_mid_way_counts_as_a_leave_even_if_a_new_room_opens_before_its_tur
         let me = record.players.iter().find(|p| p.name == "Player").unwrap();
         assert_eq!(me.outcome, Outcome::Left);
         host.kill();
+    });
+}
+
+#[test]
+fn a_kept_game_everyone_else_left_is_offered_on_home_as_a_win_and_recorded_so() {
+    ui_support::on_ui_thread(|| {
+        let (app_dir, bot_dir) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+        let host_args = [
+            "host",
+            "--players",
+            "2",
+            "--name",
+            "Ivo",
+            "--leave-after",
+            "2",
+        ];
+        let mut host = peer(bot_dir.path(), &host_args);
+        let (ticket, _) = process::ticket(&mut host);
+        {
+            let app = shown_app(app_dir.path());
+            let window = app.window();
+            join(window, &ticket);
+            let game = window.global::<GameAdapter>();
+            ui_support::pump_within(Duration::from_secs(120), "the host's leave", || {
+                game.get_leave_cost() == LeaveCost::Won || {
+                    tap_turn(window);
+                    false
+                }
+            });
+            host.wait_for("left: ");
+            // The app is closed with the computer in the host's seat.
+        }
+        let app = shown_app(app_dir.path());
+        let window = app.window();
+        ui_support::find(window, "Host a room");
+        assert!(
+            shows(
+                window,
+                "Everyone else has left: the game counts as your win."
+            ),
+            "Home says what giving the game up counts as"
+        );
+        ui_support::find(window, "Leave game").mock_single_click(PointerEventButton::Left);
+        pump_until("the game is recorded", || {
+            resume::kept(app_dir.path()).is_none()
+        });
+        let record = recorded_once(app_dir.path());
+        let me = record.players.iter().find(|p| p.name == "Player").unwrap();
+        assert_eq!(me.outcome, Outcome::Won);
+        host.finish();
     });
 }
 

@@ -604,7 +604,7 @@ fn classic_four() -> clovece::app::ui::RoomData {
 
 #[test]
 fn the_offer_to_resume_an_online_game_looks_as_recorded() {
-    use clovece::app::ui::{Hue, PlayerData, ResumeAdapter, ResumeState};
+    use clovece::app::ui::{Hue, LeaveCost, PlayerData, ResumeAdapter, ResumeState};
     ui_support::init();
     let folder = ui_support::settings_dir("shot-resume");
     let dir = folder.path();
@@ -627,7 +627,7 @@ fn the_offer_to_resume_an_online_game_looks_as_recorded() {
     ];
     resume.set_players(slint::ModelRc::new(slint::VecModel::from(seats.to_vec())));
     resume.set_minutes(3);
-    resume.set_counted(true);
+    resume.set_leave_cost(LeaveCost::TwoLosses);
     resume.set_state(ResumeState::Unfinished);
     check(app.window(), PHONE, "resume");
 }

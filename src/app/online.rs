@@ -274,8 +274,11 @@ struct AppFront<F> {
     announced: SessionAnnouncement,
     /// Where the discovery's finds go: to the session's node.
     found: mpsc::UnboundedSender<Sighting>,
-    /// The session's folder, marked once the game ended.
+    /// The session's folder, marked once the game ended, and once every
+    /// other player had left.
     folder: PathBuf,
+    /// Whether the folder is marked as a game every other player left.
+    forfeit: bool,
 }
 
 #[async_trait::async_trait(?Send)]
@@ -308,7 +311,17 @@ impl<F: FnMut(Update)> Front for AppFront<F> {
                 names: names.clone(),
                 hosted,
             },
-            Progress::Log(phone) => Update::Log(Snapshot::of(phone)),
+            Progress::Log(phone) => {
+                let snapshot = Snapshot::of(phone);
+                if snapshot.forfeit && !self.forfeit {
+                    // For Home to say so if the app is closed now.
+                    match super::resume::mark_forfeit(&self.folder) {
+                        Ok(()) => self.forfeit = true,
+                        Err(e) => tracing::warn!("cannot mark the game won by forfeit: {e}"),
+                    }
+                }
+                Update::Log(snapshot)
+            }
             Progress::Silent(silent) => Update::Silent(
                 silent
                     .iter()
@@ -396,6 +409,7 @@ impl Session {
             announced: announced.clone(),
             found,
             folder: folder.clone(),
+            forfeit: false,
         };
         let (done, session_folder) = (given_up.clone(), folder.clone());
         std::thread::spawn(move || {
@@ -659,6 +673,7 @@ mod tests {
             announced: SessionAnnouncement::default(),
             found,
             folder: folder.path().to_owned(),
+            forfeit: false,
         };
         let result = Progress::Result {
             winner: Some(Colour::Green),

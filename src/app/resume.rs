@@ -24,6 +24,8 @@ use crate::protocol::{Header, Seat, Theme, TurnTimer};
 use crate::rules::{Colour, RuleSet};
 use crate::stats::Record;
 
+use super::leave::LeaveCost;
+
 /// The folder of the online games in the data folder.
 const GAMES: &str = "games";
 /// In a session's folder: the player gave its game up (left it, or closed
@@ -33,6 +35,11 @@ const GIVEN_UP: &str = "given-up";
 /// its session may have been cut short (the app closed or killed) while
 /// it lingered at the end, before recording it.
 const ENDED: &str = "ended";
+/// In a session's folder: every other player had left the game on
+/// purpose, so giving it up counts as the player's win
+/// ([`crate::stats::record::wins_by_forfeit`]). Only what Home says of a
+/// kept game: what giving it up records is read from its log.
+const FORFEIT: &str = "forfeit";
 
 /// A new session's folder in `data`, named after the time it starts (so
 /// the newest kept game is found first).
@@ -82,9 +89,10 @@ pub struct Unfinished {
     pub theme: Theme,
     /// When the log last changed.
     pub last: Option<SystemTime>,
-    /// Whether it counts in the statistics, so that leaving it costs two
-    /// losses ([`crate::stats::record::counts`]).
-    pub counted: bool,
+    /// What giving it up costs: nothing for a game of one player
+    /// ([`crate::stats::record::counts`]), a win when everyone else had
+    /// left, two losses otherwise.
+    pub leave: LeaveCost,
 }
 
 impl Unfinished {
@@ -166,13 +174,16 @@ fn look(folder: PathBuf, dir: &Path) -> Kept {
         .max();
     let names = Book::names_in(dir);
     Kept::Unfinished(Unfinished {
-        folder,
         seats: seats(&header, &names),
         rules: header.rules,
         timer: header.timer,
         theme: header.theme,
         last,
-        counted: crate::stats::record::counts(&header.seats),
+        leave: LeaveCost::of(
+            crate::stats::record::counts(&header.seats),
+            folder.join(FORFEIT).exists(),
+        ),
+        folder,
     })
 }
 
@@ -246,6 +257,15 @@ pub fn mark_given_up(folder: &Path) -> io::Result<()> {
         Err(e) if e.kind() == io::ErrorKind::NotFound && !folder.exists() => Ok(()),
         marked => marked,
     }
+}
+
+/// Marks the game of session `folder` as one that every other player has
+/// left, for Home to say that giving it up counts as a win. The mark
+/// stays: no honest entry brings back a player who left (a cheater's
+/// entry for an earlier place might, and then only Home's text is wrong:
+/// giving the game up records what its log says).
+pub fn mark_forfeit(folder: &Path) -> io::Result<()> {
+    crate::durable::replace(&folder.join(FORFEIT), |_| Ok(()))
 }
 
 /// Marks the game of session `folder` as ended before the player's eyes,
@@ -405,7 +425,16 @@ mod tests {
         );
         assert_eq!(game.players(), 2);
         // Two players: leaving it counts in the statistics.
-        assert!(game.counted);
+        assert_eq!(game.leave, LeaveCost::TwoLosses);
+    }
+
+    #[test]
+    fn a_kept_game_everyone_else_left_is_offered_as_a_win_to_give_up() {
+        let data = tempfile::tempdir().unwrap();
+        let folder = kept_game(data.path());
+        mark_forfeit(&folder).unwrap();
+        assert_eq!(unfinished(data.path()).leave, LeaveCost::Won);
+        assert!(resumable(&folder), "still a game to go on with");
     }
 
     #[test]

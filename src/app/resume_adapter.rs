@@ -2,7 +2,8 @@
 //! [`super::resume`]: Home looks for a kept game each time it opens;
 //! Resume rejoins it as [`Part::Resume`] (the board shows once the saved
 //! log is loaded and catches up); Leave records it as this player's leave
-//! (two losses) and removes it, and Discard removes one that cannot be read.
+//! (two losses, or a win when everyone else had left) and removes it, and
+//! Discard removes one that cannot be read.
 
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -10,7 +11,7 @@ use std::time::SystemTime;
 
 use slint::{ComponentHandle, ModelRc, VecModel};
 
-use super::adapter::hue;
+use super::adapter::{hue, leave_cost};
 use super::invite_adapter::game_data;
 use super::online::Part;
 use super::online_adapter::{self, Online};
@@ -106,7 +107,7 @@ fn show(window: &AppWindow, s: &Online) {
             adapter.set_players(ModelRc::new(VecModel::from(seats)));
             let minutes = game.since(SystemTime::now()).as_secs() / 60;
             adapter.set_minutes(i32::try_from(minutes).unwrap_or(i32::MAX));
-            adapter.set_counted(game.counted);
+            adapter.set_leave_cost(leave_cost(game.leave));
             adapter.set_state(ui::ResumeState::Unfinished);
         }
     }
