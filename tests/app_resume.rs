@@ -279,6 +279,13 @@ fn at_the_result(app: &std::path::Path, bot: &std::path::Path) -> (App, process:
     (app, host)
 }
 
+/// This app's player's outcome in the one game recorded in `data`.
+fn my_outcome(data: &std::path::Path) -> Outcome {
+    let record = recorded_once(data);
+    let me = record.players.iter().find(|p| p.name == "Player");
+    me.expect("this player is recorded").outcome
+}
+
 /// Taps this player's turns in `window` until the result shows: a whole
 /// game's rolls, each a round trip to the other phone, so longer than a
 /// minute on a slow machine.
@@ -516,9 +523,7 @@ fn a_game_left_mid_way_counts_as_a_leave_even_if_a_new_room_opens_before_its_tur
         pump_until("the left game is recorded and removed", || {
             !folders[0].exists()
         });
-        let record = recorded_once(app_dir.path());
-        let me = record.players.iter().find(|p| p.name == "Player").unwrap();
-        assert_eq!(me.outcome, Outcome::Left);
+        assert_eq!(my_outcome(app_dir.path()), Outcome::Left);
         host.kill();
     });
 }
@@ -566,9 +571,7 @@ fn a_kept_game_everyone_else_left_is_offered_on_home_as_a_win_and_recorded_so() 
         pump_until("the game is recorded", || {
             resume::kept(app_dir.path()).is_none()
         });
-        let record = recorded_once(app_dir.path());
-        let me = record.players.iter().find(|p| p.name == "Player").unwrap();
-        assert_eq!(me.outcome, Outcome::Won);
+        assert_eq!(my_outcome(app_dir.path()), Outcome::Won);
         host.finish();
     });
 }
@@ -616,9 +619,7 @@ fn a_stranded_game_left_is_recorded_as_a_leave_at_once() {
         pump_until("the left game is recorded and removed", || {
             !folders[0].exists()
         });
-        let record = recorded_once(dirs[0].path());
-        let me = record.players.iter().find(|p| p.name == "Player").unwrap();
-        assert_eq!(me.outcome, Outcome::Left);
+        assert_eq!(my_outcome(dirs[0].path()), Outcome::Left);
     });
 }
 
