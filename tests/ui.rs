@@ -104,6 +104,46 @@ fn a_game_against_the_computer_is_played_to_the_result() {
 }
 
 #[test]
+fn after_a_six_a_tap_on_any_piece_in_the_base_brings_one_out() {
+    ui_support::init();
+    let folder = settings_dir("base-tap");
+    let app = app(folder.path(), 3);
+    let window = app.window();
+    window.window().set_size(slint::PhysicalSize::new(360, 740));
+    window.show().unwrap();
+    find(window, "Pass and play").mock_single_click(PointerEventButton::Left);
+    find(window, "Start").mock_single_click(PointerEventButton::Left);
+
+    // Roll until a six waits to be used: every piece is still in its base.
+    let game = window.global::<GameAdapter>();
+    for _ in 0..200 {
+        if game.get_must_move() {
+            break;
+        }
+        find(window, "Die").mock_single_click(PointerEventButton::Left);
+        mock_elapsed_time(COMPUTER_PACE * 2);
+    }
+    assert!(game.get_must_move(), "no six in 200 rolls");
+    // Each piece is found more than once (nested elements share its label):
+    // one handle per place.
+    let mut in_base: Vec<(f32, f32, ElementHandle)> = Vec::new();
+    for piece in enabled(window, "piece in base") {
+        let at = piece.absolute_position();
+        if !in_base.iter().any(|&(x, y, _)| (x, y) == (at.x, at.y)) {
+            in_base.push((at.x, at.y, piece));
+        }
+    }
+    assert_eq!(in_base.len(), 4, "each piece in the base takes a tap");
+    // The one furthest from the first, beyond a tap's reach of it.
+    in_base.sort_by(|a, b| (a.0 + a.1).total_cmp(&(b.0 + b.1)));
+    in_base[3].2.mock_single_click(PointerEventButton::Left);
+    mock_elapsed_time(Duration::from_millis(400));
+    assert!(!game.get_must_move(), "the tap brought a piece out");
+    assert!(enabled(window, "piece in base").is_empty());
+    assert!(game.get_can_roll(), "and the six rolls again");
+}
+
+#[test]
 fn pass_and_play_asks_each_player_in_turn_and_leaving_asks_first() {
     ui_support::init();
     let folder = settings_dir("pass-and-play");

@@ -279,23 +279,20 @@ impl Board {
     }
 
     /// Every piece on the board, with whether it may move now (while the
-    /// player is asked about a piece, only that one).
+    /// player is asked about a piece, only that one). Pieces in one base
+    /// share the moves out of it, so each of them is offered: a tap on
+    /// any brings one piece out (a tap reaches less than a base's far
+    /// corner, so offering only one left the others dead to a tap).
     pub fn pieces(&self) -> Vec<PieceView> {
         let motions = self.motions();
         let asked = self.selection.as_ref().map(|s| s.piece);
-        let mut offered: Vec<(Colour, Spot)> = Vec::new();
         self.pieces
             .iter()
             .map(|&(id, spot)| {
-                let start = (id.colour, spot);
-                let can = asked.is_none_or(|piece| piece == id)
-                    && motions.iter().any(|(_, m)| (m.colour, m.from) == start);
-                // Pieces in one base share the moves out of it: offer them
-                // on the first, so one tap brings exactly one piece out.
-                let movable = can && !offered.contains(&start);
-                if movable {
-                    offered.push(start);
-                }
+                let movable = asked.is_none_or(|piece| piece == id)
+                    && motions
+                        .iter()
+                        .any(|(_, m)| (m.colour, m.from) == (id.colour, spot));
                 PieceView {
                     id,
                     spot,

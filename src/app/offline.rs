@@ -607,17 +607,24 @@ mod tests {
     }
 
     #[test]
-    fn a_six_offers_one_base_piece_and_it_comes_out() {
+    fn a_six_offers_every_base_piece_and_a_tap_on_any_brings_one_out() {
         let mut game = two_humans();
         game.roll(Die::SIX).unwrap();
         let movable: Vec<PieceView> = game.pieces().into_iter().filter(|p| p.movable).collect();
-        assert_eq!(movable.len(), 1);
+        assert_eq!(movable.len(), 4, "a tap on any of them is taken");
+        assert!(movable.iter().all(|p| p.spot == Spot::Base(Colour::Red)));
         assert_eq!(game.targets(), [Spot::Track(0)]);
         assert_eq!(
-            game.play_piece(movable[0].id),
+            game.play_piece(movable[3].id),
             Ok(Outcome::Moved(Note::RollAgain))
         );
-        assert_eq!(spot_of(&game, movable[0].id), Spot::Track(0));
+        let out = |game: &OfflineGame| {
+            game.pieces()
+                .into_iter()
+                .filter(|p| p.spot == Spot::Track(0))
+                .count()
+        };
+        assert_eq!(out(&game), 1, "one piece comes out");
     }
 
     #[test]

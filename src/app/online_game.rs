@@ -544,9 +544,11 @@ mod tests {
         let start = Spot::Track(Colour::Red.start());
         assert_eq!(online.targets(), [start]);
         assert_eq!(online.tap_to(start), online.tap(movable[0].id));
-        assert_eq!(movable.len(), 1, "one base piece is offered");
-        let action = online.tap(movable[0].id);
-        assert_eq!(action, Some(Action::Move(game.legal_moves()[0])));
+        assert_eq!(movable.len(), 4, "every base piece is offered");
+        for piece in movable {
+            let action = online.tap(piece.id);
+            assert_eq!(action, Some(Action::Move(game.legal_moves()[0])));
+        }
         let green = PieceId {
             colour: Colour::Green,
             slot: 0,
