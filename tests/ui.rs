@@ -144,6 +144,28 @@ fn after_a_six_a_tap_on_any_piece_in_the_base_brings_one_out() {
 }
 
 #[test]
+fn a_screen_reader_hears_which_option_is_chosen() {
+    ui_support::init();
+    let folder = settings_dir("options-checked");
+    let app = app(folder.path(), 1);
+    let window = app.window();
+    window.show().unwrap();
+    find(window, "Pass and play").mock_single_click(PointerEventButton::Left);
+    let checked = |label: &str| {
+        let option = find(window, label);
+        assert_eq!(option.accessible_role(), Some(AccessibleRole::RadioButton));
+        assert_eq!(option.accessible_checkable(), Some(true));
+        option.accessible_checked()
+    };
+    find(window, "3 players").mock_single_click(PointerEventButton::Left);
+    assert_eq!(checked("3 players"), Some(true));
+    assert_eq!(checked("2 players"), Some(false));
+    find(window, "4 players").mock_single_click(PointerEventButton::Left);
+    assert_eq!(checked("3 players"), Some(false));
+    assert_eq!(checked("4 players"), Some(true));
+}
+
+#[test]
 fn pass_and_play_asks_each_player_in_turn_and_leaving_asks_first() {
     ui_support::init();
     let folder = settings_dir("pass-and-play");
