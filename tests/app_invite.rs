@@ -78,7 +78,7 @@ fn invited_from_the_list() {
     assert!(invite.starts_with("from \"Player\" "), "{invite}");
     find("Close the invite list").mock_single_click(PointerEventButton::Left);
     pump_until("the invited phone takes a seat", || {
-        shows(window, "Seat 2: Ivo, ready")
+        shows(window, "Seat 2, Blue: Ivo, ready")
     });
     assert_eq!(window.global::<AppAdapter>().get_screen(), Screen::Room);
 }

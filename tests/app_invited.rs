@@ -105,7 +105,7 @@ fn declined_then_accepted() {
     ui_support::find(window, "Accept the invitation").mock_single_click(PointerEventButton::Left);
     assert_eq!(window.global::<AppAdapter>().get_screen(), Screen::Room);
     pump_until("the guest sits in the private room", || {
-        shows(window, "Seat 1: Ema (host)")
+        shows(window, "Seat 1, Red: Ema (host)")
     });
     while !second.wait_for("seats: ").contains("Player") {}
     // The guest's room screen shows the room's QR code too, and that the

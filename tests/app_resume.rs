@@ -217,7 +217,9 @@ fn join(window: &AppWindow, ticket: &str) {
     window
         .global::<AppAdapter>()
         .invoke_join_room(ticket.into());
-    pump_until("the room is joined", || shows(window, "Seat 1: Ivo (host)"));
+    pump_until("the room is joined", || {
+        shows(window, "Seat 1, Red: Ivo (host)")
+    });
     ui_support::find(window, "Ready").mock_single_click(PointerEventButton::Left);
     pump_until("the game starts", || {
         window.global::<AppAdapter>().get_screen() == Screen::Game
@@ -362,7 +364,9 @@ fn an_app_the_system_killed_mid_game_reopens_the_game_from_its_bookmark() {
             window
                 .global::<AppAdapter>()
                 .invoke_join_room(ticket.as_str().into());
-            pump_until("the room is joined", || shows(window, "Seat 1: Ivo (host)"));
+            pump_until("the room is joined", || {
+                shows(window, "Seat 1, Red: Ivo (host)")
+            });
             assert_eq!(
                 lifecycle.bookmark(),
                 Bookmark::Room {

@@ -32,10 +32,12 @@ fn a_game_against_the_computer_is_played_to_the_result() {
     find(window, "Play against the computer").mock_single_click(PointerEventButton::Left);
     find(window, "Start").mock_single_click(PointerEventButton::Left);
 
-    // Red (the person) rolls first: the die is enabled, no piece is.
+    // Red (the person) rolls first: the die is enabled, no piece is, and
+    // the header speaks to the one person playing.
     let die = find(window, "Die");
     assert_eq!(die.accessible_enabled(), Some(true));
     assert!(enabled(window, "piece").is_empty());
+    assert!(shows(window, "Your turn"));
 
     // Element look-ups walk the whole window, so the loop asks the game
     // adapter what is due and uses look-ups for what a person would do.
@@ -288,13 +290,13 @@ fn settings_are_saved_and_switch_the_language() {
                 .is_some(),
         "no Czech label after choosing Čeština"
     );
-    // The board's "Classic" agrees with the Czech board ("hrací plán"),
-    // not with the rules ("pravidla"), which share the English word.
+    // The board's option is named as a board ("hrací plán"), not as the
+    // rules ("pravidla"), which share the English word "Classic".
     assert!(
-        ElementHandle::find_by_accessible_label(window, "Klasický")
+        ElementHandle::find_by_accessible_label(window, "Klasický hrací plán")
             .next()
             .is_some(),
-        "the board's Classic is not Klasický"
+        "the board's Classic is not Klasický hrací plán"
     );
     let saved = std::fs::read_to_string(dir.join("settings.json")).unwrap();
     assert!(saved.contains("\"language\": \"czech\""), "{saved}");
@@ -411,11 +413,9 @@ fn the_fairness_view_lists_every_roll_and_each_players_faces() {
     assert!(
         ElementQuery::from_root(window)
             .match_descendants()
-            .match_predicate(
-                move |e| e.accessible_label().is_some_and(|l| l.contains(" × ")
-                    && l.ends_with(&format!(" × {first}"))
-                    && !l.contains(": 0 × "))
-            )
+            .match_predicate(move |e| e.accessible_label().is_some_and(|l| l
+                .contains(&format!(": face {first}, count "))
+                && !l.ends_with(", count 0")))
             .find_first()
             .is_some(),
         "the first roll's face is not counted"
@@ -792,8 +792,8 @@ fn the_room_screen_opens_for_a_guest_and_ready_toggles() {
         });
         assert_eq!(room.get_code().len(), 6, "a six-character code");
         assert!(shows(window, &format!("Room code {}", room.get_code())));
-        assert!(shows(window, "Seat 1: Player (host)"));
-        assert!(shows(window, "Seat 2: Empty seat"));
+        assert!(shows(window, "Seat 1, Red: Player (host)"));
+        assert!(shows(window, "Seat 2, Green: Empty seat"));
         assert_eq!(find(window, "Start").accessible_enabled(), Some(false));
         // Seats are reordered in a full room only.
         assert_eq!(
@@ -802,7 +802,7 @@ fn the_room_screen_opens_for_a_guest_and_ready_toggles() {
         );
         find(window, "Put the computer in seat 2").mock_single_click(PointerEventButton::Left);
         pump_until("the computer sits down", || {
-            shows(window, "Seat 2: Computer (Easy)")
+            shows(window, "Seat 2, Green: Computer (Easy)")
         });
         pump_until("the host may start", || {
             find(window, "Start").accessible_enabled() == Some(true)
@@ -856,10 +856,10 @@ fn the_room_screen_opens_for_a_guest_and_ready_toggles() {
             .invoke_join_room(ticket.into());
         assert_eq!(window.global::<AppAdapter>().get_screen(), Screen::Room);
         pump_until("the host's seat is shown", || {
-            shows(window, "Seat 1: Hana (host)")
+            shows(window, "Seat 1, Red: Hana (host)")
         });
         assert!(
-            shows(window, "Seat 2: Player, not ready"),
+            shows(window, "Seat 2, Green: Player, not ready"),
             "the guest sits in seat 2, not ready"
         );
 

@@ -803,6 +803,7 @@ fn show_game(window: &AppWindow, state: &State, game: &OfflineGame) {
     adapter.set_turn(hue(turn));
     adapter.set_turn_name(name(game.player(turn)).into());
     adapter.set_turn_computer(!human);
+    adapter.set_turn_yours(human && game.only_person() == Some(turn));
     adapter.set_can_roll(rolling && human);
     adapter.set_must_move(matches!(game.next(), Next::Move { .. }));
     let face = game.fairness().face(turn);

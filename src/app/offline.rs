@@ -156,6 +156,19 @@ impl OfflineGame {
             .map(|(_, p)| p)
     }
 
+    /// The colour of the one person in a game against the computer (none
+    /// when several people pass the device round).
+    pub fn only_person(&self) -> Option<Colour> {
+        let mut people = self
+            .players
+            .iter()
+            .filter(|(_, p)| matches!(p, Player::Human { .. }));
+        match (people.next(), people.next()) {
+            (Some(&(colour, _)), None) => Some(colour),
+            _ => None,
+        }
+    }
+
     /// What the game waits for.
     pub fn next(&self) -> Next {
         self.game().next()

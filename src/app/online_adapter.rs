@@ -552,6 +552,7 @@ fn show_game(window: &AppWindow, s: &Online) {
     adapter.set_turn(hue(turn));
     adapter.set_turn_name(s.names[turn.index()].as_str().into());
     adapter.set_turn_computer(game.computer(turn));
+    adapter.set_turn_yours(turn == game.me() && !game.computer(turn));
     adapter.set_can_roll(game.can_roll());
     adapter.set_must_move(game.must_move());
     let fairness = game.fairness();
