@@ -168,6 +168,81 @@ fn a_screen_reader_hears_which_option_is_chosen() {
 }
 
 #[test]
+fn a_game_on_this_device_outlives_the_app_until_it_is_left() {
+    use clovece::app::Services;
+    use clovece::platform::Platform;
+    use clovece::platform::lifecycle::Bookmark;
+
+    // Threaded: the system's restore reaches the window through its event
+    // loop.
+    ui_support::on_ui_thread(|| {
+        let folder = settings_dir("local-kept");
+        let dir = folder.path();
+        let continue_label = "Continue the game on this device";
+        // The app, shown, with a handle on its life events.
+        let app_with_life = |seed| {
+            let lifecycle = Platform::desktop().lifecycle;
+            let services = Services {
+                lifecycle: lifecycle.clone(),
+                ..Services::desktop()
+            };
+            let app = ui_support::app_on(dir, seed, services);
+            app.window().show().unwrap();
+            (app, lifecycle)
+        };
+        let (rolls, pieces, saved) = {
+            let (app, lifecycle) = app_with_life(7);
+            let window = app.window();
+            assert!(!shows(window, continue_label), "nothing kept yet");
+            find(window, "Play against the computer").mock_single_click(PointerEventButton::Left);
+            find(window, "Start").mock_single_click(PointerEventButton::Left);
+            let game = window.global::<GameAdapter>();
+            while game.get_rolls() < 30 {
+                if game.get_can_roll() {
+                    find(window, "Die").mock_single_click(PointerEventButton::Left);
+                } else if game.get_must_move() && !game.get_turn_computer() {
+                    enabled(window, "piece")[0].mock_single_click(PointerEventButton::Left);
+                }
+                mock_elapsed_time(COMPUTER_PACE);
+            }
+            assert_eq!(lifecycle.bookmark(), Bookmark::Local);
+            let pieces: Vec<_> = game.get_pieces().iter().collect();
+            // The system asks what to keep, then kills the app.
+            (game.get_rolls(), pieces, lifecycle.save())
+        };
+
+        // Opened again, Home offers the game, which goes on where it was.
+        {
+            let (app, _) = app_with_life(8);
+            let window = app.window();
+            find(window, continue_label).mock_single_click(PointerEventButton::Left);
+            assert_eq!(window.global::<AppAdapter>().get_screen(), Screen::Game);
+            let game = window.global::<GameAdapter>();
+            assert_eq!(game.get_rolls(), rolls);
+            assert_eq!(game.get_pieces().iter().collect::<Vec<_>>(), pieces);
+        }
+
+        // Recreated by the system, the app reopens it without a tap; left, it
+        // is no longer kept.
+        let (app, lifecycle) = app_with_life(9);
+        let window = app.window();
+        lifecycle.restore(&saved);
+        pump_until("the board is shown", || {
+            window.global::<AppAdapter>().get_screen() == Screen::Game
+        });
+        assert_eq!(window.global::<GameAdapter>().get_rolls(), rolls);
+        find(window, "Leave game").mock_single_click(PointerEventButton::Left);
+        find(window, "Leave").mock_single_click(PointerEventButton::Left);
+        assert_eq!(window.global::<AppAdapter>().get_screen(), Screen::Home);
+        assert_eq!(lifecycle.bookmark(), Bookmark::Home);
+        assert!(!shows(window, continue_label), "a game left is not kept");
+        drop(app);
+        let (app, _) = app_with_life(10);
+        assert!(!shows(app.window(), continue_label));
+    });
+}
+
+#[test]
 fn pass_and_play_asks_each_player_in_turn_and_leaving_asks_first() {
     ui_support::init();
     let folder = settings_dir("pass-and-play");

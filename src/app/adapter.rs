@@ -17,6 +17,7 @@ use super::fairness::Fairness;
 use super::geometry::{self, Cell, Spot};
 use super::invite_adapter;
 use super::leave::LeaveCost;
+use super::local::GameFile;
 use super::matfyz::{Choice, Plan};
 use super::nearby::Browsing;
 use super::offline::{OfflineGame, Player, Setup};
@@ -71,6 +72,8 @@ struct State {
     /// The app is in the background: a turn timer waits, as nobody sees
     /// the board to act in time. (Set on the lifecycle's thread.)
     paused: Arc<AtomicBool>,
+    /// Where the game on this device is kept after each step.
+    kept: GameFile,
 }
 
 /// The app could not start.
@@ -166,6 +169,7 @@ impl App {
             eprintln!("clovece: using the default settings");
             Settings::default()
         });
+        let kept = GameFile::in_folder(&data);
         let online = Rc::new(RefCell::new(Online::new(
             data,
             lifecycle.clone(),
@@ -187,6 +191,7 @@ impl App {
             history: Rc::new(VecModel::default()),
             clock: slint::Timer::default(),
             paused: Arc::default(),
+            kept,
         }));
         let app = App {
             window,
@@ -315,6 +320,31 @@ impl App {
             }
         });
 
+        let (window, state, online) = (
+            self.window.as_weak(),
+            self.state.clone(),
+            self.online.clone(),
+        );
+        self.window
+            .global::<ui::ResumeAdapter>()
+            .on_resume_local(move || {
+                let Some(window) = window.upgrade() else {
+                    return;
+                };
+                let game = state.borrow().kept.load();
+                match game {
+                    Some(game) => {
+                        state.borrow_mut().setup = game.record().map(|r| r.setup().clone());
+                        start(&window, &state, &online, game);
+                    }
+                    // It did not play again: not offered any more.
+                    None => {
+                        state.borrow().kept.discard();
+                        window.global::<ui::ResumeAdapter>().invoke_check();
+                    }
+                }
+            });
+
         let (window, weak_state) = (self.window.as_weak(), Rc::downgrade(&self.state));
         self.state.borrow().clock.start(
             slint::TimerMode::Repeated,
@@ -412,7 +442,10 @@ impl App {
             let Some(window) = window.upgrade() else {
                 return;
             };
-            online_adapter::leave(&online);
+            if !online_adapter::leave(&online) {
+                state.borrow().kept.discard();
+                online.borrow().keep_local_bookmark(false);
+            }
             let mut state = state.borrow_mut();
             state.generation += 1;
             state.game = None;
@@ -668,6 +701,7 @@ fn start(
     game: OfflineGame,
 ) {
     invite_adapter::away_from_home(window, &mut online.borrow_mut().invites);
+    online.borrow().keep_local_bookmark(true);
     {
         let mut s = state.borrow_mut();
         s.generation += 1;
@@ -740,6 +774,10 @@ fn after_step(window: &AppWindow, state: &Rc<RefCell<State>>) {
         let s = state.borrow();
         let Some(game) = s.game.as_ref() else { return };
         show_game(window, &s, game);
+        match game.next() {
+            Next::Won { .. } => s.kept.discard(),
+            _ => s.kept.save(game),
+        }
         if game.time_left().is_some() {
             s.clock.restart();
         }
@@ -1028,10 +1066,10 @@ fn show_result(window: &AppWindow, state: &State) {
 }
 
 /// Reopens what the app showed when the operating system killed it: the
-/// online game (the newest kept game, which Resume goes on with) or the
-/// room this phone had joined. A game on this device is not kept, and an
-/// online game that ended (its result was on screen) is recorded by Home
-/// rather than an older kept game resumed in its place.
+/// online game (the newest kept game, which Resume goes on with), the room
+/// this phone had joined, or the game on this device (if it is still
+/// kept). An online game that ended (its result was on screen) is recorded
+/// by Home rather than an older kept game resumed in its place.
 fn reopen(window: &AppWindow, bookmark: Bookmark) {
     match bookmark {
         Bookmark::Home => {}
@@ -1042,6 +1080,7 @@ fn reopen(window: &AppWindow, bookmark: Bookmark) {
         Bookmark::Room { ticket } => window
             .global::<ui::AppAdapter>()
             .invoke_join_room(ticket.into()),
+        Bookmark::Local => window.global::<ui::ResumeAdapter>().invoke_resume_local(),
     }
 }
 

@@ -39,6 +39,7 @@ pub mod invite;
 mod invite_adapter;
 pub mod join;
 pub mod leave;
+pub mod local;
 pub mod matfyz;
 pub mod nearby;
 pub mod offline;

@@ -5,6 +5,8 @@
 //! dice, the computer's seats, the turn timer and the notes of its own
 //! moves.
 
+use serde::{Deserialize, Serialize};
+
 use crate::rules::board::TRACK_LEN;
 use crate::rules::opening::{Opening, OpeningNext};
 use crate::rules::{Colour, Die, FirstPlayer, FlowError, Game, Move, Next, Rolled, RuleSet, Seats};
@@ -22,7 +24,7 @@ use crate::protocol::header::TurnTimer;
 pub const STAND_IN: Level = Level::Medium;
 
 /// Who plays a colour.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Player {
     /// A person at this device.
     Human { name: String },
@@ -31,7 +33,7 @@ pub enum Player {
 }
 
 /// How a new game is set up.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Setup {
     /// One player per seated colour, clockwise from red (2, 3 or 4).
     pub players: Vec<Player>,
@@ -58,6 +60,43 @@ pub enum Outcome {
     Asked,
 }
 
+/// Everything a new game on this device was made of: its setup, the
+/// opening's rolls and every roll and move since, in order. Played again
+/// ([`OfflineGame::replay`]) it gives the same game, notes and fairness
+/// view included, so that a game the operating system killed with the app
+/// can go on.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Record {
+    setup: Setup,
+    opening: Vec<Die>,
+    steps: Vec<Step>,
+}
+
+impl Record {
+    /// The game's setup, for "play again".
+    pub fn setup(&self) -> &Setup {
+        &self.setup
+    }
+}
+
+/// A roll or a move of a [`Record`], and whether the computer made it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+enum Step {
+    Roll(Die, bool),
+    Move(Move, bool),
+}
+
+/// Why a [`Record`] does not play again: it is not one this version made.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ReplayError {
+    #[error(transparent)]
+    Setup(#[from] BadSetup),
+    #[error("the opening's rolls do not choose who begins")]
+    Opening,
+    #[error("step {0} cannot be played")]
+    Step(usize),
+}
+
 /// A game on this device.
 pub struct OfflineGame {
     board: Board,
@@ -72,6 +111,8 @@ pub struct OfflineGame {
     decisions: u64,
     /// The person's time for the roll or move that is due.
     clock: TurnClock,
+    /// How to play the game again; none for a game resumed from a position.
+    record: Option<Record>,
 }
 
 impl OfflineGame {
@@ -82,6 +123,40 @@ impl OfflineGame {
     /// rolls the opening with `roll` for everyone at once, and the note
     /// says who begins. The opening's rolls count in the fairness view.
     pub fn new(setup: Setup, mut roll: impl FnMut() -> Die) -> Result<OfflineGame, BadSetup> {
+        Self::open(setup, || Some(roll())).map_err(|e| match e {
+            ReplayError::Setup(e) => e,
+            _ => unreachable!("a die for every roll of the opening"),
+        })
+    }
+
+    /// The game `record` was made of, played again.
+    pub fn replay(record: Record) -> Result<OfflineGame, ReplayError> {
+        let mut opening = record.opening.into_iter();
+        let mut game = Self::open(record.setup, || opening.next())?;
+        if opening.next().is_some() {
+            return Err(ReplayError::Opening);
+        }
+        for (i, step) in record.steps.into_iter().enumerate() {
+            let played = match step {
+                Step::Roll(die, by_computer) => game.roll_as(die, by_computer).is_ok(),
+                Step::Move(mv, by_computer) => {
+                    game.decisions += u64::from(by_computer);
+                    game.play(mv, by_computer).is_ok()
+                }
+            };
+            if !played {
+                return Err(ReplayError::Step(i));
+            }
+        }
+        Ok(game)
+    }
+
+    /// [`OfflineGame::new`], the opening's rolls from `roll` (none: the
+    /// record ran out of them).
+    fn open(
+        setup: Setup,
+        mut roll: impl FnMut() -> Option<Die>,
+    ) -> Result<OfflineGame, ReplayError> {
         let count = setup.players.len();
         let seats = u8::try_from(count)
             .ok()
@@ -94,7 +169,7 @@ impl OfflineGame {
             match opening.next() {
                 OpeningNext::Decided(first) => break first,
                 OpeningNext::Roll(seat) => {
-                    let die = roll();
+                    let die = roll().ok_or(ReplayError::Opening)?;
                     rolls.push((seat, die));
                     opening.roll(die).expect("the opening waits for this roll");
                 }
@@ -104,8 +179,13 @@ impl OfflineGame {
             }
         };
         let game = Game::new(setup.rules, seats, first).expect("the opening chose a seated colour");
-        let mut game = OfflineGame::resume(game, setup.players)?;
+        let mut game = OfflineGame::resume(game, setup.players.clone())?;
         game.clock = TurnClock::new(setup.timer);
+        game.record = Some(Record {
+            setup,
+            opening: rolls.iter().map(|&(_, die)| die).collect(),
+            steps: Vec::new(),
+        });
         // Each roll is the seat's own, as in an online game: marked as the
         // computer's only for a computer's seat.
         let rolls = rolls.into_iter().map(|(seat, die)| Roll {
@@ -135,6 +215,7 @@ impl OfflineGame {
             note: Note::None,
             decisions: 0,
             clock: TurnClock::new(TurnTimer::None),
+            record: None,
         })
     }
 
@@ -243,6 +324,7 @@ impl OfflineGame {
         };
         let first_of_turn = self.board.unused_rolls().is_empty();
         let rolled = self.board.roll(die)?;
+        self.keep(Step::Roll(die, by_computer));
         self.clock.restart();
         self.last_roll = Some(die);
         self.fairness.record(Roll {
@@ -333,6 +415,7 @@ impl OfflineGame {
     /// Plays `mv`, chosen by the computer or by a person.
     fn play(&mut self, mv: Move, by_computer: bool) -> Result<Note, FlowError> {
         let played = self.board.play(mv)?;
+        self.keep(Step::Move(mv, by_computer));
         self.clock.restart();
         let rolled_six = self.last_roll.is_some_and(Die::is_six);
         // The player who moved: the piece's colour under the classic
@@ -348,6 +431,19 @@ impl OfflineGame {
             None => Note::None,
         };
         Ok(self.tell(note, by_computer))
+    }
+
+    /// Adds `step` to the record, if the game keeps one.
+    fn keep(&mut self, step: Step) {
+        if let Some(record) = &mut self.record {
+            record.steps.push(step);
+        }
+    }
+
+    /// How to play this game again ([`OfflineGame::replay`]); none for a
+    /// game resumed from a position.
+    pub fn record(&self) -> Option<&Record> {
+        self.record.as_ref()
     }
 
     /// Says `note` of what just happened. A roll or move of the computer
@@ -510,6 +606,85 @@ mod tests {
             dice(&[6, 1, 1]),
         );
         assert_eq!(game.game().rules(), RuleSet::Classic(HouseRules::CROATIAN));
+    }
+
+    /// What a player sees of `game`.
+    fn seen(game: &OfflineGame) -> impl PartialEq + std::fmt::Debug {
+        (
+            game.pieces(),
+            game.next(),
+            game.note(),
+            game.unused_rolls(),
+            game.fairness().clone(),
+            game.placings(),
+        )
+    }
+
+    #[test]
+    fn a_record_plays_the_same_game_again_at_every_step() {
+        // The Croatian opening rolls for who begins, Matfyz asks questions
+        // and runs several rolls; a person's moves and the computer's mix.
+        let rule_sets = [RuleSet::Classic(HouseRules::CROATIAN), RuleSet::Matfyz];
+        for (k, rules) in rule_sets.into_iter().enumerate() {
+            let players = vec![human("Ana"), computer(Level::Hard), computer(Level::Easy)];
+            let mut faces = dice(&[6, 3, 6, 6, 2, 5, 1, 4, 6, 2, 3]);
+            let mut game = new_game(players, rules, TurnTimer::Seconds20, &mut faces);
+            for step in 0..400 {
+                match game.next() {
+                    Next::Won { .. } => break,
+                    Next::Roll { .. } => {
+                        game.roll(faces()).unwrap();
+                    }
+                    Next::Move { .. } if game.computer_to_act().is_some() => {
+                        game.play_computer().unwrap();
+                    }
+                    Next::Move { .. } => {
+                        let piece = game.pieces().into_iter().find(|p| p.movable).unwrap();
+                        // Each question is answered with its first option.
+                        let mut outcome = game.play_piece(piece.id).unwrap();
+                        while outcome == Outcome::Asked {
+                            outcome = game.choose(0).unwrap();
+                        }
+                    }
+                }
+                if step % 37 == k {
+                    let again = OfflineGame::replay(game.record().unwrap().clone()).unwrap();
+                    assert_eq!(seen(&again), seen(&game), "{rules:?}, step {step}");
+                    assert_eq!(again.record(), game.record());
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_record_that_is_not_a_game_does_not_play() {
+        let mut game = two_humans();
+        game.roll(Die::SIX).unwrap();
+        let mut record = game.record().unwrap().clone();
+        // A move before the roll it needs.
+        let enter = game.game().legal_moves()[0];
+        record.steps.insert(0, Step::Move(enter, false));
+        assert_eq!(
+            OfflineGame::replay(record).err(),
+            Some(ReplayError::Step(0))
+        );
+        // An opening roll too many.
+        let mut record = game.record().unwrap().clone();
+        record.opening.push(Die::SIX);
+        assert_eq!(
+            OfflineGame::replay(record).err(),
+            Some(ReplayError::Opening)
+        );
+        // A game resumed from a position keeps none.
+        let position = at(
+            2,
+            Colour::Red,
+            &[
+                (Colour::Red, ["T3", "B", "B", "B"]),
+                (Colour::Green, ["T5", "B", "B", "B"]),
+            ],
+        );
+        assert!(position.record().is_none());
     }
 
     #[test]

@@ -142,6 +142,13 @@ impl Online {
         self.lifecycle.set_bookmark(bookmark);
     }
 
+    /// Keeps the game on this device (`true`: it is on the board) or Home
+    /// as what to reopen if the system kills the app now.
+    pub(super) fn keep_local_bookmark(&self, on: bool) {
+        self.lifecycle
+            .set_bookmark(if on { Bookmark::Local } else { Bookmark::Home });
+    }
+
     /// Whether a session runs, shown or given up: its game's folder is in
     /// use.
     pub(super) fn busy(&self) -> bool {

@@ -13,6 +13,7 @@ use slint::{ComponentHandle, ModelRc, VecModel};
 
 use super::adapter::{hue, leave_cost};
 use super::invite_adapter::game_data;
+use super::local::GameFile;
 use super::online::Part;
 use super::online_adapter::{self, Online};
 use super::resume::{self, Kept, Sitter};
@@ -71,6 +72,7 @@ pub fn connect(window: &AppWindow, online: &Rc<RefCell<Online>>, name: Rc<dyn Fn
 /// player gave up: it may be playing that very game).
 fn show(window: &AppWindow, s: &Online) {
     let adapter = window.global::<ResumeAdapter>();
+    adapter.set_local(GameFile::in_folder(&s.data).offered());
     let kept = if s.busy() {
         None
     } else {

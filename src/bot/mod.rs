@@ -32,7 +32,9 @@ use crate::rules::{Game, Move};
 use playable::Playable;
 
 /// How well a computer player plays.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize,
+)]
 pub enum Level {
     /// Legal moves with a light preference: a child can beat it.
     Easy,

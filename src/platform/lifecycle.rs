@@ -4,7 +4,8 @@
 //! A phone app is paused whenever the player switches apps or the screen
 //! turns off, and may then be killed without warning; the game must survive
 //! both. Nothing here saves the game itself: the protocol layer's store
-//! appends every log entry to disk and syncs it before it is acted on, so a
+//! appends every log entry to disk and syncs it before it is acted on, and
+//! the game on this device is kept after each step (`app::local`), so a
 //! killed app loses nothing. What the operating system keeps for us is only
 //! a [`Bookmark`]: which screen was open and which game or room it showed,
 //! so that a recreated app reopens that game from its store instead of the
@@ -36,6 +37,8 @@ pub enum Bookmark {
     Room { ticket: String },
     /// The game whose store is in this folder (under the app's data).
     Game { store: String },
+    /// The game on this device, which the app keeps in its data folder.
+    Local,
 }
 
 /// The longest saved state read back; the operating system keeps it in

@@ -1,0 +1,155 @@
+//! The game on this device, kept in the data folder after each roll and
+//! move: a phone's operating system kills an app in the background when it
+//! wants the memory, and a game against the computer or passed from hand
+//! to hand must not be lost with it. Home offers to go on with it, and an
+//! app the system recreates reopens it. A game that ends, or that its
+//! players leave, is no longer kept.
+//!
+//! The file holds the game's [`Record`] (its setup and every roll and move,
+//! played again when it is read), in postcard after a format byte. One that
+//! does not read (damaged, or another version's) is not offered, and the
+//! next game takes its place.
+
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+
+use super::offline::{OfflineGame, Record};
+
+/// The format of the file: its first byte.
+const FORMAT: u8 = 1;
+
+/// Where the game on this device is kept.
+pub struct GameFile {
+    path: PathBuf,
+}
+
+impl GameFile {
+    /// The file in the data folder `data`.
+    pub fn in_folder(data: &Path) -> GameFile {
+        GameFile {
+            path: data.join("local-game"),
+        }
+    }
+
+    /// Keeps `game` as it is now (a game resumed from a position, which
+    /// has no record, is not kept). A failure is logged: the game goes on,
+    /// only not kept.
+    pub fn save(&self, game: &OfflineGame) {
+        let Some(record) = game.record() else { return };
+        let written = postcard::to_allocvec(record)
+            .map_err(io::Error::other)
+            .and_then(|bytes| {
+                crate::durable::replace(&self.path, |file| {
+                    file.write_all(&[FORMAT])?;
+                    file.write_all(&bytes)
+                })
+            });
+        if let Err(e) = written {
+            tracing::warn!("cannot keep the game on this device: {e}");
+        }
+    }
+
+    /// Whether a game is kept that reads (Home offers it). It is not
+    /// played again here, as Home opens often; one that does not play is
+    /// dropped when the player goes on with it.
+    pub fn offered(&self) -> bool {
+        self.record().is_some()
+    }
+
+    /// The kept game, played again; none when there is none, or when it
+    /// does not read or play (logged).
+    pub fn load(&self) -> Option<OfflineGame> {
+        OfflineGame::replay(self.record()?)
+            .inspect_err(|e| tracing::warn!("the game on this device does not play again: {e}"))
+            .ok()
+    }
+
+    /// The kept game's record, if one reads (why not is logged).
+    fn record(&self) -> Option<Record> {
+        let bytes = match std::fs::read(&self.path) {
+            Ok(bytes) => bytes,
+            Err(e) if e.kind() == io::ErrorKind::NotFound => return None,
+            Err(e) => {
+                tracing::warn!("cannot read the game on this device: {e}");
+                return None;
+            }
+        };
+        let record = match bytes.split_first() {
+            Some((&FORMAT, rest)) => postcard::from_bytes(rest).map_err(|e| e.to_string()),
+            _ => Err("not a game this version keeps".to_owned()),
+        };
+        record
+            .inspect_err(|e| tracing::warn!("the game on this device is not offered: {e}"))
+            .ok()
+    }
+
+    /// Keeps no game any more (it ended, or its players left it).
+    pub fn discard(&self) {
+        match std::fs::remove_file(&self.path) {
+            Err(e) if e.kind() != io::ErrorKind::NotFound => {
+                tracing::warn!("cannot remove the game on this device: {e}");
+            }
+            _ => {}
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::app::offline::{Player, Setup};
+    use crate::bot::Level;
+    use crate::protocol::header::TurnTimer;
+    use crate::rules::{Die, HouseRules, RuleSet};
+
+    fn game() -> OfflineGame {
+        let setup = Setup {
+            players: vec![
+                Player::Human { name: "Ana".into() },
+                Player::Computer { level: Level::Easy },
+            ],
+            rules: RuleSet::Classic(HouseRules::default()),
+            timer: TurnTimer::None,
+        };
+        let mut game = OfflineGame::new(setup, || Die::SIX).unwrap();
+        game.roll(Die::SIX).unwrap();
+        game
+    }
+
+    #[test]
+    fn a_kept_game_reads_back_as_it_was_and_is_gone_once_discarded() {
+        let data = tempfile::tempdir().unwrap();
+        let kept = GameFile::in_folder(data.path());
+        assert!(kept.load().is_none(), "none kept yet");
+        assert!(!kept.offered());
+        let game = game();
+        kept.save(&game);
+        assert!(kept.offered());
+        let again = kept.load().expect("the kept game");
+        assert_eq!(again.record(), game.record());
+        assert_eq!(again.pieces(), game.pieces());
+        kept.discard();
+        assert!(kept.load().is_none());
+        assert!(!kept.offered());
+        kept.discard();
+    }
+
+    #[test]
+    fn a_damaged_or_foreign_file_is_not_offered() {
+        let data = tempfile::tempdir().unwrap();
+        let kept = GameFile::in_folder(data.path());
+        kept.save(&game());
+        let good = std::fs::read(&kept.path).unwrap();
+        let mut cut = good.clone();
+        cut.truncate(good.len() - 1);
+        let mut newer = good.clone();
+        newer[0] = FORMAT + 1;
+        let mut flipped = good.clone();
+        let last = flipped.len() - 1;
+        flipped[last] ^= 0x7f;
+        for bytes in [vec![], cut, newer, flipped, b"rubbish".to_vec()] {
+            std::fs::write(&kept.path, &bytes).unwrap();
+            assert!(kept.load().is_none(), "{bytes:?}");
+        }
+    }
+}
