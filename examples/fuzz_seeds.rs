@@ -2,8 +2,9 @@
 //! each in its own file, so that the fuzzers start from well-formed input:
 //! for `decode_message` one message of every kind from a real game, for
 //! `decode_lobby` one lobby frame of every kind, a batch of them, and a
-//! room's links and code, and for `scan_frame` those links and code as QR
-//! codes. Run again when a wire format changes:
+//! room's links and code, for `scan_frame` those links and code as QR
+//! codes, and for `local_game` the kept files of games on one device under
+//! each rule set. Run again when a wire or file format changes:
 //!
 //! ```text
 //! cargo run --example fuzz_seeds -- fuzz/seeds
@@ -11,6 +12,8 @@
 
 use std::path::{Path, PathBuf};
 
+use clovece::app::local::GameFile;
+use clovece::app::offline::{OfflineGame, Player, Setup};
 use clovece::bot::Level;
 use clovece::net::room::{Frame, Listing, Lobby, Refusal, SeatView};
 use clovece::net::wire::Batch;
@@ -19,7 +22,7 @@ use clovece::protocol::sim::{Config, Table};
 use clovece::protocol::{
     Act, Actor, Change, Colours, Due, Entry, Message, Reveal, Theme, TurnTimer,
 };
-use clovece::rules::{Colour, HouseRules, RuleSet, Seats};
+use clovece::rules::{Colour, Die, HouseRules, Next, RuleSet, Seats};
 use libp2p::Multiaddr;
 use libp2p::identity::Keypair;
 use serde_bytes::ByteBuf;
@@ -33,6 +36,49 @@ fn main() {
     let lobby = lobby_inputs(&messages[0]);
     write(&root.join("scan_frame"), &qr_frames(&lobby));
     write(&root.join("decode_lobby"), &lobby);
+    write(&root.join("local_game"), &local_games());
+}
+
+/// For `local_game`: the kept file of a game on one device between
+/// computer players, after 60 steps, under the classic rules, the Croatian
+/// preset (whose opening rolls) and the Matfyz rules.
+fn local_games() -> Vec<Vec<u8>> {
+    let folder = tempfile::tempdir().expect("a temporary folder");
+    let file = GameFile::in_folder(folder.path());
+    let rule_sets = [
+        RuleSet::Classic(HouseRules::default()),
+        RuleSet::Classic(HouseRules::CROATIAN),
+        RuleSet::Matfyz,
+    ];
+    rule_sets
+        .into_iter()
+        .map(|rules| {
+            let setup = Setup {
+                players: vec![
+                    Player::Human { name: "Ana".into() },
+                    Player::Computer { level: Level::Easy },
+                    Player::Computer { level: Level::Hard },
+                ],
+                rules,
+                timer: TurnTimer::Seconds30,
+            };
+            let faces = [6, 6, 3, 1, 5, 6, 2, 4];
+            let mut dice = faces.iter().cycle().map(|&n| Die::new(n).expect("a face"));
+            let mut roll = || dice.next().expect("an endless die");
+            let mut game = OfflineGame::new(setup, &mut roll).expect("a game");
+            for _ in 0..60 {
+                match game.next() {
+                    Next::Roll { .. } => game.roll(roll()).map(|_| ()),
+                    // The person's moves too, as the computer would.
+                    Next::Move { .. } => game.stand_in(&mut roll).map(|_| ()),
+                    Next::Won { .. } => break,
+                }
+                .expect("a step");
+            }
+            file.save(&game);
+            std::fs::read(folder.path().join("local-game")).expect("the kept file")
+        })
+        .collect()
 }
 
 /// For `scan_frame`: each of the lobby's texts (two links and a code) that

@@ -13,7 +13,7 @@
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
-use super::offline::{OfflineGame, Record};
+use super::offline::{OfflineGame, Record, ReplayError};
 
 /// The format of the file: its first byte.
 const FORMAT: u8 = 1;
@@ -36,14 +36,9 @@ impl GameFile {
     /// only not kept.
     pub fn save(&self, game: &OfflineGame) {
         let Some(record) = game.record() else { return };
-        let written = postcard::to_allocvec(record)
+        let written = encode(record)
             .map_err(io::Error::other)
-            .and_then(|bytes| {
-                crate::durable::replace(&self.path, |file| {
-                    file.write_all(&[FORMAT])?;
-                    file.write_all(&bytes)
-                })
-            });
+            .and_then(|bytes| crate::durable::replace(&self.path, |file| file.write_all(&bytes)));
         if let Err(e) = written {
             tracing::warn!("cannot keep the game on this device: {e}");
         }
@@ -53,33 +48,18 @@ impl GameFile {
     /// played again here, as Home opens often; one that does not play is
     /// dropped when the player goes on with it.
     pub fn offered(&self) -> bool {
-        self.record().is_some()
+        self.bytes().is_some_and(|bytes| {
+            decode(&bytes)
+                .inspect_err(|e| tracing::warn!("the game on this device is not offered: {e}"))
+                .is_ok()
+        })
     }
 
     /// The kept game, played again; none when there is none, or when it
     /// does not read or play (logged).
     pub fn load(&self) -> Option<OfflineGame> {
-        OfflineGame::replay(self.record()?)
+        read(&self.bytes()?)
             .inspect_err(|e| tracing::warn!("the game on this device does not play again: {e}"))
-            .ok()
-    }
-
-    /// The kept game's record, if one reads (why not is logged).
-    fn record(&self) -> Option<Record> {
-        let bytes = match std::fs::read(&self.path) {
-            Ok(bytes) => bytes,
-            Err(e) if e.kind() == io::ErrorKind::NotFound => return None,
-            Err(e) => {
-                tracing::warn!("cannot read the game on this device: {e}");
-                return None;
-            }
-        };
-        let record = match bytes.split_first() {
-            Some((&FORMAT, rest)) => postcard::from_bytes(rest).map_err(|e| e.to_string()),
-            _ => Err("not a game this version keeps".to_owned()),
-        };
-        record
-            .inspect_err(|e| tracing::warn!("the game on this device is not offered: {e}"))
             .ok()
     }
 
@@ -92,6 +72,50 @@ impl GameFile {
             _ => {}
         }
     }
+
+    /// The kept file's bytes, if there is one (why it cannot be read is
+    /// logged).
+    fn bytes(&self) -> Option<Vec<u8>> {
+        match std::fs::read(&self.path) {
+            Ok(bytes) => Some(bytes),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => None,
+            Err(e) => {
+                tracing::warn!("cannot read the game on this device: {e}");
+                None
+            }
+        }
+    }
+}
+
+/// Why a kept game is not offered.
+#[derive(Debug, thiserror::Error)]
+pub enum ReadError {
+    #[error("not a game this version keeps")]
+    Format,
+    #[error("damaged: {0}")]
+    Damaged(#[from] postcard::Error),
+    #[error(transparent)]
+    Replay(#[from] ReplayError),
+}
+
+/// The bytes of the file that keeps `record`.
+fn encode(record: &Record) -> Result<Vec<u8>, postcard::Error> {
+    let mut bytes = vec![FORMAT];
+    bytes.extend(postcard::to_allocvec(record)?);
+    Ok(bytes)
+}
+
+/// The record a kept file's `bytes` hold.
+fn decode(bytes: &[u8]) -> Result<Record, ReadError> {
+    match bytes.split_first() {
+        Some((&FORMAT, rest)) => Ok(postcard::from_bytes(rest)?),
+        _ => Err(ReadError::Format),
+    }
+}
+
+/// The game a kept file's `bytes` hold, played again.
+pub fn read(bytes: &[u8]) -> Result<OfflineGame, ReadError> {
+    Ok(OfflineGame::replay(decode(bytes)?)?)
 }
 
 #[cfg(test)]
