@@ -1075,6 +1075,31 @@ fn the_nearby_rooms_screen_opens_empty_with_its_three_filters() {
 }
 
 #[test]
+fn how_to_play_opens_from_home_with_each_rule_set_and_back_returns() {
+    ui_support::init();
+    let folder = settings_dir("how-to-play");
+    let app = app(folder.path(), 1);
+    let window = app.window();
+    window.show().unwrap();
+    find(window, "How to play").mock_single_click(PointerEventButton::Left);
+    assert_eq!(window.global::<AppAdapter>().get_screen(), Screen::Rules);
+    for start in [
+        "Roll the die and move one of your pieces",
+        "The settings switch on any of three",
+        "The classic rules with no jumping",
+        "The pieces are shared",
+    ] {
+        let found = ElementQuery::from_root(window)
+            .match_descendants()
+            .match_predicate(move |e| e.accessible_label().is_some_and(|l| l.starts_with(start)))
+            .find_first();
+        assert!(found.is_some(), "{start}");
+    }
+    find(window, "Back").mock_single_click(PointerEventButton::Left);
+    assert_eq!(window.global::<AppAdapter>().get_screen(), Screen::Home);
+}
+
+#[test]
 fn the_statistics_screen_is_empty_before_a_game_and_shows_a_recorded_one() {
     use clovece::stats::{Outcome, Played, Record, Store};
 

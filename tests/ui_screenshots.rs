@@ -202,6 +202,18 @@ fn the_home_screen_looks_as_recorded() {
 }
 
 #[test]
+fn how_to_play_looks_as_recorded() {
+    use clovece::app::ui::{AppAdapter, Screen};
+    ui_support::init();
+    let folder = ui_support::settings_dir("shot-rules");
+    let app = ui_support::app(folder.path(), 1);
+    app.window()
+        .global::<AppAdapter>()
+        .set_screen(Screen::Rules);
+    check(app.window(), PHONE, "rules");
+}
+
+#[test]
 fn the_classic_board_in_mid_game_looks_as_recorded() {
     ui_support::init();
     let folder = ui_support::settings_dir("shot-classic");
