@@ -31,11 +31,15 @@ impl GameFile {
         }
     }
 
-    /// Keeps `game` as it is now (a game resumed from a position, which
-    /// has no record, is not kept). A failure is logged: the game goes on,
-    /// only not kept.
+    /// Keeps `game` as it is now. A game resumed from a position has no
+    /// record and is not kept: whatever was kept before is removed, as it
+    /// is not the game on the board. A failure is logged: the game goes
+    /// on, only not kept.
     pub fn save(&self, game: &OfflineGame) {
-        let Some(record) = game.record() else { return };
+        let Some(record) = game.record() else {
+            self.discard();
+            return;
+        };
         let written = encode(record)
             .map_err(io::Error::other)
             .and_then(|bytes| crate::durable::replace(&self.path, |file| file.write_all(&bytes)));
@@ -156,6 +160,26 @@ mod tests {
         assert!(kept.load().is_none());
         assert!(!kept.offered());
         kept.discard();
+    }
+
+    #[test]
+    fn a_game_from_a_position_takes_the_place_of_the_kept_one_unkept() {
+        let data = tempfile::tempdir().unwrap();
+        let kept = GameFile::in_folder(data.path());
+        kept.save(&game());
+        let seats = crate::rules::Seats::for_players(2).unwrap();
+        let position = crate::rules::Game::new(
+            RuleSet::Classic(HouseRules::default()),
+            seats,
+            crate::rules::Colour::Red,
+        )
+        .unwrap();
+        let players = vec![Player::Human { name: "Ana".into() }; 2];
+        kept.save(&OfflineGame::resume(position, players).unwrap());
+        assert!(
+            !kept.offered(),
+            "the earlier game is not the one on the board"
+        );
     }
 
     #[test]
