@@ -443,8 +443,11 @@ impl App {
                 return;
             };
             if !online_adapter::leave(&online) {
-                state.borrow().kept.discard();
-                online.borrow().keep_local_bookmark(false);
+                let s = state.borrow();
+                if let Some(game) = s.game.as_ref() {
+                    s.kept.left(game);
+                }
+                online.borrow_mut().set_local(false);
             }
             let mut state = state.borrow_mut();
             state.generation += 1;
@@ -495,7 +498,9 @@ impl App {
         result.on_home(move || {
             // After its end, closing an online game costs nothing; it must
             // close, or its taps would take those of the next game here.
-            online_adapter::leave(&online);
+            if !online_adapter::leave(&online) {
+                online.borrow_mut().set_local(false);
+            }
             if let Some(window) = window.upgrade() {
                 window
                     .global::<ui::AppAdapter>()
@@ -701,7 +706,7 @@ fn start(
     game: OfflineGame,
 ) {
     invite_adapter::away_from_home(window, &mut online.borrow_mut().invites);
-    online.borrow().keep_local_bookmark(true);
+    online.borrow_mut().set_local(true);
     {
         let mut s = state.borrow_mut();
         s.generation += 1;

@@ -148,6 +148,9 @@ pub struct Board {
     pieces: Vec<(PieceId, Spot)>,
     /// The piece being asked about, if any.
     selection: Option<Selection>,
+    /// The piece whose tap chose the move being made: of pieces standing
+    /// together in a base, the one that moves.
+    tapped: Option<PieceId>,
     /// Whether the move due is this phone's to make: always in a game on
     /// this device (whose computer seats are paced outside), online only
     /// when the log waits on this player.
@@ -161,6 +164,7 @@ impl Board {
             pieces: identified(&game),
             game,
             selection: None,
+            tapped: None,
             acting: true,
         }
     }
@@ -190,7 +194,17 @@ impl Board {
         self.acting = acting;
         let mut left = spots(&game);
         let mut moved = Vec::new();
-        for (i, (id, spot)) in self.pieces.iter().enumerate() {
+        // The tapped piece is matched last, so that of pieces that stood
+        // together it is the one that moved (once the game has moved).
+        let tapped = if game == self.game {
+            self.tapped
+        } else {
+            self.tapped.take()
+        };
+        let mut order: Vec<usize> = (0..self.pieces.len()).collect();
+        order.sort_by_key(|&i| Some(self.pieces[i].0) == tapped);
+        for i in order {
+            let (id, spot) = &self.pieces[i];
             match left.iter().position(|&(c, s)| (c, s) == (id.colour, *spot)) {
                 Some(k) => {
                     left.swap_remove(k);
@@ -222,15 +236,19 @@ impl Board {
         self.game.roll(die)
     }
 
-    /// Plays `mv` in a game on this device: its piece (the first of those
-    /// on its start, as the board offers them) moves, and a piece it
-    /// captures goes to the base the rules say.
+    /// Plays `mv` in a game on this device: its piece moves (the tapped
+    /// one, of pieces standing together in a base; else the first), and
+    /// a piece it captures goes to the base the rules say.
     pub fn play(&mut self, mv: Move) -> Result<Played, FlowError> {
         let motion = Motion::of(&self.game, mv).ok_or(FlowError::Illegal)?;
+        let tapped = self.tapped.take();
+        let at_start =
+            |(id, spot): &(PieceId, Spot)| (id.colour, *spot) == (motion.colour, motion.from);
         let piece = self
             .pieces
             .iter()
-            .position(|(id, spot)| (id.colour, *spot) == (motion.colour, motion.from))
+            .position(|p| at_start(p) && Some(p.0) == tapped)
+            .or_else(|| self.pieces.iter().position(at_start))
             .ok_or(FlowError::Illegal)?;
         let played = self.game.play(mv)?;
         self.selection = None;
@@ -420,6 +438,7 @@ impl Board {
             [] => Err(FlowError::Illegal),
             [mv] => {
                 self.selection = None;
+                self.tapped = Some(piece);
                 Ok(Tap::Play(*mv))
             }
             _ => {

@@ -31,18 +31,27 @@ impl GameFile {
         }
     }
 
-    /// Keeps `game` as it is now. A game resumed from a position has no
-    /// record and is not kept: whatever was kept before is removed, as it
-    /// is not the game on the board. A failure is logged: the game goes
-    /// on, only not kept.
+    /// Keeps `game` as it is now, once its first roll is made: a new game
+    /// takes the place of the one kept before only when it is played, not
+    /// when it is opened and left at once. A game resumed from a position
+    /// has no record and is not kept: whatever was kept before is removed,
+    /// as it is not the game on the board. A failure is logged: the game
+    /// goes on, only not kept.
+    ///
+    /// The file is flushed but not its folder, which costs a second flush
+    /// on every step: a power cut may lose the last steps, a killed app
+    /// loses none.
     pub fn save(&self, game: &OfflineGame) {
         let Some(record) = game.record() else {
             self.discard();
             return;
         };
-        let written = encode(record)
-            .map_err(io::Error::other)
-            .and_then(|bytes| crate::durable::replace(&self.path, |file| file.write_all(&bytes)));
+        if !record.started() {
+            return;
+        }
+        let written = encode(record).map_err(io::Error::other).and_then(|bytes| {
+            crate::durable::rename_over(&self.path, |file| file.write_all(&bytes)).map(drop)
+        });
         if let Err(e) = written {
             tracing::warn!("cannot keep the game on this device: {e}");
         }
@@ -67,7 +76,16 @@ impl GameFile {
             .ok()
     }
 
-    /// Keeps no game any more (it ended, or its players left it).
+    /// The players leave `game`: it is no longer kept. One left before
+    /// its first roll never took the place of the game kept before, which
+    /// stays.
+    pub fn left(&self, game: &OfflineGame) {
+        if game.record().is_none_or(Record::started) {
+            self.discard();
+        }
+    }
+
+    /// Keeps no game any more (it ended, or was not kept).
     pub fn discard(&self) {
         match std::fs::remove_file(&self.path) {
             Err(e) if e.kind() != io::ErrorKind::NotFound => {
@@ -130,16 +148,20 @@ mod tests {
     use crate::protocol::header::TurnTimer;
     use crate::rules::{Die, HouseRules, RuleSet};
 
-    fn game() -> OfflineGame {
-        let setup = Setup {
+    fn setup() -> Setup {
+        Setup {
             players: vec![
                 Player::Human { name: "Ana".into() },
                 Player::Computer { level: Level::Easy },
             ],
             rules: RuleSet::Classic(HouseRules::default()),
             timer: TurnTimer::None,
-        };
-        let mut game = OfflineGame::new(setup, || Die::SIX).unwrap();
+        }
+    }
+
+    /// A game with its first roll made.
+    fn game() -> OfflineGame {
+        let mut game = OfflineGame::new(setup(), || Die::SIX).unwrap();
         game.roll(Die::SIX).unwrap();
         game
     }
@@ -160,6 +182,27 @@ mod tests {
         assert!(kept.load().is_none());
         assert!(!kept.offered());
         kept.discard();
+    }
+
+    #[test]
+    fn a_new_game_takes_the_kept_ones_place_only_once_played() {
+        let data = tempfile::tempdir().unwrap();
+        let kept = GameFile::in_folder(data.path());
+        let earlier = game();
+        kept.save(&earlier);
+        let mut new = OfflineGame::new(setup(), || Die::SIX).unwrap();
+        kept.save(&new);
+        kept.left(&new);
+        assert_eq!(
+            kept.load().unwrap().record(),
+            earlier.record(),
+            "opened and left"
+        );
+        new.roll(Die::new(3).unwrap()).unwrap();
+        kept.save(&new);
+        assert_eq!(kept.load().unwrap().record(), new.record(), "played");
+        kept.left(&new);
+        assert!(!kept.offered(), "left");
     }
 
     #[test]

@@ -77,6 +77,11 @@ impl Record {
     pub fn setup(&self) -> &Setup {
         &self.setup
     }
+
+    /// Whether a roll has been made since the opening.
+    pub fn started(&self) -> bool {
+        !self.steps.is_empty()
+    }
 }
 
 /// A roll or a move of a [`Record`], and whether the computer made it.
@@ -621,7 +626,7 @@ mod tests {
     }
 
     #[test]
-    fn a_record_plays_the_same_game_again_at_every_step() {
+    fn a_record_plays_the_same_game_again() {
         // The Croatian opening rolls for who begins, Matfyz asks questions
         // and runs several rolls; a person's moves and the computer's mix.
         let rule_sets = [RuleSet::Classic(HouseRules::CROATIAN), RuleSet::Matfyz];
@@ -651,6 +656,8 @@ mod tests {
                     let again = OfflineGame::replay(game.record().unwrap().clone()).unwrap();
                     assert_eq!(seen(&again), seen(&game), "{rules:?}, step {step}");
                     assert_eq!(again.record(), game.record());
+                    // The computer's next decision gets the same seed.
+                    assert_eq!(again.decisions, game.decisions);
                 }
             }
         }
@@ -813,6 +820,11 @@ mod tests {
                 .count()
         };
         assert_eq!(out(&game), 1, "one piece comes out");
+        assert_eq!(
+            spot_of(&game, movable[3].id),
+            Spot::Track(0),
+            "the one tapped"
+        );
     }
 
     #[test]

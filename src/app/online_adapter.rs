@@ -77,6 +77,9 @@ pub struct Online {
     /// Bumped for every new session, so a finished session's late
     /// updates do nothing.
     generation: u64,
+    /// A game on this device is on the board: what to reopen when no
+    /// online game or room is.
+    local: bool,
 }
 
 thread_local! {
@@ -106,6 +109,7 @@ impl Online {
             names: Default::default(),
             hosted: false,
             generation: 0,
+            local: false,
         }
     }
 
@@ -124,8 +128,11 @@ impl Online {
     }
 
     /// Keeps what to reopen if the operating system kills the app now:
-    /// the game on the board (its folder, which Resume goes on with), the
-    /// room this phone joined (a host's room ends with the app), or Home.
+    /// the online game on the board (its folder, which Resume goes on
+    /// with), the room this phone joined (a host's room ends with the
+    /// app), the game on this device, or Home. (A session left earlier
+    /// calls this as it ends: the bookmark follows what is on the board,
+    /// not that session.)
     fn keep_bookmark(&self) {
         let bookmark = match (&self.session, &self.game, &self.room) {
             (Some(session), Some(_), _) => Bookmark::Game {
@@ -137,16 +144,16 @@ impl Online {
                         ticket: ticket.to_owned(),
                     })
             }
+            _ if self.local => Bookmark::Local,
             _ => Bookmark::Home,
         };
         self.lifecycle.set_bookmark(bookmark);
     }
 
-    /// Keeps the game on this device (`true`: it is on the board) or Home
-    /// as what to reopen if the system kills the app now.
-    pub(super) fn keep_local_bookmark(&self, on: bool) {
-        self.lifecycle
-            .set_bookmark(if on { Bookmark::Local } else { Bookmark::Home });
+    /// A game on this device is on the board (`true`) or no longer is.
+    pub(super) fn set_local(&mut self, on: bool) {
+        self.local = on;
+        self.keep_bookmark();
     }
 
     /// Whether a session runs, shown or given up: its game's folder is in
@@ -732,5 +739,25 @@ fn options_from_ui(adapter: &RoomAdapter, house: HouseRules) -> RoomOptions {
             ui::RuleChoice::Matfyz => RuleSet::Matfyz,
         },
         first,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::platform::Platform;
+
+    #[test]
+    fn a_game_on_this_device_stays_the_bookmark_when_an_earlier_session_ends() {
+        let platform = Platform::desktop();
+        let lifecycle = platform.lifecycle.clone();
+        let mut online = Online::new(".".into(), platform.lifecycle, platform.discovery);
+        online.set_local(true);
+        assert_eq!(lifecycle.bookmark(), Bookmark::Local);
+        // A session left before this game began tells its end.
+        online.keep_bookmark();
+        assert_eq!(lifecycle.bookmark(), Bookmark::Local);
+        online.set_local(false);
+        assert_eq!(lifecycle.bookmark(), Bookmark::Home);
     }
 }

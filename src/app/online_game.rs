@@ -545,10 +545,28 @@ mod tests {
         assert_eq!(online.targets(), [start]);
         assert_eq!(online.tap_to(start), online.tap(movable[0].id));
         assert_eq!(movable.len(), 4, "every base piece is offered");
-        for piece in movable {
+        for piece in &movable {
             let action = online.tap(piece.id);
             assert_eq!(action, Some(Action::Move(game.legal_moves()[0])));
         }
+        // The log brings the move back: the piece tapped last came out
+        // (not the last of the base, as pieces are matched in order).
+        let tapped = movable[1].id;
+        online.tap(tapped);
+        let mut after = game;
+        after.play(game.legal_moves()[0]).unwrap();
+        let again = Due::Roll {
+            roll: 2,
+            seat: Some(Colour::Red),
+            by: Actor::Player(Colour::Red),
+        };
+        online.update(snapshot(after, again));
+        let out = online
+            .pieces()
+            .into_iter()
+            .find(|p| p.id == tapped)
+            .unwrap();
+        assert_eq!(out.spot, start);
         let green = PieceId {
             colour: Colour::Green,
             slot: 0,
