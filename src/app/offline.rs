@@ -613,6 +613,35 @@ mod tests {
         assert_eq!(game.game().rules(), RuleSet::Classic(HouseRules::CROATIAN));
     }
 
+    /// Plays the step `game` waits for: a roll of `roll`, the computer's
+    /// move, or a person's tap on the first piece that may move, each
+    /// question answered with the option `answer` picks. Whether the game
+    /// went on (not once it is won).
+    fn play_step(
+        game: &mut OfflineGame,
+        roll: impl FnOnce() -> Die,
+        mut answer: impl FnMut(&Choice) -> usize,
+    ) -> bool {
+        match game.next() {
+            Next::Won { .. } => return false,
+            Next::Roll { .. } => {
+                game.roll(roll()).unwrap();
+            }
+            Next::Move { .. } if game.computer_to_act().is_some() => {
+                game.play_computer().unwrap();
+            }
+            Next::Move { .. } => {
+                let piece = game.pieces().into_iter().find(|p| p.movable).unwrap();
+                let mut outcome = game.play_piece(piece.id).unwrap();
+                while outcome == Outcome::Asked {
+                    let (_, choice) = game.choice().unwrap();
+                    outcome = game.choose(answer(&choice)).unwrap();
+                }
+            }
+        }
+        true
+    }
+
     /// What a player sees of `game`.
     fn seen(game: &OfflineGame) -> impl PartialEq + std::fmt::Debug {
         (
@@ -635,22 +664,9 @@ mod tests {
             let mut faces = dice(&[6, 3, 6, 6, 2, 5, 1, 4, 6, 2, 3]);
             let mut game = new_game(players, rules, TurnTimer::Seconds20, &mut faces);
             for step in 0..400 {
-                match game.next() {
-                    Next::Won { .. } => break,
-                    Next::Roll { .. } => {
-                        game.roll(faces()).unwrap();
-                    }
-                    Next::Move { .. } if game.computer_to_act().is_some() => {
-                        game.play_computer().unwrap();
-                    }
-                    Next::Move { .. } => {
-                        let piece = game.pieces().into_iter().find(|p| p.movable).unwrap();
-                        // Each question is answered with its first option.
-                        let mut outcome = game.play_piece(piece.id).unwrap();
-                        while outcome == Outcome::Asked {
-                            outcome = game.choose(0).unwrap();
-                        }
-                    }
+                // Each question is answered with its first option.
+                if !play_step(&mut game, &mut faces, |_| 0) {
+                    break;
                 }
                 if step % 37 == k {
                     let again = OfflineGame::replay(game.record().unwrap().clone()).unwrap();
@@ -1232,39 +1248,32 @@ mod tests {
         let mut dice = super::super::dice::Dice::from_seed([7; 32]);
         let (mut plans, mut recipients) = (0, 0);
         for step in 0..50_000 {
-            match game.next() {
-                Next::Roll { .. } => {
-                    game.roll(dice.roll()).unwrap();
-                }
-                Next::Move { .. } if game.computer_to_act().is_some() => {
-                    game.play_computer().unwrap();
-                }
-                Next::Move { .. } => {
-                    let piece = game.pieces().into_iter().find(|p| p.movable).unwrap();
-                    let mut outcome = game.play_piece(piece.id).unwrap();
-                    while outcome == Outcome::Asked {
-                        let (_, choice) = game.choice().unwrap();
-                        let last = match &choice {
-                            Choice::Plan(plans) => plans.len() - 1,
-                            Choice::Recipient { seats, .. } => seats.len() - 1,
-                        };
-                        match choice {
-                            Choice::Plan(_) => plans += 1,
-                            Choice::Recipient { .. } => recipients += 1,
-                        }
-                        // Vary the answers: the longest plan, the last seat.
-                        outcome = game.choose(step % 2 * last).unwrap();
-                    }
-                }
-                Next::Won { winner } => {
-                    assert_eq!(game.placings()[0], winner);
-                    assert!(
-                        plans > 0 && recipients > 0,
-                        "{plans} plans, {recipients} recipients"
-                    );
-                    return;
-                }
+            if let Next::Won { winner } = game.next() {
+                assert_eq!(game.placings()[0], winner);
+                assert!(
+                    plans > 0 && recipients > 0,
+                    "{plans} plans, {recipients} recipients"
+                );
+                return;
             }
+            play_step(
+                &mut game,
+                || dice.roll(),
+                |choice| {
+                    let last = match choice {
+                        Choice::Plan(all) => {
+                            plans += 1;
+                            all.len() - 1
+                        }
+                        Choice::Recipient { seats, .. } => {
+                            recipients += 1;
+                            seats.len() - 1
+                        }
+                    };
+                    // Vary the answers: the longest plan, the last seat.
+                    step % 2 * last
+                },
+            );
         }
         panic!("no winner after 50 000 steps");
     }
