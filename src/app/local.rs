@@ -31,9 +31,10 @@ impl GameFile {
         }
     }
 
-    /// Keeps `game` as it is now, once its first roll is made: a new game
-    /// takes the place of the one kept before only when it is played, not
-    /// when it is opened and left at once. A game resumed from a position
+    /// Keeps `game` as it is now, once a person has rolled in it: a new
+    /// game takes the place of the one kept before only when it is played,
+    /// not when it is opened and left at once (while a computer that
+    /// begins makes its first rolls). A game resumed from a position
     /// has no record and is not kept: whatever was kept before is removed,
     /// as it is not the game on the board. A failure is logged: the game
     /// goes on, only not kept.
@@ -76,9 +77,9 @@ impl GameFile {
             .ok()
     }
 
-    /// The players leave `game`: it is no longer kept. One left before
-    /// its first roll never took the place of the game kept before, which
-    /// stays.
+    /// The players leave `game`: it is no longer kept. One left before a
+    /// person rolled in it never took the place of the game kept before,
+    /// which stays.
     pub fn left(&self, game: &OfflineGame) {
         if game.record().is_none_or(Record::started) {
             self.discard();
@@ -190,8 +191,15 @@ mod tests {
         let kept = GameFile::in_folder(data.path());
         let earlier = game();
         kept.save(&earlier);
-        let mut new = OfflineGame::new(setup(), || Die::SIX).unwrap();
-        kept.save(&new);
+        // The person is green: the computer (red) begins, and its rolls
+        // do not make the new game the one kept.
+        let mut players = setup().players;
+        players.reverse();
+        let mut new = OfflineGame::new(Setup { players, ..setup() }, || Die::SIX).unwrap();
+        for _ in 0..3 {
+            new.roll(Die::new(2).unwrap()).unwrap();
+            kept.save(&new);
+        }
         kept.left(&new);
         assert_eq!(
             kept.load().unwrap().record(),

@@ -78,9 +78,12 @@ impl Record {
         &self.setup
     }
 
-    /// Whether a roll has been made since the opening.
+    /// Whether a person has rolled or moved since the opening (a
+    /// computer seat that begins does not make the game the player's).
     pub fn started(&self) -> bool {
-        !self.steps.is_empty()
+        self.steps.iter().any(|step| match *step {
+            Step::Roll(_, by_computer) | Step::Move(_, by_computer) => !by_computer,
+        })
     }
 }
 
