@@ -438,7 +438,9 @@ impl Board {
             [] => Err(FlowError::Illegal),
             [mv] => {
                 self.selection = None;
-                self.tapped = Some(piece);
+                // A second tap before the game moves (online, the log has
+                // not taken the first move yet) does not take its place.
+                self.tapped.get_or_insert(piece);
                 Ok(Tap::Play(*mv))
             }
             _ => {

@@ -549,10 +549,13 @@ mod tests {
             let action = online.tap(piece.id);
             assert_eq!(action, Some(Action::Move(game.legal_moves()[0])));
         }
-        // The log brings the move back: the piece tapped last came out
-        // (not the last of the base, as pieces are matched in order).
+        // The log brings the move back: the piece whose tap made it came
+        // out (not the last of the base, as pieces are matched in order),
+        // though another was tapped before the log took it.
+        let mut online = OnlineGame::new(snapshot(game, due));
         let tapped = movable[1].id;
         online.tap(tapped);
+        online.tap(movable[2].id);
         let mut after = game;
         after.play(game.legal_moves()[0]).unwrap();
         let again = Due::Roll {
