@@ -40,6 +40,26 @@ fn assert_valid(position: &Position) {
     assert_eq!(&rebuilt, position);
 }
 
+/// How many of `colour`'s pieces are in base.
+fn in_base(position: &Position, colour: Colour) -> usize {
+    position.places(colour).iter().filter(|p| **p == Place::Base).count()
+}
+
+/// `colour`'s pieces counted where they stand: in base and home by their
+/// places, on the track by the squares' occupants, so that a piece the
+/// places and the squares disagree on does not count as one.
+fn pieces(position: &Position, colour: Colour) -> usize {
+    let home = position
+        .places(colour)
+        .iter()
+        .filter(|p| matches!(p, Place::Home(_)))
+        .count();
+    let track = (0..40)
+        .filter(|&square| position.occupant(square) == Some(colour))
+        .count();
+    in_base(position, colour) + track + home
+}
+
 /// Plays a random game, checking every position, and returns its log.
 fn random_game(house: HouseRules, seats: Seats, seed: u64) -> (Game, Vec<Step>) {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
@@ -101,21 +121,33 @@ proptest! {
     fn every_legal_move_gives_a_valid_position(
         house in house(),
         seed in any::<u64>(),
-        cut in 0usize..400,
+        cut in any::<prop::sample::Index>(),
     ) {
-        // A position from the middle of a random game, then every move for
-        // every roll from it.
+        // A position from anywhere in a random game, its end included, then
+        // every move for every roll from it.
         let seats = Seats::for_players(4).unwrap();
         let (_, log) = random_game(house, seats, seed);
-        let game = replay(house, seats, &log[..cut.min(log.len())]);
+        let game = replay(house, seats, &log[..cut.index(log.len() + 1)]);
+        let before = game.position();
         for die in clovece::rules::Die::all() {
-            for mv in game.position().legal_moves(house, die).iter() {
-                let mut after = *game.position();
+            for mv in before.legal_moves(house, die).iter() {
+                let mut after = *before;
                 after.apply(mv);
                 assert_valid(&after);
+                let victim = match mv.to() {
+                    Place::Track(square) => before.occupant(square),
+                    _ => None,
+                };
                 for colour in seats.iter() {
-                    let on_board = after.places(colour).iter().filter(|p| **p != Place::Base).count();
-                    prop_assert!(on_board <= 4);
+                    let (was, is) = (in_base(before, colour), in_base(&after, colour));
+                    if colour == mv.colour() {
+                        let brought_out = usize::from(mv.from() == Place::Base);
+                        prop_assert_eq!(is + brought_out, was, "{:?}", mv);
+                    } else {
+                        let captured = usize::from(victim == Some(colour));
+                        prop_assert_eq!(is, was + captured, "{:?}", mv);
+                    }
+                    prop_assert_eq!(pieces(&after, colour), 4, "{:?}", mv);
                 }
             }
         }
