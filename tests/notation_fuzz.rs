@@ -3,7 +3,9 @@
 
 use clovece::notation::{moves, replay};
 use proptest::prelude::*;
-use serde_json::json;
+use proptest::strategy::ValueTree;
+use proptest::test_runner::TestRunner;
+use serde_json::{Map, Value, json};
 
 fn token() -> impl Strategy<Value = String> {
     prop_oneof![
@@ -22,6 +24,126 @@ fn colour() -> impl Strategy<Value = String> {
         Just("yellow".to_owned()),
         "[a-z]{0,6}",
     ]
+}
+
+/// A Matfyz run as the notation writes it (`B:green>T0>T6`, `T7>T10*red`),
+/// from tokens that may be off the board.
+fn run() -> impl Strategy<Value = String> {
+    (
+        prop_oneof![colour().prop_map(|c| format!("B:{c}")), token()],
+        prop::collection::vec(token(), 0..4),
+        prop::option::of(colour()),
+    )
+        .prop_map(|(from, steps, recipient)| {
+            let mut run = from;
+            for step in steps {
+                run.push('>');
+                run.push_str(&step);
+            }
+            if let Some(recipient) = recipient {
+                run.push('*');
+                run.push_str(&recipient);
+            }
+            run
+        })
+}
+
+/// Where a Matfyz piece stands: its seat's base or home, or the track.
+#[derive(Debug, Clone, Copy)]
+enum Spot {
+    Base,
+    Home,
+    Track,
+}
+
+/// A Matfyz document (docs/matfyz.md) that is mostly a position that can
+/// arise: each colour has one piece per player, held by distinct seats in
+/// their base or home or standing on the track, no two on one square; so
+/// that the engine, not only the reader, answers. One field is sometimes
+/// replaced by something hostile.
+fn matfyz_doc() -> impl Strategy<Value = Value> {
+    const COLOURS: [&str; 4] = ["red", "blue", "green", "yellow"];
+    (2usize..=4)
+        .prop_flat_map(|players| {
+            let seats: Vec<&str> = match players {
+                2 => vec!["red", "green"],
+                3 => vec!["red", "blue", "green"],
+                _ => COLOURS.to_vec(),
+            };
+            (
+                prop::sample::select(seats.clone()),
+                Just(seats),
+                prop::collection::vec(
+                    prop_oneof![Just(Spot::Base), Just(Spot::Home), Just(Spot::Track)],
+                    4 * players,
+                ),
+                Just((0..40).collect::<Vec<u8>>()).prop_shuffle(),
+                prop::collection::vec(Just(vec![0usize, 1, 2, 3]).prop_shuffle(), players),
+                (0usize..3, prop::option::weighted(0.9, 1i64..=6)),
+                prop::option::weighted(0.2, token()),
+                prop::collection::vec(
+                    prop_oneof![
+                        (-1i64..8).prop_map(|r| json!({"roll": r})),
+                        run().prop_map(|r| json!({"move": r})),
+                    ],
+                    0..30,
+                ),
+                prop::option::weighted(
+                    0.2,
+                    (prop::sample::select(vec!["seats", "turn", "bases", "homes", "track", "rolls", "done"]),
+                    prop_oneof![
+                        token().prop_map(Value::from),
+                        colour().prop_map(Value::from),
+                        (-2i64..9).prop_map(Value::from),
+                        prop::collection::vec(prop::option::of(colour()), 0..6).prop_map(Value::from),
+                        prop::collection::vec((token(), colour()), 0..4).prop_map(|pairs| {
+                            pairs
+                                .into_iter()
+                                .map(|(square, piece)| (square, Value::from(piece)))
+                                .collect::<Map<_, _>>()
+                                .into()
+                        }),
+                    ],
+                )),
+            )
+        })
+        .prop_map(
+            |(turn, seats, spots, squares, home_orders, (sixes, last), done, script, hostile)| {
+                let mut bases = vec![Vec::new(); seats.len()];
+                let mut homes = vec![vec![Value::Null; 4]; seats.len()];
+                let mut track = Map::new();
+                let (mut squares, mut home_squares) = (squares.into_iter(), home_orders);
+                // Piece `k` of each colour is held by seat `k`, so no seat
+                // holds two of one colour.
+                for (piece, spot) in spots.into_iter().enumerate() {
+                    let (colour, seat) = (COLOURS[piece / seats.len()], piece % seats.len());
+                    match spot {
+                        Spot::Base => bases[seat].push(colour),
+                        Spot::Home => {
+                            let square = home_squares[seat].pop().unwrap();
+                            homes[seat][square] = Value::from(colour);
+                        }
+                        Spot::Track => {
+                            let square = squares.next().unwrap();
+                            track.insert(format!("T{square}"), Value::from(colour));
+                        }
+                    }
+                }
+                let by_seat = |values: Vec<Value>| -> Map<String, Value> {
+                    seats.iter().map(|s| s.to_string()).zip(values).collect()
+                };
+                let mut rolls = vec![6; sixes];
+                rolls.extend(last);
+                let mut doc = json!({"rules": "matfyz", "seats": seats, "turn": turn,
+                    "bases": by_seat(bases.into_iter().map(Value::from).collect()),
+                    "homes": by_seat(homes.into_iter().map(Value::from).collect()),
+                    "track": track, "rolls": rolls, "done": Vec::from_iter(done), "script": script});
+                if let Some((key, value)) = hostile {
+                    doc[key] = value;
+                }
+                doc
+            },
+        )
 }
 
 proptest! {
@@ -57,4 +179,25 @@ proptest! {
         let _ = moves(&doc.to_string());
         let _ = replay(&doc.to_string());
     }
+
+    #[test]
+    fn arbitrary_matfyz_positions_and_scripts_never_panic(doc in matfyz_doc()) {
+        let _ = moves(&doc.to_string());
+        let _ = replay(&doc.to_string());
+    }
+}
+
+/// The Matfyz documents reach the engine: most are positions it accepts,
+/// so the fuzzing above is not all refused by the reader.
+#[test]
+fn matfyz_documents_are_mostly_positions_the_engine_takes() {
+    let mut runner = TestRunner::deterministic();
+    let strategy = matfyz_doc();
+    let accepted = (0..200)
+        .filter(|_| {
+            let doc = strategy.new_tree(&mut runner).unwrap().current();
+            moves(&doc.to_string()).is_ok()
+        })
+        .count();
+    assert!(accepted >= 100, "{accepted} of 200 accepted");
 }
