@@ -269,32 +269,68 @@ fn the_header_alone_is_read_past_damaged_entries_and_refused_with_the_game() {
     ));
 }
 
+/// Where each record of a log file ends, the header's first: a record is
+/// its payload's length (4 bytes, little-endian), 4 check bytes and the
+/// payload (src/protocol/store.rs).
+fn record_ends(bytes: &[u8]) -> Vec<usize> {
+    let mut ends = Vec::new();
+    let mut at = 0;
+    while at < bytes.len() {
+        let len = u32::from_le_bytes(bytes[at..at + 4].try_into().unwrap());
+        at += 8 + len as usize;
+        ends.push(at);
+    }
+    assert_eq!(at, bytes.len(), "the file is whole records");
+    ends
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(24))]
 
-    /// Cut anywhere, the file loads as a prefix of the game it held.
+    /// Cut anywhere, the file loads as the longest prefix of the game it
+    /// held whose records are whole: no game if the header is cut, else
+    /// every whole entry, with the damage reported after them if a record
+    /// is cut in the middle.
     #[test]
-    fn a_log_cut_anywhere_loads_as_a_prefix(permille in 0..=1000usize) {
+    fn a_log_cut_anywhere_loads_as_a_prefix(
+        cut in any::<prop::sample::Index>(),
+        on_boundary in any::<bool>(),
+    ) {
         let dir = tempfile::tempdir().unwrap();
         let phone = saved_game(dir.path(), 25);
         let full = phone.log().hashes().to_vec();
         drop(phone);
         let path = log_file(dir.path());
         let bytes = fs::read(&path).unwrap();
-        let keep = bytes.len() * permille / 1000;
+        let ends = record_ends(&bytes);
+        prop_assert_eq!(ends.len(), full.len() + 1);
+        // Half the cuts on a record boundary, which any byte rarely is.
+        let keep = if on_boundary {
+            ends[cut.index(ends.len())]
+        } else {
+            cut.index(bytes.len() + 1)
+        };
         fs::write(&path, &bytes[..keep]).unwrap();
+        // The entries whose records are whole in the kept bytes.
+        let whole = ends[1..].iter().filter(|&&end| end <= keep).count();
         match Store::open(dir.path()) {
             // A cut on a record boundary leaves whole records: a shorter
             // log, as if the later appends had never happened.
             Ok(restored) => {
-                let len = restored.log.len() as usize;
-                prop_assert_eq!(restored.log.hashes(), &full[..len]);
+                prop_assert!(ends.contains(&keep), "cut at {} loads", keep);
+                prop_assert_eq!(restored.log.hashes(), &full[..whole]);
             }
-            Err(StoreError::Corrupt { intact, .. }) => {
-                let len = intact.log.len() as usize;
-                prop_assert_eq!(intact.log.hashes(), &full[..len]);
+            Err(StoreError::Corrupt { intact, index, offset, why, .. }) => {
+                prop_assert!(!ends.contains(&keep), "cut at {} is damage", keep);
+                prop_assert_eq!(intact.log.hashes(), &full[..whole]);
+                prop_assert_eq!(index as usize, whole);
+                prop_assert_eq!(offset as usize, ends[whole]);
+                prop_assert_eq!(why, Damage::Truncated);
             }
-            Err(StoreError::NoGame { .. }) => {}
+            Err(StoreError::NoGame { why, .. }) => {
+                prop_assert!(keep < ends[0], "cut at {} after the header", keep);
+                prop_assert_eq!(why, Damage::Truncated);
+            }
             Err(other) => prop_assert!(false, "{}", other),
         }
     }
