@@ -15,7 +15,7 @@ use clovece::app::ui::{
 };
 use clovece::app::{COMPUTER_PACE, RESULT_DELAY};
 use i_slint_backend_testing::{AccessibleRole, ElementHandle, ElementQuery, mock_elapsed_time};
-use slint::platform::PointerEventButton;
+use slint::platform::{Key, PointerEventButton, WindowEvent};
 use slint::{ComponentHandle, Model};
 
 use ui_support::{app, enabled, find, label_of, pump_until, settings_dir, shows};
@@ -674,11 +674,112 @@ fn an_online_game_that_ended_without_a_winner_names_nobody() {
 
 /// Presses Android's Back key.
 fn back(window: &clovece::app::ui::AppWindow) {
-    let key = || slint::platform::Key::Back.into();
+    press(window, Key::Back);
+}
+
+/// Presses and releases a key.
+fn press(window: &clovece::app::ui::AppWindow, key: Key) {
+    let text = slint::SharedString::from(key);
     let window = window.window();
-    window.dispatch_event(slint::platform::WindowEvent::KeyPressed { text: key() });
-    window.dispatch_event(slint::platform::WindowEvent::KeyReleased { text: key() });
+    window.dispatch_event(WindowEvent::KeyPressed { text: text.clone() });
+    window.dispatch_event(WindowEvent::KeyReleased { text });
     mock_elapsed_time(Duration::from_millis(10));
+}
+
+#[test]
+fn a_question_opened_by_a_tap_gives_tab_its_first_control() {
+    ui_support::init();
+    let folder = settings_dir("keyboard-late");
+    let app = app(folder.path(), 5);
+    let window = app.window();
+    window.show().unwrap();
+    find(window, "Play against the computer").mock_single_click(PointerEventButton::Left);
+    find(window, "Start").mock_single_click(PointerEventButton::Left);
+    find(window, "Leave game").mock_single_click(PointerEventButton::Left);
+    assert!(shows(window, "Leave this game?"));
+    // The question holds the keyboard without a control; the first Tab
+    // goes to Stay, not round to Leave.
+    press(window, Key::Tab);
+    press(window, Key::Return);
+    assert!(!shows(window, "Leave this game?"));
+    assert_eq!(window.global::<AppAdapter>().get_screen(), Screen::Game);
+}
+
+#[test]
+fn the_keyboard_alone_starts_and_plays_a_game_and_stays_inside_the_leave_question() {
+    ui_support::init();
+    let folder = settings_dir("keyboard");
+    let app = app(folder.path(), 5);
+    let window = app.window();
+    window.show().unwrap();
+    let screen = || window.global::<AppAdapter>().get_screen();
+
+    // Home's first control, then the setup's last (Start): Shift+Tab from
+    // the window's own scope goes round to the end.
+    press(window, Key::Tab);
+    press(window, Key::Return);
+    assert_eq!(screen(), Screen::Setup);
+    press(window, Key::Backtab);
+    press(window, Key::Space);
+    assert_eq!(screen(), Screen::Game);
+
+    let game = window.global::<GameAdapter>();
+    let leaving = || shows(window, "Leave this game?");
+    let (mut rolls, mut moves) = (0, 0);
+    for _ in 0..2_000 {
+        if moves >= 6 {
+            break;
+        }
+        if game.get_can_roll() {
+            // Escape asks to leave and Escape again stays: the keyboard is
+            // back on the button that asked, "‹"; the die is the last
+            // control while it may be rolled.
+            press(window, Key::Escape);
+            assert!(leaving());
+            press(window, Key::Escape);
+            assert!(!leaving());
+            press(window, Key::Backtab);
+            let before = game.get_rolls();
+            press(window, Key::Return);
+            assert_eq!(game.get_rolls(), before + 1, "Enter on the die rolls");
+            rolls += 1;
+            mock_elapsed_time(Duration::from_millis(500));
+        } else if game.get_must_move() && !game.get_turn_computer() {
+            // From the die (rolled, so no longer a stop) back to the last
+            // piece that may move.
+            let places = || {
+                let pieces = game.get_pieces();
+                pieces.iter().map(|p| (p.col, p.row)).collect::<Vec<_>>()
+            };
+            let before = places();
+            press(window, Key::Backtab);
+            press(window, Key::Return);
+            assert_ne!(places(), before, "Enter on a piece moves it");
+            moves += 1;
+            mock_elapsed_time(Duration::from_millis(400));
+        } else {
+            mock_elapsed_time(COMPUTER_PACE.max(RESULT_DELAY));
+        }
+    }
+    assert!(moves >= 6, "{rolls} rolls, {moves} moves");
+
+    // The question keeps the keyboard: it opens on Stay, Tab goes to Leave
+    // and round to Stay again, never to the board beneath.
+    press(window, Key::Escape);
+    assert!(leaving());
+    for _ in 0..2 {
+        press(window, Key::Tab);
+    }
+    press(window, Key::Return);
+    assert!(!leaving());
+    assert_eq!(screen(), Screen::Game);
+    // Escape still asks (the keyboard went back to "‹" as Stay went), and
+    // Shift+Tab from Stay goes round to Leave.
+    press(window, Key::Escape);
+    assert!(leaving());
+    press(window, Key::Backtab);
+    press(window, Key::Return);
+    assert_eq!(screen(), Screen::Home);
 }
 
 #[test]
@@ -1395,7 +1496,6 @@ fn a_tap_near_the_edge_of_a_small_boards_piece_moves_that_piece_not_its_neighbou
     use clovece::app::offline::{OfflineGame, Player};
     use clovece::rules::{Colour, Die, Game, HouseRules, Place, Seats, classic};
     use slint::LogicalPosition;
-    use slint::platform::WindowEvent;
 
     ui_support::init();
     let folder = settings_dir("tap-nearest");

@@ -14,7 +14,7 @@ use std::rc::{Rc, Weak};
 
 use libp2p::multiaddr::Protocol;
 use libp2p::{Multiaddr, PeerId};
-use slint::{ComponentHandle, ModelRc, VecModel};
+use slint::ComponentHandle;
 
 use super::invite::{self, Inbox, Invitee, Received, Seen};
 use super::nearby::NearbyRooms;
@@ -343,12 +343,14 @@ pub fn show_invitees(window: &AppWindow, s: &Online) {
         }
     };
     let all = s.invites.invitees();
-    let rows = |friend: bool| -> ModelRc<ui::InviteeData> {
-        ModelRc::new(VecModel::from_iter(
-            all.iter().filter(|i| i.friend == friend).map(row),
-        ))
+    let rows = |friend: bool| -> Vec<ui::InviteeData> {
+        all.iter().filter(|i| i.friend == friend).map(row).collect()
     };
-    adapter.set_friends(rows(true));
-    adapter.set_nearby(rows(false));
+    super::rows::show(adapter.get_friends(), rows(true), |rows| {
+        adapter.set_friends(rows)
+    });
+    super::rows::show(adapter.get_nearby(), rows(false), |rows| {
+        adapter.set_nearby(rows)
+    });
     *s.invites.shown.borrow_mut() = all;
 }

@@ -50,6 +50,7 @@ pub mod qr;
 pub mod resume;
 mod resume_adapter;
 pub mod room;
+mod rows;
 pub mod scan;
 pub mod settings;
 pub mod statistics;

@@ -23,7 +23,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 
 use libp2p::multiaddr::Protocol;
 use libp2p::{Multiaddr, PeerId};
-use slint::{ComponentHandle, ModelRc, VecModel};
+use slint::{ComponentHandle, ModelRc};
 use tokio::sync::oneshot;
 
 use super::invite::{Browse, Inbox};
@@ -258,7 +258,7 @@ pub(super) fn connect(window: &AppWindow, ask: Vec<(PeerId, Multiaddr)>) {
         let rows: Vec<ui::RoomData> = rooms.iter().map(room_data).collect();
         *shown.borrow_mut() = rooms;
         adapter.set_filtered_out(filtered_out);
-        adapter.set_rooms(ModelRc::new(VecModel::from(rows)));
+        super::rows::show(adapter.get_rooms(), rows, |rows| adapter.set_rooms(rows));
     });
 }
 

@@ -471,7 +471,7 @@ fn show_room(window: &AppWindow, s: &mut Online) {
         .zip(colours.into_iter().flat_map(Seats::iter))
         .map(|(seat, colour)| seat_data(seat, colour))
         .collect();
-    adapter.set_seats(ModelRc::new(VecModel::from(seats)));
+    super::rows::show(adapter.get_seats(), seats, |seats| adapter.set_seats(seats));
     adapter.set_full(room.full());
     adapter.set_startable(room.startable());
     adapter.set_ready(room.ready());
