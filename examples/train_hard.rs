@@ -2,8 +2,8 @@
 //! prints the weights file (docs/bots.md, "The learnt evaluation"):
 //!
 //! ```text
-//! cargo run --release --example train_hard -- --games 100000 --seed 1 \
-//!     > src/bot/classic/learnt_weights.rs
+//! cargo run --release --example train_hard -- --games 300000 --seed 1 \
+//!     --lambda 0.8 > src/bot/classic/learnt_weights.rs
 //! ```
 //!
 //! Progress goes to stderr. The same arguments give the same file.

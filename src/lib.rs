@@ -4,9 +4,9 @@
 //! The crate is layered so that dependencies point one way, each layer
 //! using only those before it:
 //!
-//! - [`rules`]: the pure, deterministic rules engine; [`notation`]: its
-//!   JSON positions (`clovece moves`, `replay`, `bot`).
-//! - [`bot`]: the computer players.
+//! - [`rules`]: the pure, deterministic rules engine.
+//! - [`bot`]: the computer players; [`notation`]: the JSON positions of
+//!   the command line (`clovece moves`, `replay`, `bot`).
 //! - [`protocol`]: the signed, replicated game log with commit-reveal dice,
 //!   transport-agnostic.
 //! - [`net`]: libp2p (finding phones, rooms, the byte channel).

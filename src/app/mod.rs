@@ -9,18 +9,22 @@
 //! - [`board`]: the board of a game, offline or online: which piece a tap
 //!   moves, and the Matfyz questions.
 //! - [`offline`]: a game on this device (against the computer or pass and
-//!   play).
+//!   play); [`local`]: that game kept in the data folder, to outlive the
+//!   app.
 //! - [`matfyz`]: what the board needs to know about the Matfyz rules
 //!   (shared pieces, and the choices a move can leave to the player).
 //! - [`dice`]: the die of offline games.
 //! - [`fairness`]: the roll history and dice statistics of a game.
 //! - [`leave`]: what leaving a game costs.
-//! - [`online`]: an online game's session on its network thread.
+//! - [`online`]: an online game's session on its network thread;
+//!   `online_adapter`: the online screens wired to it.
 //! - [`online_game`]: an online game's board, from the replicated log.
 //! - [`room`]: the room screen (host or guest) before an online game.
 //! - [`invite`]: invitations, the host's list and the invited phone's
-//!   inbox.
-//! - [`resume`]: online games kept to be resumed after the app was closed.
+//!   inbox; `invite_adapter`: their screens; `announce`: a node announced
+//!   nearby.
+//! - [`resume`]: online games kept to be resumed after the app was closed;
+//!   `resume_adapter`: Home's offer of one.
 //! - [`qr`]: the room's QR code as a pixel-sharp picture.
 //! - [`settings`]: the player's settings and where they are kept.
 //! - [`turn_clock`]: the turn timer of pass-and-play games.
@@ -28,6 +32,7 @@
 //! - [`nearby`]: the nearby rooms list, live, with its filters.
 //! - [`scan`]: the host's QR code, by camera or picture file.
 //! - [`statistics`]: this player's games, wins and dice.
+//! - `rows`: a list on the screen brought up to date row by row.
 
 mod adapter;
 mod announce;

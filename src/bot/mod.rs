@@ -5,14 +5,17 @@
 //! iteration, randomness only from a ChaCha generator seeded with `seed`.
 //!
 //! - [`playable`]: what a rule set provides (turn flow and two heuristics).
-//! - [`classic`]: that, for the classic rules.
+//! - [`classic`]: that, for the classic rules; [`matfyz`]: for the Matfyz
+//!   rules.
 //! - [`levels`]: random, easy, medium and hard, written once.
 //! - [`search`]: the hard player's expectimax with a node budget.
+//! - [`seeded`]: the only randomness, a ChaCha generator of the seed.
 //! - [`rollout`]: Monte-Carlo rollouts, a tournament player (so far
 //!   weaker than hard).
 //! - [`tournament`]: seat-rotated games between players, to measure them.
 //! - [`regret`]: how much a player's moves lose against full-game
 //!   Monte-Carlo rollouts, to see how much is left to gain.
+//! - [`train`]: the TD(λ) trainer of the hard player's learnt evaluation.
 
 mod classic;
 mod levels;

@@ -94,7 +94,7 @@ pub fn players(records: &[Record]) -> Vec<PlayerStats> {
 }
 
 impl fmt::Display for PlayerStats {
-    /// `player <peer> name <name>: <overall>`, a line per rule set and a
+    /// `player <peer> name <name> <overall>`, a line per rule set and a
     /// line of dice faces.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let name = if self.name.is_empty() {
