@@ -144,7 +144,11 @@ fn a_crashed_phone_restarts_from_disk_and_continues() {
             ..Faults::default()
         };
         let (config, _dir) = on_disk(config);
-        assert_agreed(&run(config));
+        let outcome = run(config);
+        assert_agreed(&outcome);
+        // The crash fell inside the game, and the phone came back from its
+        // files (a failed restart is in `refused`).
+        assert_eq!(outcome.restarts, 1, "seed {seed}");
     }
 }
 

@@ -174,8 +174,12 @@ pub struct Outcome {
     pub time: Millis,
     pub traffic: Traffic,
     /// Messages an honest phone refused (stale or lost races are not
-    /// refusals; these should not happen), with the reason.
+    /// refusals; these should not happen), with the reason; and restarts
+    /// that failed.
     pub refused: Vec<String>,
+    /// How many times a crashed phone restarted from its files: a test of
+    /// crashes checks that one happened before the game ended.
+    pub restarts: u32,
 }
 
 /// The phones of `config` and its signed header.
@@ -312,6 +316,7 @@ pub struct Sim {
     side: Option<Colours>,
     traffic: Traffic,
     refused: Vec<String>,
+    restarts: u32,
 }
 
 /// How often each phone ticks and looks at its watch.
@@ -365,6 +370,7 @@ impl Sim {
             side: None,
             traffic: Traffic::default(),
             refused: Vec::new(),
+            restarts: 0,
         };
         sim.plan_faults();
         for i in 0..sim.nodes.len() {
@@ -560,9 +566,11 @@ impl Sim {
         let Some(dir) = self.nodes[i].dir.clone() else {
             return;
         };
+        // A simulated crash stops a phone between calls, never inside a
+        // write, so a damaged file (`Corrupt`) is the store's fault and a
+        // failure like any other.
         let restored = match Store::open(&dir) {
             Ok(restored) => restored,
-            Err(StoreError::Corrupt { intact, .. }) => *intact,
             Err(error) => {
                 self.refused.push(format!("restart failed: {error}"));
                 return;
@@ -570,6 +578,7 @@ impl Sim {
         };
         match Phone::resume(restored, &self.nodes[i].player.keypair) {
             Ok(phone) => {
+                self.restarts += 1;
                 self.nodes[i].phone = Some(phone);
                 self.nodes[i].watch = Watch::new(&self.header.header, self.now);
                 self.nodes[i].planned = None;
@@ -690,6 +699,7 @@ impl Sim {
             time: self.now,
             traffic: self.traffic,
             refused: self.refused.clone(),
+            restarts: self.restarts,
         }
     }
 }
