@@ -42,7 +42,11 @@ fn assert_valid(position: &Position) {
 
 /// How many of `colour`'s pieces are in base.
 fn in_base(position: &Position, colour: Colour) -> usize {
-    position.places(colour).iter().filter(|p| **p == Place::Base).count()
+    position
+        .places(colour)
+        .iter()
+        .filter(|p| **p == Place::Base)
+        .count()
 }
 
 /// `colour`'s pieces counted where they stand: in base and home by their

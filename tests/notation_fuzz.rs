@@ -56,6 +56,25 @@ enum Spot {
     Track,
 }
 
+/// A field of a Matfyz document and something hostile to put there.
+fn hostile_field() -> impl Strategy<Value = (&'static str, Value)> {
+    let keys = vec!["seats", "turn", "bases", "homes", "track", "rolls", "done"];
+    let values = prop_oneof![
+        token().prop_map(Value::from),
+        colour().prop_map(Value::from),
+        (-2i64..9).prop_map(Value::from),
+        prop::collection::vec(prop::option::of(colour()), 0..6).prop_map(Value::from),
+        prop::collection::vec((token(), colour()), 0..4).prop_map(|pairs| {
+            pairs
+                .into_iter()
+                .map(|(square, piece)| (square, Value::from(piece)))
+                .collect::<Map<_, _>>()
+                .into()
+        }),
+    ];
+    (prop::sample::select(keys), values)
+}
+
 /// A Matfyz document (docs/matfyz.md) that is mostly a position that can
 /// arise: each colour has one piece per player, held by distinct seats in
 /// their base or home or standing on the track, no two on one square; so
@@ -88,23 +107,7 @@ fn matfyz_doc() -> impl Strategy<Value = Value> {
                     ],
                     0..30,
                 ),
-                prop::option::weighted(
-                    0.2,
-                    (prop::sample::select(vec!["seats", "turn", "bases", "homes", "track", "rolls", "done"]),
-                    prop_oneof![
-                        token().prop_map(Value::from),
-                        colour().prop_map(Value::from),
-                        (-2i64..9).prop_map(Value::from),
-                        prop::collection::vec(prop::option::of(colour()), 0..6).prop_map(Value::from),
-                        prop::collection::vec((token(), colour()), 0..4).prop_map(|pairs| {
-                            pairs
-                                .into_iter()
-                                .map(|(square, piece)| (square, Value::from(piece)))
-                                .collect::<Map<_, _>>()
-                                .into()
-                        }),
-                    ],
-                )),
+                prop::option::weighted(0.2, hostile_field()),
             )
         })
         .prop_map(
@@ -137,7 +140,8 @@ fn matfyz_doc() -> impl Strategy<Value = Value> {
                 let mut doc = json!({"rules": "matfyz", "seats": seats, "turn": turn,
                     "bases": by_seat(bases.into_iter().map(Value::from).collect()),
                     "homes": by_seat(homes.into_iter().map(Value::from).collect()),
-                    "track": track, "rolls": rolls, "done": Vec::from_iter(done), "script": script});
+                    "track": track, "rolls": rolls, "done": Vec::from_iter(done),
+                    "script": script});
                 if let Some((key, value)) = hostile {
                     doc[key] = value;
                 }
