@@ -633,7 +633,7 @@ fn a_certificate_its_only_voter_signs_after_playing_past_the_place_puts_them_out
 fn exposed_path(table: &Table, late: &Entry, seat: Colour) -> Vec<Entry> {
     let at = late.index as usize;
     let (mut phone, mut out) = phone_of(table, seat, None);
-    receive_unblamed(&mut phone, RED, &late, &mut out);
+    receive_unblamed(&mut phone, RED, late, &mut out);
     assert_eq!(phone.log().state().control(RED), Some(Control::Left));
     assert_eq!(phone.log().state().control(BLUE), Some(Control::Player));
     let Kind::Cheat(proof) = &phone.log().entries()[at].kind else {
