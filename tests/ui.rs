@@ -11,7 +11,7 @@ use std::time::Duration;
 
 use clovece::app::ui::{
     AppAdapter, BoardTheme, ChoiceKind, GameAdapter, MatfyzAdapter, NoteKind, ResultAdapter,
-    RoomProblem, Screen,
+    RoomProblem, Screen, SetupAdapter,
 };
 use clovece::app::{COMPUTER_PACE, RESULT_DELAY};
 use i_slint_backend_testing::{AccessibleRole, ElementHandle, ElementQuery, mock_elapsed_time};
@@ -719,34 +719,56 @@ fn the_keyboard_alone_starts_and_plays_a_game_and_stays_inside_the_leave_questio
     press(window, Key::Tab);
     press(window, Key::Return);
     assert_eq!(screen(), Screen::Setup);
+    // "‹", then the players' options: choosing one keeps the keyboard on
+    // it, so that Tab goes on to the next.
+    let players = || window.global::<SetupAdapter>().get_players();
+    for _ in 0..3 {
+        press(window, Key::Tab);
+    }
+    press(window, Key::Return);
+    assert_eq!(players(), 3);
+    press(window, Key::Tab);
+    press(window, Key::Space);
+    assert_eq!(players(), 4);
+    press(window, Key::Backtab);
+    press(window, Key::Backtab);
+    press(window, Key::Return);
+    assert_eq!(players(), 2);
+    // Round the end, from "‹": Start.
+    press(window, Key::Backtab);
     press(window, Key::Backtab);
     press(window, Key::Space);
     assert_eq!(screen(), Screen::Game);
 
     let game = window.global::<GameAdapter>();
     let leaving = || shows(window, "Leave this game?");
-    let (mut rolls, mut moves) = (0, 0);
+    let (mut rolls, mut moves, mut rolled) = (0, 0, false);
     for _ in 0..2_000 {
         if moves >= 6 {
             break;
         }
         if game.get_can_roll() {
-            // Escape asks to leave and Escape again stays: the keyboard is
-            // back on the button that asked, "‹"; the die is the last
-            // control while it may be rolled.
-            press(window, Key::Escape);
-            assert!(leaving());
-            press(window, Key::Escape);
-            assert!(!leaving());
+            // After a move the piece, no longer movable, gave the focus
+            // back to the window, and Shift+Tab finds the die (the last
+            // control while it may be rolled). After a roll the die may
+            // still hold it: Escape asks to leave and Escape again stays,
+            // and the keyboard is back on "‹".
+            if rolled {
+                press(window, Key::Escape);
+                assert!(leaving());
+                press(window, Key::Escape);
+                assert!(!leaving());
+            }
             press(window, Key::Backtab);
             let before = game.get_rolls();
             press(window, Key::Return);
             assert_eq!(game.get_rolls(), before + 1, "Enter on the die rolls");
             rolls += 1;
+            rolled = true;
             mock_elapsed_time(Duration::from_millis(500));
         } else if game.get_must_move() && !game.get_turn_computer() {
-            // From the die (rolled, so no longer a stop) back to the last
-            // piece that may move.
+            // The rolled die gave the focus back: Shift+Tab finds the
+            // last piece that may move.
             let places = || {
                 let pieces = game.get_pieces();
                 pieces.iter().map(|p| (p.col, p.row)).collect::<Vec<_>>()
@@ -756,6 +778,7 @@ fn the_keyboard_alone_starts_and_plays_a_game_and_stays_inside_the_leave_questio
             press(window, Key::Return);
             assert_ne!(places(), before, "Enter on a piece moves it");
             moves += 1;
+            rolled = false;
             mock_elapsed_time(Duration::from_millis(400));
         } else {
             mock_elapsed_time(COMPUTER_PACE.max(RESULT_DELAY));

@@ -921,7 +921,13 @@ pub(super) fn show_matfyz(
                     Some(data)
                 })
                 .collect();
-            adapter.set_plans(ModelRc::new(VecModel::from(plans)));
+            // An online game shows its board again every second.
+            super::rows::show(
+                adapter.get_plans(),
+                plans,
+                |_| (),
+                |plans| adapter.set_plans(plans),
+            );
             adapter.set_choice(ui::ChoiceKind::Plan);
         }
         Some(Choice::Recipient { captured, seats }) => {
@@ -930,7 +936,12 @@ pub(super) fn show_matfyz(
                 .filter_map(|s| players.iter().find(|p| p.hue == hue(s)).cloned())
                 .collect();
             adapter.set_captured(hue(captured));
-            adapter.set_recipients(ModelRc::new(VecModel::from(recipients)));
+            super::rows::show(
+                adapter.get_recipients(),
+                recipients,
+                |_| (),
+                |rows| adapter.set_recipients(rows),
+            );
             adapter.set_choice(ui::ChoiceKind::Recipient);
         }
     }

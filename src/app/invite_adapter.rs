@@ -346,10 +346,11 @@ pub fn show_invitees(window: &AppWindow, s: &Online) {
     let rows = |friend: bool| -> Vec<ui::InviteeData> {
         all.iter().filter(|i| i.friend == friend).map(row).collect()
     };
-    super::rows::show(adapter.get_friends(), rows(true), |rows| {
+    let peer = |invitee: &ui::InviteeData| invitee.peer.clone();
+    super::rows::show(adapter.get_friends(), rows(true), peer, |rows| {
         adapter.set_friends(rows)
     });
-    super::rows::show(adapter.get_nearby(), rows(false), |rows| {
+    super::rows::show(adapter.get_nearby(), rows(false), peer, |rows| {
         adapter.set_nearby(rows)
     });
     *s.invites.shown.borrow_mut() = all;

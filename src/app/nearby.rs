@@ -258,7 +258,12 @@ pub(super) fn connect(window: &AppWindow, ask: Vec<(PeerId, Multiaddr)>) {
         let rows: Vec<ui::RoomData> = rooms.iter().map(room_data).collect();
         *shown.borrow_mut() = rooms;
         adapter.set_filtered_out(filtered_out);
-        super::rows::show(adapter.get_rooms(), rows, |rows| adapter.set_rooms(rows));
+        super::rows::show(
+            adapter.get_rooms(),
+            rows,
+            |room| room.ticket.clone(),
+            |rows| adapter.set_rooms(rows),
+        );
     });
 }
 

@@ -471,7 +471,13 @@ fn show_room(window: &AppWindow, s: &mut Online) {
         .zip(colours.into_iter().flat_map(Seats::iter))
         .map(|(seat, colour)| seat_data(seat, colour))
         .collect();
-    super::rows::show(adapter.get_seats(), seats, |seats| adapter.set_seats(seats));
+    // A seat is its place in the room.
+    super::rows::show(
+        adapter.get_seats(),
+        seats,
+        |_| (),
+        |seats| adapter.set_seats(seats),
+    );
     adapter.set_full(room.full());
     adapter.set_startable(room.startable());
     adapter.set_ready(room.ready());
