@@ -687,6 +687,54 @@ fn press(window: &clovece::app::ui::AppWindow, key: Key) {
 }
 
 #[test]
+fn the_keyboard_scrolls_to_the_control_it_reaches_and_by_page() {
+    ui_support::init();
+    let folder = settings_dir("keyboard-scroll");
+    let app = app(folder.path(), 5);
+    let window = app.window();
+    window.window().set_size(slint::PhysicalSize::new(360, 420));
+    window.show().unwrap();
+    // The top of the first element whose label starts so, if it is all in
+    // the window (the look-up finds nothing scrolled out of sight).
+    let in_view = |start: &'static str| {
+        let e = ElementQuery::from_root(window)
+            .match_descendants()
+            .match_predicate(move |e| e.accessible_label().is_some_and(|l| l.starts_with(start)))
+            .find_first()?;
+        let (top, height) = (e.absolute_position().y, e.size().height);
+        (top >= 0.0 && top + height <= 420.0).then_some(top)
+    };
+    // Home's last button is below a short window until Tab reaches it
+    // (Slint scrolls to the focused control).
+    assert_eq!(in_view("Settings"), None);
+    for _ in 0..8 {
+        press(window, Key::Tab);
+    }
+    assert!(in_view("Settings").is_some());
+    // Tab round to the first: back up.
+    press(window, Key::Tab);
+    assert!(in_view("Play against the computer").is_some());
+
+    // How to play has nothing to focus: the arrow and page keys move it.
+    for _ in 0..6 {
+        press(window, Key::Tab);
+    }
+    press(window, Key::Return);
+    assert_eq!(window.global::<AppAdapter>().get_screen(), Screen::Rules);
+    let first = "Roll the die";
+    let before = in_view(first).expect("the first rule in view");
+    press(window, Key::DownArrow);
+    let after = in_view(first).expect("a line further, still in view");
+    assert!(after < before, "{before} → {after}");
+    press(window, Key::PageDown);
+    assert_eq!(in_view(first), None, "a page further");
+    press(window, Key::PageUp);
+    press(window, Key::UpArrow);
+    let back = in_view(first).expect("back in view");
+    assert!((back - before).abs() < 0.5, "{before} → {back}");
+}
+
+#[test]
 fn a_question_opened_by_a_tap_gives_tab_its_first_control() {
     ui_support::init();
     let folder = settings_dir("keyboard-late");
