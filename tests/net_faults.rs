@@ -5,9 +5,12 @@
 
 mod process;
 
-use std::thread;
+use std::path::Path;
 use std::time::{Duration, Instant};
 
+use clovece::net::game::GAME_DIR;
+use clovece::protocol::{Certificate, Change, Due, Kind, Log, Store};
+use clovece::rules::Colour;
 use process::{Hand, Proc, assert_one_result, dirs};
 use tempfile::TempDir;
 
@@ -74,7 +77,7 @@ fn a_4_player_game_survives_every_peer_killed_and_restarted_twice() {
 
 #[test]
 fn a_peer_silent_past_the_grace_period_is_played_by_the_computer_and_takes_its_seat_back() {
-    let (_dirs, mut procs) = room(3, &["--grace", "2"]);
+    let (dirs, mut procs) = room(3, &["--grace", "2"]);
     let colour = procs[2].wait_for("seat: ");
     procs[2].wait_for_entries(10);
     procs[2].signal("STOP");
@@ -102,8 +105,24 @@ fn a_peer_silent_past_the_grace_period_is_played_by_the_computer_and_takes_its_s
         "no waiting line before the takeover: {:?}",
         procs[0].seen
     );
-    // The computer plays the seat for a while.
-    thread::sleep(Duration::from_secs(2));
+    // `away:` comes before the `trace: applied` line of the same head: the
+    // log's length with the certificate that took the seat.
+    let taken = applied(&mut procs[0], deadline, "no log after the takeover");
+    // The computer plays the seat for a while: the host's log grows past
+    // the takeover while the silent phone is still stopped.
+    let mut grown = taken;
+    let stopped = Instant::now() + Duration::from_secs(2);
+    while let Some((_, len)) = procs[0].wait_for_within(
+        "trace: applied ",
+        stopped.saturating_duration_since(Instant::now()),
+    ) {
+        grown = grown.max(length(&len));
+    }
+    assert!(
+        grown > taken,
+        "the log stayed at {taken} entries after the takeover: {:?}",
+        procs[0].seen
+    );
     procs[2].signal("CONT");
     // The returning phone may see its seat taken and take it back in one
     // step; the others see both.
@@ -118,6 +137,71 @@ fn a_peer_silent_past_the_grace_period_is_played_by_the_computer_and_takes_its_s
         }
     }
     assert_one_result(&procs.into_iter().map(Proc::result).collect::<Vec<_>>());
+    // What the host's log grew by while the phone was stopped: a turn
+    // the computer played for its seat. The game may have waited on the
+    // phone's reveal for another player's roll, so growth alone could be
+    // that player's turn; the saved log says whose each entry is.
+    let colour: Colour = colour.parse().unwrap();
+    let (certificate, turns) = computer_turns(dirs[0].path(), colour);
+    eprintln!(
+        "certificate at {certificate}, {taken} entries at the takeover, {grown} at the return; computer turns of {colour}: {turns:?}"
+    );
+    assert!(certificate < taken, "{certificate} vs {taken}");
+    assert!(
+        turns.iter().any(|&i| i < grown),
+        "no computer turn of {colour} in entries {certificate}..{grown}: {turns:?}"
+    );
+}
+
+/// The rest of the next `trace: applied` line of `proc`'s, before
+/// `deadline` (`what` did not happen otherwise): the log's length.
+fn applied(proc: &mut Proc, deadline: Instant, what: &str) -> u32 {
+    loop {
+        let line = proc.line_before(deadline, what);
+        if let Some(len) = line.strip_prefix("trace: applied ") {
+            return length(len);
+        }
+    }
+}
+
+/// The log's length in the rest of a `trace: applied` line.
+fn length(applied: &str) -> u32 {
+    applied.split(' ').next().unwrap().parse().unwrap()
+}
+
+/// In the game saved in the data folder `data`: the index of the first
+/// certificate that `colour`'s phone was gone, and of every computer turn
+/// of `colour`'s seat after it.
+fn computer_turns(data: &Path, colour: Colour) -> (u32, Vec<u32>) {
+    let saved = Store::open(&data.join(GAME_DIR)).unwrap();
+    let mut log = Log::new(saved.log.header().clone()).unwrap();
+    let mut certificate = None;
+    let mut turns = Vec::new();
+    for entry in saved.log.entries() {
+        match &entry.kind {
+            Kind::Absent(Certificate {
+                change: Change::Gone(gone),
+                ..
+            }) if gone.contains(colour) && certificate.is_none() => {
+                certificate = Some(entry.index);
+            }
+            Kind::Computer(_) if certificate.is_some() => {
+                let seat = match log.due() {
+                    Due::Roll { seat, .. } => seat,
+                    Due::Move { seat, .. } => Some(seat),
+                    Due::Over(_) => None,
+                };
+                if seat == Some(colour) {
+                    turns.push(entry.index);
+                }
+            }
+            _ => {}
+        }
+        log.offer(entry.clone()).unwrap();
+    }
+    let certificate =
+        certificate.unwrap_or_else(|| panic!("no certificate that {colour} was gone"));
+    (certificate, turns)
 }
 
 #[test]
