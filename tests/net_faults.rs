@@ -29,7 +29,7 @@ fn room(players: u8, host_args: &[&str]) -> (Vec<TempDir>, Vec<Proc>) {
 fn killed_and_restarted(victim: usize, restart: &[&str]) {
     let (dirs, mut procs) = room(3, &[]);
     procs[victim].wait_for_entries(30);
-    let seen = procs.remove(victim).kill();
+    let seen = killed(procs.remove(victim));
     assert!(
         !seen.iter().any(|l| l.starts_with("result: ")),
         "the game ended before the kill: {seen:?}"
@@ -41,6 +41,26 @@ fn killed_and_restarted(victim: usize, restart: &[&str]) {
     assert!(resumed >= 30, "resumed at entry {resumed}");
     procs.insert(victim, back);
     assert_one_result(&procs.into_iter().map(Proc::result).collect::<Vec<_>>());
+}
+
+/// SIGKILLs `victim` and reads its output to the end: every line it
+/// printed before it died, not only those a wait has read so far.
+fn killed(mut victim: Proc) -> Vec<String> {
+    victim.signal("KILL");
+    // The output of a killed process ends at once, so a wait that ends
+    // before its time is the end of the output, not a timeout.
+    let wait = Duration::from_secs(20);
+    let started = Instant::now();
+    while victim
+        .wait_for_within("", wait.saturating_sub(started.elapsed()))
+        .is_some()
+    {}
+    assert!(
+        started.elapsed() < wait,
+        "the output of the killed process did not end"
+    );
+    // Reaps it.
+    victim.kill()
 }
 
 #[test]
@@ -62,10 +82,10 @@ fn a_4_player_game_survives_every_peer_killed_and_restarted_twice() {
     for round in 0..8 {
         let victim = round % 4;
         procs[victim].wait_for_entries(20 * (round as u32 + 1));
-        let seen = procs.remove(victim).kill();
+        let seen = killed(procs.remove(victim));
         assert!(
             !seen.iter().any(|l| l.starts_with("result: ")),
-            "ended early"
+            "ended early: {seen:?}"
         );
         let role = if victim == 0 { "host" } else { "join" };
         let mut back = Proc::start(dirs[victim].path(), &[role, "--trace"], Hand::Bot, PACE);
