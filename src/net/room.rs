@@ -295,11 +295,15 @@ impl Room {
         self.offered.len() >= self.places
     }
 
-    /// `guest` offered to play and was given a seat.
+    /// `guest` offered to play and was given a seat. (Known from then on
+    /// only in a private room: an open room admits anyone, and a phone
+    /// cycling new identities through its seat would grow the set.)
     pub fn seat(&mut self, guest: PeerId) {
         if self.guests.contains(&guest) {
             self.offered.insert(guest);
-            self.known.insert(guest);
+            if self.ticket.secret().is_some() {
+                self.known.insert(guest);
+            }
         }
     }
 
@@ -712,6 +716,30 @@ mod tests {
         let mut open = Room::new(ticket(None), 3, listing());
         assert!(open.reseal(RoomSecret::from_bytes([2; 16])).is_none());
         assert_eq!(open.ticket().secret(), None);
+    }
+
+    #[test]
+    fn an_open_room_remembers_no_one_who_passed_through_its_seat() {
+        let t = ticket(None);
+        let mut room = Room::new(t.clone(), 1, listing());
+        for _ in 0..100 {
+            let phone = PeerId::random();
+            assert_eq!(
+                room.answer(phone, &Lobby::join(&t)),
+                Some(Lobby::Admitted { room: t.room() })
+            );
+            room.seat(phone);
+            room.leave(phone);
+        }
+        assert!(room.known.is_empty(), "{} known", room.known.len());
+        // A private room does remember its guests (their return by an old
+        // ticket, above).
+        let private = ticket(Some(RoomSecret::from_bytes([1; 16])));
+        let mut room = Room::new(private.clone(), 1, listing());
+        let phone = PeerId::random();
+        room.answer(phone, &Lobby::join(&private));
+        room.seat(phone);
+        assert!(room.known.contains(&phone));
     }
 
     #[test]

@@ -585,6 +585,11 @@ pub(super) async fn host(
             _ => continue,
         };
         if let Ok(Frame::Lobby(lobby)) = Frame::decode(&bytes) {
+            // A guest already let in may have the room's own news queued
+            // (seats, terms) from before its connection dropped: its
+            // return is answered whatever waits for it (its outbox is
+            // bounded anyway, and guests are few).
+            let returning = room.guests().contains(&from);
             if let Some(answer) = room.answer(from, &lobby) {
                 let admitted = matches!(answer, Lobby::Admitted { .. });
                 let seated = taken.offers.contains_key(&from);
@@ -592,7 +597,7 @@ pub(super) async fn host(
                 // stranger asking thousands of times a second would
                 // otherwise queue megabytes here. Not told it is in, it
                 // is not, so that its offer seats nobody.
-                if node.unacknowledged(from) >= MAX_UNTAKEN_ANSWERS {
+                if !returning && node.unacknowledged(from) >= MAX_UNTAKEN_ANSWERS {
                     if admitted && !seated {
                         room.leave(from);
                     }

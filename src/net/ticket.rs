@@ -134,7 +134,9 @@ struct Wire {
 
 impl Ticket {
     /// A ticket for `room` hosted by `host` at `addrs`. Addresses may end in
-    /// `/p2p/<host>`; duplicates are dropped.
+    /// `/p2p/<host>`; duplicates are dropped. Of more than [`MAX_ADDRS`],
+    /// those a phone on the same Wi-Fi most likely reaches are kept (a
+    /// desktop with container bridges and VPNs listens on many more).
     pub fn new(
         room: RoomId,
         host: PeerId,
@@ -154,9 +156,12 @@ impl Ticket {
                 bare.push(addr);
             }
         }
+        if bare.len() > MAX_ADDRS {
+            bare.sort_by_key(reach);
+            bare.truncate(MAX_ADDRS);
+        }
         match bare.len() {
             0 => Err(TicketError::NoAddress),
-            n if n > MAX_ADDRS => Err(TicketError::TooManyAddresses(n)),
             _ => Ok(Ticket {
                 room,
                 host,
@@ -272,6 +277,23 @@ impl FromStr for Ticket {
     }
 }
 
+/// How likely another phone on the Wi-Fi reaches `addr`, lower first: a
+/// home network's private IPv4 ranges, other IPv4, loopback (a guest on
+/// the same machine), IPv6, and link-local addresses last.
+fn reach(addr: &Multiaddr) -> u8 {
+    match addr.iter().next() {
+        Some(Protocol::Ip4(ip)) if ip.octets()[0] == 192 && ip.octets()[1] == 168 => 0,
+        Some(Protocol::Ip4(ip)) if ip.octets()[0] == 10 => 1,
+        Some(Protocol::Ip4(ip)) if ip.is_private() => 2,
+        Some(Protocol::Ip4(ip)) if ip.is_link_local() => 6,
+        Some(Protocol::Ip4(ip)) if ip.is_loopback() => 4,
+        Some(Protocol::Ip4(_)) => 3,
+        Some(Protocol::Ip6(ip)) if ip.is_unicast_link_local() => 6,
+        Some(Protocol::Ip6(ip)) if ip.is_loopback() => 4,
+        _ => 5,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -305,6 +327,26 @@ mod tests {
             assert_eq!(link.parse::<Ticket>(), Ok(t.clone()));
             assert_eq!(link.to_lowercase().parse::<Ticket>(), Ok(t));
         }
+    }
+
+    #[test]
+    fn a_host_on_many_interfaces_keeps_those_a_phone_reaches() {
+        // A desktop with twenty container bridges, a VPN's link-local
+        // address, loopback and its Wi-Fi address.
+        let mut addrs: Vec<Multiaddr> = (0..20)
+            .map(|i| format!("/ip4/172.{}.0.1/tcp/4001", 17 + i).parse().unwrap())
+            .collect();
+        addrs.push("/ip4/169.254.3.4/tcp/4001".parse().unwrap());
+        addrs.push("/ip4/127.0.0.1/tcp/4001".parse().unwrap());
+        addrs.push("/ip4/192.168.1.20/tcp/4001".parse().unwrap());
+        let t = Ticket::new(RoomId::from_bytes([9; 16]), host(), addrs, None).unwrap();
+        let kept: Vec<String> = t.addrs().iter().map(|a| a.to_string()).collect();
+        assert_eq!(kept.len(), MAX_ADDRS);
+        assert_eq!(kept[0], "/ip4/192.168.1.20/tcp/4001");
+        assert!(!kept.iter().any(|a| a.contains("169.254")), "{kept:?}");
+        assert_eq!(t.to_string().parse::<Ticket>(), Ok(t));
+        // Up to the limit, every address is kept, in its order.
+        assert_eq!(ticket(None).addrs().len(), 3);
     }
 
     #[test]
