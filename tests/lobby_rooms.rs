@@ -141,13 +141,37 @@ fn filters_show_exactly_the_rooms_they_match() {
     }
 }
 
+/// One list asks an open room's host and a private room's host: it lists
+/// the open room, so it was asking, never the private one, and ends
+/// cleanly; the private room's ticket then joins it.
 #[test]
 fn private_room_is_not_listed_and_joins_only_by_ticket() {
-    let dirs = dirs(3);
-    let (mut host, ticket, _) = host(&dirs[0], &["--players", "2", "--private"]);
-    let mut list = rooms(&dirs[1], &[&ticket], &[], 4);
-    assert_eq!(list.wait_for_within("room: ", Duration::from_secs(6)), None);
-    let mut join = peer(dirs[2].path(), &["join", &ticket]);
+    let dirs = dirs(4);
+    let (_open, open_ticket, open_code) = host(&dirs[0], &["--players", "2"]);
+    let (mut host, ticket, code) = host(&dirs[1], &["--players", "2", "--private"]);
+    let list = rooms(&dirs[2], &[&open_ticket, &ticket], &[], 6);
+    let lines = list.run_out();
+    let listed: Vec<&str> = lines
+        .iter()
+        .filter_map(|l| l.strip_prefix("room: "))
+        .collect();
+    assert!(
+        listed
+            .iter()
+            .any(|r| r.starts_with(&format!("{open_code} ")) && r.ends_with(&open_ticket)),
+        "the open room is listed: {lines:?}"
+    );
+    assert!(
+        !listed
+            .iter()
+            .any(|r| r.split(' ').next() == Some(code.as_str()) || r.ends_with(&ticket)),
+        "the private room is listed: {lines:?}"
+    );
+    assert!(
+        !lines.iter().any(|l| *l == format!("gone: {code}")),
+        "the private room left the list: {lines:?}"
+    );
+    let mut join = peer(dirs[3].path(), &["join", &ticket]);
     let result = join.wait_for("result: ");
     assert_eq!(host.wait_for("result: "), result);
 }
