@@ -59,6 +59,9 @@ const OFFER_WAIT: Duration = Duration::from_secs(10);
 /// the room still answers its questions: a phone in the room takes them
 /// within moments and never has this many on its way.
 const MAX_UNTAKEN_ANSWERS: usize = 16;
+/// Signatures from one guest that may fail to sign a start's header before
+/// its others are no longer checked (see `Signing::bad`).
+const MAX_BAD_SIGNATURES: u8 = 3;
 /// How long a phone leaving the room waits for its goodbye to be taken: on
 /// one Wi-Fi that takes moments, and a phone that has not taken it by then
 /// learns of the leave as it would of a phone gone.
@@ -225,6 +228,12 @@ struct Signing {
     order: Vec<PeerId>,
     /// The host's own and each guest's checked signature.
     signatures: BTreeMap<Colour, Signature>,
+    /// How many signatures from each guest did not sign the header. Past
+    /// [`MAX_BAD_SIGNATURES`] none of its signatures is checked again in
+    /// this start: each check costs an ed25519 verification, and an honest
+    /// guest sends one, or a stale one first (for a start called off,
+    /// delivered after a reconnect).
+    bad: BTreeMap<PeerId, u8>,
     /// When the guests that have not signed are given up on.
     until: Instant,
 }
@@ -451,6 +460,7 @@ pub(super) async fn host(
             }
             signing = Some(Signing {
                 signatures: BTreeMap::from([(me, h.sign(&signer))]),
+                bad: BTreeMap::new(),
                 header: h,
                 order,
                 until: Instant::now() + SIGN_WAIT,
@@ -673,6 +683,8 @@ pub(super) async fn host(
                 if let Some(s) = &mut signing
                     && let Some(&(key, _)) = taken.offers.get(&from)
                     && let Some(colour) = s.header.seat_of(key)
+                    && !s.signatures.contains_key(&colour)
+                    && s.bad.get(&from).is_none_or(|&n| n < MAX_BAD_SIGNATURES)
                 {
                     // Checked here: one bad signature in the start would
                     // end the game for every phone.
@@ -680,6 +692,7 @@ pub(super) async fn host(
                         s.signatures.insert(colour, signature);
                     } else {
                         warn!(%from, "a signature that does not sign the header");
+                        *s.bad.entry(from).or_default() += 1;
                     }
                 }
             }
