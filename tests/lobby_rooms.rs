@@ -225,3 +225,30 @@ fn bad_room_options_are_refused_with_a_clear_message() {
         assert!(err.contains(message), "{args:?}: {err}");
     }
 }
+
+#[test]
+fn a_host_the_list_could_not_reach_at_first_is_asked_again_and_listed() {
+    let dirs = dirs(2);
+    // The host's identity before it runs, and a port nobody listens on
+    // yet: the list's first dial to it is refused, and its question stays
+    // queued. (A host that opens its room on a new node, on another port,
+    // is the same case in the app.)
+    let host_id = clovece::net::identity::load_or_create(dirs[0].path())
+        .unwrap()
+        .public()
+        .to_peer_id();
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let at = format!("/ip4/127.0.0.1/tcp/{port}/p2p/{host_id}");
+    let mut list = clovece(dirs[1].path(), &["rooms", "--seconds", "20", "--ask", &at]);
+    std::thread::sleep(Duration::from_millis(1500));
+    let listen = format!("/ip4/127.0.0.1/tcp/{port}");
+    let (_host, _, code) = host(&dirs[0], &["--listen", &listen]);
+    let (_, room) = list
+        .wait_for_within("room: ", APPEAR)
+        .expect("listed once its host is there");
+    assert!(room.starts_with(&format!("{code} ")), "{room}");
+}

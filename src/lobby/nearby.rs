@@ -251,10 +251,17 @@ pub async fn keep(
             _ = tick.tick() => {
                 tend(node);
                 for &peer in &known {
+                    // Dialled every round (nothing happens while connected
+                    // or dialling): a question queued when a dial failed,
+                    // or when the connection closed before the answer, is
+                    // sent only once the phone is reached again, which
+                    // the node does not try by itself. A host that opened
+                    // its room on a new node, on another port, was so never
+                    // asked again.
+                    node.dial(peer);
                     // One question in flight per phone: a phone that is
                     // gone must not pile them up.
                     if node.unacknowledged(peer) == 0 {
-                        node.dial(peer);
                         let _ = node.send(peer, Frame::Lobby(Lobby::Browse).encode());
                     }
                 }
