@@ -59,6 +59,10 @@ const OFFER_WAIT: Duration = Duration::from_secs(10);
 /// the room still answers its questions: a phone in the room takes them
 /// within moments and never has this many on its way.
 const MAX_UNTAKEN_ANSWERS: usize = 16;
+/// The most phones whose messages to the organiser are held while a
+/// start is being signed (a room has at most three guests, a few phones
+/// waiting and a few invited).
+const MAX_HELD_NOTES: usize = 16;
 /// Signatures from one guest that may fail to sign a start's header before
 /// its others are no longer checked (see `Signing::bad`).
 const MAX_BAD_SIGNATURES: u8 = 3;
@@ -366,12 +370,19 @@ pub(super) async fn host(
     let mut unoffered: BTreeMap<PeerId, Instant> = BTreeMap::new();
     // Offers that came while the start was being signed.
     let mut held: Vec<Offer> = Vec::new();
+    // The organiser's messages (a guest ready or not, an invitation
+    // declined) that came meanwhile: the last of each phone's, for as
+    // few phones as a room has.
+    let mut held_notes: BTreeMap<PeerId, Lobby> = BTreeMap::new();
     loop {
         if signing.is_none() {
             for offer in std::mem::take(&mut held) {
                 if room.guests().contains(&offer.from) {
                     take_offer(offer, node, &mut room, organiser, &mut taken);
                 }
+            }
+            for (from, note) in std::mem::take(&mut held_notes) {
+                organiser.message(from, note);
             }
         }
         // Taking a note may give the organiser more to say (a removal
@@ -650,6 +661,8 @@ pub(super) async fn host(
                 }
                 if signing.is_none() {
                     organiser.message(from, lobby);
+                } else if held_notes.len() < MAX_HELD_NOTES || held_notes.contains_key(&from) {
+                    held_notes.insert(from, lobby);
                 }
             }
             continue;
