@@ -24,7 +24,10 @@ fn numbered(from: u8, i: u32) -> Vec<u8> {
 async fn two_nodes_exchange_messages_in_order() {
     let a = spawn(Keypair::generate_ed25519()).await;
     let mut b = spawn(Keypair::generate_ed25519()).await;
+    // Each keeps the other, as the players of a game do: 2,000 messages
+    // at once from a stranger would be a flood.
     a.keep(&b);
+    b.keep(&a);
     for i in 0..2000 {
         a.send(b.id, numbered(0, i));
     }

@@ -2,7 +2,10 @@
 //! and is disconnected. An honest peer has one batch in flight at a time
 //! and sends a few hundred bytes a move; even a full catch-up of a long game
 //! is a few hundred kilobytes. The budgets below are far above that and far
-//! below what would keep a phone busy.
+//! below what would keep a phone busy. A stranger (a peer the application
+//! does not keep: a nearby list asking, a phone asking for a seat, an
+//! invitation) says a few things a second, and identities cost nothing,
+//! so it has a much smaller budget of messages too.
 
 use std::time::Instant;
 
@@ -15,6 +18,9 @@ pub struct Limits {
     /// Bytes a second, and in one burst.
     pub bytes_per_sec: u64,
     pub bytes_burst: u64,
+    /// Messages a second, and in one burst, from a peer not kept.
+    pub stranger_messages_per_sec: u64,
+    pub stranger_messages_burst: u64,
 }
 
 impl Default for Limits {
@@ -24,6 +30,11 @@ impl Default for Limits {
             messages_burst: 40_000,
             bytes_per_sec: 4 * 1024 * 1024,
             bytes_burst: 16 * 1024 * 1024,
+            // A nearby list asks twice a second. The burst also takes a
+            // player's first batches (256 messages each) to a phone that
+            // restarted and has not yet read who its game's players are.
+            stranger_messages_per_sec: 200,
+            stranger_messages_burst: 2_000,
         }
     }
 }
@@ -71,6 +82,8 @@ impl Bucket {
 pub struct Guard {
     messages: Bucket,
     bytes: Bucket,
+    /// Charged too while the peer is a stranger.
+    stranger: Bucket,
 }
 
 /// What a flooding peer overran.
@@ -87,14 +100,30 @@ impl Guard {
         Guard {
             messages: Bucket::new(limits.messages_burst, limits.messages_per_sec, now),
             bytes: Bucket::new(limits.bytes_burst, limits.bytes_per_sec, now),
+            stranger: Bucket::new(
+                limits.stranger_messages_burst,
+                limits.stranger_messages_per_sec,
+                now,
+            ),
         }
     }
 
     /// Charges a batch of `messages` messages and `bytes` bytes (a batch
-    /// counts as at least one message, so empty batches are not free).
-    pub fn charge(&mut self, messages: usize, bytes: usize, now: Instant) -> Result<(), Flood> {
-        if !self.messages.take(messages.max(1) as u64, now) {
+    /// counts as at least one message, so empty batches are not free) from
+    /// a peer that is a `stranger` or not.
+    pub fn charge(
+        &mut self,
+        messages: usize,
+        bytes: usize,
+        stranger: bool,
+        now: Instant,
+    ) -> Result<(), Flood> {
+        let messages = messages.max(1) as u64;
+        if !self.messages.take(messages, now) {
             return Err(Flood::Messages(self.messages.per_sec));
+        }
+        if stranger && !self.stranger.take(messages, now) {
+            return Err(Flood::Messages(self.stranger.per_sec));
         }
         if !self.bytes.take(bytes as u64, now) {
             return Err(Flood::Bytes(self.bytes.per_sec));
@@ -116,7 +145,7 @@ mod tests {
         // for a minute.
         for ms in 0..60_000 {
             let now = start + Duration::from_millis(ms);
-            assert_eq!(guard.charge(10, 3000, now), Ok(()), "at {ms} ms");
+            assert_eq!(guard.charge(10, 3000, false, now), Ok(()), "at {ms} ms");
         }
     }
 
@@ -124,10 +153,10 @@ mod tests {
     fn flooding_with_messages_or_bytes_is_caught() {
         let now = Instant::now();
         let mut guard = Guard::new(Limits::default(), now);
-        let caught = (0..).find_map(|_| guard.charge(256, 0, now).err());
+        let caught = (0..).find_map(|_| guard.charge(256, 0, false, now).err());
         assert_eq!(caught, Some(Flood::Messages(20_000)));
         let mut guard = Guard::new(Limits::default(), now);
-        let caught = (0..).find_map(|_| guard.charge(1, 256 * 1024, now).err());
+        let caught = (0..).find_map(|_| guard.charge(1, 256 * 1024, false, now).err());
         assert!(matches!(caught, Some(Flood::Bytes(_))));
     }
 
@@ -136,13 +165,44 @@ mod tests {
         let now = Instant::now();
         let mut guard = Guard::new(Limits::default(), now);
         let limits = Limits::default();
-        assert!(guard.charge(0, limits.bytes_burst as usize, now).is_ok());
-        assert!(guard.charge(0, 1, now).is_err());
+        assert!(
+            guard
+                .charge(0, limits.bytes_burst as usize, false, now)
+                .is_ok()
+        );
+        assert!(guard.charge(0, 1, false, now).is_err());
         let later = now + Duration::from_secs(1);
         assert!(
             guard
-                .charge(0, limits.bytes_per_sec as usize, later)
+                .charge(0, limits.bytes_per_sec as usize, false, later)
                 .is_ok()
         );
+    }
+
+    #[test]
+    fn a_stranger_floods_far_sooner_and_a_nearby_list_never_does() {
+        let start = Instant::now();
+        let limits = Limits::default();
+        let mut guard = Guard::new(limits, start);
+        let caught = (0..).find_map(|_| guard.charge(256, 0, true, start).err());
+        assert_eq!(
+            caught,
+            Some(Flood::Messages(limits.stranger_messages_per_sec))
+        );
+        // The same batches from a peer kept: within its budget.
+        let mut guard = Guard::new(limits, start);
+        for _ in 0..50 {
+            assert_eq!(guard.charge(256, 0, false, start), Ok(()));
+        }
+        // A stranger asking twenty times a second (a nearby list asks
+        // twice), with twenty more every five seconds, for a minute.
+        let mut guard = Guard::new(limits, start);
+        for ms in (0..60_000).step_by(50) {
+            let now = start + Duration::from_millis(ms);
+            assert_eq!(guard.charge(1, 40, true, now), Ok(()), "at {ms} ms");
+            if ms % 5_000 == 0 {
+                assert_eq!(guard.charge(20, 4_000, true, now), Ok(()), "at {ms} ms");
+            }
+        }
     }
 }

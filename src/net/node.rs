@@ -924,7 +924,11 @@ impl Node {
                     return;
                 }
                 let bytes = request.messages.iter().map(|m| m.len()).sum();
-                if let Err(flood) = entry.guard.charge(request.messages.len(), bytes, now) {
+                let stranger = !entry.kept();
+                if let Err(flood) = entry
+                    .guard
+                    .charge(request.messages.len(), bytes, stranger, now)
+                {
                     self.ban(peer, format!("flooding: {flood}"));
                     return;
                 }
