@@ -42,6 +42,26 @@ async fn two_nodes_exchange_messages_in_order() {
     assert_eq!(a.messages(1, 10).await, vec![(b.id, b"back".to_vec())]);
 }
 
+/// A peer the receiver does not keep is a stranger, with a budget of 200
+/// messages a second: past it, it is made to wait, not banned (a player
+/// may be a stranger for a moment to a phone that restarted), and every
+/// message still arrives, in order.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_stranger_past_its_budget_waits_and_every_message_arrives() {
+    let a = spawn(Keypair::generate_ed25519()).await;
+    let mut b = spawn(Keypair::generate_ed25519()).await;
+    a.keep(&b);
+    for i in 0..3000 {
+        a.send(b.id, numbered(0, i));
+    }
+    // The burst of 2,000, then 200 a second: about 5 s.
+    let got = b.messages(3000, 30).await;
+    for (i, (from, bytes)) in got.into_iter().enumerate() {
+        assert_eq!(from, a.id);
+        assert_eq!(bytes, numbered(0, i as u32));
+    }
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn four_nodes_in_a_full_mesh_each_see_every_stream_in_order() {
     let mut nodes: Vec<Handle> = Vec::new();

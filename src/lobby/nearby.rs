@@ -26,6 +26,10 @@ use crate::net::{Config, Event, NetError, Node, Ticket};
 /// How often every known phone is asked: a few bytes each way to a
 /// handful of phones on one Wi-Fi.
 pub const ASK_EVERY: Duration = Duration::from_millis(500);
+/// The longest wait between dials of a phone that has not taken its
+/// question: one that comes back (on a new port, after a Wi-Fi blip) is
+/// asked within this long.
+const REDIAL_LONGEST: Duration = Duration::from_secs(4);
 /// A room that has not answered for this long is gone (two missed asks and
 /// some slack, so one late answer does not make it flicker).
 pub const STALE: Duration = Duration::from_millis(1500);
@@ -243,6 +247,9 @@ pub async fn keep(
     for peer in node.nearby() {
         found(&mut known, &list, node, peer);
     }
+    // When each phone with a question waiting is dialled next, and the
+    // wait after that.
+    let mut redial: BTreeMap<PeerId, (Instant, Duration)> = BTreeMap::new();
     let mut tick = tokio::time::interval(ASK_EVERY);
     tokio::pin!(until);
     loop {
@@ -250,19 +257,30 @@ pub async fn keep(
             () = &mut until => return Ok(()),
             _ = tick.tick() => {
                 tend(node);
+                let now = Instant::now();
+                redial.retain(|peer, _| known.contains(peer));
                 for &peer in &known {
-                    // Dialled every round (nothing happens while connected
-                    // or dialling): a question queued when a dial failed,
-                    // or when the connection closed before the answer, is
-                    // sent only once the phone is reached again, which
-                    // the node does not try by itself. A host that opened
-                    // its room on a new node, on another port, was so never
-                    // asked again.
-                    node.dial(peer);
                     // One question in flight per phone: a phone that is
                     // gone must not pile them up.
                     if node.unacknowledged(peer) == 0 {
+                        redial.remove(&peer);
+                        node.dial(peer);
                         let _ = node.send(peer, Frame::Lobby(Lobby::Browse).encode());
+                        continue;
+                    }
+                    // A question queued when a dial failed, or when the
+                    // connection closed before the answer, goes only once
+                    // the phone is reached again, which the node does not
+                    // try by itself: dialled again, less and less often
+                    // (a made-up phone's addresses are someone's to
+                    // choose). Until session 37 a host the list once
+                    // failed to reach, as one that opened its room on a
+                    // new node, was never asked again.
+                    let (at, wait) = redial.entry(peer).or_insert((now, ASK_EVERY));
+                    if now >= *at {
+                        node.dial(peer);
+                        *wait = (*wait * 2).min(REDIAL_LONGEST);
+                        *at = now + *wait;
                     }
                 }
                 list.expire(Instant::now())

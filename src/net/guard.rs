@@ -93,6 +93,11 @@ pub enum Flood {
     Messages(u64),
     #[error("more than {0} bytes a second")]
     Bytes(u64),
+    /// Past a stranger's budget: not banned, as a player may still be a
+    /// stranger for a moment (a phone that restarted, before it reads its
+    /// game's players), but made to wait.
+    #[error("more than {0} messages a second from a stranger")]
+    Stranger(u64),
 }
 
 impl Guard {
@@ -123,7 +128,7 @@ impl Guard {
             return Err(Flood::Messages(self.messages.per_sec));
         }
         if stranger && !self.stranger.take(messages, now) {
-            return Err(Flood::Messages(self.stranger.per_sec));
+            return Err(Flood::Stranger(self.stranger.per_sec));
         }
         if !self.bytes.take(bytes as u64, now) {
             return Err(Flood::Bytes(self.bytes.per_sec));
@@ -187,7 +192,7 @@ mod tests {
         let caught = (0..).find_map(|_| guard.charge(256, 0, true, start).err());
         assert_eq!(
             caught,
-            Some(Flood::Messages(limits.stranger_messages_per_sec))
+            Some(Flood::Stranger(limits.stranger_messages_per_sec))
         );
         // The same batches from a peer kept: within its budget.
         let mut guard = Guard::new(limits, start);

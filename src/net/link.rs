@@ -145,6 +145,16 @@ pub struct Inbox {
 }
 
 impl Inbox {
+    /// The acknowledgement of `batch` that takes none of it: the sender
+    /// sends it again after a pause ([`Outbox::acked`] is false).
+    pub fn refuse(&self, batch: &Batch) -> Ack {
+        let next = match self.at {
+            Some((session, next)) if session == batch.session => next,
+            _ => batch.first,
+        };
+        Ack { next }
+    }
+
     /// Takes `batch`: the messages not seen before, in order, and the
     /// acknowledgement to send back.
     pub fn accept(&mut self, batch: Batch) -> (Vec<Vec<u8>>, Ack) {

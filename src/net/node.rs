@@ -20,7 +20,7 @@ use tokio::sync::mpsc::UnboundedReceiver;
 use tracing::{debug, info, warn};
 
 use super::backoff::Backoff;
-use super::guard::{Guard, Limits};
+use super::guard::{Flood, Guard, Limits};
 use super::link::{Inbox, Outbox};
 use super::seen;
 use super::swarm::{self, Behaviour, BehaviourEvent, SwarmError};
@@ -925,20 +925,28 @@ impl Node {
                 }
                 let bytes = request.messages.iter().map(|m| m.len()).sum();
                 let stranger = !entry.kept();
-                if let Err(flood) = entry
+                let ack = match entry
                     .guard
                     .charge(request.messages.len(), bytes, stranger, now)
                 {
-                    self.ban(peer, format!("flooding: {flood}"));
-                    return;
-                }
-                entry.active_at = now;
-                let (fresh, ack) = entry.inbox.accept(request);
-                self.events.extend(
-                    fresh
-                        .into_iter()
-                        .map(|bytes| Event::Message { from: peer, bytes }),
-                );
+                    // A stranger past its budget waits: its batch is
+                    // answered as taking nothing, and sent again.
+                    Err(Flood::Stranger(_)) => entry.inbox.refuse(&request),
+                    Err(flood) => {
+                        self.ban(peer, format!("flooding: {flood}"));
+                        return;
+                    }
+                    Ok(()) => {
+                        entry.active_at = now;
+                        let (fresh, ack) = entry.inbox.accept(request);
+                        self.events.extend(
+                            fresh
+                                .into_iter()
+                                .map(|bytes| Event::Message { from: peer, bytes }),
+                        );
+                        ack
+                    }
+                };
                 // The peer may be gone already; it then sends again.
                 if self
                     .swarm

@@ -28,7 +28,7 @@ use super::node::{Event, Node};
 #[cfg(test)]
 use super::room::MAX_WAITING;
 use super::room::{self, Frame, Listing, Lobby, LookupError, Refusal, Room, SeatView};
-use super::ticket::{RoomId, RoomSecret, Ticket, TicketError};
+use super::ticket::{RoomId, RoomSecret, Ticket, TicketError, likeliest};
 use crate::bot::Level;
 use crate::protocol::header::{DEFAULT_GRACE_SECS, DEFAULT_ROLLS, STAND_IN};
 use crate::protocol::{
@@ -65,7 +65,7 @@ const MAX_UNTAKEN_ANSWERS: usize = 16;
 const MAX_HELD_NOTES: usize = 16;
 /// Signatures from one guest that may fail to sign a start's header before
 /// its others are no longer checked (see `Signing::bad`).
-const MAX_BAD_SIGNATURES: u8 = 3;
+const MAX_BAD_SIGNATURES: u8 = 16;
 /// How long a phone leaving the room waits for its goodbye to be taken: on
 /// one Wi-Fi that takes moments, and a phone that has not taken it by then
 /// learns of the leave as it would of a phone gone.
@@ -235,8 +235,8 @@ struct Signing {
     /// How many signatures from each guest did not sign the header. Past
     /// [`MAX_BAD_SIGNATURES`] none of its signatures is checked again in
     /// this start: each check costs an ed25519 verification, and an honest
-    /// guest sends one, or a stale one first (for a start called off,
-    /// delivered after a reconnect).
+    /// guest sends one, after a stale one for each start called off while
+    /// its link stalled (a few).
     bad: BTreeMap<PeerId, u8>,
     /// When the guests that have not signed are given up on.
     until: Instant,
@@ -255,12 +255,29 @@ fn leave(
 ) {
     room.leave(peer);
     node.release(peer);
+    // What was queued for it goes too: a guest whose connection dropped
+    // comes back to an empty queue, not to the room's old news, which
+    // would count against it as answers it never took.
+    node.give_up(peer);
     taken.offers.remove(&peer);
     taken.names.remove(&peer);
     organiser.left(peer);
     if signing.as_ref().is_some_and(|s| s.order.contains(&peer)) {
         warn!(%peer, "a guest left while the header was signed; back to the room");
         *signing = None;
+    }
+}
+
+/// Whether `lobby` from `from` is held while a start is signed: a guest's
+/// `Ready` or an invitee's `Declined`, for this room. (Not the nearby
+/// lists' questions, which a room being signed leaves unanswered: they
+/// come twice a second from every phone browsing.)
+fn held_while_signing(lobby: &Lobby, room: &Room, from: PeerId) -> bool {
+    let this = room.ticket().room();
+    match *lobby {
+        Lobby::Ready { room: r, .. } => r == this && room.guests().contains(&from),
+        Lobby::Declined { room: r } => r == this,
+        _ => false,
     }
 }
 
@@ -488,7 +505,8 @@ pub(super) async fn host(
                 header,
                 signatures: signatures.into_iter().collect(),
             };
-            let mut peers: Peers = vec![(node.peer_id(), node.listen_addrs(), nickname(name))];
+            let me = likeliest(node.listen_addrs());
+            let mut peers: Peers = vec![(node.peer_id(), me, nickname(name))];
             peers.extend(
                 order
                     .iter()
@@ -606,11 +624,6 @@ pub(super) async fn host(
             _ => continue,
         };
         if let Ok(Frame::Lobby(lobby)) = Frame::decode(&bytes) {
-            // A guest already let in may have the room's own news queued
-            // (seats, terms) from before its connection dropped: its
-            // return is answered whatever waits for it (its outbox is
-            // bounded anyway, and guests are few).
-            let returning = room.guests().contains(&from);
             if let Some(answer) = room.answer(from, &lobby) {
                 let admitted = matches!(answer, Lobby::Admitted { .. });
                 let seated = taken.offers.contains_key(&from);
@@ -618,7 +631,7 @@ pub(super) async fn host(
                 // stranger asking thousands of times a second would
                 // otherwise queue megabytes here. Not told it is in, it
                 // is not, so that its offer seats nobody.
-                if !returning && node.unacknowledged(from) >= MAX_UNTAKEN_ANSWERS {
+                if node.unacknowledged(from) >= MAX_UNTAKEN_ANSWERS {
                     if admitted && !seated {
                         room.leave(from);
                     }
@@ -660,8 +673,12 @@ pub(super) async fn host(
                     signing = None;
                 }
                 if signing.is_none() {
+                    // Newer than anything held of it.
+                    held_notes.remove(&from);
                     organiser.message(from, lobby);
-                } else if held_notes.len() < MAX_HELD_NOTES || held_notes.contains_key(&from) {
+                } else if held_while_signing(&lobby, &room, from)
+                    && (held_notes.len() < MAX_HELD_NOTES || held_notes.contains_key(&from))
+                {
                     held_notes.insert(from, lobby);
                 }
             }
