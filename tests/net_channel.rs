@@ -28,14 +28,7 @@ async fn two_nodes_exchange_messages_in_order() {
     // at once from a stranger would be a flood.
     a.keep(&b);
     b.keep(&a);
-    for i in 0..2000 {
-        a.send(b.id, numbered(0, i));
-    }
-    let got = b.messages(2000, 20).await;
-    for (i, (from, bytes)) in got.into_iter().enumerate() {
-        assert_eq!(from, a.id);
-        assert_eq!(bytes, numbered(0, i as u32));
-    }
+    arrive_in_order(&a, &mut b, 2000, 20).await;
     // The channel works both ways over the connection a made.
     let mut a = a;
     b.send(a.id, b"back".to_vec());
@@ -51,11 +44,17 @@ async fn a_stranger_past_its_budget_waits_and_every_message_arrives() {
     let a = spawn(Keypair::generate_ed25519()).await;
     let mut b = spawn(Keypair::generate_ed25519()).await;
     a.keep(&b);
-    for i in 0..3000 {
+    // The burst of 2,000, then 200 a second: about 5 s.
+    arrive_in_order(&a, &mut b, 3000, 30).await;
+}
+
+/// Sends `count` numbered messages from `a` to `b`, which must get them
+/// all, in order, within `secs` seconds of each other.
+async fn arrive_in_order(a: &Handle, b: &mut Handle, count: u32, secs: u64) {
+    for i in 0..count {
         a.send(b.id, numbered(0, i));
     }
-    // The burst of 2,000, then 200 a second: about 5 s.
-    let got = b.messages(3000, 30).await;
+    let got = b.messages(count as usize, secs).await;
     for (i, (from, bytes)) in got.into_iter().enumerate() {
         assert_eq!(from, a.id);
         assert_eq!(bytes, numbered(0, i as u32));
