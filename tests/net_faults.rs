@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 use clovece::net::game::GAME_DIR;
 use clovece::protocol::{Certificate, Change, Due, Kind, Log, Store};
 use clovece::rules::Colour;
-use process::{Hand, Proc, assert_one_result, dirs};
+use process::{Hand, Proc, applied_length, assert_one_result, dirs};
 use tempfile::TempDir;
 
 /// Each player's own actions wait this long, so a game lasts long enough
@@ -29,7 +29,7 @@ fn room(players: u8, host_args: &[&str]) -> (Vec<TempDir>, Vec<Proc>) {
 fn killed_and_restarted(victim: usize, restart: &[&str]) {
     let (dirs, mut procs) = room(3, &[]);
     procs[victim].wait_for_entries(30);
-    let seen = killed(procs.remove(victim));
+    let seen = procs.remove(victim).kill();
     assert!(
         !seen.iter().any(|l| l.starts_with("result: ")),
         "the game ended before the kill: {seen:?}"
@@ -41,26 +41,6 @@ fn killed_and_restarted(victim: usize, restart: &[&str]) {
     assert!(resumed >= 30, "resumed at entry {resumed}");
     procs.insert(victim, back);
     assert_one_result(&procs.into_iter().map(Proc::result).collect::<Vec<_>>());
-}
-
-/// SIGKILLs `victim` and reads its output to the end: every line it
-/// printed before it died, not only those a wait has read so far.
-fn killed(mut victim: Proc) -> Vec<String> {
-    victim.signal("KILL");
-    // The output of a killed process ends at once, so a wait that ends
-    // before its time is the end of the output, not a timeout.
-    let wait = Duration::from_secs(20);
-    let started = Instant::now();
-    while victim
-        .wait_for_within("", wait.saturating_sub(started.elapsed()))
-        .is_some()
-    {}
-    assert!(
-        started.elapsed() < wait,
-        "the output of the killed process did not end"
-    );
-    // Reaps it.
-    victim.kill()
 }
 
 #[test]
@@ -82,7 +62,7 @@ fn a_4_player_game_survives_every_peer_killed_and_restarted_twice() {
     for round in 0..8 {
         let victim = round % 4;
         procs[victim].wait_for_entries(20 * (round as u32 + 1));
-        let seen = killed(procs.remove(victim));
+        let seen = procs.remove(victim).kill();
         assert!(
             !seen.iter().any(|l| l.starts_with("result: ")),
             "ended early: {seen:?}"
@@ -136,7 +116,7 @@ fn a_peer_silent_past_the_grace_period_is_played_by_the_computer_and_takes_its_s
         "trace: applied ",
         stopped.saturating_duration_since(Instant::now()),
     ) {
-        grown = grown.max(length(&len));
+        grown = grown.max(applied_length(&len));
     }
     assert!(
         grown > taken,
@@ -179,14 +159,9 @@ fn applied(proc: &mut Proc, deadline: Instant, what: &str) -> u32 {
     loop {
         let line = proc.line_before(deadline, what);
         if let Some(len) = line.strip_prefix("trace: applied ") {
-            return length(len);
+            return applied_length(len);
         }
     }
-}
-
-/// The log's length in the rest of a `trace: applied` line.
-fn length(applied: &str) -> u32 {
-    applied.split(' ').next().unwrap().parse().unwrap()
 }
 
 /// In the game saved in the data folder `data`: the index of the first

@@ -205,9 +205,7 @@ impl Proc {
     /// run with `--trace`).
     pub fn wait_for_entries(&mut self, entries: u32) {
         loop {
-            let applied = self.wait_for("trace: applied ");
-            let len: u32 = applied.split(' ').next().unwrap().parse().unwrap();
-            if len >= entries {
+            if applied_length(&self.wait_for("trace: applied ")) >= entries {
                 return;
             }
         }
@@ -233,10 +231,12 @@ impl Proc {
         assert!(status.success(), "kill -{signal} failed");
     }
 
-    /// SIGKILLs the process and reaps it; every line it printed.
+    /// SIGKILLs the process and reaps it; every line it printed, not only
+    /// those a wait has read so far (its output ends as it dies).
     pub fn kill(mut self) -> Vec<String> {
         self.child.kill().expect("the process is killed");
         self.child.wait().expect("the process is reaped");
+        while self.next_within(GAME).is_ok() {}
         std::mem::take(&mut self.seen)
     }
 
@@ -325,6 +325,11 @@ pub fn private_room_with_ana(host: &Path, ana: &Path) -> (Proc, String, Proc) {
     let ana = peer(ana, &never);
     while !hosting.wait_for("seats: ").contains("\"Ana\"") {}
     (hosting, ticket, ana)
+}
+
+/// The log's length in the rest of a `trace: applied` line.
+pub fn applied_length(rest: &str) -> u32 {
+    rest.split(' ').next().unwrap().parse().unwrap()
 }
 
 /// The address `clovece rooms --ask` takes for the host of `ticket`, as
