@@ -779,14 +779,15 @@ fn after_step(window: &AppWindow, state: &Rc<RefCell<State>>) {
         let s = state.borrow();
         let Some(game) = s.game.as_ref() else { return };
         show_game(window, &s, game);
-        match game.next() {
+        let next = game.next();
+        match next {
             Next::Won { .. } => s.kept.discard(),
             _ => s.kept.save(game),
         }
         if game.time_left().is_some() {
             s.clock.restart();
         }
-        (s.generation, game.next(), game.computer_to_act().is_some())
+        (s.generation, next, game.computer_to_act().is_some())
     };
     let delay = match next {
         Next::Won { .. } => RESULT_DELAY,
