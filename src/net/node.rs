@@ -563,12 +563,19 @@ impl Node {
         !self.answering.is_empty()
     }
 
+    /// Stops redialling `peer` and closes its connections: it sees
+    /// [`Event::Disconnected`], as after a lost Wi-Fi, and so learns that
+    /// this node no longer counts it in.
+    pub fn disconnect(&mut self, peer: PeerId) {
+        self.release(peer);
+        let _ = self.swarm.disconnect_peer_id(peer);
+    }
+
     /// Closes every connection (when the game is over).
     pub fn disconnect_all(&mut self) {
         let peers: Vec<PeerId> = self.peers.keys().copied().collect();
         for peer in peers {
-            self.release(peer);
-            let _ = self.swarm.disconnect_peer_id(peer);
+            self.disconnect(peer);
         }
     }
 

@@ -590,8 +590,12 @@ pub(super) async fn host(
                             .is_none_or(|c| !s.signatures.contains_key(&c))
                     })
                     .collect();
+                // Each is disconnected, which is how it learns: like a
+                // guest whose Wi-Fi dropped, it asks for its seat again
+                // (and gets it if the seat is still free) or is refused.
                 for peer in unsigned {
                     leave(peer, node, &mut room, &mut taken, &mut signing, organiser);
+                    node.disconnect(peer);
                 }
                 continue;
             }
@@ -1054,7 +1058,7 @@ pub(super) fn send(node: &mut Node, to: PeerId, envelope: &Envelope) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::net::node::Config;
+    use crate::net::node::{Config, QUIET_LIMIT};
     use crate::net::wire::MAX_MESSAGE as MAX_CHANNEL;
     use crate::protocol::wire::MAX_MESSAGE as MAX_LOG;
     use tokio::sync::mpsc::UnboundedReceiver;
@@ -1435,14 +1439,21 @@ mod tests {
         assert!(asked.elapsed() < SIGN_WAIT, "{:?}", asked.elapsed());
 
         // The next stays connected (its node answers pings) but never
-        // signs: given up on after the wait.
+        // signs: given up on after the wait, and disconnected at once,
+        // which is how it learns it (not a wait for the node to let a
+        // quiet stranger go).
         let (mut silent, _, _) = offered(&ticket, 3).await;
         let silent_id = silent.peer_id();
         let asked = Instant::now();
-        let connected = tokio::task::spawn_local(async move { polled(&mut silent).await });
+        let host = ticket.host();
+        let told = tokio::task::spawn_local(async move {
+            while silent.next().await != Event::Disconnected(host) {}
+        });
         assert_eq!(left.recv().await, Some(silent_id));
         assert!(asked.elapsed() >= SIGN_WAIT - Duration::from_secs(1));
-        connected.abort();
+        told.await
+            .expect("the host disconnects the guest it gave up on");
+        assert!(asked.elapsed() < QUIET_LIMIT, "{:?}", asked.elapsed());
 
         // The third sends a signature of something else first, which the
         // host does not take, then signs: the game starts with it.
