@@ -1477,6 +1477,48 @@ mod tests {
     }
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_guest_past_its_bad_signatures_is_checked_no_more_and_given_up() {
+        let signed = beside_a_room(2, hosting, |ticket, hosting, mut left| async move {
+            // As many bad signatures as are checked, then the good one:
+            // not checked, so the guest is given up on at the deadline.
+            let (mut spent, _) = signs_after(&ticket, MAX_BAD_SIGNATURES, 2).await;
+            let asked = Instant::now();
+            let spent_id = spent.peer_id();
+            let _polled = tokio::task::spawn_local(async move { polled(&mut spent).await });
+            assert_eq!(left.recv().await, Some(spent_id));
+            assert!(asked.elapsed() >= SIGN_WAIT - Duration::from_secs(1));
+            // One fewer, and the good one starts the game.
+            let (mut guest, header) = signs_after(&ticket, MAX_BAD_SIGNATURES - 1, 3).await;
+            let signed = tokio::select! {
+                hosted = hosting => hosted.unwrap().unwrap(),
+                () = polled(&mut guest) => unreachable!(),
+            };
+            assert_eq!(signed.header, header);
+            signed
+        })
+        .await;
+        assert!(signed.verify().is_ok(), "every signature checks");
+    }
+
+    /// A guest of `ticket`'s room (`seed`) that answers the start it is
+    /// asked to sign with `bad` signatures of another header, then with
+    /// the good one: the guest and that start.
+    async fn signs_after(ticket: &Ticket, bad: u8, seed: u8) -> (Node, Header) {
+        let (mut guest, signer, header) = offered(ticket, seed).await;
+        let mut other = header.clone();
+        other.nonce = [0; 32];
+        let signatures = std::iter::repeat_n(other.sign(&signer), bad.into());
+        for signature in signatures.chain([header.sign(&signer)]) {
+            send(
+                &mut guest,
+                ticket.host(),
+                &Envelope::Setup(Setup::Signed(signature)),
+            );
+        }
+        (guest, header)
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn a_guest_admitted_but_not_seated_is_told_the_room_is_full_at_the_start() {
         let host = |mut organiser| async move {
             let (mut host_node, started) = hosted(3, &mut organiser).await;
