@@ -367,6 +367,7 @@ mod tests {
         assert!(new_folder(data) > first);
     }
 
+    use crate::bot::Level;
     use crate::protocol::{DiceChain, DiceSecret, Phone, SignedHeader, Signer};
     use crate::rules::HouseRules;
     use libp2p::identity::Keypair;
@@ -380,6 +381,12 @@ mod tests {
     /// folder of `data`, as when the app is closed before its end: the
     /// folder.
     fn kept_game(data: &Path) -> PathBuf {
+        kept_game_of(data, None).0
+    }
+
+    /// The game of [`kept_game`], with the computer at `computer` in Red's
+    /// seat if that is some: the folder and Green's phone.
+    fn kept_game_of(data: &Path, computer: Option<Level>) -> (PathBuf, Phone) {
         let keys = keys();
         let signers = keys.each_ref().map(|k| Signer::new(k).unwrap());
         let secret = || DiceSecret::from_bytes([9; 32]);
@@ -388,14 +395,39 @@ mod tests {
             commitment: DiceChain::new(&secret(), crate::protocol::header::DEFAULT_ROLLS)
                 .commitment(),
         };
-        let seats = [Some(seat(&signers[0])), None, Some(seat(&signers[1])), None];
+        let red = computer.map_or_else(|| seat(&signers[0]), |level| Seat::Computer { level });
+        let seats = [Some(red), None, Some(seat(&signers[1])), None];
         let header = Header::new([1; 32], RuleSet::Classic(HouseRules::default()), seats);
-        let signed = SignedHeader::sign_all(header, &[&signers[0], &signers[1]]);
+        let signing: &[&Signer] = match computer {
+            Some(_) => &[&signers[1]],
+            None => &[&signers[0], &signers[1]],
+        };
+        let signed = SignedHeader::sign_all(header, signing);
         let folder = new_folder(data);
         let dir = folder.join(GAME_DIR);
         std::fs::create_dir_all(&dir).unwrap();
-        Phone::new(signed, &keys[1], secret(), Some(&dir)).unwrap();
-        folder
+        let phone = Phone::new(signed, &keys[1], secret(), Some(&dir)).unwrap();
+        (folder, phone)
+    }
+
+    #[test]
+    fn a_room_of_one_player_that_ended_unrecorded_is_cleared_away_not_offered() {
+        struct Nowhere;
+        impl crate::protocol::Transport for Nowhere {
+            fn send(&mut self, _: Colour, _: &[u8]) {}
+            fn broadcast(&mut self, _: &[u8]) {}
+        }
+        let data = tempfile::tempdir().unwrap();
+        // Green against the computer leaves, and the app is killed before
+        // its session removes the game: nobody's statistics, nothing to
+        // resume.
+        let (folder, mut phone) = kept_game_of(data.path(), Some(Level::Easy));
+        phone.leave(&mut Nowhere).unwrap();
+        mark_ended(&folder).unwrap();
+        assert!(kept(data.path()).is_none(), "not offered");
+        assert!(!folder.exists());
+        let stats = crate::stats::Store::new(data.path()).load().unwrap();
+        assert!(stats.records.is_empty());
     }
 
     fn unfinished(data: &Path) -> Unfinished {

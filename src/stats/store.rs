@@ -145,8 +145,9 @@ impl Store {
     /// process stopped while it lingered at the end did not record it, and
     /// a new game would replace it. Nothing for a game still on, or a
     /// folder without a game this phone can read (whoever opens it next
-    /// says why). Whether the game is in the statistics now (added, or
-    /// there before).
+    /// says why). Whether nothing is left to record: the game is in the
+    /// statistics now (added, or there before), or it is over and counts
+    /// in nobody's (one player and the computer).
     pub fn record_saved(&self, dir: &Path) -> Result<bool, StatsError> {
         use crate::protocol::store::{Store, StoreError};
         // Checking a whole saved game again replays every computer move
@@ -163,10 +164,13 @@ impl Store {
             Err(StoreError::Corrupt { intact, .. }) => *intact,
             Err(_) => return Ok(false),
         };
+        if !super::record::over(&saved.log, saved.seat) {
+            return Ok(false);
+        }
         let names = Book::names_in(dir);
-        match Record::ended(&saved.log, saved.seat, &names) {
+        match Record::given_up(&saved.log, saved.seat, &names) {
             Some(record) => self.add(record).map(|_| true),
-            None => Ok(false),
+            None => Ok(true),
         }
     }
 
@@ -175,7 +179,7 @@ impl Store {
     pub fn record(&self, finished: &Finished) -> Result<bool, StatsError> {
         match Record::of(finished) {
             Some(record) => self.add(record),
-            None => Ok(false),
+            None => Ok(true),
         }
     }
 
