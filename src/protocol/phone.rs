@@ -685,16 +685,23 @@ impl Phone {
             // (the rest of the batch follows the certificate). A proof
             // that does not hold leaves the certificate to be checked as any
             // entry.
+            //
+            // The author's second act where this phone holds their first:
+            // the proof takes the place at once, whichever act would win
+            // it. Taking the winning act first and the proof after it is
+            // two saves, and a kill or a full disk between them would lose
+            // the act this phone held, and with it the proof, for good.
             let late = Entry::expose_late(&entry, since);
             let proof = since.first().and_then(|ours| Entry::expose(ours, &entry));
-            if late.is_some() && self.expose(late, t)? {
+            if late.is_some() && self.expose(late, t)?
+                || proof.is_some() && self.expose(proof, t)?
+            {
                 break;
             }
             match self.log.offer(entry.clone()) {
                 Ok(offered) => {
                     self.backtrack = 0;
                     self.save(&entry, offered)?;
-                    self.expose(proof, t)?;
                     next = Some(index + 1);
                 }
                 Err(LogError::Duplicate { .. }) => next = Some(index + 1),
@@ -718,10 +725,6 @@ impl Phone {
                     break;
                 }
                 Err(error) => {
-                    if let LogError::Equivocation { .. } = error {
-                        self.expose(proof, t)?;
-                        self.send_entries(from, index, t);
-                    }
                     refused = Some(error);
                     break;
                 }
