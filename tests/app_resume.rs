@@ -367,26 +367,27 @@ fn an_app_the_system_killed_mid_game_reopens_the_game_from_its_bookmark() {
             pump_until("the room is joined", || {
                 shows(window, "Seat 1, Red: Ivo (host)")
             });
-            assert_eq!(
-                lifecycle.bookmark(),
-                Bookmark::Room {
-                    ticket: ticket.clone()
-                }
-            );
+            let Bookmark::Room {
+                ticket: kept,
+                store: Some(store),
+            } = lifecycle.bookmark()
+            else {
+                panic!("the room and its game's folder are kept")
+            };
+            assert_eq!(kept, ticket);
             ui_support::find(window, "Ready").mock_single_click(PointerEventButton::Left);
+            // The player switches apps: Android asks what to keep now,
+            // and keeps it while the game starts and goes on.
+            let saved = lifecycle.save();
             play_until_my_roll(window, 2);
             let folders = session_folders(app_dir.path());
-            assert_eq!(
-                lifecycle.bookmark(),
-                Bookmark::Game {
-                    store: folders[0].display().to_string()
-                }
-            );
-            // The system asks what to keep, then kills the app.
-            lifecycle.save()
+            assert_eq!(folders[0].display().to_string(), store);
+            assert_eq!(lifecycle.bookmark(), Bookmark::Game { store });
+            // The system kills the app.
+            saved
         };
-        // Recreated, the app is handed the bookmark back and reopens the
-        // game without a tap.
+        // Recreated, the app is handed the room's bookmark back and reopens
+        // the game the room started, without a tap.
         let (app, lifecycle) = app_with_life();
         let window = app.window();
         lifecycle.restore(&saved);

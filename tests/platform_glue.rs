@@ -421,11 +421,20 @@ fn lifecycle_unreadable_saved_state_restores_home() {
     }
     let room = Bookmark::Room {
         ticket: "CLOVECE:AEAQ".into(),
+        store: Some("games/1".into()),
     };
     assert_eq!(Bookmark::from_bytes(&room.to_bytes()), room);
     assert_eq!(
         String::from_utf8(room.to_bytes()).unwrap(),
-        r#"{"screen":"room","ticket":"CLOVECE:AEAQ"}"#
+        r#"{"screen":"room","ticket":"CLOVECE:AEAQ","store":"games/1"}"#
+    );
+    // As an older version kept it.
+    assert_eq!(
+        Bookmark::from_bytes(br#"{"screen":"room","ticket":"CLOVECE:AEAQ"}"#),
+        Bookmark::Room {
+            ticket: "CLOVECE:AEAQ".into(),
+            store: None
+        }
     );
 }
 

@@ -1084,17 +1084,20 @@ fn show_result(window: &AppWindow, state: &State) {
 
 /// Reopens what the app showed when the operating system killed it: the
 /// online game (the newest kept game, which Resume goes on with), the room
-/// this phone had joined, or the game on this device (if it is still
-/// kept). An online game that ended (its result was on screen) is recorded
-/// by Home rather than an older kept game resumed in its place.
+/// this phone had joined (its game, if it started after the bookmark was
+/// kept), or the game on this device (if it is still kept). An online game
+/// that ended (its result was on screen) is recorded by Home rather than
+/// an older kept game resumed in its place.
 fn reopen(window: &AppWindow, bookmark: Bookmark) {
+    let resumable = |store: &str| super::resume::resumable(std::path::Path::new(store));
     match bookmark {
         Bookmark::Home => {}
-        Bookmark::Game { store } if super::resume::resumable(std::path::Path::new(&store)) => {
-            window.global::<ui::ResumeAdapter>().invoke_resume()
-        }
+        Bookmark::Game { store }
+        | Bookmark::Room {
+            store: Some(store), ..
+        } if resumable(&store) => window.global::<ui::ResumeAdapter>().invoke_resume(),
         Bookmark::Game { .. } => {}
-        Bookmark::Room { ticket } => window
+        Bookmark::Room { ticket, .. } => window
             .global::<ui::AppAdapter>()
             .invoke_join_room(ticket.into()),
         Bookmark::Local => window.global::<ui::ResumeAdapter>().invoke_resume_local(),

@@ -138,10 +138,11 @@ impl Online {
             (Some(session), Some(_), _) => Bookmark::Game {
                 store: session.folder().display().to_string(),
             },
-            (Some(_), None, Some(room)) if room.guest() => {
+            (Some(session), None, Some(room)) if room.guest() => {
                 room.ticket()
                     .map_or(Bookmark::Home, |(ticket, _)| Bookmark::Room {
                         ticket: ticket.to_owned(),
+                        store: Some(session.folder().display().to_string()),
                     })
             }
             _ if self.local => Bookmark::Local,

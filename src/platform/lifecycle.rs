@@ -33,8 +33,15 @@ pub enum Bookmark {
     /// The home screen (also what anything unreadable restores to).
     #[default]
     Home,
-    /// The lobby of the room of this join ticket (its link).
-    Room { ticket: String },
+    /// The lobby of the room of this join ticket (its link), and the
+    /// folder (under the app's data) where its game is kept once it
+    /// starts: Android keeps the bookmark of the moment the app went to
+    /// the background, and the room may start its game after that.
+    Room {
+        ticket: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        store: Option<String>,
+    },
     /// The game whose store is in this folder (under the app's data).
     Game { store: String },
     /// The game on this device, which the app keeps in its data folder.
