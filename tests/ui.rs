@@ -341,8 +341,19 @@ fn settings_are_saved_and_switch_the_language() {
         .find_first()
         .expect("a switch for compulsory capture");
     rule.mock_single_click(PointerEventButton::Left);
-    let saved = std::fs::read_to_string(dir.join("settings.json")).unwrap();
-    assert!(saved.contains("\"compulsory_capture\": true"), "{saved}");
+    let saved = || std::fs::read_to_string(dir.join("settings.json")).unwrap_or_default();
+    // Saved a moment after the last change, not at each key of a name.
+    assert!(
+        saved().contains("\"compulsory_capture\": false"),
+        "{}",
+        saved()
+    );
+    mock_elapsed_time(Duration::from_millis(500));
+    assert!(
+        saved().contains("\"compulsory_capture\": true"),
+        "{}",
+        saved()
+    );
 
     let adapter = window.global::<clovece::app::ui::SettingsAdapter>();
     // A new player has chosen no nickname and goes by "Player".
@@ -373,8 +384,8 @@ fn settings_are_saved_and_switch_the_language() {
             .is_some(),
         "the board's Classic is not Klasický hrací plán"
     );
-    let saved = std::fs::read_to_string(dir.join("settings.json")).unwrap();
-    assert!(saved.contains("\"language\": \"czech\""), "{saved}");
+    mock_elapsed_time(Duration::from_millis(500));
+    assert!(saved().contains("\"language\": \"czech\""), "{}", saved());
     // The nickname nobody chose follows the language; a chosen one stays,
     // and a cleared field stays empty while the player types another.
     assert_eq!(first_name(), "Hráč");
@@ -386,8 +397,13 @@ fn settings_are_saved_and_switch_the_language() {
     adapter.invoke_changed();
     assert_eq!(adapter.get_nickname(), " ");
     assert_eq!(first_name(), "Spieler");
-    let saved = std::fs::read_to_string(dir.join("settings.json")).unwrap();
-    assert!(saved.contains("\"nickname\": \" \""), "{saved}");
+    mock_elapsed_time(Duration::from_millis(400));
+    adapter.set_nickname(" E".into());
+    adapter.invoke_changed();
+    mock_elapsed_time(Duration::from_millis(400));
+    assert!(saved().contains("\"language\": \"czech\""), "{}", saved());
+    mock_elapsed_time(Duration::from_millis(100));
+    assert!(saved().contains("\"nickname\": \" E\""), "{}", saved());
 
     // A name typed for the first seat of pass and play stays through
     // other changes of the settings.

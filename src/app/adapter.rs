@@ -74,7 +74,14 @@ struct State {
     paused: Arc<AtomicBool>,
     /// Where the game on this device is kept after each step.
     kept: GameFile,
+    /// Saves the settings [`SAVE_AFTER`] their last change.
+    saving: slint::Timer,
 }
+
+/// How long after their last change the settings are saved: the nickname
+/// changes at every key, and each save flushes the file and its folder,
+/// which on a phone's flash would make typing lag.
+const SAVE_AFTER: Duration = Duration::from_millis(500);
 
 /// The app could not start.
 #[derive(Debug, thiserror::Error)]
@@ -190,6 +197,7 @@ impl App {
             names,
             history: Rc::new(VecModel::default()),
             clock: slint::Timer::default(),
+            saving: slint::Timer::default(),
             paused: Arc::default(),
             kept,
         }));
@@ -243,7 +251,14 @@ impl App {
 
     /// Shows the window and runs until it is closed.
     pub fn run(&self) -> Result<(), AppError> {
-        Ok(self.window.run()?)
+        let ran = self.window.run();
+        // A change made a moment before the window closed.
+        let state = self.state.borrow();
+        if state.saving.running() {
+            state.saving.stop();
+            save_settings(&state.file, &state.settings);
+        }
+        Ok(ran?)
     }
 
     /// Goes on with `game` on the board (a position loaded for a test, a
@@ -541,11 +556,12 @@ impl App {
     }
 }
 
-/// Reads the settings screen, applies and saves it.
+/// Reads the settings screen, applies it, and saves it a moment later.
 fn settings_changed(window: &AppWindow, state: &mut State) {
     let adapter = window.global::<SettingsAdapter>();
     let s = &mut state.settings;
     let before = nickname(window, s);
+    let language = s.language;
     s.nickname = adapter.get_nickname().into();
     s.language = usize::try_from(adapter.get_language())
         .ok()
@@ -558,7 +574,11 @@ fn settings_changed(window: &AppWindow, state: &mut State) {
     s.house.compulsory_capture = adapter.get_compulsory_capture();
     s.house.optional_bring_out = adapter.get_optional_bring_out();
     s.house.no_jump_home = adapter.get_no_jump_home();
-    select_language(s.language);
+    // Every text of the app is translated again: not at each key of the
+    // nickname.
+    if s.language != language {
+        select_language(s.language);
+    }
     // The first pass-and-play seat follows the nickname, unless the
     // player typed another name there.
     let after = nickname(window, s);
@@ -569,7 +589,18 @@ fn settings_changed(window: &AppWindow, state: &mut State) {
     {
         state.names.set_row_data(0, after.into());
     }
-    if let Err(e) = state.file.save(s) {
+    let (file, settings) = (state.file.clone(), state.settings.clone());
+    state
+        .saving
+        .start(slint::TimerMode::SingleShot, SAVE_AFTER, move || {
+            save_settings(&file, &settings);
+        });
+}
+
+/// Saves `settings` in `file`; a failure is logged (they apply all the
+/// same, only not kept).
+fn save_settings(file: &SettingsFile, settings: &Settings) {
+    if let Err(e) = file.save(settings) {
         eprintln!("clovece: {e}");
     }
 }
