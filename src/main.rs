@@ -13,7 +13,7 @@ use clovece::lobby::host::Host;
 use clovece::lobby::{Filter, Players, RoomOptions, TurnTime};
 use clovece::net::game::{GAME_DIR, Joining, Peer, Role};
 use clovece::protocol::Theme;
-use clovece::rules::{FirstPlayer, RuleSet};
+use clovece::rules::{FirstPlayer, HouseRules, RuleSet};
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -225,12 +225,12 @@ struct PeerArgs {
 
 #[derive(clap::Args)]
 struct TournamentArgs {
-    /// The rule set.
-    #[arg(long, default_value = "classic", value_parser = ["classic", "matfyz"])]
+    /// The rule set: classic, croatian (the classic rules with
+    /// no-jump-home) or matfyz.
+    #[arg(long, default_value = "classic", value_parser = ["classic", "croatian", "matfyz"])]
     rules: String,
     /// House rules of the classic rules, comma-separated, named as in the
-    /// notation (compulsory-capture, optional-bring-out, no-jump-home);
-    /// the Croatian preset is no-jump-home.
+    /// notation (compulsory-capture, optional-bring-out, no-jump-home).
     #[arg(long, value_delimiter = ',')]
     house: Vec<String>,
     /// One player per seat (2 to 4), comma-separated: random, easy, medium,
@@ -558,14 +558,8 @@ fn one_line(message: &str) -> String {
 
 /// Plays a tournament and prints its table (the time taken on stderr).
 fn tournament(args: TournamentArgs) -> Result<(), String> {
-    let house = clovece::notation::house_rules(&args.house).map_err(|e| e.to_string())?;
-    let rules = match args.rules.as_str() {
-        "matfyz" if !args.house.is_empty() => {
-            return Err("house rules belong to the classic rules, not to matfyz".to_owned());
-        }
-        "matfyz" => RuleSet::Matfyz,
-        _ => RuleSet::Classic(house),
-    };
+    let rules =
+        clovece::lobby::options::rules(&args.rules, &args.house).map_err(|e| e.to_string())?;
     let threads = args.threads.map_or_else(
         || std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get),
         usize::from,
@@ -579,10 +573,11 @@ fn tournament(args: TournamentArgs) -> Result<(), String> {
     };
     let started = std::time::Instant::now();
     let standings = tournament.run().map_err(|e| e.to_string())?;
-    let house = if args.house.is_empty() {
-        "none".to_owned()
-    } else {
-        args.house.join(",")
+    let house = match rules {
+        RuleSet::Classic(house) if house != HouseRules::default() => {
+            clovece::notation::house_names(house).join(",")
+        }
+        _ => "none".to_owned(),
     };
     print_out(&format!(
         "rules {}, house rules {house}, {} players, {} games, seed {}\n{standings}",

@@ -130,8 +130,10 @@ pub fn board_name(theme: Theme) -> &'static str {
 }
 
 /// The rule set named `name` (classic, croatian or matfyz) with the classic
-/// house rules `house` (named as in the notation).
+/// house rules `house` (named as in the notation; an empty name is none, as
+/// `--house ""` or a trailing comma gives).
 pub fn rules(name: &str, house: &[String]) -> Result<RuleSet, OptionsError> {
+    let house: Vec<&String> = house.iter().filter(|h| !h.is_empty()).collect();
     match name.trim().to_ascii_lowercase().as_str() {
         "classic" => Ok(RuleSet::Classic(crate::notation::house_rules(house)?)),
         "croatian" | "matfyz" if !house.is_empty() => Err(OptionsError::HouseRulesElsewhere),
@@ -149,15 +151,7 @@ pub fn rules_name(rules: RuleSet) -> String {
         RuleSet::Classic(house) if house == HouseRules::CROATIAN => "croatian".to_owned(),
         RuleSet::Classic(house) if house == HouseRules::default() => "classic".to_owned(),
         RuleSet::Classic(house) => {
-            let on: Vec<&str> = [
-                (house.compulsory_capture, "compulsory-capture"),
-                (house.optional_bring_out, "optional-bring-out"),
-                (house.no_jump_home, "no-jump-home"),
-            ]
-            .into_iter()
-            .filter_map(|(on, name)| on.then_some(name))
-            .collect();
-            format!("classic+{}", on.join(","))
+            format!("classic+{}", crate::notation::house_names(house).join(","))
         }
     }
 }
@@ -347,6 +341,12 @@ mod tests {
             "classic+compulsory-capture,optional-bring-out"
         );
         assert_eq!(rules_name(rules("croatian", &[]).unwrap()), "croatian");
+        // `--house ""`, or a trailing comma.
+        let empty = [String::new()];
+        assert_eq!(rules("classic", &empty), rules("classic", &[]));
+        assert_eq!(rules("croatian", &empty), rules("croatian", &[]));
+        let trailing = ["no-jump-home".to_owned(), String::new()];
+        assert_eq!(rules("classic", &trailing), rules("croatian", &[]));
     }
 
     #[test]

@@ -79,15 +79,24 @@ pub fn house_rules<'a>(
     Ok(house)
 }
 
-/// The position as the notation writes it: seats clockwise, each colour's
-/// pieces in the order they travel (base, track, home).
-pub fn position_json(game: &Game) -> Value {
-    let house = game.house();
+/// The names of the house rules `house` switches on, in the notation's
+/// order.
+pub fn house_names(house: HouseRules) -> Vec<&'static str> {
     let switches = [
         house.compulsory_capture,
         house.optional_bring_out,
         house.no_jump_home,
     ];
+    HOUSE_NAMES
+        .into_iter()
+        .zip(switches)
+        .filter_map(|(name, on)| on.then_some(name))
+        .collect()
+}
+
+/// The position as the notation writes it: seats clockwise, each colour's
+/// pieces in the order they travel (base, track, home).
+pub fn position_json(game: &Game) -> Value {
     let position = game.position();
     let seats = position.seats();
     let mut pieces = Pieces::default();
@@ -97,7 +106,7 @@ pub fn position_json(game: &Game) -> Value {
     }
     json!({
         "rules": "classic",
-        "house": HOUSE_NAMES.iter().zip(switches).filter(|(_, on)| *on).map(|(n, _)| *n).collect::<Vec<_>>(),
+        "house": house_names(game.house()),
         "seats": seats.iter().map(Colour::name).collect::<Vec<_>>(),
         "turn": position.turn().name(),
         "pieces": pieces,

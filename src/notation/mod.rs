@@ -6,7 +6,7 @@
 mod classic;
 mod matfyz;
 
-pub use classic::house_rules;
+pub use classic::{house_names, house_rules};
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
