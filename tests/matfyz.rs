@@ -592,6 +592,26 @@ fn positions_that_cannot_arise_are_rejected_with_a_clear_error() {
             "done must be empty",
         ),
         (
+            with(
+                with(
+                    with(
+                        with(
+                            good.clone(),
+                            "bases",
+                            json!({"red": ["blue", "green", "yellow"], "green": ["red", "blue", "green", "yellow"]}),
+                        ),
+                        "track",
+                        json!({"T7": "red"}),
+                    ),
+                    "rolls",
+                    json!([3]),
+                ),
+                "done",
+                json!(["T7", "T7"]),
+            ),
+            "done lists T7 twice",
+        ),
+        (
             with(with(good.clone(), "rolls", json!([])), "roll", json!(3)),
             "either roll or rolls",
         ),

@@ -226,6 +226,8 @@ pub enum InvalidPosition {
     DoneWhileRolling,
     #[error("done lists {0}, where no piece stands")]
     DoneEmpty(Place),
+    #[error("done lists {0} twice")]
+    DoneTwice(Place),
 }
 
 /// A Matfyz position: a small `Copy` value, equal positions compare equal.
@@ -335,6 +337,9 @@ impl Position {
             }
             if p.piece_at(place).is_none() {
                 return Err(InvalidPosition::DoneEmpty(place));
+            }
+            if p.done.contains(place) {
+                return Err(InvalidPosition::DoneTwice(place));
             }
             p.done.insert(place);
         }
