@@ -270,6 +270,13 @@ fn malformed_json_is_refused_by_both_commands() {
         refused("moves", input);
         refused("replay", input);
     }
+    // In the notation's words, not the parser's.
+    for input in ["[]", "null", "7"] {
+        assert_eq!(
+            refused("moves", input),
+            "clovece: a position is a JSON object, {\"rules\": …, …}\n"
+        );
+    }
 }
 
 #[test]

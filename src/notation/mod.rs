@@ -34,6 +34,8 @@ pub enum HouseRuleError {
 pub enum NotationError {
     #[error("malformed JSON: {0}")]
     Json(#[from] serde_json::Error),
+    #[error("a position is a JSON object, {{\"rules\": …, …}}")]
+    NotAnObject,
     #[error("missing field {0:?}")]
     Missing(&'static str),
     #[error("unknown rule set {0:?} (expected \"classic\" or \"matfyz\")")]
@@ -197,7 +199,12 @@ fn rule_set(input: &str) -> Result<RuleSet, NotationError> {
     struct Head {
         rules: Option<Value>,
     }
-    let head: Head = serde_json::from_str(input)?;
+    let head: Head = serde_json::from_str(input).map_err(|e| match e.classify() {
+        // `rules` takes any value, so the document itself is of another
+        // kind (serde's own words would name the struct above).
+        serde_json::error::Category::Data => NotationError::NotAnObject,
+        _ => e.into(),
+    })?;
     match head.rules {
         None => Err(NotationError::Missing("rules")),
         Some(Value::String(s)) if s == "classic" => Ok(RuleSet::Classic),
