@@ -567,12 +567,12 @@ fn show_game(window: &AppWindow, s: &Online) {
     let plans = show_matfyz(window, game.board(), &players, true);
     mark_squares(window, &game.targets(), &plans);
     adapter.set_players(ModelRc::new(VecModel::from(players)));
-    // At the end, the winner (whom the board's header names).
-    let turn = game.turn().or(game.over().flatten()).unwrap_or(game.me());
+    let turn = game.named();
     adapter.set_turn(hue(turn));
     adapter.set_turn_name(s.names[turn.index()].as_str().into());
     adapter.set_turn_computer(game.computer(turn));
-    adapter.set_turn_yours(turn == game.me() && !game.computer(turn));
+    adapter.set_turn_yours(game.yours());
+    adapter.set_drawing(game.drawing());
     adapter.set_can_roll(game.can_roll());
     adapter.set_must_move(game.must_move());
     let fairness = game.fairness();

@@ -120,6 +120,27 @@ impl OnlineGame {
         }
     }
 
+    /// Whether the first player is being drawn (a room's default under
+    /// the classic rules): nobody is in turn, and nobody can roll.
+    pub fn drawing(&self) -> bool {
+        matches!(self.snapshot.due, Due::Roll { seat: None, .. })
+    }
+
+    /// The colour the board's header names: the one in turn, at the end
+    /// the winner, and otherwise (the draw of the first player, an end
+    /// without a winner) this player's own.
+    pub fn named(&self) -> Colour {
+        self.turn().or(self.over().flatten()).unwrap_or(self.me())
+    }
+
+    /// Whether the header tells this player it is their turn: the colour
+    /// it names is theirs and their phone plays it. Not while the first
+    /// player is drawn, when it names their colour only for want of anyone
+    /// in turn (every phone would say "your turn", and none can roll).
+    pub fn yours(&self) -> bool {
+        !self.drawing() && self.named() == self.me() && !self.computer(self.me())
+    }
+
     /// The face the die shows, from `fairness` (this game's, which the
     /// screen has already made): while the rolls choose the first player,
     /// every roll as it comes (each seat rolls in turn); then only the
@@ -389,6 +410,26 @@ mod tests {
         four.control[Colour::Green.index()] = Some(Control::Absent);
         let game = OnlineGame::new(four);
         assert!(!game.stranded(&[(Colour::Yellow, 0)]));
+    }
+
+    #[test]
+    fn while_the_first_player_is_drawn_it_is_nobodys_turn() {
+        // A classic room's default: a draw, which no phone's tap makes.
+        let draw = Due::Roll {
+            roll: 1,
+            seat: None,
+            by: Actor::Computer,
+        };
+        let mut opening = snapshot(fresh(), draw);
+        opening.game = None;
+        let mut game = OnlineGame::new(opening);
+        assert!(game.drawing());
+        assert!(!game.can_roll());
+        assert!(!game.yours(), "no phone says it is its player's turn");
+        // Red is drawn: red's phone says it is its turn.
+        game.update(snapshot(fresh(), due_roll(Colour::Red)));
+        assert!(!game.drawing());
+        assert!(game.yours());
     }
 
     #[test]
