@@ -50,12 +50,18 @@ pub struct Snapshot {
     /// Whether the game counts in the statistics: it has another player
     /// than this one ([`crate::stats::record::counts`]).
     pub counted: bool,
-    /// Whether every other player has left and this one wins by forfeit
-    /// ([`crate::stats::record::wins_by_forfeit`]).
-    pub forfeit: bool,
+    /// The player who wins by forfeit, every other player having left
+    /// ([`crate::stats::record::forfeit_winner`]): the statistics count
+    /// them the winner, whoever the computer brings home first.
+    pub forfeit: Option<Colour>,
 }
 
 impl Snapshot {
+    /// Whether every other player has left and this one wins by forfeit.
+    pub fn wins_by_forfeit(&self) -> bool {
+        self.forfeit == Some(self.me)
+    }
+
     /// The game to show: the starting position until the first player is
     /// chosen.
     pub fn shown(&self) -> Game {
@@ -77,7 +83,7 @@ impl Snapshot {
             timer: header.timer,
             theme: header.theme,
             counted: crate::stats::record::counts(&header.seats),
-            forfeit: crate::stats::record::wins_by_forfeit(log, phone.seat()),
+            forfeit: crate::stats::record::forfeit_winner(log),
         }
     }
 }
@@ -313,7 +319,7 @@ impl<F: FnMut(Update)> Front for AppFront<F> {
             },
             Progress::Log(phone) => {
                 let snapshot = Snapshot::of(phone);
-                if snapshot.forfeit && !self.forfeit {
+                if snapshot.wins_by_forfeit() && !self.forfeit {
                     // For Home to say so if the app is closed now.
                     match super::resume::mark_forfeit(&self.folder) {
                         Ok(()) => self.forfeit = true,

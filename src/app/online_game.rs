@@ -11,7 +11,7 @@ use crate::net::front::Action;
 use crate::protocol::{Actor, Colours, Control, Due, End, may_certify};
 use crate::rules::{Capture, Colour, Die, Next};
 
-use super::board::{Board, Note, PieceId, PieceView, Tap, unused_rolls};
+use super::board::{Board, Note, PieceId, PieceView, Tap, home_count, unused_rolls};
 use super::fairness::{Fairness, Roll};
 use super::geometry::Spot;
 use super::matfyz::Choice;
@@ -195,11 +195,20 @@ impl OnlineGame {
 
     /// The winner, once the game is over (`Some(None)`: nobody won).
     pub fn over(&self) -> Option<Option<Colour>> {
-        match self.snapshot.due {
-            Due::Over(End::Won(colour)) => Some(Some(colour)),
-            Due::Over(_) => Some(None),
-            _ => None,
-        }
+        matches!(self.snapshot.due, Due::Over(_)).then(|| winner(&self.snapshot))
+    }
+
+    /// The seats in the order of the result: the winner, then the players
+    /// who stayed, by their pieces home, then those who left on purpose.
+    pub fn ranking(&self) -> Vec<Colour> {
+        let winner = self.over().flatten();
+        let pieces = self.pieces();
+        let mut seats: Vec<Colour> = self.snapshot.shown().seats().iter().collect();
+        seats.sort_by_key(|&c| {
+            let stayed = self.snapshot.control[c.index()] != Some(Control::Left);
+            std::cmp::Reverse((Some(c) == winner, stayed, home_count(&pieces, c)))
+        });
+        seats
     }
 
     /// The game's rolls, for the die and the fairness view.
@@ -263,10 +272,24 @@ fn must_move(snapshot: &Snapshot) -> bool {
     matches!(snapshot.due, Due::Move { by: Actor::Player(c), .. } if c == snapshot.me)
 }
 
+/// Who won the game of `snapshot`, once it is over: the player every
+/// other player left wins by forfeit, as the statistics count it, even if
+/// the computer brought a leaver's seat home first; otherwise the colour
+/// that brought its pieces home, if any.
+fn winner(snapshot: &Snapshot) -> Option<Colour> {
+    match snapshot.due {
+        Due::Over(end) => snapshot.forfeit.or(match end {
+            End::Won(colour) => Some(colour),
+            End::Abandoned | End::OutOfDice => None,
+        }),
+        Due::Roll { .. } | Due::Move { .. } => None,
+    }
+}
+
 /// What happened from `before` to `after`: `captured` is a piece the board
 /// saw go into a base.
 fn note(before: &Snapshot, after: &Snapshot, captured: Option<Capture>) -> Note {
-    if let Due::Over(End::Won(winner)) = after.due {
+    if let Some(winner) = winner(after) {
         return Note::Won { winner };
     }
     // The opening (a draw, or rolls) chose who begins.
@@ -330,7 +353,7 @@ mod tests {
             timer: TurnTimer::Seconds10,
             theme: Theme::Classic,
             counted: true,
-            forfeit: false,
+            forfeit: None,
         }
     }
 
@@ -552,6 +575,41 @@ mod tests {
         game.tick(&[]);
         game.update(snapshot(fresh(), mine));
         assert_eq!(game.time_left(), Some(10));
+    }
+
+    #[test]
+    fn a_game_won_by_forfeit_names_the_player_who_stayed_and_ranks_the_leaver_last() {
+        use crate::app::board::tests::two_player_classic;
+        // Green left, and the computer brought green's pieces home before
+        // red got there (three of them on this board, against red's one);
+        // but red, left alone, wins by forfeit.
+        let mut over = snapshot(
+            two_player_classic(["H1", "B", "B", "B"], ["H1", "H2", "H3", "T10"]),
+            Due::Over(End::Won(Colour::Green)),
+        );
+        over.control[Colour::Green.index()] = Some(Control::Left);
+        over.forfeit = Some(Colour::Red);
+        let mut before = over.clone();
+        before.due = Due::Move {
+            seat: Colour::Green,
+            by: Actor::Computer,
+        };
+        assert_eq!(
+            note(&before, &over, None),
+            Note::Won {
+                winner: Colour::Red
+            }
+        );
+        let game = OnlineGame::new(over);
+        assert_eq!(game.over(), Some(Some(Colour::Red)));
+        assert_eq!(game.named(), Colour::Red, "the header's winner");
+        assert_eq!(game.ranking(), [Colour::Red, Colour::Green]);
+        // Where others stay, whoever left ranks below them all.
+        let mut four = snapshot(four_players(), Due::Over(End::Won(Colour::Red)));
+        four.control[Colour::Blue.index()] = Some(Control::Left);
+        let ranking = OnlineGame::new(four).ranking();
+        assert_eq!(ranking[0], Colour::Red);
+        assert_eq!(ranking[3], Colour::Blue);
     }
 
     #[test]
