@@ -25,7 +25,9 @@ use crate::platform::discovery::Discovery;
 #[cfg(test)]
 use crate::platform::multicast::Multicast;
 use crate::platform::multicast::MulticastHold;
-use crate::protocol::{Control, Due, HeaderError, Phone, PhoneError, RollRecord, Theme, TurnTimer};
+use crate::protocol::{
+    Control, Digest, Due, HeaderError, Phone, PhoneError, RollRecord, Theme, TurnTimer,
+};
 use crate::rules::{Colour, Game};
 
 /// The game as one log state shows it: what the game screen draws.
@@ -39,6 +41,10 @@ pub struct Snapshot {
     /// chosen (the pieces in their bases, every seat).
     pub start: Game,
     pub due: Due,
+    /// The hash of the log's last entry: the phones measure a player's
+    /// time from it ([`crate::protocol::presence::Watch`]), so each new
+    /// entry gives the player in turn their whole time again.
+    pub head: Digest,
     /// Who plays each colour now (`None`: not in play).
     pub control: [Option<Control>; 4],
     /// Every roll so far, oldest first.
@@ -78,6 +84,7 @@ impl Snapshot {
             start: Game::new(header.rules, log.setup().seats, Colour::Red)
                 .expect("red is seated in every seating"),
             due: log.due(),
+            head: log.head(),
             control: Colour::ALL.map(|c| state.control(c)),
             rolls: log.rolls().collect(),
             timer: header.timer,

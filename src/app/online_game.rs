@@ -28,7 +28,11 @@ pub struct OnlineGame {
     note: Note,
     /// This player's time for the roll or move that is due, counted on the
     /// network's once-a-second ticks (the phone itself plays for the
-    /// player when it runs out, as every phone agrees).
+    /// player when it runs out, as every phone agrees). It starts again at
+    /// every entry of the log, where the phones' own count starts again
+    /// (also between two Matfyz runs of one seat, or at others' votes
+    /// within a turn), as a game on this device starts it again at every
+    /// roll and move.
     clock: TurnClock,
     /// Ticks for which a player the game waits on has been overdue while
     /// the log stood still.
@@ -65,7 +69,7 @@ impl OnlineGame {
         let captured = self.board.follow(self.snapshot.shown(), acting);
         self.note = note(&before, &self.snapshot, captured);
         self.overdue_for = 0;
-        if before.due != self.snapshot.due {
+        if before.head != self.snapshot.head {
             self.clock.restart();
         }
     }
@@ -335,7 +339,7 @@ fn note(before: &Snapshot, after: &Snapshot, captured: Option<Capture>) -> Note 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::protocol::{RollRecord, Theme, TurnTimer};
+    use crate::protocol::{Digest, RollRecord, Theme, TurnTimer};
     use crate::rules::{Die, Game, HouseRules, Move, Place, RuleSet, Seats};
 
     fn snapshot(game: Game, due: Due) -> Snapshot {
@@ -348,6 +352,7 @@ mod tests {
             start: game,
             game: Some(game),
             due,
+            head: Digest([0; 32]),
             control,
             rolls: Vec::new(),
             timer: TurnTimer::Seconds10,
@@ -570,10 +575,33 @@ mod tests {
         game.tick(&[]);
         assert_eq!(game.time_left(), Some(8));
         let theirs = due_roll(Colour::Green);
-        game.update(snapshot(fresh(), theirs));
+        game.update(after(1, snapshot(fresh(), theirs)));
         assert_eq!(game.time_left(), None, "not while another player is due");
         game.tick(&[]);
-        game.update(snapshot(fresh(), mine));
+        game.update(after(2, snapshot(fresh(), mine)));
+        assert_eq!(game.time_left(), Some(10));
+    }
+
+    /// `snapshot` as the log shows it after its entry `entry`.
+    fn after(entry: u8, mut snapshot: Snapshot) -> Snapshot {
+        snapshot.head = Digest([entry; 32]);
+        snapshot
+    }
+
+    #[test]
+    fn the_turn_timer_starts_again_at_each_entry_of_the_log_though_the_same_move_is_due() {
+        // Red has made one run of its Matfyz turn and makes the next: the
+        // log has a new entry, red's move is due again, and every phone
+        // counts red's whole time again from that entry.
+        let moving = matfyz_moving(Actor::Player(Colour::Red));
+        let mut game = OnlineGame::new(moving.clone());
+        for _ in 0..7 {
+            game.tick(&[]);
+        }
+        assert_eq!(game.time_left(), Some(3));
+        game.update(moving.clone());
+        assert_eq!(game.time_left(), Some(3), "the same log: the count goes on");
+        game.update(after(1, moving));
         assert_eq!(game.time_left(), Some(10));
     }
 
