@@ -8,7 +8,8 @@
 //! a game closed on its result or left mid-way is recorded and not offered
 //! again, and lets go of the board and the invitations; a closed app's
 //! session ends with it; a damaged saved game is said so on Home and can
-//! be discarded.
+//! be discarded; Home's Leave and Resume act on the game its card shows
+//! alone, and on none while a session plays it.
 
 mod online_support;
 mod process;
@@ -19,7 +20,7 @@ use std::time::Duration;
 use clovece::app::online::{Part, Update};
 use clovece::app::resume::{self, Kept, Sitter};
 use clovece::app::room::{self, Room};
-use clovece::app::ui::{AppAdapter, AppWindow, GameAdapter, LeaveCost, Screen};
+use clovece::app::ui::{AppAdapter, AppWindow, GameAdapter, LeaveCost, ResumeAdapter, Screen};
 use clovece::app::{App, Services};
 use clovece::lobby::RoomOptions;
 use clovece::lobby::options::Players;
@@ -261,6 +262,35 @@ fn resume_from_home(dir: &std::path::Path) -> App {
         window.global::<AppAdapter>().get_screen() == Screen::Game
     });
     app
+}
+
+/// A two-player game kept in a new session folder of the data folder
+/// `data`, as when the app was closed before its end: this app's player
+/// (the identity in `data`) in green, against red. Games of another
+/// `nonce` are other games. The folder.
+fn kept_game(data: &std::path::Path, nonce: u8) -> std::path::PathBuf {
+    use clovece::protocol::header::DEFAULT_ROLLS;
+    use clovece::protocol::{DiceChain, DiceSecret, Header, Phone, Seat, SignedHeader, Signer};
+    use clovece::rules::{HouseRules, RuleSet};
+
+    let me = clovece::net::identity::load_or_create(data).unwrap();
+    let red = libp2p::identity::Keypair::ed25519_from_bytes([1; 32]).unwrap();
+    let signers = [&red, &me].map(|k| Signer::new(k).unwrap());
+    let secret = || DiceSecret::from_bytes([9; 32]);
+    let seat = |signer: &Signer| Seat::Player {
+        key: signer.public(),
+        commitment: DiceChain::new(&secret(), DEFAULT_ROLLS).commitment(),
+    };
+    let seats = [Some(seat(&signers[0])), None, Some(seat(&signers[1])), None];
+    let header = Header::new([nonce; 32], RuleSet::Classic(HouseRules::default()), seats);
+    let signed = SignedHeader::sign_all(header, &[&signers[0], &signers[1]]);
+    // Session folders are named after the time they start.
+    std::thread::sleep(Duration::from_millis(2));
+    let folder = resume::new_folder(data);
+    let dir = folder.join(GAME_DIR);
+    std::fs::create_dir_all(&dir).unwrap();
+    Phone::new(signed, &me, secret(), Some(&dir)).unwrap();
+    folder
 }
 
 /// A `clovece host` for two players named Ivo, on data folder `bot`, and
@@ -710,5 +740,63 @@ fn a_damaged_kept_game_is_explained_on_home_and_discarded() {
             .mock_single_click(PointerEventButton::Left);
         assert!(label_starting(window, "An online game").is_none());
         assert!(!folder.exists(), "the damaged game is gone");
+    });
+}
+
+#[test]
+fn homes_leave_and_resume_act_only_on_the_kept_game_the_card_shows() {
+    ui_support::on_ui_thread(|| {
+        let dir = tempfile::tempdir().unwrap();
+        let [oldest, older, newest] = [1, 2, 3].map(|n| kept_game(dir.path(), n));
+        let app = shown_app(dir.path());
+        let window = app.window();
+        let card = window.global::<ResumeAdapter>();
+        // A double tap on Leave, and a tap heard after the card went: the
+        // newest game, which the card showed, is left, and no other.
+        let leave = ui_support::find(window, "Leave game");
+        leave.mock_single_click(PointerEventButton::Left);
+        leave.mock_single_click(PointerEventButton::Left);
+        card.invoke_discard();
+        assert!(!newest.exists(), "the game the card showed is left");
+        assert!(older.exists() && oldest.exists(), "no other game is left");
+        assert!(!shows(window, "Leave game"), "the card went with its game");
+        // Home, opened again, offers the next one; it goes before a tap.
+        card.invoke_check();
+        assert!(shows(window, "Leave game"));
+        resume::discard(&older).unwrap();
+        ui_support::find(window, "Resume the game").mock_single_click(PointerEventButton::Left);
+        assert_eq!(window.global::<AppAdapter>().get_screen(), Screen::Home);
+        assert!(oldest.exists(), "not resumed in its place");
+        // The card shows the oldest now; a newer game takes its place
+        // before a tap.
+        let newer = kept_game(dir.path(), 4);
+        ui_support::find(window, "Leave game").mock_single_click(PointerEventButton::Left);
+        assert!(oldest.exists() && newer.exists(), "neither is left");
+        // The card shows the newer one now, and Leave leaves it.
+        ui_support::find(window, "Leave game").mock_single_click(PointerEventButton::Left);
+        assert!(!newer.exists() && oldest.exists());
+        let stats = std::fs::read_to_string(dir.path().join("stats.jsonl")).unwrap();
+        assert_eq!(stats.lines().count(), 2, "two games left: {stats}");
+    });
+}
+
+#[test]
+fn home_gives_up_no_game_while_a_session_plays_it() {
+    ui_support::on_ui_thread(|| {
+        let dir = tempfile::tempdir().unwrap();
+        let folder = kept_game(dir.path(), 1);
+        let app = shown_app(dir.path());
+        let window = app.window();
+        ui_support::find(window, "Resume the game").mock_single_click(PointerEventButton::Left);
+        assert_eq!(window.global::<AppAdapter>().get_screen(), Screen::Room);
+        // Taps on the card heard behind Resume's.
+        let card = window.global::<ResumeAdapter>();
+        card.invoke_discard();
+        card.invoke_resume();
+        assert!(folder.exists(), "the resumed game is not given up");
+        assert!(!dir.path().join("stats.jsonl").exists(), "nor recorded");
+        drop(app);
+        // Its network thread stops at its next await.
+        std::thread::sleep(Duration::from_millis(500));
     });
 }

@@ -664,6 +664,30 @@ fn a_game_that_cannot_go_on_without_the_gone_phones_says_so_and_offers_leave() {
 }
 
 #[test]
+fn while_the_first_player_is_drawn_the_header_names_no_turn() {
+    ui_support::init();
+    let folder = settings_dir("drawing");
+    let app = app(folder.path(), 4);
+    let window = app.window();
+    window.show().unwrap();
+    find(window, "Play against the computer").mock_single_click(PointerEventButton::Left);
+    find(window, "Start").mock_single_click(PointerEventButton::Left);
+    let drawing = "Drawing who begins…";
+    assert!(shows(window, "Your turn"));
+    // The online game (tested in online_game) sets it during the draw.
+    window.global::<GameAdapter>().set_drawing(true);
+    assert!(shows(window, drawing));
+    assert!(!shows(window, "Your turn"));
+    find(window, "Leave game").mock_single_click(PointerEventButton::Left);
+    find(window, "Leave").mock_single_click(PointerEventButton::Left);
+    // A game on this device draws nobody.
+    find(window, "Play against the computer").mock_single_click(PointerEventButton::Left);
+    find(window, "Start").mock_single_click(PointerEventButton::Left);
+    assert!(!shows(window, drawing));
+    assert!(shows(window, "Your turn"));
+}
+
+#[test]
 fn an_online_game_that_ended_without_a_winner_names_nobody() {
     ui_support::init();
     let folder = settings_dir("no-winner");

@@ -747,10 +747,11 @@ fn start(
         adapter.set_pieces(ModelRc::from(s.pieces.clone()));
         adapter.set_rolls(0);
         adapter.set_board(theme_to_ui(s.settings.theme));
-        // Games on this device; online games pass `true` and say when
-        // they are stranded.
+        // Games on this device; online games pass `true`, say when they
+        // are stranded and when their first player is drawn.
         adapter.set_leave_cost(leave_cost(LeaveCost::of(false, false)));
         adapter.set_stranded(false);
+        adapter.set_drawing(false);
         s.history = Rc::new(VecModel::default());
         window
             .global::<FairnessAdapter>()

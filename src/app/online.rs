@@ -25,7 +25,9 @@ use crate::platform::discovery::Discovery;
 #[cfg(test)]
 use crate::platform::multicast::Multicast;
 use crate::platform::multicast::MulticastHold;
-use crate::protocol::{Control, Due, HeaderError, Phone, PhoneError, RollRecord, Theme, TurnTimer};
+use crate::protocol::{
+    Control, Digest, Due, HeaderError, Phone, PhoneError, RollRecord, Theme, TurnTimer,
+};
 use crate::rules::{Colour, Game};
 
 /// The game as one log state shows it: what the game screen draws.
@@ -39,6 +41,10 @@ pub struct Snapshot {
     /// chosen (the pieces in their bases, every seat).
     pub start: Game,
     pub due: Due,
+    /// The hash of the log's last entry: the phones measure a player's
+    /// time from it ([`crate::protocol::presence::Watch`]), so each new
+    /// entry gives the player in turn their whole time again.
+    pub head: Digest,
     /// Who plays each colour now (`None`: not in play).
     pub control: [Option<Control>; 4],
     /// Every roll so far, oldest first.
@@ -50,12 +56,18 @@ pub struct Snapshot {
     /// Whether the game counts in the statistics: it has another player
     /// than this one ([`crate::stats::record::counts`]).
     pub counted: bool,
-    /// Whether every other player has left and this one wins by forfeit
-    /// ([`crate::stats::record::wins_by_forfeit`]).
-    pub forfeit: bool,
+    /// The player who wins by forfeit, every other player having left
+    /// ([`crate::stats::record::forfeit_winner`]): the statistics count
+    /// them the winner, whoever the computer brings home first.
+    pub forfeit: Option<Colour>,
 }
 
 impl Snapshot {
+    /// Whether every other player has left and this one wins by forfeit.
+    pub fn wins_by_forfeit(&self) -> bool {
+        self.forfeit == Some(self.me)
+    }
+
     /// The game to show: the starting position until the first player is
     /// chosen.
     pub fn shown(&self) -> Game {
@@ -72,12 +84,13 @@ impl Snapshot {
             start: Game::new(header.rules, log.setup().seats, Colour::Red)
                 .expect("red is seated in every seating"),
             due: log.due(),
+            head: log.head(),
             control: Colour::ALL.map(|c| state.control(c)),
             rolls: log.rolls().collect(),
             timer: header.timer,
             theme: header.theme,
             counted: crate::stats::record::counts(&header.seats),
-            forfeit: crate::stats::record::wins_by_forfeit(log, phone.seat()),
+            forfeit: crate::stats::record::forfeit_winner(log),
         }
     }
 }
@@ -313,7 +326,7 @@ impl<F: FnMut(Update)> Front for AppFront<F> {
             },
             Progress::Log(phone) => {
                 let snapshot = Snapshot::of(phone);
-                if snapshot.forfeit && !self.forfeit {
+                if snapshot.wins_by_forfeit() && !self.forfeit {
                     // For Home to say so if the app is closed now.
                     match super::resume::mark_forfeit(&self.folder) {
                         Ok(()) => self.forfeit = true,

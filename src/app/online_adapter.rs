@@ -376,7 +376,7 @@ fn apply(window: &AppWindow, online: &Rc<RefCell<Online>>, generation: u64, upda
             s.hosted = hosted;
         }
         Update::Log(snapshot) => {
-            let cost = LeaveCost::of(snapshot.counted, snapshot.forfeit);
+            let cost = LeaveCost::of(snapshot.counted, snapshot.wins_by_forfeit());
             match s.game.as_mut() {
                 Some(game) => game.update(snapshot),
                 None => {
@@ -530,13 +530,17 @@ fn seat_data(seat: &SeatView, colour: Colour) -> ui::SeatData {
     }
 }
 
-fn players(s: &Online, game: &OnlineGame, silent: &[(Colour, u64)]) -> Vec<ui::PlayerData> {
+/// The players of `seats`, in that order.
+fn players(
+    s: &Online,
+    game: &OnlineGame,
+    seats: impl IntoIterator<Item = Colour>,
+    silent: &[(Colour, u64)],
+) -> Vec<ui::PlayerData> {
     let names = &s.names;
     let pieces = game.pieces();
-    game.snapshot()
-        .shown()
-        .seats()
-        .iter()
+    seats
+        .into_iter()
         .map(|colour| ui::PlayerData {
             hue: hue(colour),
             name: names[colour.index()].as_str().into(),
@@ -564,16 +568,16 @@ fn show_game(window: &AppWindow, s: &Online) {
             s.pieces.set_row_data(row, data);
         }
     }
-    let players = players(s, game, &s.silent);
+    let players = players(s, game, game.snapshot().shown().seats().iter(), &s.silent);
     let plans = show_matfyz(window, game.board(), &players, true);
     mark_squares(window, &game.targets(), &plans);
     adapter.set_players(ModelRc::new(VecModel::from(players)));
-    // At the end, the winner (whom the board's header names).
-    let turn = game.turn().or(game.over().flatten()).unwrap_or(game.me());
+    let turn = game.named();
     adapter.set_turn(hue(turn));
     adapter.set_turn_name(s.names[turn.index()].as_str().into());
     adapter.set_turn_computer(game.computer(turn));
-    adapter.set_turn_yours(turn == game.me() && !game.computer(turn));
+    adapter.set_turn_yours(game.yours());
+    adapter.set_drawing(game.drawing());
     adapter.set_can_roll(game.can_roll());
     adapter.set_must_move(game.must_move());
     let fairness = game.fairness();
@@ -604,10 +608,7 @@ fn show_result(window: &AppWindow, s: &Online) {
         adapter.set_winner(hue(winner));
         adapter.set_winner_name(s.names[winner.index()].as_str().into());
     }
-    let mut placings = players(s, game, &[]);
-    placings.sort_by_key(|p| {
-        std::cmp::Reverse((Some(p.hue) == game.over().flatten().map(hue), p.home))
-    });
+    let placings = players(s, game, game.ranking(), &[]);
     adapter.set_placings(ModelRc::new(VecModel::from(placings)));
     window
         .global::<ui::AppAdapter>()

@@ -11,7 +11,7 @@ use crate::net::front::Action;
 use crate::protocol::{Actor, Colours, Control, Due, End, may_certify};
 use crate::rules::{Capture, Colour, Die, Next};
 
-use super::board::{Board, Note, PieceId, PieceView, Tap, unused_rolls};
+use super::board::{Board, Note, PieceId, PieceView, Tap, home_count, unused_rolls};
 use super::fairness::{Fairness, Roll};
 use super::geometry::Spot;
 use super::matfyz::Choice;
@@ -28,7 +28,11 @@ pub struct OnlineGame {
     note: Note,
     /// This player's time for the roll or move that is due, counted on the
     /// network's once-a-second ticks (the phone itself plays for the
-    /// player when it runs out, as every phone agrees).
+    /// player when it runs out, as every phone agrees). It starts again at
+    /// every entry of the log, where the phones' own count starts again
+    /// (also between two Matfyz runs of one seat, or at others' votes
+    /// within a turn), as a game on this device starts it again at every
+    /// roll and move.
     clock: TurnClock,
     /// Ticks for which a player the game waits on has been overdue while
     /// the log stood still.
@@ -65,7 +69,7 @@ impl OnlineGame {
         let captured = self.board.follow(self.snapshot.shown(), acting);
         self.note = note(&before, &self.snapshot, captured);
         self.overdue_for = 0;
-        if before.due != self.snapshot.due {
+        if before.head != self.snapshot.head {
             self.clock.restart();
         }
     }
@@ -118,6 +122,27 @@ impl OnlineGame {
             Due::Move { seat, .. } => Some(seat),
             Due::Over(_) => None,
         }
+    }
+
+    /// Whether the first player is being drawn (a room's default under
+    /// the classic rules): nobody is in turn, and nobody can roll.
+    pub fn drawing(&self) -> bool {
+        matches!(self.snapshot.due, Due::Roll { seat: None, .. })
+    }
+
+    /// The colour the board's header names: the one in turn, at the end
+    /// the winner, and otherwise (the draw of the first player, an end
+    /// without a winner) this player's own.
+    pub fn named(&self) -> Colour {
+        self.turn().or(self.over().flatten()).unwrap_or(self.me())
+    }
+
+    /// Whether the header tells this player it is their turn: the colour
+    /// it names is theirs and their phone plays it. Not while the first
+    /// player is drawn, when it names their colour only for want of anyone
+    /// in turn (every phone would say "your turn", and none can roll).
+    pub fn yours(&self) -> bool {
+        !self.drawing() && self.named() == self.me() && !self.computer(self.me())
     }
 
     /// The face the die shows, from `fairness` (this game's, which the
@@ -174,11 +199,20 @@ impl OnlineGame {
 
     /// The winner, once the game is over (`Some(None)`: nobody won).
     pub fn over(&self) -> Option<Option<Colour>> {
-        match self.snapshot.due {
-            Due::Over(End::Won(colour)) => Some(Some(colour)),
-            Due::Over(_) => Some(None),
-            _ => None,
-        }
+        matches!(self.snapshot.due, Due::Over(_)).then(|| winner(&self.snapshot))
+    }
+
+    /// The seats in the order of the result: the winner, then the players
+    /// who stayed, by their pieces home, then those who left on purpose.
+    pub fn ranking(&self) -> Vec<Colour> {
+        let winner = self.over().flatten();
+        let pieces = self.pieces();
+        let mut seats: Vec<Colour> = self.snapshot.shown().seats().iter().collect();
+        seats.sort_by_key(|&c| {
+            let stayed = self.snapshot.control[c.index()] != Some(Control::Left);
+            std::cmp::Reverse((Some(c) == winner, stayed, home_count(&pieces, c)))
+        });
+        seats
     }
 
     /// The game's rolls, for the die and the fairness view.
@@ -242,10 +276,24 @@ fn must_move(snapshot: &Snapshot) -> bool {
     matches!(snapshot.due, Due::Move { by: Actor::Player(c), .. } if c == snapshot.me)
 }
 
+/// Who won the game of `snapshot`, once it is over: the player every
+/// other player left wins by forfeit, as the statistics count it, even if
+/// the computer brought a leaver's seat home first; otherwise the colour
+/// that brought its pieces home, if any.
+fn winner(snapshot: &Snapshot) -> Option<Colour> {
+    match snapshot.due {
+        Due::Over(end) => snapshot.forfeit.or(match end {
+            End::Won(colour) => Some(colour),
+            End::Abandoned | End::OutOfDice => None,
+        }),
+        Due::Roll { .. } | Due::Move { .. } => None,
+    }
+}
+
 /// What happened from `before` to `after`: `captured` is a piece the board
 /// saw go into a base.
 fn note(before: &Snapshot, after: &Snapshot, captured: Option<Capture>) -> Note {
-    if let Due::Over(End::Won(winner)) = after.due {
+    if let Some(winner) = winner(after) {
         return Note::Won { winner };
     }
     // The opening (a draw, or rolls) chose who begins.
@@ -291,7 +339,7 @@ fn note(before: &Snapshot, after: &Snapshot, captured: Option<Capture>) -> Note 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::protocol::{RollRecord, Theme, TurnTimer};
+    use crate::protocol::{Digest, RollRecord, Theme, TurnTimer};
     use crate::rules::{Die, Game, HouseRules, Move, Place, RuleSet, Seats};
 
     fn snapshot(game: Game, due: Due) -> Snapshot {
@@ -304,12 +352,13 @@ mod tests {
             start: game,
             game: Some(game),
             due,
+            head: Digest([0; 32]),
             control,
             rolls: Vec::new(),
             timer: TurnTimer::Seconds10,
             theme: Theme::Classic,
             counted: true,
-            forfeit: false,
+            forfeit: None,
         }
     }
 
@@ -389,6 +438,26 @@ mod tests {
         four.control[Colour::Green.index()] = Some(Control::Absent);
         let game = OnlineGame::new(four);
         assert!(!game.stranded(&[(Colour::Yellow, 0)]));
+    }
+
+    #[test]
+    fn while_the_first_player_is_drawn_it_is_nobodys_turn() {
+        // A classic room's default: a draw, which no phone's tap makes.
+        let draw = Due::Roll {
+            roll: 1,
+            seat: None,
+            by: Actor::Computer,
+        };
+        let mut opening = snapshot(fresh(), draw);
+        opening.game = None;
+        let mut game = OnlineGame::new(opening);
+        assert!(game.drawing());
+        assert!(!game.can_roll());
+        assert!(!game.yours(), "no phone says it is its player's turn");
+        // Red is drawn: red's phone says it is its turn.
+        game.update(snapshot(fresh(), due_roll(Colour::Red)));
+        assert!(!game.drawing());
+        assert!(game.yours());
     }
 
     #[test]
@@ -506,11 +575,69 @@ mod tests {
         game.tick(&[]);
         assert_eq!(game.time_left(), Some(8));
         let theirs = due_roll(Colour::Green);
-        game.update(snapshot(fresh(), theirs));
+        game.update(after(1, snapshot(fresh(), theirs)));
         assert_eq!(game.time_left(), None, "not while another player is due");
         game.tick(&[]);
-        game.update(snapshot(fresh(), mine));
+        game.update(after(2, snapshot(fresh(), mine)));
         assert_eq!(game.time_left(), Some(10));
+    }
+
+    /// `snapshot` as the log shows it after its entry `entry`.
+    fn after(entry: u8, mut snapshot: Snapshot) -> Snapshot {
+        snapshot.head = Digest([entry; 32]);
+        snapshot
+    }
+
+    #[test]
+    fn the_turn_timer_starts_again_at_each_entry_of_the_log_though_the_same_move_is_due() {
+        // Red has made one run of its Matfyz turn and makes the next: the
+        // log has a new entry, red's move is due again, and every phone
+        // counts red's whole time again from that entry.
+        let moving = matfyz_moving(Actor::Player(Colour::Red));
+        let mut game = OnlineGame::new(moving.clone());
+        for _ in 0..7 {
+            game.tick(&[]);
+        }
+        assert_eq!(game.time_left(), Some(3));
+        game.update(moving.clone());
+        assert_eq!(game.time_left(), Some(3), "the same log: the count goes on");
+        game.update(after(1, moving));
+        assert_eq!(game.time_left(), Some(10));
+    }
+
+    #[test]
+    fn a_game_won_by_forfeit_names_the_player_who_stayed_and_ranks_the_leaver_last() {
+        use crate::app::board::tests::two_player_classic;
+        // Green left, and the computer brought green's pieces home before
+        // red got there (three of them on this board, against red's one);
+        // but red, left alone, wins by forfeit.
+        let mut over = snapshot(
+            two_player_classic(["H1", "B", "B", "B"], ["H1", "H2", "H3", "T10"]),
+            Due::Over(End::Won(Colour::Green)),
+        );
+        over.control[Colour::Green.index()] = Some(Control::Left);
+        over.forfeit = Some(Colour::Red);
+        let mut before = over.clone();
+        before.due = Due::Move {
+            seat: Colour::Green,
+            by: Actor::Computer,
+        };
+        assert_eq!(
+            note(&before, &over, None),
+            Note::Won {
+                winner: Colour::Red
+            }
+        );
+        let game = OnlineGame::new(over);
+        assert_eq!(game.over(), Some(Some(Colour::Red)));
+        assert_eq!(game.named(), Colour::Red, "the header's winner");
+        assert_eq!(game.ranking(), [Colour::Red, Colour::Green]);
+        // Where others stay, whoever left ranks below them all.
+        let mut four = snapshot(four_players(), Due::Over(End::Won(Colour::Red)));
+        four.control[Colour::Blue.index()] = Some(Control::Left);
+        let ranking = OnlineGame::new(four).ranking();
+        assert_eq!(ranking[0], Colour::Red);
+        assert_eq!(ranking[3], Colour::Blue);
     }
 
     #[test]

@@ -4,8 +4,16 @@
 //! log is loaded and catches up); Leave records it as this player's leave
 //! (two losses, or a win when everyone else had left) and removes it, and
 //! Discard removes one that cannot be read.
+//!
+//! Each acts on the game the card shows, and only while it is still the
+//! one Home would offer and no session runs; otherwise the tap does
+//! nothing but show the card anew. After Leave or Discard the card goes,
+//! and another kept game is offered the next time Home opens: one shown
+//! at once would sit under the finger that just left, and a double tap
+//! would give it up unseen.
 
 use std::cell::RefCell;
+use std::path::PathBuf;
 use std::rc::Rc;
 use std::time::SystemTime;
 
@@ -23,38 +31,38 @@ use crate::net::room::Listing;
 /// Connects `ResumeAdapter`; `name` gives the player's nickname.
 pub fn connect(window: &AppWindow, online: &Rc<RefCell<Online>>, name: Rc<dyn Fn() -> String>) {
     let adapter = window.global::<ResumeAdapter>();
+    // The folder of the game the card shows.
+    let card = Rc::new(Card::default());
 
-    let (weak, state) = (window.as_weak(), online.clone());
+    let (weak, state, shown) = (window.as_weak(), online.clone(), card.clone());
     adapter.on_check(move || {
         if let Some(window) = weak.upgrade() {
-            show(&window, &state.borrow());
+            show(&window, &state.borrow(), &shown);
         }
     });
 
-    let (weak, state) = (window.as_weak(), online.clone());
+    let (weak, state, shown) = (window.as_weak(), online.clone(), card.clone());
     adapter.on_resume(move || {
         let Some(window) = weak.upgrade() else { return };
-        let kept = resume::kept(&state.borrow().data);
+        let kept = tapped(&window, &state.borrow(), &shown);
         if let Some(Kept::Unfinished(game)) = kept {
-            window
-                .global::<ResumeAdapter>()
-                .set_state(ui::ResumeState::None);
+            hide(&window, &shown);
             online_adapter::begin(&window, &state, Part::Resume(game.folder), name());
         }
     });
 
-    let (weak, state) = (window.as_weak(), online.clone());
+    let (weak, state, shown) = (window.as_weak(), online.clone(), card);
     adapter.on_discard(move || {
         let Some(window) = weak.upgrade() else { return };
         let s = state.borrow();
-        let given_up = match resume::kept(&s.data) {
+        let given_up = match tapped(&window, &s, &shown) {
             Some(Kept::Unfinished(game)) => {
                 resume::give_up(&s.data, &game.folder).map_err(|e| e.to_string())
             }
             Some(Kept::Damaged { folder, .. }) => {
                 resume::discard(&folder).map_err(|e| e.to_string())
             }
-            None => Ok(()),
+            None => return,
         };
         if let Err(e) = given_up {
             let adapter = window.global::<ResumeAdapter>();
@@ -62,22 +70,55 @@ pub fn connect(window: &AppWindow, online: &Rc<RefCell<Online>>, name: Rc<dyn Fn
             adapter.set_state(ui::ResumeState::Damaged);
             return;
         }
-        show(&window, &s);
+        hide(&window, &shown);
     });
     // Home, the first screen, was made before these callbacks were set.
     adapter.invoke_check();
 }
 
-/// Shows the kept game, if any (none while a session runs, even one the
-/// player gave up: it may be playing that very game).
-fn show(window: &AppWindow, s: &Online) {
-    let adapter = window.global::<ResumeAdapter>();
-    adapter.set_local(GameFile::in_folder(&s.data).offered());
-    let kept = if s.busy() {
+/// The folder of the kept game Home's card shows, if it shows one.
+type Card = RefCell<Option<PathBuf>>;
+
+/// The kept game the card `shown` shows, if the card's Resume or Leave
+/// may act on it: it is still the game Home offers. Otherwise (it is gone,
+/// another took its place, or a session runs) the card is shown anew, and
+/// the tap does nothing. With no card shown, a tap is one that came after
+/// the card went, and does nothing either.
+fn tapped(window: &AppWindow, s: &Online, shown: &Card) -> Option<Kept> {
+    let folder = shown.borrow().clone()?;
+    match offered(s) {
+        Some(kept) if kept.folder() == folder => Some(kept),
+        _ => {
+            show(window, s, shown);
+            None
+        }
+    }
+}
+
+/// The kept game Home offers: the newest, and none while a session runs,
+/// even one the player gave up (it may be playing that very game).
+fn offered(s: &Online) -> Option<Kept> {
+    if s.busy() {
         None
     } else {
         resume::kept(&s.data)
-    };
+    }
+}
+
+/// Takes the card away: its game is resumed, left or discarded.
+fn hide(window: &AppWindow, shown: &Card) {
+    shown.take();
+    window
+        .global::<ResumeAdapter>()
+        .set_state(ui::ResumeState::None);
+}
+
+/// Shows the kept game Home offers, if any, in the card `shown`.
+fn show(window: &AppWindow, s: &Online, shown: &Card) {
+    let adapter = window.global::<ResumeAdapter>();
+    adapter.set_local(GameFile::in_folder(&s.data).offered());
+    let kept = offered(s);
+    *shown.borrow_mut() = kept.as_ref().map(|k| k.folder().to_owned());
     match kept {
         None => adapter.set_state(ui::ResumeState::None),
         Some(Kept::Damaged { why, .. }) => {

@@ -172,15 +172,21 @@ fn players(seats: &[Option<Seat>; 4]) -> impl Iterator<Item = Colour> + '_ {
         .filter(|c| matches!(seats[c.index()], Some(Seat::Player { .. })))
 }
 
-/// Whether `me` wins the game of `log` by forfeit: they stayed when every
-/// other player had left it on purpose, and withheld none of their own
-/// rolls (which counts as leaving). They win whether they play on against
-/// the computer to the end or leave too (then the game ends, abandoned,
+/// Whether `me` wins the game of `log` by forfeit ([`forfeit_winner`]).
+pub fn wins_by_forfeit(log: &Log, me: Colour) -> bool {
+    forfeit_winner(log) == Some(me)
+}
+
+/// The player who wins the game of `log` by forfeit, if any: they stayed
+/// when every other player had left it on purpose, and withheld none of
+/// their own rolls (which counts as leaving). They win whether they play
+/// on against the computer to the end (even if the computer brings a
+/// leaver's seat home first) or leave too (then the game ends, abandoned,
 /// at their leave). The quitters otherwise left them a choice between two
 /// losses for leaving and a game against the computer that they could
 /// lose.
-pub fn wins_by_forfeit(log: &Log, me: Colour) -> bool {
-    last_standing(log) == Some(me) && !log.state().withheld(me)
+pub fn forfeit_winner(log: &Log) -> Option<Colour> {
+    last_standing(log).filter(|&c| !log.state().withheld(c))
 }
 
 /// The player who stayed when every other player had left on purpose.
