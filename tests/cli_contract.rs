@@ -271,7 +271,13 @@ fn malformed_json_is_refused_by_both_commands() {
         refused("replay", input);
     }
     // In the notation's words, not the parser's.
-    for input in ["[]", "null", "7"] {
+    for input in [
+        "[]",
+        "null",
+        "7",
+        r#"["classic"]"#,
+        r#" ["classic", null, ["red", "green"]]"#,
+    ] {
         assert_eq!(
             refused("moves", input),
             "clovece: a position is a JSON object, {\"rules\": …, …}\n"
@@ -389,4 +395,7 @@ fn a_key_given_twice_is_refused() {
         "pieces": {"red": ["T1", "B", "B", "B"], "green": ["B", "B", "B", "B"]},
         "roll": 6, "roll": 1}"#;
     refused("moves", doc);
+    let doc = r#"{"rules": "classic", "rules": "classic"}"#;
+    let said = refused("moves", doc);
+    assert!(said.contains("duplicate field `rules`"), "{said}");
 }

@@ -199,12 +199,12 @@ fn rule_set(input: &str) -> Result<RuleSet, NotationError> {
     struct Head {
         rules: Option<Value>,
     }
-    let head: Head = serde_json::from_str(input).map_err(|e| match e.classify() {
-        // `rules` takes any value, so the document itself is of another
-        // kind (serde's own words would name the struct above).
-        serde_json::error::Category::Data => NotationError::NotAnObject,
-        _ => e.into(),
-    })?;
+    // Told in the notation's words: serde's would name the struct below,
+    // and serde reads a struct from an array of its fields in order too.
+    if input.trim_start().starts_with(|c: char| c != '{') {
+        return Err(NotationError::NotAnObject);
+    }
+    let head: Head = serde_json::from_str(input)?;
     match head.rules {
         None => Err(NotationError::Missing("rules")),
         Some(Value::String(s)) if s == "classic" => Ok(RuleSet::Classic),

@@ -179,7 +179,7 @@ impl Store {
     pub fn record(&self, finished: &Finished) -> Result<bool, StatsError> {
         match Record::of(finished) {
             Some(record) => self.add(record),
-            None => Ok(true),
+            None => Ok(false),
         }
     }
 
