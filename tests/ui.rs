@@ -420,6 +420,27 @@ fn settings_are_saved_and_switch_the_language() {
 }
 
 #[test]
+fn a_settings_change_is_saved_at_once_when_the_app_goes_to_the_background() {
+    ui_support::init();
+    let folder = settings_dir("settings-background");
+    let dir = folder.path();
+    let lifecycle = clovece::platform::Platform::desktop().lifecycle;
+    let services = clovece::app::Services {
+        lifecycle: lifecycle.clone(),
+        ..clovece::app::Services::desktop()
+    };
+    let app = ui_support::app_on(dir, 1, services);
+    let adapter = app.window().global::<clovece::app::ui::SettingsAdapter>();
+    adapter.set_nickname("Eva".into());
+    adapter.invoke_changed();
+    let saved = || std::fs::read_to_string(dir.join("settings.json")).unwrap();
+    assert!(!saved().contains("Eva"), "saved at once");
+    // The player switches apps; the system may kill the app now.
+    lifecycle.pause().unwrap();
+    assert!(saved().contains("\"nickname\": \"Eva\""), "{}", saved());
+}
+
+#[test]
 fn the_english_default_nickname_of_an_earlier_version_follows_the_language() {
     use clovece::app::settings::{Language, Settings, SettingsFile};
     ui_support::init();

@@ -23,7 +23,7 @@ use super::nearby::Browsing;
 use super::offline::{OfflineGame, Player, Setup};
 use super::online_adapter::{self, Online};
 use super::scan::Scanner;
-use super::settings::{BoardTheme, Language, Settings, SettingsFile};
+use super::settings::{BoardTheme, Language, Settings, SettingsFile, Unsaved};
 use super::turn_clock::Tick;
 use super::ui::{
     self, AppWindow, FairnessAdapter, GameAdapter, MatfyzAdapter, ResultAdapter, SettingsAdapter,
@@ -51,7 +51,6 @@ pub struct App {
 }
 
 struct State {
-    file: SettingsFile,
     settings: Settings,
     dice: Dice,
     /// The last setup started, for "play again".
@@ -74,13 +73,13 @@ struct State {
     paused: Arc<AtomicBool>,
     /// Where the game on this device is kept after each step.
     kept: GameFile,
-    /// Saves the settings [`SAVE_AFTER`] their last change.
+    /// Settings changed and not saved yet, and the timer that saves them
+    /// [`SAVE_AFTER`] their last change.
+    unsaved: Arc<Unsaved>,
     saving: slint::Timer,
 }
 
-/// How long after their last change the settings are saved: the nickname
-/// changes at every key, and each save flushes the file and its folder,
-/// which on a phone's flash would make typing lag.
+/// How long after their last change the settings are saved ([`Unsaved`]).
 const SAVE_AFTER: Duration = Duration::from_millis(500);
 
 /// The app could not start.
@@ -186,7 +185,6 @@ impl App {
         online.borrow_mut().set_listen(listen);
         let names = Rc::new(VecModel::from(vec![SharedString::new(); 4]));
         let state = Rc::new(RefCell::new(State {
-            file,
             settings,
             dice,
             setup: None,
@@ -197,6 +195,7 @@ impl App {
             names,
             history: Rc::new(VecModel::default()),
             clock: slint::Timer::default(),
+            unsaved: Arc::new(Unsaved::new(file)),
             saving: slint::Timer::default(),
             paused: Arc::default(),
             kept,
@@ -208,8 +207,17 @@ impl App {
         };
         app.show_settings();
         app.connect();
-        let paused = app.state.borrow().paused.clone();
-        lifecycle.on_foreground(move |foreground| paused.store(!foreground, Ordering::Relaxed));
+        let (paused, unsaved) = {
+            let s = app.state.borrow();
+            (s.paused.clone(), s.unsaved.clone())
+        };
+        lifecycle.on_foreground(move |foreground| {
+            paused.store(!foreground, Ordering::Relaxed);
+            // The system may kill an app in the background without a word.
+            if !foreground {
+                unsaved.save();
+            }
+        });
         let awake = lifecycle.clone();
         app.window
             .global::<ui::AppAdapter>()
@@ -253,11 +261,7 @@ impl App {
     pub fn run(&self) -> Result<(), AppError> {
         let ran = self.window.run();
         // A change made a moment before the window closed.
-        let state = self.state.borrow();
-        if state.saving.running() {
-            state.saving.stop();
-            save_settings(&state.file, &state.settings);
-        }
+        self.state.borrow().unsaved.save();
         Ok(ran?)
     }
 
@@ -589,20 +593,13 @@ fn settings_changed(window: &AppWindow, state: &mut State) {
     {
         state.names.set_row_data(0, after.into());
     }
-    let (file, settings) = (state.file.clone(), state.settings.clone());
+    state.unsaved.put(state.settings.clone());
+    let unsaved = state.unsaved.clone();
     state
         .saving
         .start(slint::TimerMode::SingleShot, SAVE_AFTER, move || {
-            save_settings(&file, &settings);
+            unsaved.save()
         });
-}
-
-/// Saves `settings` in `file`; a failure is logged (they apply all the
-/// same, only not kept).
-fn save_settings(file: &SettingsFile, settings: &Settings) {
-    if let Err(e) = file.save(settings) {
-        eprintln!("clovece: {e}");
-    }
 }
 
 /// The player's nickname: the one chosen, or else the word for "Player"

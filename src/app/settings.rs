@@ -6,6 +6,7 @@
 use std::fs;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
+use std::sync::{Mutex, MutexGuard, PoisonError};
 
 use serde::{Deserialize, Serialize};
 
@@ -192,6 +193,46 @@ impl SettingsFile {
     }
 }
 
+/// Settings changed and not saved yet. The app saves them a moment after
+/// their last change (a nickname changes at every key, and each save
+/// flushes the file and its folder, which on a phone's flash would make
+/// typing lag), and at once when it goes to the background, where the
+/// system may kill it without a word, or closes. Shared with the thread
+/// that hears the app go to the background.
+pub struct Unsaved {
+    file: SettingsFile,
+    settings: Mutex<Option<Settings>>,
+}
+
+impl Unsaved {
+    pub fn new(file: SettingsFile) -> Unsaved {
+        Unsaved {
+            file,
+            settings: Mutex::new(None),
+        }
+    }
+
+    /// `settings` are to be saved, in place of any earlier ones.
+    pub fn put(&self, settings: Settings) {
+        *self.lock() = Some(settings);
+    }
+
+    /// Saves the settings put since the last save, if any; a failure is
+    /// logged (they apply all the same, only not kept).
+    pub fn save(&self) {
+        let Some(settings) = self.lock().take() else {
+            return;
+        };
+        if let Err(e) = self.file.save(&settings) {
+            eprintln!("clovece: {e}");
+        }
+    }
+
+    fn lock(&self) -> MutexGuard<'_, Option<Settings>> {
+        self.settings.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -206,6 +247,28 @@ mod tests {
     #[test]
     fn missing_settings_are_the_defaults() {
         let file = SettingsFile::in_folder(folder("missing"));
+        assert_eq!(file.load().unwrap(), Settings::default());
+    }
+
+    #[test]
+    fn unsaved_settings_are_saved_once_the_newest_put() {
+        let dir = folder("unsaved");
+        let file = SettingsFile::in_folder(&dir);
+        let unsaved = Unsaved::new(file.clone());
+        unsaved.save();
+        assert!(!dir.join(SettingsFile::NAME).exists(), "nothing put");
+        for nickname in ["E", "Ev", "Eva"] {
+            unsaved.put(Settings {
+                nickname: nickname.into(),
+                ..Settings::default()
+            });
+        }
+        assert!(!dir.join(SettingsFile::NAME).exists(), "not at once");
+        unsaved.save();
+        assert_eq!(file.load().unwrap().nickname, "Eva");
+        // Saved: a second save writes nothing over a newer file.
+        file.save(&Settings::default()).unwrap();
+        unsaved.save();
         assert_eq!(file.load().unwrap(), Settings::default());
     }
 
