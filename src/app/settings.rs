@@ -218,9 +218,11 @@ impl Unsaved {
     }
 
     /// Saves the settings put since the last save, if any; a failure is
-    /// logged (they apply all the same, only not kept).
+    /// logged (they apply all the same, only not kept). Under the lock, so
+    /// that of two saves at once the newer settings are written last.
     pub fn save(&self) {
-        let Some(settings) = self.lock().take() else {
+        let mut unsaved = self.lock();
+        let Some(settings) = unsaved.take() else {
             return;
         };
         if let Err(e) = self.file.save(&settings) {
