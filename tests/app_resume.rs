@@ -20,7 +20,9 @@ use std::time::Duration;
 use clovece::app::online::{Part, Update};
 use clovece::app::resume::{self, Kept, Sitter};
 use clovece::app::room::{self, Room};
-use clovece::app::ui::{AppAdapter, AppWindow, GameAdapter, LeaveCost, ResumeAdapter, Screen};
+use clovece::app::ui::{
+    AppAdapter, AppWindow, GameAdapter, LeaveCost, ResumeAdapter, ResumeState, Screen,
+};
 use clovece::app::{App, Services};
 use clovece::lobby::RoomOptions;
 use clovece::lobby::options::Players;
@@ -781,19 +783,61 @@ fn homes_leave_and_resume_act_only_on_the_kept_game_the_card_shows() {
 }
 
 #[test]
+fn a_tap_on_a_kept_game_damaged_since_the_card_showed_it_shows_it_damaged() {
+    ui_support::on_ui_thread(|| {
+        let dir = tempfile::tempdir().unwrap();
+        let folder = kept_game(dir.path(), 1);
+        let app = shown_app(dir.path());
+        let window = app.window();
+        assert!(shows(window, "Resume the game"));
+        let log = folder.join(clovece::net::game::GAME_DIR).join("log");
+        std::fs::write(log, b"rubbish").unwrap();
+        ui_support::find(window, "Resume the game").mock_single_click(PointerEventButton::Left);
+        assert_eq!(window.global::<AppAdapter>().get_screen(), Screen::Home);
+        let card = window.global::<ResumeAdapter>();
+        assert_eq!(card.get_state(), ResumeState::Damaged, "shown as it is");
+        // Shown damaged, it is discarded unrecorded, as the card says.
+        card.invoke_discard();
+        assert!(!folder.exists());
+        assert!(!dir.path().join("stats.jsonl").exists());
+    });
+}
+
+#[test]
 fn home_gives_up_no_game_while_a_session_plays_it() {
     ui_support::on_ui_thread(|| {
         let dir = tempfile::tempdir().unwrap();
         let folder = kept_game(dir.path(), 1);
         let app = shown_app(dir.path());
         let window = app.window();
-        ui_support::find(window, "Resume the game").mock_single_click(PointerEventButton::Left);
+        let find = |label: &str| ui_support::find(window, label);
+        find("Resume the game").mock_single_click(PointerEventButton::Left);
         assert_eq!(window.global::<AppAdapter>().get_screen(), Screen::Room);
         // Taps on the card heard behind Resume's.
         let card = window.global::<ResumeAdapter>();
         card.invoke_discard();
         card.invoke_resume();
         assert!(folder.exists(), "the resumed game is not given up");
+        assert!(!dir.path().join("stats.jsonl").exists(), "nor recorded");
+        drop(app);
+        // Its network thread stops at its next await.
+        std::thread::sleep(Duration::from_millis(500));
+
+        // The card shows the game while the player opens a room: taps on
+        // the card heard behind that leave the game alone too (a session
+        // runs, which may be playing it).
+        let app = shown_app(dir.path());
+        let window = app.window();
+        let find = |label: &str| ui_support::find(window, label);
+        assert!(shows(window, "Resume the game"));
+        find("Host a room").mock_single_click(PointerEventButton::Left);
+        find("Open the room").mock_single_click(PointerEventButton::Left);
+        assert_eq!(window.global::<AppAdapter>().get_screen(), Screen::Room);
+        let card = window.global::<ResumeAdapter>();
+        card.invoke_discard();
+        card.invoke_resume();
+        assert_eq!(window.global::<AppAdapter>().get_screen(), Screen::Room);
+        assert!(folder.exists(), "the kept game is not given up");
         assert!(!dir.path().join("stats.jsonl").exists(), "nor recorded");
         drop(app);
         // Its network thread stops at its next await.

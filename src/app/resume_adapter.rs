@@ -6,7 +6,8 @@
 //! Discard removes one that cannot be read.
 //!
 //! Each acts on the game the card shows, and only while it is still the
-//! one Home would offer and no session runs; otherwise the tap does
+//! one Home would offer, as the card shows it (not damaged since), and no
+//! session runs; otherwise the tap does
 //! nothing but show the card anew. After Leave or Discard the card goes,
 //! and another kept game is offered the next time Home opens: one shown
 //! at once would sit under the finger that just left, and a double tap
@@ -77,17 +78,28 @@ pub fn connect(window: &AppWindow, online: &Rc<RefCell<Online>>, name: Rc<dyn Fn
 }
 
 /// The folder of the kept game Home's card shows, if it shows one.
-type Card = RefCell<Option<PathBuf>>;
+type Card = RefCell<Option<Shown>>;
+
+/// A kept game as the card shows it: its folder, and whether damaged.
+type Shown = (PathBuf, bool);
+
+fn shown_as(kept: &Kept) -> Shown {
+    (
+        kept.folder().to_owned(),
+        matches!(kept, Kept::Damaged { .. }),
+    )
+}
 
 /// The kept game the card `shown` shows, if the card's Resume or Leave
-/// may act on it: it is still the game Home offers. Otherwise (it is gone,
-/// another took its place, or a session runs) the card is shown anew, and
-/// the tap does nothing. With no card shown, a tap is one that came after
-/// the card went, and does nothing either.
+/// may act on it: it is still the game Home offers, as the card shows it.
+/// Otherwise (it is gone, another took its place, it was damaged since,
+/// or a session runs) the card is shown anew, and the tap does nothing.
+/// With no card shown, a tap is one that came after the card went, and
+/// does nothing either.
 fn tapped(window: &AppWindow, s: &Online, shown: &Card) -> Option<Kept> {
-    let folder = shown.borrow().clone()?;
+    let card = shown.borrow().clone()?;
     match offered(s) {
-        Some(kept) if kept.folder() == folder => Some(kept),
+        Some(kept) if shown_as(&kept) == card => Some(kept),
         _ => {
             show(window, s, shown);
             None
@@ -118,7 +130,7 @@ fn show(window: &AppWindow, s: &Online, shown: &Card) {
     let adapter = window.global::<ResumeAdapter>();
     adapter.set_local(GameFile::in_folder(&s.data).offered());
     let kept = offered(s);
-    *shown.borrow_mut() = kept.as_ref().map(|k| k.folder().to_owned());
+    *shown.borrow_mut() = kept.as_ref().map(shown_as);
     match kept {
         None => adapter.set_state(ui::ResumeState::None),
         Some(Kept::Damaged { why, .. }) => {
