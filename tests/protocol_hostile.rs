@@ -6,33 +6,21 @@ mod protocol_support;
 use clovece::protocol::sim::{Config, Table};
 use clovece::protocol::wire::MAX_MESSAGE;
 use clovece::protocol::{
-    Act, Actor, Auto, Certificate, Change, Colours, Control, DecodeError, Digest, Due, Entry, Kind,
+    Act, Auto, Certificate, Change, Colours, Control, DecodeError, Digest, Due, Entry, Kind,
     LogError, Message, Offered, Phone, PhoneError, Proof, Reveal, Signed, Transport, Vote,
 };
 use clovece::rules::{Colour, FlowError, Move, Seats};
 use proptest::prelude::*;
 use proptest::strategy::ValueTree;
 use protocol_support::{
-    Sent, acted_since, certified_gone, certified_gone_in, phone_of, play_until, played_until,
-    roll_due_for, table_until,
+    Sent, acted_since, certified_gone, certified_gone_in, choice_for, phone_of, play_until,
+    played_until, roll_due_for, table_until,
 };
 use std::sync::OnceLock;
 
 const RED: Colour = Colour::Red;
 const BLUE: Colour = Colour::Blue;
 const GREEN: Colour = Colour::Green;
-
-/// A move is due for `seat` and it has at least two legal moves.
-fn choice_for(seat: Colour) -> impl Fn(&Table) -> bool {
-    move |t| {
-        t.log().due()
-            == Due::Move {
-                seat,
-                by: Actor::Player(seat),
-            }
-            && t.log().state().game().unwrap().legal_moves().len() >= 2
-    }
-}
 
 /// Offers `entry`, which no honest phone sends, and checks that it is
 /// refused with nothing appended, blaming whoever sent it.

@@ -18,16 +18,18 @@ use std::fs;
 
 use clovece::protocol::sim::{Config, Table};
 use clovece::protocol::{
-    Certificate, Change, Colours, DiceSecret, Kind, Message, Observation, PhoneError, Store,
-    StoreError,
+    Act, Certificate, Change, Colours, DiceSecret, Entry, Kind, Message, Observation, PhoneError,
+    Store, StoreError,
 };
 use clovece::rules::{Colour, Seats};
 use protocol_support::{
-    acted_since, certified_gone, move_due_for, phone_of, play_until, roll_due_for, table_until,
+    acted_since, certified_gone, choice_for, move_due_for, phone_of, play_until, roll_due_for,
+    table_until,
 };
 
 const RED: Colour = Colour::Red;
 const GREEN: Colour = Colour::Green;
+const BLUE: Colour = Colour::Blue;
 
 /// While alive, no file of this process can grow past `bytes`: a write
 /// past it fails with `EFBIG` (`SIGXFSZ`, which would end the process, is
@@ -93,6 +95,53 @@ fn what_cannot_be_saved_is_taken_back() {
     a_vote_that_is_a_certificate_by_itself_leaves_only_once_it_is_saved();
     an_entry_that_takes_the_place_of_others_and_cannot_be_saved_gives_them_back();
     a_new_game_whose_log_cannot_be_written_leaves_no_game_behind();
+    a_cheaters_winning_second_act_is_never_saved_without_the_proof();
+}
+
+/// Red moved at a turn with a choice, the game went on, and then red signs
+/// the other move for that turn, which outranks the first (a rewind). A
+/// phone that holds both writes the proof in their place in one save: if
+/// that save fails, it still holds red's first move, and writes the proof
+/// when the second comes again. (Saving the winning act first and the
+/// proof after lost the first move with a failed second save, and with it
+/// the proof, for good.)
+fn a_cheaters_winning_second_act_is_never_saved_without_the_proof() {
+    let at_place = table_until(choice_for(RED));
+    let moves = at_place.log().state().game().unwrap().legal_moves();
+    let [mut played, mut other] =
+        [moves[0], moves[1]].map(|mv| at_place.sign(RED, Act::Move { mv, auto: false }).unwrap());
+    if other.hash() > played.hash() {
+        std::mem::swap(&mut played, &mut other);
+    }
+    let mut table = at_place.clone();
+    table.log_mut().offer(played.clone()).unwrap();
+    for _ in 0..6 {
+        assert!(table.step(), "the game ended first");
+    }
+    let at = played.index as usize;
+    let second = Message::Entry(other.clone()).encode();
+    // How long the log is with the second move in the place: the proof,
+    // which holds both moves, makes it longer.
+    let with_second = {
+        let dir = tempfile::tempdir().unwrap();
+        let (mut phone, mut out) = phone_of(&at_place, BLUE, Some(dir.path()));
+        phone.receive(RED, &second, &mut out).unwrap();
+        fs::metadata(dir.path().join("log")).unwrap().len()
+    };
+
+    let dir = tempfile::tempdir().unwrap();
+    let (mut phone, mut out) = phone_of(&table, BLUE, Some(dir.path()));
+    let error = fails_past(with_second, || phone.receive(RED, &second, &mut out));
+    assert!(!error.blames_sender());
+    assert_eq!(phone.log().entries()[at], played, "the first move is kept");
+    let kept = Store::open(dir.path()).unwrap().log;
+    assert_eq!(kept.entries()[at], played, "and on disk");
+    phone.receive(RED, &second, &mut out).unwrap();
+    assert_eq!(
+        Some(&phone.log().entries()[at]),
+        Entry::expose(&played, &other).as_ref(),
+        "the proof, once the disk takes it"
+    );
 }
 
 /// A finished game's folder is where the command line's next game goes.

@@ -52,6 +52,18 @@ pub fn roll_due_for(seat: Colour) -> impl Fn(&Table) -> bool {
     }
 }
 
+/// A move is due for `seat` and it has at least two legal moves.
+pub fn choice_for(seat: Colour) -> impl Fn(&Table) -> bool {
+    move |t| {
+        t.log().due()
+            == Due::Move {
+                seat,
+                by: Actor::Player(seat),
+            }
+            && t.log().state().game().unwrap().legal_moves().len() >= 2
+    }
+}
+
 /// Whether `seat`'s player is to move, past the first few entries.
 pub fn move_due_for(seat: Colour) -> impl Fn(&Table) -> bool {
     move |t| {
