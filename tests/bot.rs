@@ -474,6 +474,34 @@ fn the_tournament_command_prints_a_table_with_intervals() {
 }
 
 #[test]
+fn the_tournament_command_names_the_house_rules_in_force() {
+    for (rules, house, said) in [
+        ("croatian", "", "rules croatian, house rules no-jump-home,"),
+        (
+            "classic",
+            "no-jump-home,compulsory-capture,",
+            "rules classic, house rules compulsory-capture,no-jump-home,",
+        ),
+        ("classic", "", "rules classic, house rules none,"),
+    ] {
+        let out = tournament_command(&[
+            "--rules",
+            rules,
+            &format!("--house={house}"),
+            "--players",
+            "easy,easy",
+            "--games",
+            "2",
+            "--threads",
+            "1",
+        ]);
+        let table = String::from_utf8(out.stdout).unwrap();
+        assert!(out.status.success(), "{rules} {house}: {table}");
+        assert!(table.starts_with(said), "{table}");
+    }
+}
+
+#[test]
 fn the_tournament_command_refuses_wrong_arguments() {
     for args in [
         &[
@@ -487,6 +515,14 @@ fn the_tournament_command_refuses_wrong_arguments() {
         &["--players", "easy,genius"][..],
         &["--players", "easy"][..],
         &["--house", "no-such-rule", "--players", "easy,easy"][..],
+        &[
+            "--rules",
+            "croatian",
+            "--house",
+            "compulsory-capture",
+            "--players",
+            "easy,easy",
+        ][..],
         &["--players", "easy,easy", "--threads", "0"][..],
         &["--players", "easy,easy", "--threads", "1000000"][..],
     ] {
