@@ -10,7 +10,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use clovece::app::ui::{
-    AppAdapter, BoardTheme, ChoiceKind, GameAdapter, MatfyzAdapter, NoteKind, ResultAdapter,
+    AppAdapter, BoardTheme, ChoiceKind, GameAdapter, Hue, MatfyzAdapter, NoteKind, ResultAdapter,
     RoomProblem, Screen, SetupAdapter,
 };
 use clovece::app::{COMPUTER_PACE, RESULT_DELAY};
@@ -68,6 +68,14 @@ fn a_game_against_the_computer_is_played_to_the_result() {
                 .expect("the result names the winner");
             assert!(
                 find(window, "Play again").is_valid(),
+                "{}",
+                label_of(&winner)
+            );
+            // The person plays red; the computer, the others.
+            let computer = window.global::<ResultAdapter>().get_winner() != Hue::Red;
+            assert_eq!(
+                label_of(&winner).ends_with(" (computer) wins!"),
+                computer,
                 "{}",
                 label_of(&winner)
             );

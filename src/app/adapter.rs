@@ -1099,6 +1099,7 @@ fn show_result(window: &AppWindow, state: &State) {
     adapter.set_online(false);
     adapter.set_winner(hue(winner));
     adapter.set_winner_name(name(game.player(winner)).into());
+    adapter.set_winner_computer(matches!(game.player(winner), Some(Player::Computer { .. })));
     let all = players(game);
     let placings: Vec<ui::PlayerData> = game
         .placings()

@@ -607,6 +607,7 @@ fn show_result(window: &AppWindow, s: &Online) {
     if let Some(winner) = winner {
         adapter.set_winner(hue(winner));
         adapter.set_winner_name(s.names[winner.index()].as_str().into());
+        adapter.set_winner_computer(game.computer(winner));
     }
     let placings = players(s, game, game.ranking(), &[]);
     adapter.set_placings(ModelRc::new(VecModel::from(placings)));
