@@ -87,7 +87,7 @@ fn po(language: &str) -> BTreeMap<Marked, String> {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("ui/translations")
         .join(language)
-        .join("LC_MESSAGES/clovece.po");
+        .join("LC_MESSAGES/clovece-ui.po");
     catalogue(&std::fs::read_to_string(path).unwrap())
 }
 

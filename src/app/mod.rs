@@ -61,11 +61,8 @@ pub mod settings;
 pub mod statistics;
 pub mod turn_clock;
 
-/// The code generated from `ui/app.slint`.
-#[allow(clippy::all, clippy::pedantic, missing_docs)]
-pub mod ui {
-    slint::include_modules!();
-}
+/// The code generated from `ui/app.slint` (the `clovece-ui` crate).
+pub use clovece_ui as ui;
 
 pub use adapter::{App, AppError, COMPUTER_PACE, RESULT_DELAY, Services};
 
