@@ -68,7 +68,7 @@ val cargoNdk by tasks.registering(Exec::class) {
     description = "Builds the Rust library for Android with cargo-ndk"
     workingDir = crateDir
     inputs.files(fileTree(crateDir) {
-        include("Cargo.toml", "Cargo.lock", "build.rs", "src/**", "ui/**")
+        include("Cargo.toml", "Cargo.lock", "src/**", "ui/**")
     })
     outputs.dir(rustJniLibs)
     // Android Studio started from the Dock or a desktop menu does not have
