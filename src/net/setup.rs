@@ -1234,6 +1234,8 @@ mod tests {
         guest: Option<PeerId>,
         start: bool,
         left: tokio::sync::mpsc::UnboundedSender<PeerId>,
+        /// Told each message the room gives the organiser, if set.
+        heard: Option<tokio::sync::mpsc::UnboundedSender<(PeerId, Lobby)>>,
     }
 
     impl Starter {
@@ -1248,6 +1250,7 @@ mod tests {
                 guest: None,
                 start: false,
                 left,
+                heard: None,
             }
         }
     }
@@ -1280,6 +1283,9 @@ mod tests {
         fn message(&mut self, from: PeerId, message: Lobby) {
             if matches!(message, Lobby::Ready { ready: true, .. }) && self.guest == Some(from) {
                 self.start = true;
+            }
+            if let Some(heard) = &self.heard {
+                let _ = heard.send((from, message));
             }
         }
         async fn input(&mut self) {
@@ -1498,6 +1504,56 @@ mod tests {
         })
         .await;
         assert!(signed.verify().is_ok(), "every signature checks");
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_decline_heard_while_a_start_is_signed_reaches_the_organiser_when_it_is_off() {
+        let (heard_tx, mut heard) = tokio::sync::mpsc::unbounded_channel();
+        let host = |mut organiser: Starter| {
+            organiser.heard = Some(heard_tx);
+            hosting(organiser)
+        };
+        beside_a_room(2, host, |ticket, hosting, _| async move {
+            // The guest is asked to sign; meanwhile a phone the host
+            // invited declines, and the host has taken its word...
+            let (mut guest, _, _) = offered(&ticket, 2).await;
+            let (mut invited, _) = node(3).await;
+            // As an invitation's decline goes (app::invite).
+            invited.add_addrs(ticket.host(), ticket.dial_addrs());
+            invited.keep(ticket.host());
+            let declined = Lobby::Declined {
+                room: ticket.room(),
+            };
+            invited
+                .send(ticket.host(), Frame::Lobby(declined.clone()).encode())
+                .unwrap();
+            // (Its node takes the acknowledgement without an event.)
+            while invited.unacknowledged(ticket.host()) > 0 {
+                let _ = tokio::time::timeout(Duration::from_millis(10), invited.next()).await;
+            }
+            // ...before the guest takes its readiness back, which calls
+            // the start off: the decline was held, not lost.
+            let not_ready = Frame::Lobby(Lobby::Ready {
+                room: ticket.room(),
+                ready: false,
+            });
+            guest.send(ticket.host(), not_ready.encode()).unwrap();
+            let _polled = tokio::task::spawn_local(async move { polled(&mut guest).await });
+            let invited_id = invited.peer_id();
+            let _invited = tokio::task::spawn_local(async move { polled(&mut invited).await });
+            loop {
+                match heard.recv().await {
+                    Some((from, message)) if from == invited_id => {
+                        assert_eq!(message, declined);
+                        break;
+                    }
+                    Some(_) => {}
+                    None => panic!("the room ended without telling the decline"),
+                }
+            }
+            hosting.abort();
+        })
+        .await;
     }
 
     /// A guest of `ticket`'s room (`seed`) that answers the start it is
