@@ -12,7 +12,6 @@ mod ui_support;
 use std::sync::Arc;
 
 use clovece::app::Services;
-use clovece::app::invite::Inbox;
 use clovece::app::nearby::Browsing;
 use clovece::app::ui::{AppAdapter, GameAdapter, InviteAdapter, RoomAdapter, Screen, SetupAdapter};
 use clovece::platform::camera::{
@@ -40,12 +39,7 @@ fn declined_then_accepted() {
     window.show().unwrap();
     // Home listens for invitations as soon as it is open.
     assert!(shows(window, "Host a room"));
-    let problem = window.global::<InviteAdapter>().get_problem();
-    let address = app
-        .invitable_at()
-        .first()
-        .unwrap_or_else(|| panic!("Home listens: {problem}"))
-        .to_string();
+    let address = inbox_address(&app);
     let id = address.rsplit('/').next().unwrap().to_owned();
 
     let (mut first, _, _) = hanas_room(dirs[1].path());
@@ -186,10 +180,8 @@ fn an_invitation_reaches_the_player_looking_at_the_nearby_rooms() {
 /// Where Home's inbox hears invitations (an address ending in the
 /// phone's peer id), once it listens.
 fn inbox_address(app: &clovece::app::App) -> String {
-    app.invitable_at()
-        .first()
-        .expect("Home listens")
-        .to_string()
+    pump_until("Home listens", || !app.invitable_at().is_empty());
+    app.invitable_at()[0].to_string()
 }
 
 /// Hana's room of two, organised on her console (so that she invites with
@@ -299,10 +291,10 @@ fn loopback() -> Vec<libp2p::Multiaddr> {
 
 #[test]
 fn the_inbox_is_announced_through_the_platforms_discovery_until_it_stops() {
-    let bonjour = FakeBonjour::default();
+    let bonjour = Arc::new(FakeBonjour::default());
     let keypair = Keypair::generate_ed25519();
     let me = keypair.public().to_peer_id();
-    let inbox = Inbox::open(keypair, loopback(), &bonjour, |_| {}).unwrap();
+    let inbox = ui_support::inbox(keypair, loopback(), bonjour.clone());
     let announced = bonjour.announced().expect("the inbox is announced");
     assert_eq!(announced.peer, me.to_string());
     assert!(!inbox.addrs().is_empty());
@@ -321,58 +313,57 @@ fn the_inbox_is_announced_through_the_platforms_discovery_until_it_stops() {
 
 #[test]
 fn the_inbox_stops_while_an_offline_game_is_on_and_listens_again_on_home() {
-    // No network thread reaches the window: the unthreaded backend, as one
-    // test binary runs only one threaded one.
-    ui_support::init();
-    let dirs = dirs(1);
-    // Android's case: the inbox's discovery is the multicast lock's hold.
-    let multicast = Multicast::new(NoLock);
-    let services = Services {
-        lifecycle: Lifecycle::new(
-            multicast.clone(),
-            CameraSession::new(NoCamera, NoPermissionNeeded),
-            Bookmark::Home,
-        ),
-        browsing: Browsing::default(),
-        discovery: Arc::new(SwarmMdns::new(multicast.clone())),
-    };
-    let app = ui_support::app_on(dirs[0].path(), 7, services);
-    let window = app.window();
-    window.show().unwrap();
-    assert!(shows(window, "Host a room"));
-    assert!(!app.invitable_at().is_empty(), "Home listens");
-    assert_eq!(multicast.holds(), 1);
+    // The inbox's node tells the window when it cannot listen.
+    ui_support::on_ui_thread(|| {
+        let dirs = dirs(1);
+        // Android's case: the inbox's discovery is the multicast lock's hold.
+        let multicast = Multicast::new(NoLock);
+        let services = Services {
+            lifecycle: Lifecycle::new(
+                multicast.clone(),
+                CameraSession::new(NoCamera, NoPermissionNeeded),
+                Bookmark::Home,
+            ),
+            browsing: Browsing::default(),
+            discovery: Arc::new(SwarmMdns::new(multicast.clone())),
+        };
+        let app = ui_support::app_on(dirs[0].path(), 7, services);
+        let window = app.window();
+        window.show().unwrap();
+        assert!(shows(window, "Host a room"));
+        pump_until("Home listens", || !app.invitable_at().is_empty());
+        assert_eq!(multicast.holds(), 1);
 
-    window.global::<SetupAdapter>().invoke_start();
-    // The game screen is drawn (Home's screen goes away).
-    assert!(shows(window, "Leave game"));
-    assert!(app.invitable_at().is_empty(), "the inbox runs in the game");
-    assert_eq!(multicast.holds(), 0, "the offline game holds the lock");
+        window.global::<SetupAdapter>().invoke_start();
+        // The game screen is drawn (Home's screen goes away).
+        assert!(shows(window, "Leave game"));
+        assert!(app.invitable_at().is_empty(), "the inbox runs in the game");
+        assert_eq!(multicast.holds(), 0, "the offline game holds the lock");
 
-    window.global::<GameAdapter>().invoke_leave();
-    assert!(shows(window, "Host a room"));
-    assert!(!app.invitable_at().is_empty(), "Home listens again");
-    assert_eq!(multicast.holds(), 1);
-    assert!(!shows_prefix(window, "Invitations cannot reach"));
+        window.global::<GameAdapter>().invoke_leave();
+        assert!(shows(window, "Host a room"));
+        pump_until("Home listens again", || !app.invitable_at().is_empty());
+        assert_eq!(multicast.holds(), 1);
+        assert!(!shows_prefix(window, "Invitations cannot reach"));
 
-    // An inbox that cannot listen says so on Home, and no more once it can.
-    window.global::<SetupAdapter>().invoke_start();
-    assert!(shows(window, "Leave game"));
-    app.listen_on(vec!["/ip4/127.0.0.1/udp/0".parse().unwrap()]);
-    window.global::<GameAdapter>().invoke_leave();
-    assert!(shows(window, "Host a room"));
-    assert!(app.invitable_at().is_empty(), "no inbox");
-    assert!(shows_prefix(
-        window,
-        "Invitations cannot reach this phone: "
-    ));
-    window.global::<SetupAdapter>().invoke_start();
-    assert!(shows(window, "Leave game"));
-    app.listen_on(vec!["/ip4/127.0.0.1/tcp/0".parse().unwrap()]);
-    window.global::<GameAdapter>().invoke_leave();
-    assert!(shows(window, "Host a room"));
-    assert!(!app.invitable_at().is_empty(), "Home listens again");
-    assert!(!shows_prefix(window, "Invitations cannot reach"));
+        // An inbox that cannot listen says so on Home, and no more once it can.
+        window.global::<SetupAdapter>().invoke_start();
+        assert!(shows(window, "Leave game"));
+        app.listen_on(vec!["/ip4/127.0.0.1/udp/0".parse().unwrap()]);
+        window.global::<GameAdapter>().invoke_leave();
+        assert!(shows(window, "Host a room"));
+        pump_until("Home says why it hears no invitations", || {
+            shows_prefix(window, "Invitations cannot reach this phone: ")
+        });
+        assert!(app.invitable_at().is_empty(), "no inbox");
+        window.global::<SetupAdapter>().invoke_start();
+        assert!(shows(window, "Leave game"));
+        app.listen_on(vec!["/ip4/127.0.0.1/tcp/0".parse().unwrap()]);
+        window.global::<GameAdapter>().invoke_leave();
+        assert!(shows(window, "Host a room"));
+        pump_until("Home listens again", || !app.invitable_at().is_empty());
+        assert!(!shows_prefix(window, "Invitations cannot reach"));
+    });
 }
 
 /// Whether a text starting with `start` is on screen.

@@ -63,9 +63,9 @@ fn the_app_lists_a_loopback_room_filters_it_and_drops_it_when_its_host_is_gone()
     );
     let (ticket, code) = ticket(&mut host);
     let opened = Instant::now();
-    let mdns = SwarmMdns::new(Multicast::new(NoLock));
+    let mdns = Arc::new(SwarmMdns::new(Multicast::new(NoLock)));
     let asked = vec![ui_support::phone(&ask(&ticket))];
-    let (_inbox, list, changes) = listing(Keypair::generate_ed25519(), &mdns, asked);
+    let (_inbox, list, changes) = listing(Keypair::generate_ed25519(), mdns, asked);
 
     let rooms = until(&list, &changes, &Filter::default(), |r| !r.is_empty());
     eprintln!("listed {:?} after the list opened", opened.elapsed());
@@ -147,10 +147,10 @@ fn a_room_found_by_the_platforms_discovery_is_listed_until_its_host_is_gone() {
     let dir = tempfile::tempdir().unwrap();
     let mut host = peer(dir.path(), &["host", "--players", "2"]);
     let (ticket, _) = ticket(&mut host);
-    let bonjour = FakeBonjour::default();
+    let bonjour = Arc::new(FakeBonjour::default());
     let keypair = Keypair::generate_ed25519();
     let me = keypair.public().to_peer_id().to_string();
-    let inbox = Inbox::open(keypair, loopback().listen, &bonjour, |_| {}).unwrap();
+    let inbox = ui_support::inbox(keypair, loopback().listen, bonjour.clone());
     let announced = bonjour.announced().unwrap();
     assert_eq!(announced.peer, me);
     assert!(
@@ -208,10 +208,10 @@ fn a_room_found_by_the_platforms_discovery_is_listed_until_its_host_is_gone() {
 /// the inbox, the list, and a message at each change of the list.
 fn listing(
     keypair: Keypair,
-    discovery: &dyn Discovery,
+    discovery: Arc<dyn Discovery>,
     ask: Vec<(libp2p::PeerId, libp2p::Multiaddr)>,
 ) -> (Inbox, NearbyRooms, mpsc::Receiver<()>) {
-    let inbox = Inbox::open(keypair, loopback().listen, discovery, |_| {}).unwrap();
+    let inbox = ui_support::inbox(keypair, loopback().listen, discovery);
     let (list, changes) = list_on(&inbox, ask);
     (inbox, list, changes)
 }
@@ -276,8 +276,8 @@ fn a_room_hosted_on_a_bonjour_phone_is_announced_through_it_and_listed_until_it_
 
     // Another iPhone's list hears the room's TXT record, as Bonjour
     // carries it, and lists the room.
-    let browser = FakeBonjour::default();
-    let (_inbox, list, changes) = listing(Keypair::generate_ed25519(), &browser, Vec::new());
+    let browser = Arc::new(FakeBonjour::default());
+    let (_inbox, list, changes) = listing(Keypair::generate_ed25519(), browser.clone(), Vec::new());
     let record = txt_record(&announced);
     browser.report(txt_peer(&record).expect("the record names the host"));
     let rooms = until(&list, &changes, &Filter::default(), |r| !r.is_empty());
@@ -394,8 +394,8 @@ fn home_finds_a_room_by_mdns_before_its_nearby_list_opens() {
         return;
     };
     let listen = vec![format!("/ip4/{addr}/tcp/0").parse().unwrap()];
-    let mdns = SwarmMdns::new(Multicast::new(NoLock));
-    let inbox = Inbox::open(Keypair::generate_ed25519(), listen, &mdns, |_| {}).unwrap();
+    let mdns = Arc::new(SwarmMdns::new(Multicast::new(NoLock)));
+    let inbox = ui_support::inbox(Keypair::generate_ed25519(), listen, mdns);
     // mDNS asks every second: the inbox's node has named the host by then.
     std::thread::sleep(Duration::from_secs(3));
     let opened = Instant::now();

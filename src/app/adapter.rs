@@ -249,7 +249,8 @@ impl App {
     }
 
     /// Where this phone hears invitations while Home is open, each address
-    /// ending in `/p2p/<peer id>` (tests invite it on loopback).
+    /// ending in `/p2p/<peer id>` (tests invite it on loopback), once the
+    /// inbox's node listens.
     pub fn invitable_at(&self) -> Vec<libp2p::Multiaddr> {
         let online = self.online.borrow();
         online_adapter::identity(&online)

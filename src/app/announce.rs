@@ -1,12 +1,15 @@
 //! Announcing one of the app's network nodes through the platform's
-//! [`Discovery`]: the online session's ([`SessionAnnouncement`]) and the
-//! invitation inbox's ([`super::invite::Inbox`], which keeps the nearby
-//! rooms list too); each passes what the discovery finds to its node.
+//! [`Discovery`] once it listens ([`NodeAnnouncement`]): the online
+//! session's and the invitation inbox's ([`super::invite::Inbox`], which
+//! keeps the nearby rooms list too); each passes what the discovery finds
+//! to its node.
 //!
 //! Where the platform's discovery is libp2p's mDNS inside the swarm
-//! (desktops, Android), the node's own mDNS announces it already; where it
-//! runs outside the swarm (Bonjour on iOS) the node's mDNS is off and only
-//! this announcement makes the phone findable.
+//! (desktops, Android), the node's own mDNS announces it already and the
+//! discovery only holds Android's multicast lock, which a session holds
+//! itself (so it announces nothing then) and the inbox takes this way;
+//! where it runs outside the swarm (Bonjour on iOS) the node's mDNS is off
+//! and only this announcement makes the phone findable.
 
 use std::sync::{Arc, Mutex, MutexGuard};
 
@@ -32,7 +35,7 @@ pub(super) fn announcement<'a>(
 /// phones it finds to `nearby`; or why it cannot. A discovery that cannot
 /// start is logged, not fatal: the node still runs, and is reached by its
 /// ticket or address.
-pub(super) fn start(
+fn start(
     discovery: &dyn Discovery,
     me: &Announcement,
     nearby: NearbySink,
@@ -56,15 +59,16 @@ pub(super) fn to_node(found: mpsc::UnboundedSender<Sighting>) -> NearbySink {
     })
 }
 
-/// The online session's node as a platform discovery outside the swarm
-/// announces it (host, guest or resumed game alike, as libp2p's mDNS
-/// would), shared by the session, which closes it when dropped, and its
-/// network thread, which opens it when the node listens (its addresses
-/// are known only then) and closes it when the game ends. Once closed it
-/// stays closed, so a node that starts listening just as its session is
-/// dropped is never announced.
+/// A node announced by the platform's discovery once it listens (its
+/// addresses are known only then): the online session's (host, guest or
+/// resumed game alike, as libp2p's mDNS would) and the invitation inbox's.
+/// It is shared by its owner, which closes it when dropped, and the node's
+/// network thread, which opens it when the node listens (the session's
+/// also closes it when the game ends). Once closed it stays closed, so a
+/// node that starts listening just as its owner is dropped is never
+/// announced.
 #[derive(Clone, Default)]
-pub(super) struct SessionAnnouncement(Arc<Mutex<Announced>>);
+pub(super) struct NodeAnnouncement(Arc<Mutex<Announced>>);
 
 #[derive(Default)]
 enum Announced {
@@ -72,28 +76,42 @@ enum Announced {
     Waiting,
     /// Kept only to be dropped: that stops the announcement.
     Running { _discovering: Discovering },
-    /// Nothing (more) to announce: the session ended, or the swarm's mDNS
-    /// announces it, or the discovery could not start.
+    /// The discovery could not start, for this reason.
+    Unable(String),
+    /// Nothing (more) to announce: the owner is gone or the game ended.
     Done,
 }
 
-impl SessionAnnouncement {
-    /// The session's node (`me`) listens: `discovery` announces it and
-    /// tells `found` what it finds, unless the swarm's own mDNS does both.
-    pub(super) fn open(&self, discovery: &dyn Discovery, me: &Announcement, found: NearbySink) {
+impl NodeAnnouncement {
+    /// The node (`me`) listens: `discovery` announces it and tells `found`
+    /// what it finds (`what` names the node in the log).
+    pub(super) fn open(
+        &self,
+        discovery: &dyn Discovery,
+        me: &Announcement,
+        found: NearbySink,
+        what: &str,
+    ) {
         let mut announced = self.announced();
         if !matches!(*announced, Announced::Waiting) {
             return;
         }
-        *announced = if discovery.swarm_mdns() {
-            Announced::Done
-        } else {
-            start(discovery, me, found, "the online session")
-                .map_or(Announced::Done, |d| Announced::Running { _discovering: d })
+        *announced = match start(discovery, me, found, what) {
+            Ok(d) => Announced::Running { _discovering: d },
+            Err(e) => Announced::Unable(e),
         };
     }
 
-    /// The session ended: its announcement stops now.
+    /// Why the discovery could not start, if it could not: phones nearby
+    /// go unseen.
+    pub(super) fn unable(&self) -> Option<String> {
+        match &*self.announced() {
+            Announced::Unable(why) => Some(why.clone()),
+            _ => None,
+        }
+    }
+
+    /// The announcement stops now, for good.
     pub(super) fn close(&self) {
         *self.announced() = Announced::Done;
     }

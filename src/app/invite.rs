@@ -21,20 +21,20 @@
 //! and finds the phones the nearby list asks.
 
 use std::path::Path;
-use std::sync::{Mutex, MutexGuard};
+use std::sync::{Arc, Mutex, MutexGuard};
 
 use libp2p::identity::Keypair;
 use libp2p::{Multiaddr, PeerId};
 use tokio::sync::{mpsc, oneshot};
 
-use super::announce::{self, announcement, to_node};
+use super::announce::{NodeAnnouncement, announcement, to_node};
 use crate::lobby::Filter;
 use crate::lobby::invite::{self, Invitation, Target};
 use crate::lobby::nearby::{self, RoomList};
 use crate::net::game::is_loopback;
 use crate::net::seen;
-use crate::net::{Config, NetError, Node};
-use crate::platform::discovery::{Discovering, Discovery};
+use crate::net::{Config, Node};
+use crate::platform::discovery::Discovery;
 use crate::stats::{StatsError, tally};
 
 /// Someone the host can invite.
@@ -90,8 +90,6 @@ pub fn invitees(friends: &[Invitee], seen: &[Target]) -> Vec<Invitee> {
 pub enum InviteNodeError {
     #[error("cannot start the network: {0}")]
     Runtime(std::io::Error),
-    #[error(transparent)]
-    Net(#[from] NetError),
 }
 
 /// A node's config for `listen`: libp2p's mDNS where the platform's
@@ -105,51 +103,29 @@ fn config(listen: Vec<Multiaddr>, discovery: &dyn Discovery) -> Config {
     }
 }
 
-/// Runs `work` on `node` (started on a thread of its own with `keypair`
-/// and `config`) until `stop` fires or is dropped; the node's listening
-/// addresses once it listens.
-fn spawn<W, F>(
-    name: &str,
-    keypair: Keypair,
-    config: Config,
-    stop: oneshot::Receiver<()>,
-    work: W,
-) -> Result<Vec<Multiaddr>, InviteNodeError>
+/// Runs `work` (made on the thread) on a tokio runtime on a thread of its
+/// own until `stop` fires or is dropped.
+fn spawn<W, F>(name: &str, stop: oneshot::Receiver<()>, work: W) -> Result<(), InviteNodeError>
 where
-    W: FnOnce(Node) -> F + Send + 'static,
+    W: FnOnce() -> F + Send + 'static,
     F: Future<Output = ()>,
 {
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
         .map_err(InviteNodeError::Runtime)?;
-    let (started_tx, started) = std::sync::mpsc::channel();
     std::thread::Builder::new()
         .name(name.into())
         .spawn(move || {
             runtime.block_on(async move {
-                let node = match Node::start(keypair, config).await {
-                    Ok(node) => node,
-                    Err(e) => {
-                        let _ = started_tx.send(Err(e));
-                        return;
-                    }
-                };
-                let _ = started_tx.send(Ok(node.listen_addrs()));
                 tokio::select! {
-                    () = work(node) => {}
+                    () = work() => {}
                     _ = stop => {}
                 }
             });
         })
         .map_err(InviteNodeError::Runtime)?;
-    match started.recv() {
-        Ok(started) => Ok(started?),
-        // The thread ended without a word: it could not run at all.
-        Err(_) => Err(InviteNodeError::Runtime(std::io::Error::other(
-            "the network thread ended",
-        ))),
-    }
+    Ok(())
 }
 
 /// The phones seen nearby while a room is open, for the host's invite
@@ -271,121 +247,162 @@ impl Newest {
 /// The invited side while the app is open: hears invitations and sends
 /// declines, and keeps the nearby rooms list while its screen is open
 /// ([`super::nearby::NearbyRooms`]), on the one node this phone runs then.
-/// Dropping it stops its node.
+/// Its node starts on its own thread (tens of milliseconds, each time Home
+/// opens, which the UI thread does not wait for). Dropping it stops its
+/// node and its announcement.
 pub struct Inbox {
-    addrs: Vec<Multiaddr>,
+    listening: Arc<Mutex<Listening>>,
     declines: mpsc::UnboundedSender<Received>,
     browse: mpsc::UnboundedSender<Browse>,
     _stop: oneshot::Sender<()>,
     /// Announces the inbox and finds phones for its node (Bonjour on iOS),
-    /// or holds the multicast lock its node's mDNS needs (Android); or why
-    /// it could not start, so that phones nearby go unseen.
-    discovering: Result<Discovering, String>,
+    /// or holds the multicast lock its node's mDNS needs (Android), once
+    /// the node listens; or why it could not start, so that phones nearby
+    /// go unseen.
+    announced: NodeAnnouncement,
+}
+
+/// How far the inbox's node has come.
+#[derive(Debug, Default)]
+enum Listening {
+    #[default]
+    Starting,
+    At(Vec<Multiaddr>),
+    Failed(String),
 }
 
 /// A request to keep the nearby rooms list on the inbox's node until
 /// `stop` fires or is dropped, asking the phones of `ask` too: `listed`
-/// gets the list after every change, `failed` why it stopped early.
+/// gets the list after every change, `failed` why it finds nobody (the
+/// platform's discovery does not run; the list goes on) or why it
+/// stopped early.
 pub(super) struct Browse {
     pub ask: Vec<(PeerId, Multiaddr)>,
     pub listed: Box<dyn FnMut(&RoomList) + Send>,
-    pub failed: Box<dyn FnOnce(String) + Send>,
+    pub failed: Box<dyn FnMut(String) + Send>,
     pub stop: oneshot::Receiver<()>,
 }
 
 impl Inbox {
     /// Listens for invitations to `keypair`'s phone on `listen`, found
     /// through `discovery`, telling `received` (on the node's thread) each
-    /// one.
+    /// one, and `started` (on that thread too) once the node listens, or
+    /// why it cannot. Fails only if no thread can be started.
     pub fn open(
         keypair: Keypair,
         listen: Vec<Multiaddr>,
-        discovery: &dyn Discovery,
+        discovery: Arc<dyn Discovery>,
         received: impl Fn(Received) + Send + 'static,
+        started: impl FnOnce(Result<(), String>) + Send + 'static,
     ) -> Result<Inbox, InviteNodeError> {
         let me = keypair.public().to_peer_id();
         let (declines, mut to_decline) = mpsc::unbounded_channel::<Received>();
         let (browse, mut to_browse) = mpsc::unbounded_channel::<Browse>();
         let (found, sightings) = mpsc::unbounded_channel();
         let (stop, stopped) = oneshot::channel();
-        let addrs = spawn(
-            "invitations",
-            keypair,
-            config(listen, discovery),
-            stopped,
-            |mut node| async move {
-                node.hear(sightings);
-                let mut declining = Declining::default();
-                loop {
-                    tokio::select! {
-                        event = node.next() => {
-                            if let Some((host, invitation)) = Invitation::in_event(event) {
-                                received(Received { host, invitation });
-                            }
-                        }
-                        Some(no) = to_decline.recv() => declining.send(&mut node, no),
-                        Some(Browse { ask, mut listed, failed, stop }) = to_browse.recv() => {
-                            let stopped = async {
-                                let _ = stop.await;
-                            };
-                            // The list hears the invitations meanwhile, and
-                            // the declines go at each round of questions.
-                            let kept = nearby::keep(
-                                &mut node,
-                                ask,
-                                Filter::default(),
-                                stopped,
-                                |list, _| {
-                                    listed(list);
-                                    Ok(())
-                                },
-                                |host, invitation| received(Received { host, invitation }),
-                                |node| {
-                                    while let Ok(no) = to_decline.try_recv() {
-                                        declining.send(node, no);
-                                    }
-                                    declining.settle(node);
-                                },
-                            )
-                            .await;
-                            if let Err(e) = kept {
-                                failed(e.to_string());
-                            }
+        let listening = Arc::new(Mutex::new(Listening::Starting));
+        let announced = NodeAnnouncement::default();
+        let config = config(listen, &*discovery);
+        let (at, announcing) = (listening.clone(), announced.clone());
+        spawn("invitations", stopped, move || async move {
+            let mut node = match Node::start(keypair, config).await {
+                Ok(node) => node,
+                Err(e) => {
+                    let why = e.to_string();
+                    *lock(&at) = Listening::Failed(why.clone());
+                    // The lists asked for meanwhile learn it too.
+                    to_browse.close();
+                    while let Ok(request) = to_browse.try_recv() {
+                        let mut failed = request.failed;
+                        failed(why.clone());
+                    }
+                    started(Err(why));
+                    return;
+                }
+            };
+            let addrs = node.listen_addrs();
+            // Without its discovery the inbox still hears a host that
+            // knows its address (a link, an earlier game); the nearby
+            // list says why it finds nobody.
+            let me = announcement(me, &addrs);
+            announcing.open(&*discovery, &me, to_node(found), "the invitation inbox");
+            *lock(&at) = Listening::At(addrs);
+            started(Ok(()));
+            node.hear(sightings);
+            let mut declining = Declining::default();
+            loop {
+                tokio::select! {
+                    event = node.next() => {
+                        if let Some((host, invitation)) = Invitation::in_event(event) {
+                            received(Received { host, invitation });
                         }
                     }
-                    declining.settle(&mut node);
+                    Some(no) = to_decline.recv() => declining.send(&mut node, no),
+                    Some(Browse { ask, mut listed, mut failed, stop }) = to_browse.recv() => {
+                        if let Some(why) = announcing.unable() {
+                            failed(why);
+                        }
+                        let stopped = async {
+                            let _ = stop.await;
+                        };
+                        // The list hears the invitations meanwhile, and
+                        // the declines go at each round of questions.
+                        let kept = nearby::keep(
+                            &mut node,
+                            ask,
+                            Filter::default(),
+                            stopped,
+                            |list, _| {
+                                listed(list);
+                                Ok(())
+                            },
+                            |host, invitation| received(Received { host, invitation }),
+                            |node| {
+                                while let Ok(no) = to_decline.try_recv() {
+                                    declining.send(node, no);
+                                }
+                                declining.settle(node);
+                            },
+                        )
+                        .await;
+                        if let Err(e) = kept {
+                            failed(e.to_string());
+                        }
+                    }
                 }
-            },
-        )?;
-        // Without its discovery the inbox still hears a host that knows
-        // its address (a link, an earlier game); the nearby list says why
-        // it finds nobody.
-        let me = announcement(me, &addrs);
-        let discovering = announce::start(discovery, &me, to_node(found), "the invitation inbox");
+                declining.settle(&mut node);
+            }
+        })?;
         Ok(Inbox {
-            addrs,
+            listening,
             declines,
             browse,
             _stop: stop,
-            discovering,
+            announced,
         })
     }
 
     /// Where this phone listens for invitations (a host on another network
-    /// than mDNS reaches invites `<address>/p2p/<peer id>`).
-    pub fn addrs(&self) -> &[Multiaddr] {
-        &self.addrs
+    /// than mDNS reaches invites `<address>/p2p/<peer id>`): nowhere until
+    /// its node listens.
+    pub fn addrs(&self) -> Vec<Multiaddr> {
+        match &*lock(&self.listening) {
+            Listening::At(addrs) => addrs.clone(),
+            Listening::Starting | Listening::Failed(_) => Vec::new(),
+        }
+    }
+
+    /// Why the inbox's node could not start, if it could not.
+    pub fn failed(&self) -> Option<String> {
+        match &*lock(&self.listening) {
+            Listening::Failed(why) => Some(why.clone()),
+            Listening::Starting | Listening::At(_) => None,
+        }
     }
 
     /// Tells the host of `received` it is declined.
     pub fn decline(&self, received: Received) {
         let _ = self.declines.send(received);
-    }
-
-    /// Why the platform's discovery does not run, if it does not: phones
-    /// nearby go unseen.
-    pub fn unseen(&self) -> Option<&str> {
-        self.discovering.as_ref().err().map(String::as_str)
     }
 
     /// Keeps the nearby rooms list as `request` asks (after any list kept
@@ -401,6 +418,13 @@ impl Inbox {
 /// go.
 #[derive(Default)]
 struct Declining(Vec<PeerId>);
+
+impl Drop for Inbox {
+    fn drop(&mut self) {
+        // At once, not when the node's thread notices the stop.
+        self.announced.close();
+    }
+}
 
 impl Declining {
     /// Sends the decline of `no`. The node goes on running, so the message
@@ -517,6 +541,78 @@ mod tests {
                 (other, "", false, 1)
             ]
         );
+    }
+
+    /// A discovery whose start waits until the test lets it go.
+    struct Held(Mutex<std::sync::mpsc::Receiver<()>>);
+
+    impl Discovery for Held {
+        fn swarm_mdns(&self) -> bool {
+            false
+        }
+
+        fn start(
+            &self,
+            _: &crate::platform::discovery::Announcement,
+            _: crate::platform::discovery::NearbySink,
+        ) -> Result<crate::platform::discovery::Discovering, crate::platform::PlatformError>
+        {
+            let _ = lock(&self.0).recv();
+            Ok(crate::platform::discovery::Discovering::new(()))
+        }
+    }
+
+    #[test]
+    fn opening_the_inbox_waits_neither_for_its_node_nor_for_its_discovery() {
+        let (release, held) = std::sync::mpsc::channel();
+        let discovery = Arc::new(Held(Mutex::new(held)));
+        let listen = vec!["/ip4/127.0.0.1/tcp/0".parse().unwrap()];
+        let keypair = Keypair::generate_ed25519();
+        let (tx, started) = std::sync::mpsc::channel();
+        let send = move |listens| tx.send(listens).unwrap();
+        // On a thread of its own, so that a wait here fails the test
+        // rather than hanging it.
+        let (opened_tx, opened) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let _ = opened_tx.send(Inbox::open(keypair, listen, discovery, |_| {}, send));
+        });
+        let timeout = std::time::Duration::from_secs(10);
+        let inbox = opened.recv_timeout(timeout).expect("open returns").unwrap();
+        assert!(
+            inbox.addrs().is_empty(),
+            "not listening before it is announced"
+        );
+        release.send(()).unwrap();
+        started.recv_timeout(timeout).unwrap().unwrap();
+        assert!(!inbox.addrs().is_empty());
+        assert_eq!(inbox.failed(), None);
+    }
+
+    #[test]
+    fn an_inbox_that_cannot_listen_says_why_to_the_lists_asked_meanwhile() {
+        // An address TCP cannot listen on.
+        let listen = vec!["/ip4/127.0.0.1/udp/0".parse().unwrap()];
+        let (tx, started) = std::sync::mpsc::channel();
+        let send = move |listens| tx.send(listens).unwrap();
+        let discovery = Arc::new(crate::platform::discovery::SwarmMdns::new(
+            crate::platform::multicast::Multicast::new(crate::platform::multicast::NoLock),
+        ));
+        let inbox =
+            Inbox::open(Keypair::generate_ed25519(), listen, discovery, |_| {}, send).unwrap();
+        let (why_tx, why) = std::sync::mpsc::channel();
+        let (_stop, stop) = oneshot::channel();
+        let request = Browse {
+            ask: Vec::new(),
+            listed: Box::new(|_| {}),
+            failed: Box::new(move |e| why_tx.send(e).unwrap()),
+            stop,
+        };
+        assert!(inbox.browse(request).is_ok(), "asked while it starts");
+        let timeout = std::time::Duration::from_secs(10);
+        let failed = started.recv_timeout(timeout).unwrap().unwrap_err();
+        assert_eq!(why.recv_timeout(timeout).unwrap(), failed);
+        assert_eq!(inbox.failed(), Some(failed));
+        assert!(inbox.addrs().is_empty());
     }
 
     #[test]

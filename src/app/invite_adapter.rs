@@ -53,12 +53,13 @@ impl Invites {
     }
 
     /// Where the inbox listens, each address ending in `/p2p/<peer id>`
-    /// (what a host invites); empty while it does not run.
+    /// (what a host invites); empty while it does not run or its node has
+    /// not started yet.
     pub fn addresses(&self, me: PeerId) -> Vec<Multiaddr> {
         self.inbox
             .iter()
             .flat_map(Inbox::addrs)
-            .map(|a| a.clone().with(Protocol::P2p(me)))
+            .map(|a| a.with(Protocol::P2p(me)))
             .collect()
     }
 
@@ -122,6 +123,28 @@ pub(super) fn heard(window: slint::Weak<AppWindow>) -> impl Fn(Received) + Send 
                 }
             }
             show_invitation(window, &s);
+        });
+    }
+}
+
+/// Says on Home why the inbox's node could not start, once it knows; the
+/// inbox is let go then, so that Home tries again the next time it opens.
+fn listens(window: slint::Weak<AppWindow>) -> impl FnOnce(Result<(), String>) + Send + 'static {
+    move |listens| {
+        let Err(why) = listens else { return };
+        later(&window, move |window, online| {
+            let mut s = online.borrow_mut();
+            // Not a newer inbox's (Home closed and opened again meanwhile).
+            if s.invites
+                .inbox
+                .as_ref()
+                .is_some_and(|inbox| inbox.failed().is_some())
+            {
+                s.invites.inbox = None;
+                window
+                    .global::<InviteAdapter>()
+                    .set_inbox_problem(why.into());
+            }
         });
     }
 }
@@ -190,8 +213,9 @@ pub fn connect(window: &AppWindow, online: &Rc<RefCell<Online>>, name: Rc<dyn Fn
             Inbox::open(
                 keypair,
                 s.listen.clone(),
-                &*s.discovery,
+                s.discovery.clone(),
                 heard(weak.clone()),
+                listens(weak.clone()),
             )
             .map_err(|e| e.to_string())
         });

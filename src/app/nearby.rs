@@ -100,11 +100,9 @@ impl NearbyRooms {
             }),
             stop: stopped,
         };
-        match (inbox.unseen(), inbox.browse(request)) {
-            (_, Err(request)) => (request.failed)("the network has stopped".into()),
-            // The phones asked are still asked.
-            (Some(why), Ok(())) => lock(&heard).failed = Some(why.to_owned()),
-            (None, Ok(())) => {}
+        if let Err(mut request) = inbox.browse(request) {
+            let why = inbox.failed();
+            (request.failed)(why.unwrap_or_else(|| "the network has stopped".into()));
         }
         NearbyRooms { heard, _stop: stop }
     }
@@ -283,6 +281,7 @@ mod tests {
     use crate::platform::discovery::SwarmMdns;
     use crate::platform::multicast::{Multicast, MulticastLock};
     use std::sync::atomic::{AtomicBool, Ordering};
+    use std::time::Duration;
 
     #[test]
     fn a_room_chosen_in_the_list_holds_its_own_join_to_its_listing_once() {
@@ -398,7 +397,10 @@ mod tests {
         let mdns = SwarmMdns::new(multicast.clone());
         let listen = vec!["/ip4/127.0.0.1/tcp/0".parse().unwrap()];
         let keypair = libp2p::identity::Keypair::generate_ed25519();
-        let inbox = Inbox::open(keypair, listen, &mdns, |_| {}).unwrap();
+        let (tx, started) = std::sync::mpsc::channel();
+        let send = move |listens| tx.send(listens).unwrap();
+        let inbox = Inbox::open(keypair, listen, Arc::new(mdns), |_| {}, send).unwrap();
+        started.recv().unwrap().expect("the inbox listens");
         (inbox, multicast)
     }
 
@@ -430,7 +432,11 @@ mod tests {
             }
         }
         let (inbox, _) = inbox(Refused);
-        let list = NearbyRooms::open(&inbox, Vec::new(), || {});
+        let (tx, changed) = std::sync::mpsc::channel();
+        let list = NearbyRooms::open(&inbox, Vec::new(), move || {
+            let _ = tx.send(());
+        });
+        changed.recv_timeout(Duration::from_secs(10)).unwrap();
         let why = list.failed().expect("the list says why it finds nobody");
         assert!(why.contains("no Wi-Fi"), "{why}");
     }

@@ -12,7 +12,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use libp2p::{Multiaddr, PeerId};
 use tokio::sync::{mpsc, oneshot};
 
-use super::announce::{SessionAnnouncement, announcement, to_node};
+use super::announce::{NodeAnnouncement, announcement, to_node};
 use crate::bot::Level;
 use crate::lobby::RoomOptions;
 use crate::lobby::host::{Command, Console, Host};
@@ -284,7 +284,7 @@ struct AppFront<F> {
     notify: F,
     actions: mpsc::UnboundedReceiver<Action>,
     discovery: Arc<dyn Discovery>,
-    announced: SessionAnnouncement,
+    announced: NodeAnnouncement,
     /// Where the discovery's finds go: to the session's node.
     found: mpsc::UnboundedSender<Sighting>,
     /// The session's folder, marked once the game ended, and once every
@@ -299,9 +299,14 @@ impl<F: FnMut(Update)> Front for AppFront<F> {
     fn show(&mut self, progress: Progress<'_>) -> std::io::Result<()> {
         let update = match progress {
             Progress::Listening { peer, addrs } => {
-                let me = announcement(peer, addrs);
-                let found = to_node(self.found.clone());
-                self.announced.open(&*self.discovery, &me, found);
+                // Else the swarm's mDNS announces it, under the multicast
+                // lock the session holds.
+                if !self.discovery.swarm_mdns() {
+                    let me = announcement(peer, addrs);
+                    let found = to_node(self.found.clone());
+                    self.announced
+                        .open(&*self.discovery, &me, found, "the online session");
+                }
                 return Ok(());
             }
             Progress::Opened(ticket) => Update::Opened {
@@ -387,7 +392,7 @@ pub struct Session {
     _hold: Option<MulticastHold>,
     /// The session's node, announced by the platform's discovery until
     /// the session is dropped or its game ends.
-    announced: SessionAnnouncement,
+    announced: NodeAnnouncement,
     /// Set once the player is done with the game ([`Session::give_up`]).
     given_up: Arc<AtomicBool>,
     /// The session's folder, where a given-up game is marked so.
@@ -412,7 +417,7 @@ impl Session {
             Part::Join(joining) => (Role::Join(Some(joining)), None, new_folder()),
             Part::Resume(folder) => (Role::Join(None), None, folder),
         };
-        let announced = SessionAnnouncement::default();
+        let announced = NodeAnnouncement::default();
         let given_up = Arc::new(AtomicBool::new(false));
         let (found, sightings) = mpsc::unbounded_channel();
         let mut front = AppFront {
@@ -683,7 +688,7 @@ mod tests {
             },
             actions,
             discovery: Arc::new(SwarmMdns::new(Multicast::new(NoLock))),
-            announced: SessionAnnouncement::default(),
+            announced: NodeAnnouncement::default(),
             found,
             folder: folder.path().to_owned(),
             forfeit: false,

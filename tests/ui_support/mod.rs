@@ -9,6 +9,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Duration;
 
 use clovece::app::dice::Dice;
+use clovece::app::invite::Inbox;
 use clovece::app::nearby::Browsing;
 use clovece::app::settings::{Language, Settings, SettingsFile};
 use clovece::app::ui::AppWindow;
@@ -277,6 +278,20 @@ impl Discovery for FakeBonjour {
         self.running.store(true, Ordering::SeqCst);
         Ok(Discovering::new(Running(self.running.clone())))
     }
+}
+
+/// Home's inbox of `keypair`'s phone listening on `listen`, found
+/// through `discovery`, once its node listens.
+pub fn inbox(
+    keypair: libp2p::identity::Keypair,
+    listen: Vec<libp2p::Multiaddr>,
+    discovery: Arc<dyn Discovery>,
+) -> Inbox {
+    let (tx, started) = std::sync::mpsc::channel();
+    let send = move |listens| tx.send(listens).unwrap();
+    let inbox = Inbox::open(keypair, listen, discovery, |_| {}, send).unwrap();
+    started.recv().unwrap().expect("the inbox listens");
+    inbox
 }
 
 impl FakeBonjour {
