@@ -127,11 +127,13 @@ impl Guard {
         if !self.messages.take(messages, now) {
             return Err(Flood::Messages(self.messages.per_sec));
         }
-        if stranger && !self.stranger.take(messages, now) {
-            return Err(Flood::Stranger(self.stranger.per_sec));
-        }
+        // Bytes before a stranger's budget: a stranger past it, whose
+        // batches are refused but read, is banned for the bytes it sends.
         if !self.bytes.take(bytes as u64, now) {
             return Err(Flood::Bytes(self.bytes.per_sec));
+        }
+        if stranger && !self.stranger.take(messages, now) {
+            return Err(Flood::Stranger(self.stranger.per_sec));
         }
         Ok(())
     }
@@ -182,6 +184,24 @@ mod tests {
                 .charge(0, limits.bytes_per_sec as usize, false, later)
                 .is_ok()
         );
+    }
+
+    #[test]
+    fn a_stranger_past_its_budget_is_still_charged_for_bytes() {
+        let now = Instant::now();
+        let limits = Limits::default();
+        let mut guard = Guard::new(limits, now);
+        // Past its budget of messages, its batches are refused but read.
+        let past = (0..).find_map(|_| guard.charge(1, 0, true, now).err());
+        assert_eq!(
+            past,
+            Some(Flood::Stranger(limits.stranger_messages_per_sec))
+        );
+        let refused = Err(Flood::Stranger(limits.stranger_messages_per_sec));
+        let caught = (0..100)
+            .map(|_| guard.charge(4, 4 * 64 * 1024, true, now))
+            .find(|charged| *charged != refused);
+        assert_eq!(caught, Some(Err(Flood::Bytes(limits.bytes_per_sec))));
     }
 
     #[test]

@@ -312,6 +312,11 @@ impl Room {
         self.known.insert(peer);
     }
 
+    /// Whether the host invited `peer` (or, in a private room, seated it).
+    pub fn vouched(&self, peer: PeerId) -> bool {
+        self.known.contains(&peer)
+    }
+
     /// A private room takes `secret` in place of its own, after the host
     /// removed a phone: the ticket that phone holds, and the QR code it
     /// was made from, no longer let anyone in under a new identity (which

@@ -56,8 +56,9 @@ const SIGN_WAIT: Duration = Duration::from_secs(10);
 /// then is turned away (it takes no seat meanwhile).
 const OFFER_WAIT: Duration = Duration::from_secs(10);
 /// The most messages queued for a phone, and not taken by it, with which
-/// the room still answers its questions: a phone in the room takes them
-/// within moments and never has this many on its way.
+/// the room still answers its questions (but a seated guest's, see
+/// `answered`): a phone in the room takes them within moments and never
+/// has this many on its way.
 const MAX_UNTAKEN_ANSWERS: usize = 16;
 /// The most phones whose messages to the organiser are held while a
 /// start is being signed (a room has at most three guests, a few phones
@@ -268,6 +269,28 @@ fn leave(
     }
 }
 
+/// Whether `from`, which asked the room something, gets an answer: not
+/// while it has [`MAX_UNTAKEN_ANSWERS`] untaken (a stranger asking
+/// thousands of times a second would otherwise queue megabytes here), but
+/// a seated guest always, whose queue holds the room's news too (the
+/// seats, a start to sign) and which must hear that it is still in (a
+/// guest that came back before the host saw its connection drop).
+fn answered(node: &Node, from: PeerId, seated: bool) -> bool {
+    seated || node.unacknowledged(from) < MAX_UNTAKEN_ANSWERS
+}
+
+/// A phone that is not a guest disconnected: what was queued for it goes
+/// (a refusal, a stranger's answers), but an invitation waits for its
+/// phone. Else an answer the stranger left untaken would have the host
+/// dial it when discovery names it again, and connections the host
+/// dials do not count against the strangers' slots (docs/net.md: a
+/// stranger cannot make the host dial).
+fn gone(peer: PeerId, node: &mut Node, room: &mut Room) {
+    if room.forget_refused(peer) || !room.vouched(peer) {
+        node.give_up(peer);
+    }
+}
+
 /// Whether `lobby` from `from` is held while a start is signed: a guest's
 /// `Ready` or an invitee's `Declined`, for this room. (Not the nearby
 /// lists' questions, which a room being signed leaves unanswered: they
@@ -276,7 +299,8 @@ fn held_while_signing(lobby: &Lobby, room: &Room, from: PeerId) -> bool {
     let this = room.ticket().room();
     match *lobby {
         Lobby::Ready { room: r, .. } => r == this && room.guests().contains(&from),
-        Lobby::Declined { room: r } => r == this,
+        // Not a stranger's, which would fill the places held.
+        Lobby::Declined { room: r } => r == this && room.vouched(from),
         _ => false,
     }
 }
@@ -395,6 +419,8 @@ pub(super) async fn host(
         if signing.is_none() {
             for offer in std::mem::take(&mut held) {
                 if room.guests().contains(&offer.from) {
+                    // It has offered, whatever it asked since.
+                    unoffered.remove(&offer.from);
                     take_offer(offer, node, &mut room, organiser, &mut taken);
                 }
             }
@@ -619,9 +645,7 @@ pub(super) async fn host(
                 continue;
             }
             Event::Disconnected(peer) => {
-                if room.forget_refused(peer) {
-                    node.give_up(peer);
-                }
+                gone(peer, node, &mut room);
                 continue;
             }
             Event::Message { from, bytes } => (from, bytes),
@@ -631,12 +655,10 @@ pub(super) async fn host(
             if let Some(answer) = room.answer(from, &lobby) {
                 let admitted = matches!(answer, Lobby::Admitted { .. });
                 let seated = taken.offers.contains_key(&from);
-                // A phone that takes none of its answers gets no more: a
-                // stranger asking thousands of times a second would
-                // otherwise queue megabytes here. Not told it is in, it
-                // is not, so that its offer seats nobody.
-                if node.unacknowledged(from) >= MAX_UNTAKEN_ANSWERS {
-                    if admitted && !seated {
+                // Not told it is in, it is not, so that its offer seats
+                // nobody.
+                if !answered(node, from, seated) {
+                    if admitted {
                         room.leave(from);
                     }
                     continue;
@@ -1236,6 +1258,8 @@ mod tests {
         left: tokio::sync::mpsc::UnboundedSender<PeerId>,
         /// Told each message the room gives the organiser, if set.
         heard: Option<tokio::sync::mpsc::UnboundedSender<(PeerId, Lobby)>>,
+        /// Phones it invites as the room opens.
+        invites: Vec<PeerId>,
     }
 
     impl Starter {
@@ -1251,6 +1275,7 @@ mod tests {
                 start: false,
                 left,
                 heard: None,
+                invites: Vec::new(),
             }
         }
     }
@@ -1292,7 +1317,15 @@ mod tests {
             std::future::pending().await
         }
         fn notes(&mut self) -> Vec<Note> {
-            Vec::new()
+            let invitation = |to| {
+                let invite = Lobby::Invite {
+                    ticket: String::new(),
+                    listing: a_listing(),
+                    from: "Hana".into(),
+                };
+                Note::Send(to, invite)
+            };
+            self.invites.drain(..).map(invitation).collect()
         }
         fn started(&mut self) -> Option<Vec<Sitter>> {
             let guest = self.guest.filter(|_| std::mem::take(&mut self.start))?;
@@ -1509,15 +1542,18 @@ mod tests {
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn a_decline_heard_while_a_start_is_signed_reaches_the_organiser_when_it_is_off() {
         let (heard_tx, mut heard) = tokio::sync::mpsc::unbounded_channel();
-        let host = |mut organiser: Starter| {
+        let (invited_node, invited_key) = node(3).await;
+        let invited_id = invited_key.public().to_peer_id();
+        let host = move |mut organiser: Starter| {
             organiser.heard = Some(heard_tx);
+            organiser.invites.push(invited_id);
             hosting(organiser)
         };
         beside_a_room(2, host, |ticket, hosting, _| async move {
             // The guest is asked to sign; meanwhile a phone the host
             // invited declines, and the host has taken its word...
             let (mut guest, _, _) = offered(&ticket, 2).await;
-            let (mut invited, _) = node(3).await;
+            let mut invited = invited_node;
             // As an invitation's decline goes (app::invite).
             invited.add_addrs(ticket.host(), ticket.dial_addrs());
             invited.keep(ticket.host());
@@ -1539,7 +1575,6 @@ mod tests {
             });
             guest.send(ticket.host(), not_ready.encode()).unwrap();
             let _polled = tokio::task::spawn_local(async move { polled(&mut guest).await });
-            let invited_id = invited.peer_id();
             let _invited = tokio::task::spawn_local(async move { polled(&mut invited).await });
             loop {
                 match heard.recv().await {
@@ -1697,6 +1732,116 @@ mod tests {
             "{told:?}"
         );
         assert!(after < OFFER_WAIT / 2, "told after {after:?}");
+    }
+
+    /// A room of one guest seat, hosted by a random phone, for the
+    /// functions that take one.
+    fn a_room() -> Room {
+        let host = Keypair::generate_ed25519().public().to_peer_id();
+        let addr = "/ip4/127.0.0.1/tcp/1".parse().unwrap();
+        let ticket = Ticket::new(RoomId::from_bytes([5; 16]), host, [addr], None).unwrap();
+        Room::new(ticket, 1, a_listing())
+    }
+
+    /// What a room of two classic seats says of itself.
+    fn a_listing() -> Listing {
+        Listing {
+            players: 2,
+            rules: RuleSet::Classic(Default::default()),
+            timer: TurnTimer::Seconds30,
+            theme: Theme::Classic,
+        }
+    }
+
+    #[tokio::test]
+    async fn a_phone_gone_takes_what_was_queued_for_it_but_an_invitation_waits() {
+        let (mut node, _) = node(1).await;
+        let mut room = a_room();
+        let (stranger, invited) = (PeerId::random(), PeerId::random());
+        room.vouch(invited);
+        for peer in [stranger, invited] {
+            node.send(peer, vec![1, 2, 3]).unwrap();
+            gone(peer, &mut node, &mut room);
+        }
+        // So mDNS naming the stranger again makes the host dial nobody.
+        assert_eq!(node.unacknowledged(stranger), 0);
+        assert_eq!(node.unacknowledged(invited), 1);
+    }
+
+    #[tokio::test]
+    async fn a_seated_guest_is_answered_however_much_waits_for_it() {
+        let (mut node, _) = node(1).await;
+        let phone = PeerId::random();
+        for _ in 0..MAX_UNTAKEN_ANSWERS {
+            assert!(answered(&node, phone, false));
+            node.send(phone, vec![1, 2, 3]).unwrap();
+        }
+        assert!(!answered(&node, phone, false), "a phone that takes nothing");
+        assert!(answered(&node, phone, true), "a seated guest");
+    }
+
+    #[test]
+    fn only_an_invited_phones_decline_is_held_while_a_start_is_signed() {
+        let mut room = a_room();
+        let this = room.ticket().room();
+        let (stranger, invited) = (PeerId::random(), PeerId::random());
+        room.vouch(invited);
+        let declined = Lobby::Declined { room: this };
+        assert!(held_while_signing(&declined, &room, invited));
+        assert!(!held_while_signing(&declined, &room, stranger));
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_guest_seated_by_its_held_offer_is_not_turned_away_for_asking_again_before() {
+        let signed = beside_a_room(2, hosting, |ticket, hosting, _| async move {
+            // Admitted, while another guest's offer starts the game...
+            let (mut late, keypair) = node(3).await;
+            room::join(&mut late, &ticket, JOIN_WAIT).await.unwrap();
+            let (mut first, _, _) = offered(&ticket, 2).await;
+            // ...its offer comes and is held, and then (as a hostile
+            // phone may) another request for a seat, with no offer
+            // behind it.
+            let signer = Signer::new(&keypair).unwrap();
+            let offer = Setup::Offer {
+                key: signer.public(),
+                commitment: committed(3),
+                name: "late".into(),
+            };
+            send(&mut late, ticket.host(), &Envelope::Setup(offer));
+            room::ask_for_seat(&mut late, &ticket);
+            let asked = Instant::now();
+            while late.unacknowledged(ticket.host()) > 0 {
+                let _ = tokio::time::timeout(Duration::from_millis(20), late.next()).await;
+            }
+            let pause = Instant::now() + Duration::from_secs(2);
+            let _ = tokio::time::timeout_at(pause.into(), polled(&mut late)).await;
+            // The first guest leaves: the start is off, and the held
+            // offer takes the free seat.
+            let leave = Frame::Lobby(Lobby::Leave {
+                room: ticket.room(),
+            });
+            first.send(ticket.host(), leave.encode()).unwrap();
+            let _polled = tokio::task::spawn_local(async move { polled(&mut first).await });
+            let header = heard(&mut late, ticket.host(), |bytes| {
+                match Envelope::unframe(bytes) {
+                    Some(Envelope::Setup(Setup::Sign(header))) => Some(header),
+                    _ => None,
+                }
+            })
+            .await;
+            // It signs after the wait for an offer behind its second
+            // request would have run out: it is still seated.
+            let signs = asked + OFFER_WAIT + Duration::from_secs(1);
+            let _ = tokio::time::timeout_at(signs.into(), polled(&mut late)).await;
+            let signed = Envelope::Setup(Setup::Signed(header.sign(&signer)));
+            send(&mut late, ticket.host(), &signed);
+            tokio::select! {
+                hosted = hosting => hosted.unwrap().unwrap(),
+                () = polled(&mut late) => unreachable!(),
+            }
+        })
+        .await;
+        assert!(signed.verify().is_ok());
     }
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
