@@ -1814,7 +1814,7 @@ mod tests {
                 let _ = tokio::time::timeout(Duration::from_millis(20), late.next()).await;
             }
             let pause = Instant::now() + Duration::from_secs(2);
-            let _ = tokio::time::timeout_at(pause.into(), polled(&mut late)).await;
+            let _ = tokio::time::timeout_at(pause, polled(&mut late)).await;
             // The first guest leaves: the start is off, and the held
             // offer takes the free seat.
             let leave = Frame::Lobby(Lobby::Leave {
@@ -1832,7 +1832,7 @@ mod tests {
             // It signs after the wait for an offer behind its second
             // request would have run out: it is still seated.
             let signs = asked + OFFER_WAIT + Duration::from_secs(1);
-            let _ = tokio::time::timeout_at(signs.into(), polled(&mut late)).await;
+            let _ = tokio::time::timeout_at(signs, polled(&mut late)).await;
             let signed = Envelope::Setup(Setup::Signed(header.sign(&signer)));
             send(&mut late, ticket.host(), &signed);
             tokio::select! {
