@@ -82,7 +82,7 @@ const fn to_spot(colour: Colour, place: Place) -> u8 {
 /// Why a set of pieces is not a position that can arise in play.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum InvalidPosition {
-    #[error("{0} is not seated but has pieces")]
+    #[error("{0} is not seated but is listed with the pieces")]
     UnseatedColour(Colour),
     #[error("{0} is seated but has no pieces")]
     MissingColour(Colour),
