@@ -693,7 +693,7 @@ fn a_game_that_cannot_go_on_without_the_gone_phones_says_so_and_offers_leave() {
 }
 
 #[test]
-fn while_the_first_player_is_drawn_the_header_names_no_turn() {
+fn while_the_first_player_is_drawn_or_after_an_end_without_a_winner_the_header_names_no_turn() {
     ui_support::init();
     let folder = settings_dir("drawing");
     let app = app(folder.path(), 4);
@@ -702,17 +702,25 @@ fn while_the_first_player_is_drawn_the_header_names_no_turn() {
     find(window, "Play against the computer").mock_single_click(PointerEventButton::Left);
     find(window, "Start").mock_single_click(PointerEventButton::Left);
     let drawing = "Drawing who begins…";
+    let unwon = "The game ended without a winner.";
     assert!(shows(window, "Your turn"));
-    // The online game (tested in online_game) sets it during the draw.
-    window.global::<GameAdapter>().set_drawing(true);
+    // The online game (tested in online_game) sets them during the draw
+    // and once its dice ran out.
+    let adapter = window.global::<GameAdapter>();
+    adapter.set_drawing(true);
     assert!(shows(window, drawing));
+    assert!(!shows(window, "Your turn"));
+    adapter.set_drawing(false);
+    adapter.set_unwon(true);
+    assert!(shows(window, unwon));
     assert!(!shows(window, "Your turn"));
     find(window, "Leave game").mock_single_click(PointerEventButton::Left);
     find(window, "Leave").mock_single_click(PointerEventButton::Left);
-    // A game on this device draws nobody.
+    // A game on this device draws nobody and has its winner.
     find(window, "Play against the computer").mock_single_click(PointerEventButton::Left);
     find(window, "Start").mock_single_click(PointerEventButton::Left);
     assert!(!shows(window, drawing));
+    assert!(!shows(window, unwon));
     assert!(shows(window, "Your turn"));
 }
 

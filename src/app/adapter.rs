@@ -746,10 +746,12 @@ fn start(
         adapter.set_rolls(0);
         adapter.set_board(theme_to_ui(s.settings.theme));
         // Games on this device; online games pass `true`, say when they
-        // are stranded and when their first player is drawn.
+        // are stranded, when their first player is drawn and when they
+        // end without a winner.
         adapter.set_leave_cost(leave_cost(LeaveCost::of(false, false)));
         adapter.set_stranded(false);
         adapter.set_drawing(false);
+        adapter.set_unwon(false);
         s.history = Rc::new(VecModel::default());
         window
             .global::<FairnessAdapter>()

@@ -132,7 +132,8 @@ impl OnlineGame {
 
     /// The colour the board's header names: the one in turn, at the end
     /// the winner, and otherwise (the draw of the first player, an end
-    /// without a winner) this player's own.
+    /// without a winner, where the header shows no colour) this player's
+    /// own.
     pub fn named(&self) -> Colour {
         self.turn().or(self.over().flatten()).unwrap_or(self.me())
     }
