@@ -1439,59 +1439,72 @@ fn a_damaged_statistics_file_is_a_message_not_a_crash() {
 
 #[test]
 fn the_scan_screen_on_a_desktop_reads_a_picture_of_the_qr_code_and_joins() {
-    ui_support::init();
-    let folder = settings_dir("scan");
-    let dir = folder.path();
-    let app = app(dir, 1);
-    let window = app.window();
-    window.show().unwrap();
-    let joined = ui_support::joins(window);
+    // The picture is read on a thread of its own.
+    ui_support::on_ui_thread(|| {
+        let folder = settings_dir("scan");
+        let dir = folder.path();
+        let app = app(dir, 1);
+        let window = app.window();
+        window.show().unwrap();
+        let joined = ui_support::joins(window);
 
-    let ticket = clovece::net::Ticket::new(
-        clovece::net::RoomId::from_bytes([9; 16]),
-        libp2p::PeerId::random(),
-        ["/ip4/127.0.0.1/tcp/4001".parse().unwrap()],
-        None,
-    )
-    .unwrap();
-    let picture = dir.join("room.png");
-    // A link among other words joins too, as it does pasted.
-    qr_picture(&format!("Join my room: {ticket}"), &picture);
+        let ticket = clovece::net::Ticket::new(
+            clovece::net::RoomId::from_bytes([9; 16]),
+            libp2p::PeerId::random(),
+            ["/ip4/127.0.0.1/tcp/4001".parse().unwrap()],
+            None,
+        )
+        .unwrap();
+        let picture = dir.join("room.png");
+        // A link among other words joins too, as it does pasted.
+        qr_picture(&format!("Join my room: {ticket}"), &picture);
 
-    find(window, "Join a room").mock_single_click(PointerEventButton::Left);
-    find(window, "Scan a QR code").mock_single_click(PointerEventButton::Left);
-    assert!(shows(
-        window,
-        "This device has no camera. Read a picture of the QR code instead."
-    ));
-    let read = find(window, "Read the picture");
-    ui_support::text_field(window, "Picture file")
-        .set_accessible_value(dir.join("nope.png").to_str().unwrap());
-    read.mock_single_click(PointerEventButton::Left);
-    assert!(label_containing(window, "cannot read the picture").is_some());
-    assert!(joined.borrow().is_empty());
-
-    // Another QR code, or a room's damaged one, is said so in the app's
-    // words (the reason was the ticket parser's English).
-    for (text, said) in [
-        ("https://example.org/", "This QR code is not a room's."),
-        (
-            "CLOVECE:damaged",
-            "This room's QR code is damaged: scan it again, or type the room code",
-        ),
-    ] {
-        let other = dir.join("other.png");
-        qr_picture(text, &other);
+        find(window, "Join a room").mock_single_click(PointerEventButton::Left);
+        find(window, "Scan a QR code").mock_single_click(PointerEventButton::Left);
+        assert!(shows(
+            window,
+            "This device has no camera. Read a picture of the QR code instead."
+        ));
+        let read = find(window, "Read the picture");
         ui_support::text_field(window, "Picture file")
-            .set_accessible_value(other.to_str().unwrap());
+            .set_accessible_value(dir.join("nope.png").to_str().unwrap());
         read.mock_single_click(PointerEventButton::Left);
-        assert!(shows(window, said), "{text}: {said}");
-    }
-    assert!(joined.borrow().is_empty());
+        pump_until("the picture is read", || {
+            label_containing(window, "cannot read the picture").is_some()
+        });
+        assert!(joined.borrow().is_empty());
 
-    ui_support::text_field(window, "Picture file").set_accessible_value(picture.to_str().unwrap());
-    read.mock_single_click(PointerEventButton::Left);
-    assert_eq!(*joined.borrow(), [ticket.to_string()]);
+        // Another QR code, or a room's damaged one, is said so in the app's
+        // words (the reason was the ticket parser's English).
+        for (text, said) in [
+            ("https://example.org/", "This QR code is not a room's."),
+            (
+                "CLOVECE:damaged",
+                "This room's QR code is damaged: scan it again, or type the room code",
+            ),
+        ] {
+            let other = dir.join("other.png");
+            qr_picture(text, &other);
+            ui_support::text_field(window, "Picture file")
+                .set_accessible_value(other.to_str().unwrap());
+            read.mock_single_click(PointerEventButton::Left);
+            pump_until(said, || shows(window, said));
+        }
+        assert!(joined.borrow().is_empty());
+
+        ui_support::text_field(window, "Picture file")
+            .set_accessible_value(picture.to_str().unwrap());
+        // One asked for just before the camera closes is not acted on.
+        read.mock_single_click(PointerEventButton::Left);
+        window
+            .global::<clovece::app::ui::ScanAdapter>()
+            .invoke_close();
+        ui_support::pump(Duration::from_millis(500));
+        assert!(joined.borrow().is_empty());
+        read.mock_single_click(PointerEventButton::Left);
+        pump_until("the room is joined", || !joined.borrow().is_empty());
+        assert_eq!(*joined.borrow(), [ticket.to_string()]);
+    });
 }
 
 /// Writes the QR code of `text` as a PNG picture, 4 pixels a module.

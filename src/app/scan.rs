@@ -7,10 +7,12 @@
 //! to `AppAdapter.join-room`, which the room screen answers. Each frame is
 //! also shown, turned upright ([`preview`]), in the viewfinder: only the
 //! newest picture waits for the UI thread ([`Newest`]), so a busy UI skips
-//! pictures instead of queueing them.
+//! pictures instead of queueing them. A picture file is read on a thread of
+//! its own too (a photo takes a while to decode); only the newest asked for
+//! while the screen is open is shown.
 
-use std::path::Path;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
 use slint::{ComponentHandle, Image, Rgb8Pixel, SharedPixelBuffer};
@@ -119,9 +121,13 @@ pub fn read_picture(path: &Path) -> Result<Seen, qr::FrameError> {
 /// Wires the scan screen.
 pub(super) fn connect(window: &AppWindow, scanner: Scanner) {
     let adapter = window.global::<ScanAdapter>();
+    // Counts the pictures asked for and the screen's openings and
+    // closings: a picture read is shown only if nothing came since.
+    let asked = Arc::new(AtomicU64::new(0));
 
-    let (weak, camera) = (window.as_weak(), scanner.clone());
+    let (weak, camera, opened) = (window.as_weak(), scanner.clone(), asked.clone());
     adapter.on_open(move || {
+        opened.fetch_add(1, Ordering::SeqCst);
         let Some(window) = weak.upgrade() else { return };
         let ui = weak.clone();
         let report = move |report: Report| {
@@ -152,23 +158,37 @@ pub(super) fn connect(window: &AppWindow, scanner: Scanner) {
             .set_seen(ui::SeenKind::Nothing);
     });
 
-    let camera = scanner.clone();
-    adapter.on_close(move || camera.close());
+    let (camera, closed) = (scanner.clone(), asked.clone());
+    adapter.on_close(move || {
+        closed.fetch_add(1, Ordering::SeqCst);
+        camera.close();
+    });
 
-    let (weak, camera) = (window.as_weak(), scanner);
+    let weak = window.as_weak();
     adapter.on_read_picture(move |path| {
-        let Some(window) = weak.upgrade() else { return };
-        match read_picture(Path::new(path.trim())) {
-            Ok(seen) => {
-                camera.close();
-                show_seen(&window, seen);
-            }
-            Err(e) => {
-                let adapter = window.global::<ScanAdapter>();
-                adapter.set_seen(ui::SeenKind::Unreadable);
-                adapter.set_detail(e.to_string().into());
-            }
-        }
+        let this = asked.fetch_add(1, Ordering::SeqCst) + 1;
+        let (ui, camera, asked) = (weak.clone(), scanner.clone(), asked.clone());
+        let path = PathBuf::from(path.trim());
+        std::thread::spawn(move || {
+            let read = read_picture(&path);
+            // Fails only once the window is gone; then nobody is looking.
+            let _ = ui.upgrade_in_event_loop(move |window| {
+                if asked.load(Ordering::SeqCst) != this {
+                    return;
+                }
+                match read {
+                    Ok(seen) => {
+                        camera.close();
+                        show_seen(&window, seen);
+                    }
+                    Err(e) => {
+                        let adapter = window.global::<ScanAdapter>();
+                        adapter.set_seen(ui::SeenKind::Unreadable);
+                        adapter.set_detail(e.to_string().into());
+                    }
+                }
+            });
+        });
     });
 }
 
