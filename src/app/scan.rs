@@ -56,7 +56,8 @@ impl Scanner {
     }
 
     /// Opens the camera; `report` hears (on the camera's thread) when the
-    /// first frame arrives and each time what is in view changes, and
+    /// first frame arrives (the first after each failure too) and each
+    /// time what is in view changes, and
     /// `show` gets every frame as an upright picture (before it is
     /// decoded, so the viewfinder does not wait for the decoder). An error
     /// says why no frames come yet (no camera, the permission asked for or
@@ -67,11 +68,16 @@ impl Scanner {
         show: impl Fn(Picture) + Send + Sync + 'static,
     ) -> Result<(), CameraError> {
         let report = Arc::new(report);
-        let stopped = report.clone();
-        let errors: ErrorSink = Arc::new(move |e| stopped(Report::Stopped(e)));
+        let started = Arc::new(AtomicBool::new(false));
+        let (stopped, again) = (report.clone(), started.clone());
+        let errors: ErrorSink = Arc::new(move |e| {
+            // The first frame once the camera runs again (on the app's
+            // return) says so, or the screen would go on saying why not.
+            again.store(false, Ordering::Relaxed);
+            stopped(Report::Stopped(e));
+        });
         let seen = report.clone();
         let scanner = TicketScanner::new(move |s| seen(Report::Seen(s)));
-        let started = AtomicBool::new(false);
         let sink: FrameSink = Arc::new(move |frame| {
             if !started.swap(true, Ordering::Relaxed) {
                 report(Report::Looking);
@@ -300,6 +306,12 @@ mod tests {
         fn running(&self) -> bool {
             self.0.lock().unwrap().is_some()
         }
+
+        /// Fails as a camera another app took does.
+        fn fail(&self) {
+            let (_, errors) = self.0.lock().unwrap().clone().expect("the camera runs");
+            errors(CameraError::Failed("taken".into()));
+        }
     }
 
     impl Camera for FakeCamera {
@@ -389,6 +401,25 @@ mod tests {
         assert_eq!(
             *seen.lock().unwrap(),
             [Report::Looking, Report::Seen(Scan::Found(ticket))]
+        );
+    }
+
+    #[test]
+    fn a_camera_that_runs_again_after_failing_says_it_looks_again() {
+        let camera = FakeCamera::default();
+        let scanner = scanner(&camera);
+        let seen = reported(&scanner);
+        let blank = vec![255; 64 * 64];
+        camera.show(&blank, 64);
+        camera.fail();
+        // Started again (the app's return) by the lifecycle, which says
+        // nothing when it succeeds: its first frame does.
+        camera.show(&blank, 64);
+        camera.show(&blank, 64);
+        let failed = Report::Stopped(CameraError::Failed("taken".into()));
+        assert_eq!(
+            *seen.lock().unwrap(),
+            [Report::Looking, failed, Report::Looking]
         );
     }
 
