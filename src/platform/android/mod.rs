@@ -4,8 +4,9 @@
 //! The app runs in a `NativeActivity` (no Java code of our own): Slint's
 //! Android backend drives the activity through the `android-activity` crate
 //! and hands every event to the listener of [`listener`]. Configuration
-//! changes (rotation, keyboard, screen size) are declared as handled in the
-//! manifest, so the activity is not recreated for them; it is recreated
+//! changes (rotation, keyboard, screen size, bold text, every one) are
+//! declared as handled in the manifest, so the activity is not recreated
+//! for them; it is recreated
 //! only after Android killed the backgrounded process, and then the
 //! [`Bookmark`] it kept reopens the game from its store.
 //!
