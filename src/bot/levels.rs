@@ -18,7 +18,13 @@ pub fn random<G: Playable>(moves: &[G::Move], seed: u64) -> usize {
 pub fn easy<G: Playable>(game: &G, moves: &[G::Move], seed: u64) -> usize {
     let mut rng = seeded::rng(seed);
     if seeded::below(&mut rng, 3) == 0 {
-        medium(game, moves, seed)
+        // Ties drawn from the next number: the medium player's own draw
+        // would be the first, which, small enough to choose this branch,
+        // would always pick the first of two or three.
+        let best = rated_best(game, moves);
+        best.get(seeded::below(&mut rng, best.len()))
+            .copied()
+            .unwrap_or(0)
     } else {
         seeded::below(&mut rng, moves.len())
     }
@@ -27,10 +33,14 @@ pub fn easy<G: Playable>(game: &G, moves: &[G::Move], seed: u64) -> usize {
 /// The medium player: the move with the best rule-of-thumb score, ties
 /// drawn from the seed.
 pub fn medium<G: Playable>(game: &G, moves: &[G::Move], seed: u64) -> usize {
+    tie_break(&rated_best(game, moves), seed)
+}
+
+/// The moves (indices) with the best rule-of-thumb score.
+fn rated_best<G: Playable>(game: &G, moves: &[G::Move]) -> Vec<usize> {
     let scores: Vec<i32> = moves.iter().map(|&mv| game.rate(mv)).collect();
     let top = scores.iter().copied().max().unwrap_or(0);
-    let best: Vec<usize> = (0..moves.len()).filter(|&i| scores[i] == top).collect();
-    tie_break(&best, seed)
+    (0..moves.len()).filter(|&i| scores[i] == top).collect()
 }
 
 /// The hard player: the best move of the search, ties drawn from the seed;
@@ -57,4 +67,56 @@ pub fn rollout<G: Playable>(game: &G, moves: &[G::Move], seed: u64) -> usize {
 fn tie_break(candidates: &[usize], seed: u64) -> usize {
     let pick = seeded::below(&mut seeded::rng(seed), candidates.len());
     candidates.get(pick).copied().unwrap_or(0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bot::playable::Values;
+    use crate::rules::{Colour, Die, Next};
+
+    /// A game whose three moves are all as good to the rule of thumb.
+    #[derive(Clone, Copy)]
+    struct Even;
+
+    impl Playable for Even {
+        type Move = usize;
+        fn next(&self) -> Next {
+            Next::Move { seat: Colour::Red }
+        }
+        fn roll(&mut self, _: Die) {}
+        fn moves(&self) -> impl Iterator<Item = usize> {
+            0..3
+        }
+        fn play(&mut self, _: usize) -> bool {
+            true
+        }
+        fn rate(&self, _: usize) -> i32 {
+            0
+        }
+        fn evaluate(&self) -> Values {
+            Values::default()
+        }
+        const LOGIT: i64 = 1;
+    }
+
+    #[test]
+    fn the_easy_player_draws_its_rule_of_thumbs_ties_from_the_seed() {
+        let moves = [0, 1, 2];
+        // The seeds where easy plays by the rule of thumb: each of the
+        // tied moves comes up.
+        let mut picked = [0; 3];
+        for seed in 0..3_000 {
+            if seeded::below(&mut seeded::rng(seed), 3) == 0 {
+                picked[easy(&Even, &moves, seed)] += 1;
+            }
+        }
+        assert!(picked.iter().all(|&n| n > 250), "{picked:?}");
+        // As the medium player's are.
+        let mut picked = [0; 3];
+        for seed in 0..3_000 {
+            picked[medium(&Even, &moves, seed)] += 1;
+        }
+        assert!(picked.iter().all(|&n| n > 800), "{picked:?}");
+    }
 }
