@@ -725,6 +725,31 @@ fn while_the_first_player_is_drawn_or_after_an_end_without_a_winner_the_header_n
 }
 
 #[test]
+fn a_lost_turn_says_whose_it_was_as_it_stays_into_the_next_turn() {
+    ui_support::init();
+    let folder = settings_dir("turn-lost");
+    let app = app(folder.path(), 1);
+    let window = app.window();
+    window.show().unwrap();
+    find(window, "Play against the computer").mock_single_click(PointerEventButton::Left);
+    find(window, "Start").mock_single_click(PointerEventButton::Left);
+    let adapter = window.global::<GameAdapter>();
+    for (number, said) in [
+        (4, "Yellow: no piece can move with a 4 — turn lost"),
+        (0, "Yellow: no piece can move — turn lost"),
+    ] {
+        adapter.set_note(clovece::app::ui::Note {
+            kind: NoteKind::TurnLost,
+            number,
+            piece: Hue::Yellow,
+            by: Hue::Yellow,
+            to: Hue::Yellow,
+        });
+        assert!(shows(window, said), "{said}");
+    }
+}
+
+#[test]
 fn an_online_game_that_ended_without_a_winner_names_nobody() {
     ui_support::init();
     let folder = settings_dir("no-winner");

@@ -171,7 +171,6 @@ pub fn label_of(element: &ElementHandle) -> String {
 /// The note below the die, if it says something.
 pub fn note(window: &AppWindow) -> Option<String> {
     let notes = [
-        "No piece can move — turn lost",
         "Second try of three",
         "Third try of three",
         "A six — roll again",
@@ -179,8 +178,11 @@ pub fn note(window: &AppWindow) -> Option<String> {
     i_slint_backend_testing::ElementQuery::from_root(window)
         .match_descendants()
         .match_predicate(move |e| {
-            e.accessible_label()
-                .is_some_and(|l| notes.contains(&l.as_str()) || l.contains(" captured by "))
+            e.accessible_label().is_some_and(|l| {
+                notes.contains(&l.as_str())
+                    || l.contains(" captured by ")
+                    || l.contains(": no piece can move")
+            })
         })
         .find_first()
         .map(|e| label_of(&e))
