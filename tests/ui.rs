@@ -79,6 +79,11 @@ fn a_game_against_the_computer_is_played_to_the_result() {
                 "{}",
                 label_of(&winner)
             );
+            // The placings mark the computer's seats as the tabs do.
+            assert!(
+                shows(window, "⚙ Green"),
+                "the computer's seat in the placings"
+            );
             assert!(moves > 0, "a result without a move");
             assert!(won_shown, "the board named the winner before the result");
             assert!(
