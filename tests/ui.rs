@@ -1683,6 +1683,43 @@ fn a_matfyz_game_against_the_computer_asks_both_choices_and_reaches_the_result()
 }
 
 #[test]
+fn the_one_person_playing_the_computer_is_told_they_win() {
+    use clovece::app::offline::{OfflineGame, Player};
+    use clovece::rules::{Colour, Die, Game, HouseRules, Place, Seats, classic};
+
+    ui_support::init();
+    let folder = settings_dir("you-win");
+    let app = app(folder.path(), 1);
+    let window = app.window();
+    // Anna's last piece two squares from her home's free square.
+    let place = |s: &str| s.parse::<Place>().unwrap();
+    let pieces = [
+        (Colour::Red, ["T39", "H1", "H3", "H4"].map(place).to_vec()),
+        (Colour::Green, ["B", "B", "B", "B"].map(place).to_vec()),
+    ];
+    let position = classic::Position::new(Seats::for_players(2).unwrap(), Colour::Red, &pieces);
+    let game = Game::Classic(classic::Game::new(HouseRules::default(), position.unwrap()));
+    let players = vec![
+        Player::Human {
+            name: "Anna".into(),
+        },
+        Player::Computer {
+            level: Default::default(),
+        },
+    ];
+    let mut game = OfflineGame::resume(game, players).unwrap();
+    game.roll(Die::new(2).unwrap()).unwrap();
+    app.resume(game);
+    window.show().unwrap();
+    enabled(window, "piece")[0].mock_single_click(PointerEventButton::Left);
+    assert!(shows(window, "You win!"), "the board's header");
+    mock_elapsed_time(RESULT_DELAY + Duration::from_secs(1));
+    assert_eq!(window.global::<AppAdapter>().get_screen(), Screen::Result);
+    assert!(shows(window, "You win!"), "the result");
+    assert!(!shows(window, "Anna wins!"));
+}
+
+#[test]
 fn a_tap_near_the_edge_of_a_small_boards_piece_moves_that_piece_not_its_neighbour() {
     use clovece::app::offline::{OfflineGame, Player};
     use clovece::rules::{Colour, Die, Game, HouseRules, Place, Seats, classic};

@@ -1103,6 +1103,7 @@ fn show_result(window: &AppWindow, state: &State) {
     adapter.set_winner(hue(winner));
     adapter.set_winner_name(name(game.player(winner)).into());
     adapter.set_winner_computer(matches!(game.player(winner), Some(Player::Computer { .. })));
+    adapter.set_winner_yours(game.only_person() == Some(winner));
     let all = players(game);
     let placings: Vec<ui::PlayerData> = game
         .placings()

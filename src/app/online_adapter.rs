@@ -609,6 +609,8 @@ fn show_result(window: &AppWindow, s: &Online) {
         adapter.set_winner(hue(winner));
         adapter.set_winner_name(s.names[winner.index()].as_str().into());
         adapter.set_winner_computer(game.computer(winner));
+        // Over, the header names the winner: whether that is this phone's.
+        adapter.set_winner_yours(game.yours());
     }
     let placings = players(s, game, game.ranking(), &[]);
     adapter.set_placings(ModelRc::new(VecModel::from(placings)));

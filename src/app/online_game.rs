@@ -632,6 +632,7 @@ mod tests {
         let game = OnlineGame::new(over);
         assert_eq!(game.over(), Some(Some(Colour::Red)));
         assert_eq!(game.named(), Colour::Red, "the header's winner");
+        assert!(game.yours(), "this phone's player won: \"You win!\"");
         assert_eq!(game.ranking(), [Colour::Red, Colour::Green]);
         // Where others stay, whoever left ranks below them all.
         let mut four = snapshot(four_players(), Due::Over(End::Won(Colour::Red)));
