@@ -92,14 +92,26 @@ impl NodeAnnouncement {
         found: NearbySink,
         what: &str,
     ) {
-        let mut announced = self.announced();
-        if !matches!(*announced, Announced::Waiting) {
+        if !matches!(*self.announced(), Announced::Waiting) {
             return;
         }
-        *announced = match start(discovery, me, found, what) {
+        // Started outside the lock (Bonjour waits for its worker, Android
+        // takes a lock through JNI): the owner closing it on the UI thread
+        // does not wait for that.
+        let started = match start(discovery, me, found, what) {
             Ok(d) => Announced::Running { _discovering: d },
             Err(e) => Announced::Unable(e),
         };
+        let mut announced = self.announced();
+        // Closed meanwhile, it stays closed: what started stops, once the
+        // lock is let go.
+        let stopped = if matches!(*announced, Announced::Waiting) {
+            std::mem::replace(&mut *announced, started)
+        } else {
+            started
+        };
+        drop(announced);
+        drop(stopped);
     }
 
     /// Why the discovery could not start, if it could not: phones nearby
@@ -113,7 +125,9 @@ impl NodeAnnouncement {
 
     /// The announcement stops now, for good.
     pub(super) fn close(&self) {
-        *self.announced() = Announced::Done;
+        let stopped = std::mem::replace(&mut *self.announced(), Announced::Done);
+        // Outside the lock: stopping may wait a moment for the discovery.
+        drop(stopped);
     }
 
     fn announced(&self) -> MutexGuard<'_, Announced> {
