@@ -419,6 +419,27 @@ impl Inbox {
 #[derive(Default)]
 struct Declining(Vec<PeerId>);
 
+#[cfg(test)]
+impl Inbox {
+    /// An inbox of a new identity on `listen`, found through `discovery`,
+    /// once its node listens, or why it cannot.
+    pub(super) fn listening(
+        listen: Vec<Multiaddr>,
+        discovery: Arc<dyn Discovery>,
+    ) -> (Inbox, Result<(), String>) {
+        let (tx, started) = std::sync::mpsc::channel();
+        let send = move |listens| {
+            let _ = tx.send(listens);
+        };
+        let keypair = Keypair::generate_ed25519();
+        let inbox = Inbox::open(keypair, listen, discovery, |_| {}, send).expect("a thread");
+        let listens = started
+            .recv_timeout(std::time::Duration::from_secs(10))
+            .expect("the node starts or fails");
+        (inbox, listens)
+    }
+}
+
 impl Drop for Inbox {
     fn drop(&mut self) {
         // At once, not when the node's thread notices the stop.
@@ -599,18 +620,16 @@ mod tests {
         ));
         let inbox =
             Inbox::open(Keypair::generate_ed25519(), listen, discovery, |_| {}, send).unwrap();
-        let (why_tx, why) = std::sync::mpsc::channel();
-        let (_stop, stop) = oneshot::channel();
-        let request = Browse {
-            ask: Vec::new(),
-            listed: Box::new(|_| {}),
-            failed: Box::new(move |e| why_tx.send(e).unwrap()),
-            stop,
-        };
-        assert!(inbox.browse(request).is_ok(), "asked while it starts");
+        // Asked while the node starts (its request is then told by the
+        // node's thread), or just after it failed (the list tells itself).
+        let (changed_tx, changed) = std::sync::mpsc::channel();
+        let list = super::super::nearby::NearbyRooms::open(&inbox, Vec::new(), move || {
+            let _ = changed_tx.send(());
+        });
         let timeout = std::time::Duration::from_secs(10);
         let failed = started.recv_timeout(timeout).unwrap().unwrap_err();
-        assert_eq!(why.recv_timeout(timeout).unwrap(), failed);
+        changed.recv_timeout(timeout).unwrap();
+        assert_eq!(list.failed(), Some(failed.clone()));
         assert_eq!(inbox.failed(), Some(failed));
         assert!(inbox.addrs().is_empty());
     }

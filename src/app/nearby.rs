@@ -396,11 +396,8 @@ mod tests {
         let multicast = Multicast::new(lock);
         let mdns = SwarmMdns::new(multicast.clone());
         let listen = vec!["/ip4/127.0.0.1/tcp/0".parse().unwrap()];
-        let keypair = libp2p::identity::Keypair::generate_ed25519();
-        let (tx, started) = std::sync::mpsc::channel();
-        let send = move |listens| tx.send(listens).unwrap();
-        let inbox = Inbox::open(keypair, listen, Arc::new(mdns), |_| {}, send).unwrap();
-        started.recv().unwrap().expect("the inbox listens");
+        let (inbox, listens) = Inbox::listening(listen, Arc::new(mdns));
+        listens.expect("the inbox listens");
         (inbox, multicast)
     }
 
