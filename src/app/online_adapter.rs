@@ -578,7 +578,7 @@ fn show_game(window: &AppWindow, s: &Online) {
     adapter.set_turn_computer(game.computer(turn));
     adapter.set_turn_yours(game.yours());
     adapter.set_drawing(game.drawing());
-    adapter.set_unwon(game.over() == Some(None));
+    adapter.set_unwon(game.unwon());
     adapter.set_can_roll(game.can_roll());
     adapter.set_must_move(game.must_move());
     let fairness = game.fairness();

@@ -130,6 +130,12 @@ impl OnlineGame {
         matches!(self.snapshot.due, Due::Roll { seat: None, .. })
     }
 
+    /// Whether the game is over with no winner (its dice ran out, or
+    /// everyone left): the header then names nobody.
+    pub fn unwon(&self) -> bool {
+        self.over() == Some(None)
+    }
+
     /// The colour the board's header names: the one in turn, at the end
     /// the winner, and otherwise (the draw of the first player, an end
     /// without a winner, where the header shows no colour) this player's
@@ -138,12 +144,13 @@ impl OnlineGame {
         self.turn().or(self.over().flatten()).unwrap_or(self.me())
     }
 
-    /// Whether the header tells this player it is their turn: the colour
-    /// it names is theirs and their phone plays it. Not while the first
-    /// player is drawn, when it names their colour only for want of anyone
-    /// in turn (every phone would say "your turn", and none can roll).
+    /// Whether the header speaks to this player ("Your turn", "You
+    /// win!"): the colour it names is theirs and their phone plays it. Not
+    /// while the first player is drawn or after an end without a winner,
+    /// when it names their colour only for want of anyone (every phone
+    /// would say "your turn", and none can roll).
     pub fn yours(&self) -> bool {
-        !self.drawing() && self.named() == self.me() && !self.computer(self.me())
+        !self.drawing() && !self.unwon() && self.named() == self.me() && !self.computer(self.me())
     }
 
     /// The face the die shows, from `fairness` (this game's, which the
@@ -633,6 +640,7 @@ mod tests {
         assert_eq!(game.over(), Some(Some(Colour::Red)));
         assert_eq!(game.named(), Colour::Red, "the header's winner");
         assert!(game.yours(), "this phone's player won: \"You win!\"");
+        assert!(!game.unwon());
         assert_eq!(game.ranking(), [Colour::Red, Colour::Green]);
         // Where others stay, whoever left ranks below them all.
         let mut four = snapshot(four_players(), Due::Over(End::Won(Colour::Red)));
@@ -640,6 +648,26 @@ mod tests {
         let ranking = OnlineGame::new(four).ranking();
         assert_eq!(ranking[0], Colour::Red);
         assert_eq!(ranking[3], Colour::Blue);
+    }
+
+    #[test]
+    fn a_game_whose_dice_ran_out_names_nobody() {
+        use crate::app::board::tests::two_player_classic;
+        let game = two_player_classic(["T1", "B", "B", "B"], ["T11", "B", "B", "B"]);
+        let game = OnlineGame::new(snapshot(game, Due::Over(End::OutOfDice)));
+        assert_eq!(game.over(), Some(None));
+        assert!(
+            game.unwon(),
+            "the header says the game ended without a winner"
+        );
+        assert!(!game.yours());
+        let game = two_player_classic(["T1", "B", "B", "B"], ["T11", "B", "B", "B"]);
+        let playing = Due::Roll {
+            roll: 1,
+            seat: Some(Colour::Red),
+            by: Actor::Player(Colour::Red),
+        };
+        assert!(!OnlineGame::new(snapshot(game, playing)).unwon());
     }
 
     #[test]
