@@ -23,8 +23,8 @@ android {
         applicationId = "app.clovece"
         minSdk = 26
         targetSdk = 36
-        versionCode = 1
-        versionName = "0.1.0"
+        versionCode = 2
+        versionName = "0.1.1"
         ndk {
             abiFilters += abis
         }
