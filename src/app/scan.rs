@@ -175,7 +175,8 @@ pub(super) fn connect(window: &AppWindow, scanner: Scanner) {
         let this = asked.fetch_add(1, Ordering::SeqCst) + 1;
         let (ui, camera, asked) = (weak.clone(), scanner.clone(), asked.clone());
         let path = PathBuf::from(path.trim());
-        std::thread::spawn(move || {
+        let reading = std::thread::Builder::new().name("picture".into());
+        let started = reading.spawn(move || {
             let read = read_picture(&path);
             // Fails only once the window is gone; then nobody is looking.
             let _ = ui.upgrade_in_event_loop(move |window| {
@@ -187,15 +188,21 @@ pub(super) fn connect(window: &AppWindow, scanner: Scanner) {
                         camera.close();
                         show_seen(&window, seen);
                     }
-                    Err(e) => {
-                        let adapter = window.global::<ScanAdapter>();
-                        adapter.set_seen(ui::SeenKind::Unreadable);
-                        adapter.set_detail(e.to_string().into());
-                    }
+                    Err(e) => unreadable(&window, &e.to_string()),
                 }
             });
         });
+        if let (Err(e), Some(window)) = (started, weak.upgrade()) {
+            unreadable(&window, &e.to_string());
+        }
     });
+}
+
+/// Says that the picture file cannot be read, and why.
+fn unreadable(window: &AppWindow, why: &str) {
+    let adapter = window.global::<ScanAdapter>();
+    adapter.set_seen(ui::SeenKind::Unreadable);
+    adapter.set_detail(why.into());
 }
 
 /// Shows whether the camera looks, or why not.

@@ -21,10 +21,7 @@ pub fn easy<G: Playable>(game: &G, moves: &[G::Move], seed: u64) -> usize {
         // Ties drawn from the next number: the medium player's own draw
         // would be the first, which, small enough to choose this branch,
         // would always pick the first of two or three.
-        let best = rated_best(game, moves);
-        best.get(seeded::below(&mut rng, best.len()))
-            .copied()
-            .unwrap_or(0)
+        pick(&rated_best(game, moves), &mut rng)
     } else {
         seeded::below(&mut rng, moves.len())
     }
@@ -65,8 +62,13 @@ pub fn rollout<G: Playable>(game: &G, moves: &[G::Move], seed: u64) -> usize {
 
 /// One of `candidates` (indices, at least one), drawn from the seed.
 fn tie_break(candidates: &[usize], seed: u64) -> usize {
-    let pick = seeded::below(&mut seeded::rng(seed), candidates.len());
-    candidates.get(pick).copied().unwrap_or(0)
+    pick(candidates, &mut seeded::rng(seed))
+}
+
+/// One of `candidates` (indices, at least one), drawn from `rng`.
+fn pick(candidates: &[usize], rng: &mut rand_chacha::ChaCha8Rng) -> usize {
+    let drawn = seeded::below(rng, candidates.len());
+    candidates.get(drawn).copied().unwrap_or(0)
 }
 
 #[cfg(test)]
