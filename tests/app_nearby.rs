@@ -395,7 +395,26 @@ fn home_finds_a_room_by_mdns_before_its_nearby_list_opens() {
     };
     let listen = vec![format!("/ip4/{addr}/tcp/0").parse().unwrap()];
     let mdns = Arc::new(SwarmMdns::new(Multicast::new(NoLock)));
-    let inbox = ui_support::inbox(Keypair::generate_ed25519(), listen, mdns);
+    // As Home opens it: the UI thread waits only for the thread to start.
+    let (tx, started) = mpsc::channel();
+    let asked = Instant::now();
+    let keypair = Keypair::generate_ed25519();
+    let inbox = Inbox::open(
+        keypair,
+        listen,
+        mdns,
+        |_| {},
+        move |listens| {
+            let _ = tx.send(listens);
+        },
+    )
+    .unwrap();
+    let returned = asked.elapsed();
+    started.recv().unwrap().expect("the inbox listens");
+    println!(
+        "the inbox opened in {returned:?} (Home's wait), its node listening {:?} after",
+        asked.elapsed()
+    );
     // mDNS asks every second: the inbox's node has named the host by then.
     std::thread::sleep(Duration::from_secs(3));
     let opened = Instant::now();

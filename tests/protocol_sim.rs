@@ -361,13 +361,42 @@ fn a_thousand_games_with_random_faults_end_in_one_log() {
 }
 
 /// A phone that crashes in the ten seconds after the game's end (the only
-/// phone of a game with a computer seat, here: the crash at 101.9 s, the
-/// end at 101.3 s) is waited for: it comes back on the same log. The run
+/// phone of a game with a computer seat, here: the end at 74.0 s, the
+/// crash at 77.4 s) is waited for: it comes back on the same log. The run
 /// used to stop with it down, a failure that proptest found with another
 /// seed, whose game now ends before its crash.
 #[test]
 fn a_phone_crashing_just_after_the_end_comes_back_on_the_one_log() {
-    assert_eq!(random_game(450).restarts, 1);
+    let outcome = random_game(SEED_CRASHING_AFTER_THE_END);
+    assert_eq!(outcome.restarts, 1);
+    let (ended, crashed) = (outcome.ended.unwrap(), outcome.crashed.unwrap());
+    assert!(
+        ended < crashed && crashed < ended + 10_000,
+        "the end at {ended} ms, the crash at {crashed} ms"
+    );
+}
+
+/// A seed of `random_game` whose one phone crashes in the ten seconds
+/// after the end. The game a seed plays changes with the computer players
+/// (450 was one until the easy player's ties changed), and the test checks
+/// that it still is one.
+const SEED_CRASHING_AFTER_THE_END: u64 = 3_570;
+
+/// Finds seeds for the test above: `cargo test --test protocol_sim
+/// seeds_crashing_after_the_end -- --ignored --nocapture`.
+#[test]
+#[ignore]
+fn seeds_crashing_after_the_end() {
+    // Two phones' worth of seats with a computer's, classic rules.
+    for seed in (0..30_000).step_by(15).filter(|s| s % 4 != 3) {
+        let outcome = random_game(seed);
+        if let (Some(ended), Some(crashed)) = (outcome.ended, outcome.crashed)
+            && ended < crashed
+            && crashed < ended + 10_000
+        {
+            println!("seed {seed}: the end at {ended} ms, the crash at {crashed} ms");
+        }
+    }
 }
 
 /// A phone gone for good while messages are being lost: its last reveal

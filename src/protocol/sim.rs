@@ -180,6 +180,10 @@ pub struct Outcome {
     /// How many times a crashed phone restarted from its files: a test of
     /// crashes checks that one happened before the game ended.
     pub restarts: u32,
+    /// When every phone first had the game over on one log.
+    pub ended: Option<Millis>,
+    /// When a phone crashed, if one did.
+    pub crashed: Option<Millis>,
 }
 
 /// The phones of `config` and its signed header.
@@ -317,6 +321,8 @@ pub struct Sim {
     traffic: Traffic,
     refused: Vec<String>,
     restarts: u32,
+    ended: Option<Millis>,
+    crashed: Option<Millis>,
 }
 
 /// How often each phone ticks and looks at its watch.
@@ -371,6 +377,8 @@ impl Sim {
             traffic: Traffic::default(),
             refused: Vec::new(),
             restarts: 0,
+            ended: None,
+            crashed: None,
         };
         sim.plan_faults();
         for i in 0..sim.nodes.len() {
@@ -646,6 +654,7 @@ impl Sim {
                         && !self.nodes[i].left
                     {
                         self.nodes[i].phone = None;
+                        self.crashed = Some(self.now);
                     }
                 }
                 Event::Restart(seat) => {
@@ -675,6 +684,7 @@ impl Sim {
                 until = self.config.limit;
             } else if until == self.config.limit {
                 until = self.now + 10_000;
+                self.ended.get_or_insert(self.now);
             }
         }
         self.outcome()
@@ -700,6 +710,8 @@ impl Sim {
             traffic: self.traffic,
             refused: self.refused.clone(),
             restarts: self.restarts,
+            ended: self.ended,
+            crashed: self.crashed,
         }
     }
 }
