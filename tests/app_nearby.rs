@@ -381,8 +381,11 @@ fn a_room_open_before_the_nearby_screen_opens_is_listed_by_mdns() {
         "the room was not listed: {}\n{said}\n{told}",
         ran.status
     );
-    if let Some(listed) = said.lines().find(|l| l.starts_with("listed ")) {
-        eprintln!("{listed}");
+    for figure in said
+        .lines()
+        .filter(|l| l.starts_with("listed ") || l.starts_with("the inbox opened"))
+    {
+        eprintln!("{figure}");
     }
 }
 

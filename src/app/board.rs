@@ -482,7 +482,7 @@ fn base_slot(game: &Game, piece: PieceId) -> usize {
 }
 
 /// Every piece of `game` as its colour and spot.
-fn spots(game: &Game) -> Vec<(Colour, Spot)> {
+pub(super) fn spots(game: &Game) -> Vec<(Colour, Spot)> {
     match game {
         Game::Classic(g) => g
             .position()

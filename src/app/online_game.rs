@@ -11,7 +11,7 @@ use crate::net::front::Action;
 use crate::protocol::{Actor, Colours, Control, Due, End, may_certify};
 use crate::rules::{Capture, Colour, Die, Next};
 
-use super::board::{Board, Note, PieceId, PieceView, Tap, home_count, unused_rolls};
+use super::board::{self, Board, Note, PieceId, PieceView, Tap, home_count, unused_rolls};
 use super::fairness::{Fairness, Roll};
 use super::geometry::Spot;
 use super::matfyz::Choice;
@@ -310,8 +310,22 @@ fn note(before: &Snapshot, after: &Snapshot, captured: Option<Capture>) -> Note 
     {
         return Note::Begins { seat };
     }
+    // The computer's turn for a player (a computer seat's, a timed-out or
+    // absent player's) comes as its roll and its move together: a piece
+    // moved, so it was no lost turn.
+    let placed = |game: &crate::rules::Game| {
+        let mut spots = board::spots(game);
+        spots.sort();
+        spots
+    };
+    let played = matches!(before.due, Due::Roll { .. })
+        && before
+            .game
+            .zip(after.game)
+            .is_some_and(|(b, a)| placed(&b) != placed(&a));
     let mover = match before.due {
         Due::Move { seat, .. } => Some(seat),
+        Due::Roll { seat, .. } if played => seat,
         _ => None,
     };
     if let (Some(capture), Some(by), Some(game)) = (captured, mover, &after.game) {
@@ -327,7 +341,7 @@ fn note(before: &Snapshot, after: &Snapshot, captured: Option<Capture>) -> Note 
                 Note::RollAgain
             }
         }
-        (Some(last), Some(Next::Roll { .. })) if rolled => Note::TurnLost {
+        (Some(last), Some(Next::Roll { .. })) if rolled && !played => Note::TurnLost {
             seat: last.seat,
             die: before
                 .game
@@ -544,6 +558,37 @@ mod tests {
                 die: Die::new(2)
             }
         );
+    }
+
+    #[test]
+    fn a_turn_the_computer_played_for_a_player_is_no_lost_turn() {
+        use crate::app::board::tests::two_player_classic;
+        // Green's time ran out: the computer rolls a 3 and moves, and the
+        // phone hears both at once.
+        let computer = Due::Roll {
+            roll: 5,
+            seat: Some(Colour::Green),
+            by: Actor::Computer,
+        };
+        for (red_after, said) in [
+            ("T3", Note::None),
+            (
+                "B",
+                Note::Captured {
+                    piece: Colour::Red,
+                    by: Colour::Green,
+                },
+            ),
+        ] {
+            let red_before = if red_after == "B" { "T14" } else { "T3" };
+            let before = two_player_classic([red_before, "B", "B", "B"], ["T11", "B", "B", "B"]);
+            let mut game = OnlineGame::new(snapshot(before, computer));
+            let after = two_player_classic([red_after, "B", "B", "B"], ["T14", "B", "B", "B"]);
+            let mut after = snapshot(after, due_roll(Colour::Red));
+            after.rolls.push(roll(Colour::Green, 3));
+            game.update(after);
+            assert_eq!(game.note(), said, "red on {red_before}");
+        }
     }
 
     #[test]
