@@ -328,6 +328,9 @@ fn play_to_the_result(window: &AppWindow) {
         tap_turn(window);
         window.global::<AppAdapter>().get_screen() == Screen::Result
     });
+    // The game as it ended: the winner's four pieces home (they went back
+    // to the bases with the end, and everyone had 0).
+    assert!(shows(window, "4 home"), "the winner's pieces on the result");
 }
 
 #[test]

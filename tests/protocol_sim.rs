@@ -50,7 +50,14 @@ fn on_disk(config: Config) -> (Config, tempfile::TempDir) {
 fn phones_without_faults_agree_on_the_whole_game() {
     for n in 2..=4 {
         let outcome = run(Config::new(n as u64, seats(n)));
-        assert!(matches!(assert_agreed(&outcome), End::Won(_)));
+        let End::Won(winner) = assert_agreed(&outcome) else {
+            panic!("no winner");
+        };
+        // Every phone still has the game as it ended, which it shows.
+        for (_, state) in &outcome.states {
+            let game = state.game().expect("the game as it ended");
+            assert_eq!(game.next(), clovece::rules::Next::Won { winner });
+        }
         // Each player signed the result, and every phone has every
         // signature.
         for (_, signed) in &outcome.signed {

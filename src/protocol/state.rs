@@ -69,7 +69,9 @@ pub enum Due {
 enum Stage {
     Opening(Opening),
     Playing(Game),
-    Over(End),
+    /// With the game as it ended (none if it ended in the opening), which
+    /// the phones still show.
+    Over(End, Option<Game>),
 }
 
 /// The step the rules wait for, before asking who plays it.
@@ -174,11 +176,11 @@ impl State {
         self.links[colour.index()]
     }
 
-    /// The game once the first player is chosen.
+    /// The game once the first player is chosen, and as it ended.
     pub fn game(&self) -> Option<&Game> {
         match &self.stage {
-            Stage::Playing(game) => Some(game),
-            _ => None,
+            Stage::Playing(game) | Stage::Over(_, Some(game)) => Some(game),
+            Stage::Opening(_) | Stage::Over(_, None) => None,
         }
     }
 
@@ -400,7 +402,7 @@ impl State {
                 drawn.map_err(|_| LogError::Flow(FlowError::MoveDue))
             }
             Stage::Playing(game) => game.roll(throw.die()).map(|_| ()).map_err(LogError::Flow),
-            Stage::Over(_) => Err(LogError::Flow(FlowError::GameOver)),
+            Stage::Over(..) => Err(LogError::Flow(FlowError::GameOver)),
         }
     }
 
@@ -488,14 +490,14 @@ impl State {
     /// players at a turn boundary.
     fn settle(&mut self, setup: &Setup) -> Result<(), LogError> {
         let header = &setup.signed.header;
-        if !matches!(self.stage, Stage::Over(_))
+        if !matches!(self.stage, Stage::Over(..))
             && setup.players.is_subset(self.with_control(Control::Left))
         {
-            self.stage = Stage::Over(End::Abandoned);
+            self.stage = Stage::Over(End::Abandoned, self.game().copied());
         }
         let step = loop {
             match self.stage {
-                Stage::Over(end) => break Step::Over(end),
+                Stage::Over(end, _) => break Step::Over(end),
                 Stage::Opening(opening) => match opening.next() {
                     OpeningNext::Decided(first) => {
                         let game =
@@ -506,7 +508,7 @@ impl State {
                     OpeningNext::Roll(colour) => break Step::Roll(Some(colour)),
                 },
                 Stage::Playing(game) => match game.next() {
-                    Next::Won { winner } => self.stage = Stage::Over(End::Won(winner)),
+                    Next::Won { winner } => self.stage = Stage::Over(End::Won(winner), Some(game)),
                     Next::Roll { seat, .. } => break Step::Roll(Some(seat)),
                     Next::Move { seat } => break Step::Move(seat),
                 },
@@ -514,7 +516,7 @@ impl State {
         };
         let step = match step {
             Step::Roll(_) if self.rolls >= header.rolls => {
-                self.stage = Stage::Over(End::OutOfDice);
+                self.stage = Stage::Over(End::OutOfDice, self.game().copied());
                 Step::Over(End::OutOfDice)
             }
             step => step,
