@@ -10,8 +10,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use clovece::app::ui::{
-    AppAdapter, BoardTheme, ChoiceKind, GameAdapter, Hue, MatfyzAdapter, NoteKind, ResultAdapter,
-    RoomProblem, Screen, SetupAdapter,
+    AppAdapter, BoardTheme, ChoiceKind, GameAdapter, Hue, MatfyzAdapter, NoteKind, OpeningKind,
+    ResultAdapter, RoomProblem, Screen, SetupAdapter,
 };
 use clovece::app::{COMPUTER_PACE, RESULT_DELAY};
 use i_slint_backend_testing::{AccessibleRole, ElementHandle, ElementQuery, mock_elapsed_time};
@@ -716,6 +716,21 @@ fn while_the_first_player_is_drawn_or_after_an_end_without_a_winner_the_header_n
     assert!(shows(window, drawing));
     assert!(!shows(window, "Your turn"));
     adapter.set_drawing(false);
+    // The seats' rolls that choose who begins say how they do.
+    for (opening, said) in [
+        (
+            OpeningKind::FirstSix,
+            "The first to roll a six begins (three tries each)",
+        ),
+        (
+            OpeningKind::HighestRoll,
+            "The highest roll begins; a tie rolls again",
+        ),
+    ] {
+        adapter.set_opening(opening);
+        assert!(shows(window, said), "{said}");
+    }
+    adapter.set_opening(OpeningKind::None);
     adapter.set_unwon(true);
     assert!(shows(window, unwon));
     assert!(!shows(window, "Your turn"));

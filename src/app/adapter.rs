@@ -752,6 +752,7 @@ fn start(
         adapter.set_stranded(false);
         adapter.set_drawing(false);
         adapter.set_unwon(false);
+        adapter.set_opening(ui::OpeningKind::None);
         s.history = Rc::new(VecModel::default());
         window
             .global::<FairnessAdapter>()

@@ -28,7 +28,7 @@ use crate::platform::multicast::MulticastHold;
 use crate::protocol::{
     Control, Digest, Due, HeaderError, Phone, PhoneError, RollRecord, Theme, TurnTimer,
 };
-use crate::rules::{Colour, Game};
+use crate::rules::{Colour, FirstPlayer, Game};
 
 /// The game as one log state shows it: what the game screen draws.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -40,6 +40,8 @@ pub struct Snapshot {
     /// The game's starting position, shown while the first player is
     /// chosen (the pieces in their bases, every seat).
     pub start: Game,
+    /// How the first player is chosen.
+    pub first: FirstPlayer,
     pub due: Due,
     /// The hash of the log's last entry: the phones measure a player's
     /// time from it ([`crate::protocol::presence::Watch`]), so each new
@@ -83,6 +85,7 @@ impl Snapshot {
             game: state.game().copied(),
             start: Game::new(header.rules, log.setup().seats, Colour::Red)
                 .expect("red is seated in every seating"),
+            first: header.first,
             due: log.due(),
             head: log.head(),
             control: Colour::ALL.map(|c| state.control(c)),

@@ -579,6 +579,11 @@ fn show_game(window: &AppWindow, s: &Online) {
     adapter.set_turn_yours(game.yours());
     adapter.set_drawing(game.drawing());
     adapter.set_unwon(game.unwon());
+    adapter.set_opening(match game.opening() {
+        Some(FirstPlayer::FirstSix) => ui::OpeningKind::FirstSix,
+        Some(FirstPlayer::HighestRoll) => ui::OpeningKind::HighestRoll,
+        _ => ui::OpeningKind::None,
+    });
     adapter.set_can_roll(game.can_roll());
     adapter.set_must_move(game.must_move());
     let fairness = game.fairness();

@@ -9,7 +9,7 @@
 
 use crate::net::front::Action;
 use crate::protocol::{Actor, Colours, Control, Due, End, may_certify};
-use crate::rules::{Capture, Colour, Die, Next};
+use crate::rules::{Capture, Colour, Die, FirstPlayer, Next};
 
 use super::board::{self, Board, Note, PieceId, PieceView, Tap, home_count, unused_rolls};
 use super::fairness::{Fairness, Roll};
@@ -122,6 +122,18 @@ impl OnlineGame {
             Due::Move { seat, .. } => Some(seat),
             Due::Over(_) => None,
         }
+    }
+
+    /// How the seats' rolls choose the first player, while they do (the
+    /// Croatian first six, the Matfyz highest roll); not a draw, which
+    /// nobody rolls for ([`OnlineGame::drawing`]).
+    pub fn opening(&self) -> Option<FirstPlayer> {
+        let rolled = matches!(
+            self.snapshot.first,
+            FirstPlayer::FirstSix | FirstPlayer::HighestRoll
+        );
+        (rolled && self.snapshot.game.is_none() && self.over().is_none())
+            .then_some(self.snapshot.first)
     }
 
     /// Whether the first player is being drawn (a room's default under
@@ -372,6 +384,7 @@ mod tests {
         Snapshot {
             me: Colour::Red,
             start: game,
+            first: FirstPlayer::Random,
             game: Some(game),
             due,
             head: Digest([0; 32]),
@@ -558,6 +571,23 @@ mod tests {
                 die: Die::new(2)
             }
         );
+    }
+
+    #[test]
+    fn the_rolls_that_choose_who_begins_say_how_they_do_until_they_have() {
+        let mut opening = snapshot(fresh(), due_roll(Colour::Red));
+        opening.game = None;
+        for first in [FirstPlayer::FirstSix, FirstPlayer::HighestRoll] {
+            opening.first = first;
+            assert_eq!(OnlineGame::new(opening.clone()).opening(), Some(first));
+        }
+        // A draw is no rolling (the header says it draws), and a game
+        // under way has begun.
+        opening.first = FirstPlayer::Random;
+        assert_eq!(OnlineGame::new(opening.clone()).opening(), None);
+        let mut begun = snapshot(fresh(), due_roll(Colour::Red));
+        begun.first = FirstPlayer::FirstSix;
+        assert_eq!(OnlineGame::new(begun).opening(), None);
     }
 
     #[test]
