@@ -26,9 +26,10 @@ pub struct OnlineGame {
     board: Board,
     /// What the last update did, for the note below the die.
     note: Note,
-    /// This player's time for the roll or move that is due, counted on the
-    /// network's once-a-second ticks (the phone itself plays for the
-    /// player when it runs out, as every phone agrees). It starts again at
+    /// The time for the roll or move that is due, counted on the network's
+    /// once-a-second ticks (a phone plays for its own player when it runs
+    /// out, as every phone agrees; the others show it too, so that a slow
+    /// player is told from a stuck phone). It starts again at
     /// every entry of the log, where the phones' own count starts again
     /// (also between two Matfyz runs of one seat, or at others' votes
     /// within a turn), as a game on this device starts it again at every
@@ -37,6 +38,9 @@ pub struct OnlineGame {
     /// Ticks for which a player the game waits on has been overdue while
     /// the log stood still.
     overdue_for: u32,
+    /// Whether the phone of the seat in turn is silent (the tabs count its
+    /// grace time instead), as the last tick said.
+    turn_silent: bool,
 }
 
 /// Ticks (seconds) a player may stay overdue without the log moving before
@@ -57,6 +61,7 @@ impl OnlineGame {
             note: Note::None,
             clock: TurnClock::new(timer),
             overdue_for: 0,
+            turn_silent: false,
         }
     }
 
@@ -69,6 +74,7 @@ impl OnlineGame {
         let captured = self.board.follow(self.snapshot.shown(), acting);
         self.note = note(&before, &self.snapshot, captured);
         self.overdue_for = 0;
+        self.turn_silent = false;
         if before.head != self.snapshot.head {
             self.clock.restart();
         }
@@ -80,6 +86,7 @@ impl OnlineGame {
         if self.time_left().is_some() {
             self.clock.tick();
         }
+        self.turn_silent = silent.iter().any(|&(c, _)| Some(c) == self.turn());
         if silent.iter().any(|&(_, left)| left == 0) {
             self.overdue_for += 1;
         } else {
@@ -87,12 +94,21 @@ impl OnlineGame {
         }
     }
 
-    /// The seconds this player has left for their roll or move, when it is
-    /// due and the game has a turn timer.
+    /// The seconds left for the roll or move that is due, when the game has
+    /// a turn timer and a person's phone plays it: this player's, or
+    /// another's that is not silent (whose grace time the tabs count).
     pub fn time_left(&self) -> Option<u16> {
-        self.clock
-            .left()
-            .filter(|_| self.can_roll() || self.must_move())
+        let person = matches!(
+            self.snapshot.due,
+            Due::Roll {
+                by: Actor::Player(_),
+                ..
+            } | Due::Move {
+                by: Actor::Player(_),
+                ..
+            }
+        );
+        self.clock.left().filter(|_| person && !self.turn_silent)
     }
 
     /// What the last update did.
@@ -646,7 +662,7 @@ mod tests {
     }
 
     #[test]
-    fn the_turn_timer_counts_down_this_players_turn_and_starts_again_at_the_next() {
+    fn the_turn_timer_counts_down_a_persons_turn_on_every_phone_and_starts_again_at_the_next() {
         let mine = Due::Roll {
             roll: 1,
             seat: Some(Colour::Red),
@@ -657,11 +673,23 @@ mod tests {
         game.tick(&[]);
         game.tick(&[]);
         assert_eq!(game.time_left(), Some(8));
+        // Every phone shows the time of the player in turn, but not a
+        // silent one's (its phone is gone), nor the computer's.
         let theirs = due_roll(Colour::Green);
         game.update(after(1, snapshot(fresh(), theirs)));
-        assert_eq!(game.time_left(), None, "not while another player is due");
+        assert_eq!(game.time_left(), Some(10), "another player's time");
         game.tick(&[]);
-        game.update(after(2, snapshot(fresh(), mine)));
+        assert_eq!(game.time_left(), Some(9));
+        game.tick(&[(Colour::Green, 44)]);
+        assert_eq!(game.time_left(), None, "its phone is gone");
+        let computer = Due::Roll {
+            roll: 3,
+            seat: Some(Colour::Green),
+            by: Actor::Computer,
+        };
+        game.update(after(2, snapshot(fresh(), computer)));
+        assert_eq!(game.time_left(), None, "the computer plays at once");
+        game.update(after(3, snapshot(fresh(), mine)));
         assert_eq!(game.time_left(), Some(10));
     }
 
