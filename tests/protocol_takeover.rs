@@ -395,3 +395,25 @@ fn a_player_reported_gone_is_not_voted_gone_at_the_next_entry_without_a_new_repo
     phone.observe(blue_gone, &mut out).unwrap();
     assert!(votes_gone(&out.take()));
 }
+
+/// A phone counts each turn of its player that the computer took over as
+/// their timer ran out, once however often its watch says so (the app
+/// says "time ran out — the computer played").
+#[test]
+fn a_phone_counts_the_turns_its_computer_took_over_once_each() {
+    let table = table_until(roll_due_for(RED));
+    let (mut phone, mut out) = phone_of(&table, RED, None);
+    assert_eq!(phone.timeouts(), 0);
+    let expired = Observation {
+        gone: Colours::NONE,
+        timer_expired: true,
+    };
+    phone.observe(expired, &mut out).unwrap();
+    phone.observe(expired, &mut out).unwrap();
+    assert_eq!(phone.timeouts(), 1);
+    // Not this player's turn: nothing is taken over.
+    let table = table_until(roll_due_for(BLUE));
+    let (mut phone, mut out) = phone_of(&table, RED, None);
+    phone.observe(expired, &mut out).unwrap();
+    assert_eq!(phone.timeouts(), 0);
+}

@@ -745,7 +745,7 @@ fn while_the_first_player_is_drawn_or_after_an_end_without_a_winner_the_header_n
 }
 
 #[test]
-fn a_lost_turn_says_whose_it_was_as_it_stays_into_the_next_turn() {
+fn a_lost_turn_or_a_turn_out_of_time_says_whose_it_was() {
     ui_support::init();
     let folder = settings_dir("turn-lost");
     let app = app(folder.path(), 1);
@@ -754,12 +754,25 @@ fn a_lost_turn_says_whose_it_was_as_it_stays_into_the_next_turn() {
     find(window, "Play against the computer").mock_single_click(PointerEventButton::Left);
     find(window, "Start").mock_single_click(PointerEventButton::Left);
     let adapter = window.global::<GameAdapter>();
-    for (number, said) in [
-        (4, "Yellow: no piece can move with a 4 — turn lost"),
-        (0, "Yellow: no piece can move — turn lost"),
+    for (kind, number, said) in [
+        (
+            NoteKind::TurnLost,
+            4,
+            "Yellow: no piece can move with a 4 — turn lost",
+        ),
+        (
+            NoteKind::TurnLost,
+            0,
+            "Yellow: no piece can move — turn lost",
+        ),
+        (
+            NoteKind::TimedOut,
+            0,
+            "Yellow: time ran out — the computer played",
+        ),
     ] {
         adapter.set_note(clovece::app::ui::Note {
-            kind: NoteKind::TurnLost,
+            kind,
             number,
             piece: Hue::Yellow,
             by: Hue::Yellow,

@@ -1181,6 +1181,7 @@ pub(super) fn note(note: Note) -> ui::Note {
         Note::Captured { piece, by } => (ui::NoteKind::Captured, 0, piece, by, piece),
         Note::Given { piece, by, to } => (ui::NoteKind::Given, 0, piece, by, to),
         Note::Begins { seat } => (ui::NoteKind::Begins, 0, seat, seat, seat),
+        Note::TimedOut { seat } => (ui::NoteKind::TimedOut, 0, seat, seat, seat),
         Note::Won { winner } => (ui::NoteKind::Won, 0, winner, winner, winner),
     };
     ui::Note {

@@ -45,6 +45,8 @@ pub enum Note {
     },
     /// The opening rolls chose `seat` to begin.
     Begins { seat: Colour },
+    /// `seat`'s turn timer ran out and the computer played for them.
+    TimedOut { seat: Colour },
     /// The game is over.
     Won { winner: Colour },
 }

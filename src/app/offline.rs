@@ -317,11 +317,16 @@ impl OfflineGame {
     /// `roll` gives, or plays the move the [`STAND_IN`] level chooses (a
     /// choice the person had begun is dropped).
     pub fn stand_in(&mut self, roll: impl FnOnce() -> Die) -> Result<Note, FlowError> {
-        match self.game().next() {
-            Next::Roll { .. } => self.roll_as(roll(), true),
-            Next::Move { .. } => self.play_bot(STAND_IN),
-            Next::Won { .. } => Err(FlowError::GameOver),
+        let (seat, note) = match self.game().next() {
+            Next::Roll { seat, .. } => (seat, self.roll_as(roll(), true)?),
+            Next::Move { seat } => (seat, self.play_bot(STAND_IN)?),
+            Next::Won { .. } => return Err(FlowError::GameOver),
+        };
+        // With nothing else to say: that the person's time ran out.
+        if note == Note::None {
+            self.note = Note::TimedOut { seat };
         }
+        Ok(self.note)
     }
 
     fn roll_as(&mut self, die: Die, by_computer: bool) -> Result<Note, FlowError> {
@@ -1006,12 +1011,16 @@ mod tests {
             assert_eq!(game.tick(), Tick::Left(left));
         }
         assert_eq!(game.tick(), Tick::Up);
-        assert_eq!(game.stand_in(|| Die::SIX), Ok(Note::None));
+        // Said, as nothing else is to say of the roll.
+        let timed_out = Note::TimedOut { seat: Colour::Red };
+        assert_eq!(game.stand_in(|| Die::SIX), Ok(timed_out));
         assert!(game.fairness().history()[0].by_computer);
         // The next decision has the full time again.
         assert_eq!(game.time_left(), Some(10));
         assert_eq!(game.next(), Next::Move { seat: Colour::Red });
-        game.stand_in(|| unreachable!("no roll is due")).unwrap();
+        // The six moved: its roll again is the news.
+        let moved = game.stand_in(|| unreachable!("no roll is due"));
+        assert_eq!(moved, Ok(Note::RollAgain));
         let red = game.pieces()[0];
         assert_eq!(red.spot, Spot::Track(0));
     }

@@ -42,6 +42,9 @@ pub struct Snapshot {
     pub start: Game,
     /// How the first player is chosen.
     pub first: FirstPlayer,
+    /// How many of this player's turns the computer played as their timer
+    /// ran out ([`Phone::timeouts`]).
+    pub timeouts: u32,
     pub due: Due,
     /// The hash of the log's last entry: the phones measure a player's
     /// time from it ([`crate::protocol::presence::Watch`]), so each new
@@ -86,6 +89,7 @@ impl Snapshot {
             start: Game::new(header.rules, log.setup().seats, Colour::Red)
                 .expect("red is seated in every seating"),
             first: header.first,
+            timeouts: phone.timeouts(),
             due: log.due(),
             head: log.head(),
             control: Colour::ALL.map(|c| state.control(c)),

@@ -72,7 +72,17 @@ impl OnlineGame {
         let acting = must_move(&snapshot);
         let before = std::mem::replace(&mut self.snapshot, snapshot);
         let captured = self.board.follow(self.snapshot.shown(), acting);
-        self.note = note(&before, &self.snapshot, captured);
+        let note = note(&before, &self.snapshot, captured);
+        // The computer took over this player's turn as their time ran
+        // out: said, and kept while its acts have nothing else to say.
+        let timed_out = Note::TimedOut {
+            seat: self.snapshot.me,
+        };
+        let taken_over = self.snapshot.timeouts > before.timeouts;
+        self.note = match note {
+            Note::None if taken_over || self.note == timed_out => timed_out,
+            note => note,
+        };
         self.overdue_for = 0;
         self.turn_silent = false;
         if before.head != self.snapshot.head {
@@ -401,6 +411,7 @@ mod tests {
             me: Colour::Red,
             start: game,
             first: FirstPlayer::Random,
+            timeouts: 0,
             game: Some(game),
             due,
             head: Digest([0; 32]),
@@ -604,6 +615,37 @@ mod tests {
         let mut begun = snapshot(fresh(), due_roll(Colour::Red));
         begun.first = FirstPlayer::FirstSix;
         assert_eq!(OnlineGame::new(begun).opening(), None);
+    }
+
+    #[test]
+    fn the_computer_taking_over_this_players_turn_as_their_time_ran_out_is_said() {
+        use crate::app::board::tests::two_player_classic;
+        let mine = Due::Move {
+            seat: Colour::Red,
+            by: Actor::Player(Colour::Red),
+        };
+        let mut game = OnlineGame::new(snapshot(
+            two_player_classic(["T3", "B", "B", "B"], ["T20", "B", "B", "B"]),
+            mine,
+        ));
+        // The phone's timer ran out: its computer moved red.
+        let mut moved = snapshot(
+            two_player_classic(["T8", "B", "B", "B"], ["T20", "B", "B", "B"]),
+            due_roll(Colour::Green),
+        );
+        moved.timeouts = 1;
+        game.update(moved.clone());
+        let timed_out = Note::TimedOut { seat: Colour::Red };
+        assert_eq!(game.note(), timed_out);
+        // Kept while nothing else is to say, then the next news.
+        let mut green_moved = moved.clone();
+        green_moved.due = due_roll(Colour::Red);
+        game.update(green_moved.clone());
+        assert_eq!(game.note(), timed_out);
+        let mut red_rolled = green_moved;
+        red_rolled.rolls.push(roll(Colour::Red, 2));
+        game.update(red_rolled);
+        assert_ne!(game.note(), timed_out, "the roll's news");
     }
 
     #[test]

@@ -161,6 +161,9 @@ pub struct Phone {
     tapped: bool,
     /// The turn timer ran out: the computer plays the rest of this turn.
     autoplay: bool,
+    /// How many of this player's turns the computer played as their timer
+    /// ran out (the app says so).
+    timeouts: u32,
     /// The player chose to leave: signed in their next turn (leaving is an
     /// act of one's own turn).
     leaving: bool,
@@ -234,6 +237,7 @@ impl Phone {
             gone: Colours::NONE,
             tapped: false,
             autoplay: false,
+            timeouts: 0,
             leaving: false,
             revealed: 0,
             signatures: BTreeMap::new(),
@@ -247,6 +251,12 @@ impl Phone {
 
     pub fn log(&self) -> &Log {
         &self.log
+    }
+
+    /// How many of this player's turns the computer played as their turn
+    /// timer ran out, since this phone started.
+    pub fn timeouts(&self) -> u32 {
+        self.timeouts
     }
 
     /// Announces where this phone's log stands (after joining or restarting)
@@ -295,8 +305,9 @@ impl Phone {
     /// Takes in what the transport saw as time passed.
     pub fn observe(&mut self, seen: Observation, t: &mut dyn Transport) -> Result<(), PhoneError> {
         self.gone = seen.gone;
-        if seen.timer_expired && self.waiting().mine {
+        if seen.timer_expired && self.waiting().mine && !self.autoplay {
             self.autoplay = true;
+            self.timeouts += 1;
         }
         self.drive(t)
     }
