@@ -1206,6 +1206,14 @@ fn the_room_screen_opens_for_a_guest_and_ready_toggles() {
         });
         assert!(shows(window, "Private room: friends join with the QR code"));
         assert!(!shows(window, &format!("Room code {}", room.get_code())));
+        // Its link, which the QR code holds, is there to copy and send:
+        // a ticket of this room, with its secret.
+        let link = ui_support::text_field(window, "Ticket link")
+            .accessible_value()
+            .unwrap_or_default();
+        let linked: clovece::net::Ticket = link.parse().expect("the room's ticket");
+        assert_eq!(linked.code().to_string(), room.get_code().as_str());
+        assert!(linked.secret().is_some());
         find(window, "Leave the room").mock_single_click(PointerEventButton::Left);
         assert_eq!(window.global::<AppAdapter>().get_screen(), Screen::Home);
 

@@ -380,6 +380,7 @@ fn the_host_room_screen_looks_as_recorded() {
     room.set_code(ticket.code().to_string().into());
     let qr = clovece::app::qr::picture(&ticket.to_string()).unwrap();
     room.set_qr(slint::Image::from_rgba8(qr));
+    room.set_link(ticket.to_string().into());
     let seat = |kind, hue, name: &str, ready| SeatData {
         kind,
         hue,

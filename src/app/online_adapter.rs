@@ -332,6 +332,7 @@ pub(super) fn begin(window: &AppWindow, online: &Rc<RefCell<Online>>, part: Part
     adapter.set_hosting(role == room::Part::Host);
     adapter.set_code("".into());
     adapter.set_qr(Image::default());
+    adapter.set_link("".into());
     show_room(window, &mut s);
     s.keep_bookmark();
     window
@@ -447,12 +448,14 @@ fn show_room(window: &AppWindow, s: &mut Online) {
     let Some(room) = &mut s.room else { return };
     let adapter = window.global::<RoomAdapter>();
     if room.ticket().is_none() && !adapter.get_code().is_empty() {
-        // The room is gone: its code and QR code with it.
+        // The room is gone: its code, QR code and link with it.
         adapter.set_code("".into());
         adapter.set_qr(Image::default());
+        adapter.set_link("".into());
     }
     if let Some((ticket, code)) = room.ticket_to_draw() {
         adapter.set_code(code.into());
+        adapter.set_link(ticket.into());
         adapter.set_private_room(ticket.parse::<Ticket>().is_ok_and(|t| t.secret().is_some()));
         match qr::picture(ticket) {
             Ok(picture) => adapter.set_qr(Image::from_rgba8(picture)),
