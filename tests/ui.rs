@@ -745,7 +745,7 @@ fn while_the_first_player_is_drawn_or_after_an_end_without_a_winner_the_header_n
 }
 
 #[test]
-fn a_lost_turn_or_a_turn_out_of_time_says_whose_it_was() {
+fn the_notes_of_what_befell_a_seat_say_whose_it_was() {
     ui_support::init();
     let folder = settings_dir("turn-lost");
     let app = app(folder.path(), 1);
@@ -769,6 +769,16 @@ fn a_lost_turn_or_a_turn_out_of_time_says_whose_it_was() {
             NoteKind::TimedOut,
             0,
             "Yellow: time ran out — the computer played",
+        ),
+        (
+            NoteKind::Left,
+            0,
+            "Yellow: left the game — the computer plays on",
+        ),
+        (
+            NoteKind::Gone,
+            0,
+            "Yellow: the phone is gone — the computer plays on",
         ),
     ] {
         adapter.set_note(clovece::app::ui::Note {

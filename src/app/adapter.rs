@@ -1182,6 +1182,8 @@ pub(super) fn note(note: Note) -> ui::Note {
         Note::Given { piece, by, to } => (ui::NoteKind::Given, 0, piece, by, to),
         Note::Begins { seat } => (ui::NoteKind::Begins, 0, seat, seat, seat),
         Note::TimedOut { seat } => (ui::NoteKind::TimedOut, 0, seat, seat, seat),
+        Note::Left { seat } => (ui::NoteKind::Left, 0, seat, seat, seat),
+        Note::Gone { seat } => (ui::NoteKind::Gone, 0, seat, seat, seat),
         Note::Won { winner } => (ui::NoteKind::Won, 0, winner, winner, winner),
     };
     ui::Note {

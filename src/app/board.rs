@@ -47,6 +47,11 @@ pub enum Note {
     Begins { seat: Colour },
     /// `seat`'s turn timer ran out and the computer played for them.
     TimedOut { seat: Colour },
+    /// The player of `seat` left the game: the computer plays for them.
+    Left { seat: Colour },
+    /// The phone of `seat` is gone: the computer plays for them until it
+    /// is back.
+    Gone { seat: Colour },
     /// The game is over.
     Won { winner: Colour },
 }

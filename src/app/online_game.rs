@@ -73,14 +73,31 @@ impl OnlineGame {
         let before = std::mem::replace(&mut self.snapshot, snapshot);
         let captured = self.board.follow(self.snapshot.shown(), acting);
         let note = note(&before, &self.snapshot, captured);
-        // The computer took over this player's turn as their time ran
-        // out: said, and kept while its acts have nothing else to say.
-        let timed_out = Note::TimedOut {
-            seat: self.snapshot.me,
-        };
+        // The computer took over this player's turn as their time ran out.
+        let me = self.snapshot.me;
         let taken_over = self.snapshot.timeouts > before.timeouts;
+        // The news stands while the computer's acts (for a seat, or for
+        // this player out of time) have nothing else to say: at its pace
+        // it would be gone before anyone read it, as on this device.
+        let news = matches!(
+            self.note,
+            Note::Captured { .. }
+                | Note::Given { .. }
+                | Note::Begins { .. }
+                | Note::TimedOut { .. }
+                | Note::Left { .. }
+                | Note::Gone { .. }
+        );
+        let computer = match before.due {
+            Due::Roll { by, seat, .. } => by == Actor::Computer || seat == Some(me) && taken_over,
+            Due::Move { by, seat } => {
+                by == Actor::Computer || seat == me && self.note == Note::TimedOut { seat: me }
+            }
+            Due::Over(_) => false,
+        };
         self.note = match note {
-            Note::None if taken_over || self.note == timed_out => timed_out,
+            Note::None if taken_over => Note::TimedOut { seat: me },
+            Note::None if news && computer => self.note,
             note => note,
         };
         self.overdue_for = 0;
@@ -341,6 +358,18 @@ fn winner(snapshot: &Snapshot) -> Option<Colour> {
 fn note(before: &Snapshot, after: &Snapshot, captured: Option<Capture>) -> Note {
     if let Some(winner) = winner(after) {
         return Note::Won { winner };
+    }
+    // A player left, or their phone is gone: the computer plays for them.
+    let newly = |control: Control| {
+        Colour::ALL.into_iter().find(|c| {
+            after.control[c.index()] == Some(control) && before.control[c.index()] != Some(control)
+        })
+    };
+    if let Some(seat) = newly(Control::Left) {
+        return Note::Left { seat };
+    }
+    if let Some(seat) = newly(Control::Absent) {
+        return Note::Gone { seat };
     }
     // The opening (a draw, or rolls) chose who begins.
     if before.game.is_none()
@@ -628,24 +657,46 @@ mod tests {
             two_player_classic(["T3", "B", "B", "B"], ["T20", "B", "B", "B"]),
             mine,
         ));
-        // The phone's timer ran out: its computer moved red.
+        // The phone's timer ran out: its computer moved red. Green is a
+        // computer seat.
+        let green = Due::Roll {
+            roll: 3,
+            seat: Some(Colour::Green),
+            by: Actor::Computer,
+        };
         let mut moved = snapshot(
             two_player_classic(["T8", "B", "B", "B"], ["T20", "B", "B", "B"]),
-            due_roll(Colour::Green),
+            green,
         );
         moved.timeouts = 1;
         game.update(moved.clone());
         let timed_out = Note::TimedOut { seat: Colour::Red };
         assert_eq!(game.note(), timed_out);
-        // Kept while nothing else is to say, then the next news.
+        // Kept while the computer's acts have nothing else to say...
         let mut green_moved = moved.clone();
         green_moved.due = due_roll(Colour::Red);
         game.update(green_moved.clone());
         assert_eq!(game.note(), timed_out);
-        let mut red_rolled = green_moved;
-        red_rolled.rolls.push(roll(Colour::Red, 2));
-        game.update(red_rolled);
-        assert_ne!(game.note(), timed_out, "the roll's news");
+        // ...but a person's act speaks for itself.
+        let mut red_moved = green_moved;
+        red_moved.due = green;
+        game.update(red_moved);
+        assert_eq!(game.note(), Note::None);
+    }
+
+    #[test]
+    fn a_player_who_leaves_or_whose_phone_is_gone_is_said() {
+        let before = snapshot(four_players(), due_roll(Colour::Red));
+        for (control, said) in [
+            (Control::Left, Note::Left { seat: Colour::Blue }),
+            (Control::Absent, Note::Gone { seat: Colour::Blue }),
+        ] {
+            let mut game = OnlineGame::new(before.clone());
+            let mut after = before.clone();
+            after.control[Colour::Blue.index()] = Some(control);
+            game.update(after);
+            assert_eq!(game.note(), said);
+        }
     }
 
     #[test]
