@@ -398,7 +398,7 @@ fn a_player_reported_gone_is_not_voted_gone_at_the_next_entry_without_a_new_repo
 
 /// A phone counts each turn of its player that the computer took over as
 /// their timer ran out, once however often its watch says so (the app
-/// says "time ran out — the computer played").
+/// says "time ran out — the computer stepped in").
 #[test]
 fn a_phone_counts_the_turns_its_computer_took_over_once_each() {
     let table = table_until(roll_due_for(RED));

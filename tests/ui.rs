@@ -768,7 +768,7 @@ fn the_notes_of_what_befell_a_seat_say_whose_it_was() {
         (
             NoteKind::TimedOut,
             0,
-            "Yellow: time ran out — the computer played",
+            "Yellow: time ran out — the computer stepped in",
         ),
         (
             NoteKind::Left,

@@ -317,13 +317,15 @@ impl OfflineGame {
     /// `roll` gives, or plays the move the [`STAND_IN`] level chooses (a
     /// choice the person had begun is dropped).
     pub fn stand_in(&mut self, roll: impl FnOnce() -> Die) -> Result<Note, FlowError> {
+        let before = self.note;
         let (seat, note) = match self.game().next() {
             Next::Roll { seat, .. } => (seat, self.roll_as(roll(), true)?),
             Next::Move { seat } => (seat, self.play_bot(STAND_IN)?),
             Next::Won { .. } => return Err(FlowError::GameOver),
         };
-        // With nothing else to say: that the person's time ran out.
-        if note == Note::None {
+        // When the act says nothing of its own (the news before it stood):
+        // that the person's time ran out.
+        if note == Note::None || note == before {
             self.note = Note::TimedOut { seat };
         }
         Ok(self.note)
@@ -469,7 +471,10 @@ impl OfflineGame {
     fn tell(&mut self, note: Note, by_computer: bool) -> Note {
         let news = matches!(
             self.note,
-            Note::Captured { .. } | Note::Given { .. } | Note::Begins { .. }
+            Note::Captured { .. }
+                | Note::Given { .. }
+                | Note::Begins { .. }
+                | Note::TimedOut { .. }
         );
         if !(by_computer && note == Note::None && news) {
             self.note = note;
@@ -1023,6 +1028,17 @@ mod tests {
         assert_eq!(moved, Ok(Note::RollAgain));
         let red = game.pieces()[0];
         assert_eq!(red.spot, Spot::Track(0));
+    }
+
+    #[test]
+    fn a_stand_in_with_nothing_to_say_says_the_time_ran_out_over_older_news() {
+        let mut game = timed(TurnTimer::Seconds10);
+        game.note = Note::Captured {
+            piece: Colour::Green,
+            by: Colour::Red,
+        };
+        let timed_out = Note::TimedOut { seat: Colour::Red };
+        assert_eq!(game.stand_in(|| Die::SIX), Ok(timed_out));
     }
 
     #[test]

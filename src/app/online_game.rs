@@ -38,9 +38,10 @@ pub struct OnlineGame {
     /// Ticks for which a player the game waits on has been overdue while
     /// the log stood still.
     overdue_for: u32,
-    /// Whether the phone of the seat in turn is silent (the tabs count its
-    /// grace time instead), as the last tick said.
-    turn_silent: bool,
+    /// Whether the game waits on a silent phone (the tabs count its grace
+    /// time), as the last tick said: another player's time is not shown
+    /// then, as it may have run out waiting for that phone.
+    waiting_on_silent: bool,
 }
 
 /// Ticks (seconds) a player may stay overdue without the log moving before
@@ -61,7 +62,7 @@ impl OnlineGame {
             note: Note::None,
             clock: TurnClock::new(timer),
             overdue_for: 0,
-            turn_silent: false,
+            waiting_on_silent: false,
         }
     }
 
@@ -101,7 +102,7 @@ impl OnlineGame {
             note => note,
         };
         self.overdue_for = 0;
-        self.turn_silent = false;
+        self.waiting_on_silent = false;
         if before.head != self.snapshot.head {
             self.clock.restart();
         }
@@ -110,10 +111,10 @@ impl OnlineGame {
     /// A second passed (the network's tick), the game waiting on `silent`
     /// (as [`super::online::Update::Silent`] tells them).
     pub fn tick(&mut self, silent: &[(Colour, u64)]) {
-        if self.time_left().is_some() {
+        if self.person_due() {
             self.clock.tick();
         }
-        self.turn_silent = silent.iter().any(|&(c, _)| Some(c) == self.turn());
+        self.waiting_on_silent = !silent.is_empty();
         if silent.iter().any(|&(_, left)| left == 0) {
             self.overdue_for += 1;
         } else {
@@ -123,9 +124,16 @@ impl OnlineGame {
 
     /// The seconds left for the roll or move that is due, when the game has
     /// a turn timer and a person's phone plays it: this player's, or
-    /// another's that is not silent (whose grace time the tabs count).
+    /// another's while no phone the game waits on is silent.
     pub fn time_left(&self) -> Option<u16> {
-        let person = matches!(
+        let mine = self.can_roll() || self.must_move();
+        let shown = mine || (self.person_due() && !self.waiting_on_silent);
+        self.clock.left().filter(|_| shown)
+    }
+
+    /// Whether a person's phone plays the roll or move that is due.
+    fn person_due(&self) -> bool {
+        matches!(
             self.snapshot.due,
             Due::Roll {
                 by: Actor::Player(_),
@@ -134,8 +142,7 @@ impl OnlineGame {
                 by: Actor::Player(_),
                 ..
             }
-        );
-        self.clock.left().filter(|_| person && !self.turn_silent)
+        )
     }
 
     /// What the last update did.
@@ -360,9 +367,13 @@ fn note(before: &Snapshot, after: &Snapshot, captured: Option<Capture>) -> Note 
         return Note::Won { winner };
     }
     // A player left, or their phone is gone: the computer plays for them.
+    // (Not this player's own seat: they know, and a phone resumed after
+    // the others voted it gone learns so in its catch-up.)
     let newly = |control: Control| {
-        Colour::ALL.into_iter().find(|c| {
-            after.control[c.index()] == Some(control) && before.control[c.index()] != Some(control)
+        Colour::ALL.into_iter().find(|&c| {
+            c != after.me
+                && after.control[c.index()] == Some(control)
+                && before.control[c.index()] != Some(control)
         })
     };
     if let Some(seat) = newly(Control::Left) {
@@ -380,12 +391,20 @@ fn note(before: &Snapshot, after: &Snapshot, captured: Option<Capture>) -> Note 
     // The computer's turn for a player (a computer seat's, a timed-out or
     // absent player's) comes as its roll and its move together: a piece
     // moved, so it was no lost turn.
+    // Several seats' turns at once (a catch-up, or computer seats played
+    // through while only this phone is there): no one roll or capture
+    // of them is the news, nor whose it was.
+    let new_rolls = after.rolls.get(before.rolls.len()..).unwrap_or_default();
+    if new_rolls.iter().any(|r| r.seat != new_rolls[0].seat) {
+        return Note::None;
+    }
     let placed = |game: &crate::rules::Game| {
         let mut spots = board::spots(game);
         spots.sort();
         spots
     };
-    let played = matches!(before.due, Due::Roll { .. })
+    let played = matches!(before.due, Due::Roll { seat: Some(seat), .. }
+            if new_rolls.iter().all(|r| r.seat == seat))
         && before
             .game
             .zip(after.game)
@@ -697,6 +716,31 @@ mod tests {
             game.update(after);
             assert_eq!(game.note(), said);
         }
+        // This player's own phone, voted gone while the app was closed,
+        // learns it in its catch-up: it is not told its phone is gone.
+        let mut game = OnlineGame::new(before.clone());
+        let mut after = before;
+        after.control[Colour::Red.index()] = Some(Control::Absent);
+        game.update(after);
+        assert_eq!(game.note(), Note::None);
+    }
+
+    #[test]
+    fn several_seats_turns_at_once_name_no_one_rolls_news() {
+        use crate::app::board::tests::two_player_classic;
+        // A catch-up: green rolled a 3 and captured red, then red rolled.
+        let before = snapshot(
+            two_player_classic(["T14", "B", "B", "B"], ["T11", "B", "B", "B"]),
+            due_roll(Colour::Green),
+        );
+        let mut game = OnlineGame::new(before);
+        let mut after = snapshot(
+            two_player_classic(["B", "B", "B", "B"], ["T14", "B", "B", "B"]),
+            due_roll(Colour::Green),
+        );
+        after.rolls = vec![roll(Colour::Green, 3), roll(Colour::Red, 2)];
+        game.update(after);
+        assert_eq!(game.note(), Note::None);
     }
 
     #[test]
