@@ -57,6 +57,21 @@ pub enum Note {
 }
 
 impl Note {
+    /// Whether it is news that stands while the computer's acts have
+    /// nothing else to say: at its pace it would be gone before anyone
+    /// read it.
+    pub fn is_news(self) -> bool {
+        matches!(
+            self,
+            Note::Captured { .. }
+                | Note::Given { .. }
+                | Note::Begins { .. }
+                | Note::TimedOut { .. }
+                | Note::Left { .. }
+                | Note::Gone { .. }
+        )
+    }
+
     /// The note of `capture`, made by the player `by` in `game`.
     pub fn capture(game: &Game, capture: Capture, by: Colour) -> Note {
         match game {

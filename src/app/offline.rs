@@ -465,18 +465,10 @@ impl OfflineGame {
     /// (for its seat, or for a person out of time) with nothing to say
     /// leaves the last news standing (a capture, who begins): at the
     /// computer's pace it would be gone before anyone read it. A person's
-    /// own action always speaks for itself. (A lost turn, whose note does
-    /// not say whose, is not kept: beside the next person's die it would
-    /// read as theirs.)
+    /// own action always speaks for itself. (A lost turn is not kept: it
+    /// is of the roll just made, which the next person's die replaces.)
     fn tell(&mut self, note: Note, by_computer: bool) -> Note {
-        let news = matches!(
-            self.note,
-            Note::Captured { .. }
-                | Note::Given { .. }
-                | Note::Begins { .. }
-                | Note::TimedOut { .. }
-        );
-        if !(by_computer && note == Note::None && news) {
+        if !(by_computer && note == Note::None && self.note.is_news()) {
             self.note = note;
         }
         self.note

@@ -78,17 +78,9 @@ impl OnlineGame {
         let me = self.snapshot.me;
         let taken_over = self.snapshot.timeouts > before.timeouts;
         // The news stands while the computer's acts (for a seat, or for
-        // this player out of time) have nothing else to say: at its pace
-        // it would be gone before anyone read it, as on this device.
-        let news = matches!(
-            self.note,
-            Note::Captured { .. }
-                | Note::Given { .. }
-                | Note::Begins { .. }
-                | Note::TimedOut { .. }
-                | Note::Left { .. }
-                | Note::Gone { .. }
-        );
+        // this player out of time) have nothing else to say, as on this
+        // device.
+        let news = self.note.is_news();
         let computer = match before.due {
             Due::Roll { by, seat, .. } => by == Actor::Computer || seat == Some(me) && taken_over,
             Due::Move { by, seat } => {

@@ -1369,6 +1369,23 @@ mod tests {
         }
     }
 
+    /// A phone admitted to `ticket`'s room before another guest's offer
+    /// starts the game, whose own offer comes while that start is signed:
+    /// its node, its signer, and the other guest's node.
+    async fn offered_while_signing(ticket: &Ticket) -> (Node, Signer, Node) {
+        let (mut late, keypair) = node(3).await;
+        room::join(&mut late, ticket, JOIN_WAIT).await.unwrap();
+        let (first, _, _) = offered(ticket, 2).await;
+        let signer = Signer::new(&keypair).unwrap();
+        let offer = Setup::Offer {
+            key: signer.public(),
+            commitment: committed(3),
+            name: "late".into(),
+        };
+        send(&mut late, ticket.host(), &Envelope::Setup(offer));
+        (late, signer, first)
+    }
+
     /// The room's word on `node`'s request for a seat in `ticket`'s room:
     /// admitted, or why not. Waited for longer than any wait of the host's
     /// (a phone not offering is turned away after `OFFER_WAIT`).
@@ -1699,19 +1716,9 @@ mod tests {
         // Three seats, one for a guest of the organiser's (the first to
         // offer), the other for the computer.
         let (told, after) = beside_a_room(3, hosting, |ticket, _, _| async move {
-            // Admitted, its offer not sent yet...
-            let (mut late, keypair) = node(3).await;
-            room::join(&mut late, &ticket, JOIN_WAIT).await.unwrap();
-            // ...while another guest's offer starts the game...
-            let (mut first, _, _) = offered(&ticket, 2).await;
-            // ...its offer comes, and then the start is called off.
-            let signer = Signer::new(&keypair).unwrap();
-            let offer = Setup::Offer {
-                key: signer.public(),
-                commitment: committed(3),
-                name: "late".into(),
-            };
-            send(&mut late, ticket.host(), &Envelope::Setup(offer));
+            // Its offer comes while another's start is signed, and then
+            // the start is called off.
+            let (mut late, _, mut first) = offered_while_signing(&ticket).await;
             let offered_at = Instant::now();
             // Taken in by the host's node before the start is off.
             while late.unacknowledged(ticket.host()) > 0 {
@@ -1794,20 +1801,10 @@ mod tests {
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn a_guest_seated_by_its_held_offer_is_not_turned_away_for_asking_again_before() {
         let signed = beside_a_room(2, hosting, |ticket, hosting, _| async move {
-            // Admitted, while another guest's offer starts the game...
-            let (mut late, keypair) = node(3).await;
-            room::join(&mut late, &ticket, JOIN_WAIT).await.unwrap();
-            let (mut first, _, _) = offered(&ticket, 2).await;
-            // ...its offer comes and is held, and then (as a hostile
-            // phone may) another request for a seat, with no offer
-            // behind it.
-            let signer = Signer::new(&keypair).unwrap();
-            let offer = Setup::Offer {
-                key: signer.public(),
-                commitment: committed(3),
-                name: "late".into(),
-            };
-            send(&mut late, ticket.host(), &Envelope::Setup(offer));
+            // Its offer comes while another's start is signed and is
+            // held, and then (as a hostile phone may) another request for
+            // a seat, with no offer behind it.
+            let (mut late, signer, mut first) = offered_while_signing(&ticket).await;
             room::ask_for_seat(&mut late, &ticket);
             let asked = Instant::now();
             while late.unacknowledged(ticket.host()) > 0 {
