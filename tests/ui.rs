@@ -1730,32 +1730,20 @@ fn a_matfyz_game_against_the_computer_asks_both_choices_and_reaches_the_result()
 
 #[test]
 fn the_one_person_playing_the_computer_is_told_they_win() {
-    use clovece::app::offline::{OfflineGame, Player};
-    use clovece::rules::{Colour, Die, Game, HouseRules, Place, Seats, classic};
+    use clovece::app::offline::Player;
 
     ui_support::init();
     let folder = settings_dir("you-win");
     let app = app(folder.path(), 1);
     let window = app.window();
     // Anna's last piece two squares from her home's free square.
-    let place = |s: &str| s.parse::<Place>().unwrap();
-    let pieces = [
-        (Colour::Red, ["T39", "H1", "H3", "H4"].map(place).to_vec()),
-        (Colour::Green, ["B", "B", "B", "B"].map(place).to_vec()),
-    ];
-    let position = classic::Position::new(Seats::for_players(2).unwrap(), Colour::Red, &pieces);
-    let game = Game::Classic(classic::Game::new(HouseRules::default(), position.unwrap()));
-    let players = vec![
-        Player::Human {
-            name: "Anna".into(),
-        },
-        Player::Computer {
-            level: Default::default(),
-        },
-    ];
-    let mut game = OfflineGame::resume(game, players).unwrap();
-    game.roll(Die::new(2).unwrap()).unwrap();
-    app.resume(game);
+    let anna = Player::Human {
+        name: "Anna".into(),
+    };
+    let computer = Player::Computer {
+        level: Default::default(),
+    };
+    app.resume(red_rolled(["T39", "H1", "H3", "H4"], 2, [anna, computer]));
     window.show().unwrap();
     enabled(window, "piece")[0].mock_single_click(PointerEventButton::Left);
     assert!(shows(window, "You win!"), "the board's header");
@@ -1767,8 +1755,7 @@ fn the_one_person_playing_the_computer_is_told_they_win() {
 
 #[test]
 fn a_tap_near_the_edge_of_a_small_boards_piece_moves_that_piece_not_its_neighbour() {
-    use clovece::app::offline::{OfflineGame, Player};
-    use clovece::rules::{Colour, Die, Game, HouseRules, Place, Seats, classic};
+    use clovece::app::offline::Player;
     use slint::LogicalPosition;
 
     ui_support::init();
@@ -1776,17 +1763,8 @@ fn a_tap_near_the_edge_of_a_small_boards_piece_moves_that_piece_not_its_neighbou
     let app = app(folder.path(), 1);
     let window = app.window();
     // Red's pieces on T1 and T2, side by side; a three moves either.
-    let place = |s: &str| s.parse::<Place>().unwrap();
-    let pieces = [
-        (Colour::Red, ["T1", "T2", "B", "B"].map(place).to_vec()),
-        (Colour::Green, ["B", "B", "B", "B"].map(place).to_vec()),
-    ];
-    let position = classic::Position::new(Seats::for_players(2).unwrap(), Colour::Red, &pieces);
-    let game = Game::Classic(classic::Game::new(HouseRules::default(), position.unwrap()));
     let players = ["Anna", "Boris"].map(|name| Player::Human { name: name.into() });
-    let mut game = OfflineGame::resume(game, players.to_vec()).unwrap();
-    game.roll(Die::new(3).unwrap()).unwrap();
-    app.resume(game);
+    app.resume(red_rolled(["T1", "T2", "B", "B"], 3, players));
     window.show().unwrap();
     // A small phone: a cell of the board is far smaller than a touch.
     window.window().set_size(slint::PhysicalSize::new(360, 600));
@@ -1838,4 +1816,24 @@ fn a_tap_near_the_edge_of_a_small_boards_piece_moves_that_piece_not_its_neighbou
         .collect();
     assert!(red.contains(&(tapped + 3)), "T{tapped} moved: {red:?}");
     assert!(red.contains(&other), "T{other} stayed: {red:?}");
+}
+
+/// A two-player classic game on this device, played by `players`, with
+/// red's pieces on `red` (green's in base) and red having rolled `roll`.
+fn red_rolled(
+    red: [&str; 4],
+    roll: u8,
+    players: [clovece::app::offline::Player; 2],
+) -> clovece::app::offline::OfflineGame {
+    use clovece::rules::{Colour, Die, Game, HouseRules, Place, Seats, classic};
+    let place = |s: &str| s.parse::<Place>().unwrap();
+    let pieces = [
+        (Colour::Red, red.map(place).to_vec()),
+        (Colour::Green, ["B"; 4].map(place).to_vec()),
+    ];
+    let position = classic::Position::new(Seats::for_players(2).unwrap(), Colour::Red, &pieces);
+    let game = Game::Classic(classic::Game::new(HouseRules::default(), position.unwrap()));
+    let mut game = clovece::app::offline::OfflineGame::resume(game, players.to_vec()).unwrap();
+    game.roll(Die::new(roll).unwrap()).unwrap();
+    game
 }
