@@ -81,8 +81,10 @@ impl OnlineGame {
         // this player out of time) have nothing else to say, as on this
         // device.
         let news = self.note.is_news();
+        // (This player's own move, while the computer plays the rest of
+        // their turn: the time-out said stands.)
         let computer = match before.due {
-            Due::Roll { by, seat, .. } => by == Actor::Computer || seat == Some(me) && taken_over,
+            Due::Roll { by, .. } => by == Actor::Computer,
             Due::Move { by, seat } => {
                 by == Actor::Computer || seat == me && self.note == Note::TimedOut { seat: me }
             }
@@ -380,9 +382,6 @@ fn note(before: &Snapshot, after: &Snapshot, captured: Option<Capture>) -> Note 
     {
         return Note::Begins { seat };
     }
-    // The computer's turn for a player (a computer seat's, a timed-out or
-    // absent player's) comes as its roll and its move together: a piece
-    // moved, so it was no lost turn.
     // Several seats' turns at once (a catch-up, or computer seats played
     // through while only this phone is there): no one roll or capture
     // of them is the news, nor whose it was.
@@ -390,6 +389,9 @@ fn note(before: &Snapshot, after: &Snapshot, captured: Option<Capture>) -> Note 
     if new_rolls.iter().any(|r| r.seat != new_rolls[0].seat) {
         return Note::None;
     }
+    // The computer's turn for a player (a computer seat's, a timed-out or
+    // absent player's) comes as its roll and its move together: a piece
+    // moved, so it was no lost turn.
     let placed = |game: &crate::rules::Game| {
         let mut spots = board::spots(game);
         spots.sort();
