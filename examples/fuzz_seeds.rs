@@ -303,6 +303,7 @@ fn lobby_inputs(game_message: &[u8]) -> Vec<Vec<u8>> {
         },
         Lobby::Declined { room },
         Lobby::Terms { room, listing },
+        Lobby::YourSeat { room, seat: 1 },
     ];
     let mut frames: Vec<Vec<u8>> = lobby
         .into_iter()

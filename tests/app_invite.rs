@@ -2,7 +2,7 @@
 //! processes on loopback: the app's room screen opens its invite list, the
 //! phones seen nearby are listed, and its Invite is the lobby's own
 //! invitation; one phone declines (the list says so), the other accepts
-//! and takes the room's free seat. The list also shows the phones the
+//! and takes the room's free seat (the list then says it is in the room). The list also shows the phones the
 //! platform's own discovery (Bonjour on iOS) finds, through the room's node.
 
 mod process;
@@ -71,13 +71,18 @@ fn invited_from_the_list() {
     });
 
     find(&format!("Invite {yes_row}")).mock_single_click(PointerEventButton::Left);
-    pump_until("the list says the phone is invited", || {
-        shows(window, &format!("{yes_row} is invited"))
-    });
     let invite = accepting.wait_for("invite: ");
     assert!(invite.starts_with("from \"Player\" "), "{invite}");
+    // The phone accepts at once: the list says it sits in the room, under
+    // its nickname, and offers no other invitation.
+    pump_until("the list says the phone is in the room", || {
+        shows(window, "Ivo is in the room")
+    });
+    assert!(!shows(window, "Invite Ivo"));
+    assert!(!shows(window, &format!("{yes_row} is invited")));
+    assert!(shows(window, &format!("{no_row} declined")));
     find("Close the invite list").mock_single_click(PointerEventButton::Left);
-    pump_until("the invited phone takes a seat", || {
+    pump_until("the invited phone is ready", || {
         shows(window, "Seat 2, Blue: Ivo, ready")
     });
     assert_eq!(window.global::<AppAdapter>().get_screen(), Screen::Room);

@@ -1259,8 +1259,8 @@ fn the_room_screen_opens_for_a_guest_and_ready_toggles() {
             shows(window, "Seat 1, Red: Hana (host)")
         });
         assert!(
-            shows(window, "Seat 2, Green: Player, not ready"),
-            "the guest sits in seat 2, not ready"
+            shows(window, "Seat 2, Green: Player (you), not ready"),
+            "the guest sits in seat 2, not ready, and knows it is its own"
         );
 
         find(window, "Ready").mock_single_click(PointerEventButton::Left);

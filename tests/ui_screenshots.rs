@@ -387,6 +387,7 @@ fn the_host_room_screen_looks_as_recorded() {
         name: name.into(),
         ready,
         level: 2,
+        mine: false,
     };
     use clovece::app::ui::Hue;
     let seats = vec![
@@ -556,8 +557,8 @@ fn the_invite_list_looks_as_recorded() {
     };
     let invite = window.global::<InviteAdapter>();
     invite.set_friends(slint::ModelRc::new(slint::VecModel::from(vec![
-        invitee("Ivo", "", InviteState::Sent),
-        invitee("Jana", "", InviteState::None),
+        invitee("Ivo", "", InviteState::Seated),
+        invitee("Jana", "", InviteState::Sent),
     ])));
     invite.set_nearby(slint::ModelRc::new(slint::VecModel::from(vec![
         invitee("", "x7Qk2P", InviteState::Declined),

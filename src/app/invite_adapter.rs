@@ -354,15 +354,23 @@ pub fn show_invitees(window: &AppWindow, s: &Online) {
         return;
     }
     let row = |invitee: &Invitee| {
-        let peer = invitee.target.peer.to_base58();
+        let id = invitee.target.peer;
+        let peer = id.to_base58();
+        let room = s.room.as_ref();
+        let seated = room.and_then(|r| r.seated(id));
         ui::InviteeData {
-            name: invitee.name.as_str().into(),
+            // A phone in the room has the nickname it sits under.
+            name: match seated {
+                Some(name) if invitee.name.is_empty() => name.into(),
+                _ => invitee.name.as_str().into(),
+            },
             // The end of the id: the start is the same for every phone.
             peer: peer[peer.len().saturating_sub(6)..].into(),
-            state: match s.room.as_ref().and_then(|r| r.invited(invitee.target.peer)) {
-                None => ui::InviteState::None,
-                Some(Invited::Sent) => ui::InviteState::Sent,
-                Some(Invited::Declined) => ui::InviteState::Declined,
+            state: match (seated, room.and_then(|r| r.invited(id))) {
+                (Some(_), _) => ui::InviteState::Seated,
+                (None, None) => ui::InviteState::None,
+                (None, Some(Invited::Sent)) => ui::InviteState::Sent,
+                (None, Some(Invited::Declined)) => ui::InviteState::Declined,
             },
         }
     };

@@ -114,10 +114,14 @@ pub enum Update {
     /// The game the room starts: the host's choice, or what the host told
     /// this guest (which signs no other).
     Terms(Listing),
-    /// The room's seats; with the host, whether the game may start.
+    /// The room's seats; with the host, whether the game may start and
+    /// the guests' phones by seat (from 0); with a guest, its own seat if
+    /// the host said.
     Seats {
         seats: Vec<SeatView>,
         startable: Option<bool>,
+        mine: Option<usize>,
+        guests: Vec<(usize, PeerId)>,
     },
     /// A line of the host's organiser (a refusal).
     Said(String),
@@ -325,9 +329,16 @@ impl<F: FnMut(Update)> Front for AppFront<F> {
                 code: ticket.code().to_string(),
             },
             Progress::Terms(listing) => Update::Terms(*listing),
-            Progress::Seats { seats, startable } => Update::Seats {
+            Progress::Seats {
+                seats,
+                startable,
+                mine,
+                guests,
+            } => Update::Seats {
                 seats: seats.to_vec(),
                 startable,
+                mine,
+                guests: guests.to_vec(),
             },
             Progress::Said(line) => Update::Said(line.to_owned()),
             Progress::Nearby { peer, here } => Update::Nearby { peer, here },

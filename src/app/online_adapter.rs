@@ -473,7 +473,8 @@ fn show_room(window: &AppWindow, s: &mut Online) {
         .seats()
         .iter()
         .zip(colours.into_iter().flat_map(Seats::iter))
-        .map(|(seat, colour)| seat_data(seat, colour))
+        .enumerate()
+        .map(|(i, (seat, colour))| seat_data(seat, colour, room.mine() == Some(i)))
         .collect();
     // A seat is its place in the room.
     super::rows::show(
@@ -514,7 +515,7 @@ fn show_problem(adapter: &RoomAdapter, problem: Option<&Problem>) {
     adapter.set_problem_text(problem.map_or("", Problem::detail).into());
 }
 
-fn seat_data(seat: &SeatView, colour: Colour) -> ui::SeatData {
+fn seat_data(seat: &SeatView, colour: Colour, mine: bool) -> ui::SeatData {
     let (kind, name, ready, level) = match seat {
         SeatView::Host { name } => (ui::SeatKind::Host, name.as_str(), true, 0),
         SeatView::Guest { name, ready } => (ui::SeatKind::Guest, name.as_str(), *ready, 0),
@@ -530,6 +531,7 @@ fn seat_data(seat: &SeatView, colour: Colour) -> ui::SeatData {
         name: name.into(),
         ready,
         level,
+        mine,
     }
 }
 

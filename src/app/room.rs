@@ -44,6 +44,10 @@ pub struct Room {
     /// The game the room starts, once the network said.
     terms: Option<Listing>,
     seats: Vec<SeatView>,
+    /// This guest's seat, if its host said.
+    mine: Option<usize>,
+    /// The host's guests' phones, by seat (from 0).
+    guests: Vec<(usize, PeerId)>,
     startable: bool,
     /// What this guest last said.
     ready: bool,
@@ -66,6 +70,8 @@ impl Room {
             drawn: false,
             terms: None,
             seats: Vec::new(),
+            mine: None,
+            guests: Vec::new(),
             startable: false,
             ready: false,
             problem: None,
@@ -97,6 +103,21 @@ impl Room {
 
     pub fn seats(&self) -> &[SeatView] {
         &self.seats
+    }
+
+    /// This guest's seat (from 0), once its host said which.
+    pub fn mine(&self) -> Option<usize> {
+        self.mine
+    }
+
+    /// The nickname `peer`'s phone sits in the host's room under, if it
+    /// does.
+    pub fn seated(&self, peer: PeerId) -> Option<&str> {
+        let (seat, _) = self.guests.iter().find(|&&(_, p)| p == peer)?;
+        match self.seats.get(*seat)? {
+            SeatView::Guest { name, .. } => Some(name),
+            _ => None,
+        }
     }
 
     /// Whether every seat is taken (only then may the host reorder them).
@@ -155,9 +176,19 @@ impl Room {
                 self.ticket = new;
             }
             Update::Terms(listing) => self.terms = Some(*listing),
-            Update::Seats { seats, startable } => {
+            Update::Seats {
+                seats,
+                startable,
+                mine,
+                guests,
+            } => {
                 self.seats.clone_from(seats);
                 self.startable = startable.unwrap_or(false);
+                self.mine = *mine;
+                self.guests.clone_from(guests);
+                // An invitation taken is no longer waiting for an answer.
+                self.invited
+                    .retain(|(peer, _)| guests.iter().all(|(_, g)| g != peer));
                 // The seats changed as asked: an earlier refusal is old.
                 self.problem = None;
             }
@@ -176,6 +207,8 @@ impl Room {
                 self.ticket = None;
                 self.terms = None;
                 self.seats.clear();
+                self.mine = None;
+                self.guests.clear();
                 self.startable = false;
                 self.ready = false;
             }
@@ -254,6 +287,8 @@ mod tests {
                 SeatView::Computer { level: Level::Hard },
             ],
             startable: Some(ready),
+            mine: None,
+            guests: Vec::new(),
         }
     }
 
@@ -269,6 +304,8 @@ mod tests {
                 SeatView::Empty,
             ],
             startable: Some(false),
+            mine: None,
+            guests: Vec::new(),
         });
         assert!(!room.full());
         room.apply(&seats(false));
@@ -410,5 +447,51 @@ mod tests {
         assert!(room.apply(&Update::Said(format!("declined: {peer}"))));
         assert_eq!(room.invited(peer), Some(Invited::Declined));
         assert!(!room.apply(&Update::Said("declined: not a peer".into())));
+    }
+
+    #[test]
+    fn an_invited_phone_that_takes_a_seat_is_in_the_room_not_invited() {
+        let mut room = Room::new(Part::Host);
+        let peer = PeerId::random();
+        room.apply(&Update::Said(format!("invited: {peer}")));
+        let Update::Seats {
+            seats, startable, ..
+        } = seats(false)
+        else {
+            unreachable!()
+        };
+        let seated = |guests| Update::Seats {
+            seats: seats.clone(),
+            startable,
+            mine: None,
+            guests,
+        };
+        room.apply(&seated(vec![(1, PeerId::random())]));
+        assert_eq!(room.seated(peer), None, "another phone in the seat");
+        assert_eq!(room.invited(peer), Some(Invited::Sent));
+        room.apply(&seated(vec![(1, peer)]));
+        assert_eq!(room.seated(peer), Some("Ivo"));
+        assert_eq!(room.invited(peer), None, "the invitation was taken");
+        room.apply(&seated(Vec::new()));
+        assert_eq!(room.seated(peer), None, "gone again");
+        assert_eq!(room.invited(peer), None);
+    }
+
+    #[test]
+    fn a_guest_knows_its_seat_once_the_host_says() {
+        let mut room = Room::new(Part::Guest);
+        assert_eq!(room.mine(), None);
+        let Update::Seats { seats, .. } = seats(false) else {
+            unreachable!()
+        };
+        room.apply(&Update::Seats {
+            seats,
+            startable: None,
+            mine: Some(1),
+            guests: Vec::new(),
+        });
+        assert_eq!(room.mine(), Some(1));
+        room.apply(&Update::Ended(Err(Problem::Closed)));
+        assert_eq!(room.mine(), None, "the room is gone");
     }
 }

@@ -202,11 +202,13 @@ impl Host {
 
     /// Tells everyone the seats; starts by itself if there is no console.
     fn changed(&mut self) {
+        let guests = self.seating.guest_seats();
         self.notes.push(Note::Seats {
             seats: self.seating.view(),
             startable: self.seating.start().is_ok(),
+            guests: guests.clone(),
         });
-        for guest in self.seating.guest_peers() {
+        for (_, guest) in guests {
             self.tell_seats(guest);
         }
         if self.console.is_none()
@@ -216,13 +218,21 @@ impl Host {
         }
     }
 
-    /// Sends `guest` the seats (once the room is open).
+    /// Sends `guest` the seats, after which of them is its (once the room
+    /// is open).
     fn tell_seats(&mut self, guest: PeerId) {
-        if let Some(room) = self.room_id() {
-            let seats = self.seating.view();
+        let Some(room) = self.room_id() else { return };
+        if let Some(seat) = self
+            .seating
+            .seat_of(guest)
+            .and_then(|s| u8::try_from(s).ok())
+        {
             self.notes
-                .push(Note::Send(guest, Lobby::Seats { room, seats }));
+                .push(Note::Send(guest, Lobby::YourSeat { room, seat }));
         }
+        let seats = self.seating.view();
+        self.notes
+            .push(Note::Send(guest, Lobby::Seats { room, seats }));
     }
 
     /// After `guest`'s message: everyone is told the seats if it changed
@@ -544,6 +554,32 @@ mod tests {
                 _ => None,
             })
             .collect()
+    }
+
+    #[test]
+    fn each_guest_is_told_its_seat_before_the_seats_and_the_host_which_phone_sits_where() {
+        let (mut host, room, ana, ivo) = ana_and_ivo();
+        host.message(ivo, Lobby::Ready { room, ready: true });
+        let notes = host.notes();
+        let told: Vec<(PeerId, Option<u8>)> = notes
+            .iter()
+            .filter_map(|n| match n {
+                Note::Send(to, Lobby::YourSeat { seat, .. }) => Some((*to, Some(*seat))),
+                Note::Send(to, Lobby::Seats { .. }) => Some((*to, None)),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(
+            told,
+            [(ana, Some(1)), (ana, None), (ivo, Some(2)), (ivo, None)]
+        );
+        assert!(
+            notes.iter().any(|n| matches!(
+                n,
+                Note::Seats { guests, .. } if *guests == [(1, ana), (2, ivo)]
+            )),
+            "{notes:?}"
+        );
     }
 
     #[test]

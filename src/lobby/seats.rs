@@ -107,7 +107,8 @@ impl Seating {
         })
     }
 
-    fn find(&self, peer: PeerId) -> Option<usize> {
+    /// The seat (from 0) of `peer`'s phone, if it has one.
+    pub fn seat_of(&self, peer: PeerId) -> Option<usize> {
         self.places
             .iter()
             .position(|p| matches!(p, Place::Guest { peer: q, .. } if *q == peer))
@@ -116,7 +117,7 @@ impl Seating {
     /// `peer` arrives as `name` and takes the first empty seat (a phone
     /// already seated keeps its seat): whether the seats changed.
     pub fn arrive(&mut self, peer: PeerId, name: &str) -> Result<bool, SeatError> {
-        if self.find(peer).is_some() {
+        if self.seat_of(peer).is_some() {
             return Ok(false);
         }
         let seat = self
@@ -134,7 +135,7 @@ impl Seating {
 
     /// `peer` leaves; its seat is empty again. Whether it had one.
     pub fn leave(&mut self, peer: PeerId) -> bool {
-        match self.find(peer) {
+        match self.seat_of(peer) {
             Some(seat) => {
                 self.places[seat] = Place::Empty;
                 true
@@ -162,7 +163,7 @@ impl Seating {
     /// Seated `peer` is ready to start (`now`) or no longer: whether that
     /// changed.
     pub fn ready(&mut self, peer: PeerId, now: bool) -> Result<bool, SeatError> {
-        let seat = self.find(peer).ok_or(SeatError::NotSeated)?;
+        let seat = self.seat_of(peer).ok_or(SeatError::NotSeated)?;
         match &mut self.places[seat] {
             Place::Guest { ready, .. } if *ready != now => {
                 *ready = now;
@@ -236,9 +237,18 @@ impl Seating {
         Ok(Lineup(sitters))
     }
 
-    /// The guests' phones, to tell them of changes.
-    pub fn guest_peers(&self) -> Vec<PeerId> {
-        self.guests().map(|(peer, _, _)| peer).collect()
+    /// The guests' phones with their seats (from 0): whom to tell of
+    /// changes, and whose phone sits where (the seats shown name no
+    /// phone).
+    pub fn guest_seats(&self) -> Vec<(usize, PeerId)> {
+        self.places
+            .iter()
+            .enumerate()
+            .filter_map(|(seat, p)| match p {
+                Place::Guest { peer, .. } => Some((seat, *peer)),
+                _ => None,
+            })
+            .collect()
     }
 
     /// The seats as the guests are shown them.
@@ -276,7 +286,7 @@ mod tests {
         assert_eq!(s.arrive(a, "Ana"), Ok(false), "seated already");
         s.arrive(b, "Ivo").unwrap();
         assert_eq!(s.arrive(PeerId::random(), "Eve"), Err(SeatError::Full));
-        assert_eq!(s.guest_peers(), vec![a, b]);
+        assert_eq!(s.guest_seats(), vec![(1, a), (2, b)]);
     }
 
     #[test]
@@ -440,8 +450,12 @@ mod tests {
                 proptest::prop_assert_eq!(view.len(), n);
                 let hosts = view.iter().filter(|v| matches!(v, SeatView::Host { .. })).count();
                 proptest::prop_assert_eq!(hosts, 1);
-                let guests = s.guest_peers();
+                let guests = s.guest_seats();
                 proptest::prop_assert!(guests.len() < n);
+                for (seat, _) in &guests {
+                    let guest = matches!(view[*seat], SeatView::Guest { .. });
+                    proptest::prop_assert!(guest);
+                }
                 let waiting = view.iter().any(|v| {
                     matches!(v, SeatView::Empty | SeatView::Guest { ready: false, .. })
                 });

@@ -56,10 +56,13 @@ pub enum Progress<'a> {
     Terms(&'a Listing),
     /// The room's seats as the guests are shown them; with the host, also
     /// whether the game may start now (every seat taken, every guest
-    /// ready).
+    /// ready) and the guests' phones by seat (from 0); with a guest, its
+    /// own seat, if its host said (the host's is [`SeatView::Host`]).
     Seats {
         seats: &'a [SeatView],
         startable: Option<bool>,
+        mine: Option<usize>,
+        guests: &'a [(usize, PeerId)],
     },
     /// A line the host's organiser says (a refusal, an invitation sent).
     Said(&'a str),

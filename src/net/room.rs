@@ -114,6 +114,14 @@ pub enum Lobby {
         room: RoomId,
         listing: Listing,
     },
+    /// The host tells a guest which of the seats (from 0) is its, before
+    /// each [`Lobby::Seats`] it sends it, since the seats name no phone.
+    /// After `Terms`, for the same reason: a phone of the version before
+    /// passes it by and shows the seats without its own marked.
+    YourSeat {
+        room: RoomId,
+        seat: u8,
+    },
 }
 
 impl Lobby {

@@ -166,11 +166,12 @@ pub enum Note {
     Send(PeerId, Lobby),
     /// Make sure a phone can be reached (before sending it a message).
     Dial(PeerId, Vec<Multiaddr>),
-    /// Show the seats (as the guests are shown them), and whether the game
-    /// may start now.
+    /// Show the seats (as the guests are shown them), whether the game
+    /// may start now, and the guests' phones by seat (from 0).
     Seats {
         seats: Vec<SeatView>,
         startable: bool,
+        guests: Vec<(usize, PeerId)>,
     },
     /// Say a line to the host (a refusal, an invitation sent).
     Say(String),
@@ -454,9 +455,15 @@ pub(super) async fn host(
                         node.add_hints(to, addrs);
                         node.dial(to);
                     }
-                    Note::Seats { seats, startable } => front.show(Progress::Seats {
+                    Note::Seats {
+                        seats,
+                        startable,
+                        guests,
+                    } => front.show(Progress::Seats {
                         seats: &seats,
                         startable: Some(startable),
+                        mine: None,
+                        guests: &guests,
                     })?,
                     Note::Say(line) => front.show(Progress::Said(&line))?,
                     Note::Remove(guest) => {
@@ -845,6 +852,8 @@ pub(super) async fn join(
     // When the host first admitted this guest, if it has: the queue of an
     // earlier visit may hold an admission too, with a refusal behind it.
     let mut admitted_at: Option<Instant> = None;
+    // Which seat the host last said is this guest's.
+    let mut mine: Option<usize> = None;
     loop {
         let event = tokio::select! {
             event = node.next() => event,
@@ -925,10 +934,18 @@ pub(super) async fn join(
             continue;
         }
         match Frame::decode(&bytes) {
+            Ok(Frame::Lobby(Lobby::YourSeat { room, seat })) if room == ticket.room() => {
+                mine = Some(usize::from(seat));
+                continue;
+            }
             Ok(Frame::Lobby(Lobby::Seats { room, seats })) if room == ticket.room() => {
+                let seats = as_shown(seats);
                 front.show(Progress::Seats {
-                    seats: &as_shown(seats),
+                    mine: mine
+                        .filter(|&seat| matches!(seats.get(seat), Some(SeatView::Guest { .. }))),
+                    seats: &seats,
                     startable: None,
+                    guests: &[],
                 })?;
                 continue;
             }
