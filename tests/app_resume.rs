@@ -614,6 +614,48 @@ fn a_kept_game_everyone_else_left_is_offered_on_home_as_a_win_and_recorded_so() 
 }
 
 #[test]
+fn leaving_a_game_everyone_else_left_shows_the_win_and_records_it() {
+    ui_support::on_ui_thread(|| {
+        let (app_dir, bot_dir) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+        let host_args = [
+            "host",
+            "--players",
+            "2",
+            "--name",
+            "Ivo",
+            "--leave-after",
+            "2",
+        ];
+        let mut host = peer(bot_dir.path(), &host_args);
+        let (ticket, _) = process::ticket(&mut host);
+        let app = shown_app(app_dir.path());
+        let window = app.window();
+        join(window, &ticket);
+        let game = window.global::<GameAdapter>();
+        ui_support::pump_within(Duration::from_secs(120), "the host's leave", || {
+            game.get_leave_cost() == LeaveCost::Won || {
+                tap_turn(window);
+                false
+            }
+        });
+        game.invoke_leave();
+        assert_eq!(
+            window.global::<AppAdapter>().get_screen(),
+            Screen::Result,
+            "the win is shown, not Home"
+        );
+        assert!(shows(window, "You win!"));
+        ui_support::find(window, "Home").mock_single_click(PointerEventButton::Left);
+        assert_eq!(window.global::<AppAdapter>().get_screen(), Screen::Home);
+        pump_until("the game is recorded", || {
+            resume::kept(app_dir.path()).is_none()
+        });
+        assert_eq!(my_outcome(app_dir.path()), Outcome::Won);
+        host.finish();
+    });
+}
+
+#[test]
 fn a_stranded_game_left_is_recorded_as_a_leave_at_once() {
     ui_support::on_ui_thread(|| {
         let dirs: Vec<_> = (0..3).map(|_| tempfile::tempdir().unwrap()).collect();

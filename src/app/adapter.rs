@@ -462,6 +462,9 @@ impl App {
             let Some(window) = window.upgrade() else {
                 return;
             };
+            if online_adapter::leave_won(&window, &online) {
+                return;
+            }
             if !online_adapter::leave(&online) {
                 let s = state.borrow();
                 if let Some(game) = s.game.as_ref() {

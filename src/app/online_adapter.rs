@@ -678,26 +678,49 @@ pub fn cancel_choice(window: &AppWindow, online: &Rc<RefCell<Online>>) -> bool {
 /// Before its end that is leaving it (two losses); after its end the log
 /// is final and the leave is ignored.
 pub fn leave(online: &Rc<RefCell<Online>>) -> bool {
-    // The session goes on until the others hold the end (or the leave),
-    // then records the game in the statistics; its later updates are not
-    // shown, and the next session may begin at once.
     let mut s = online.borrow_mut();
-    let Some(game) = s.game.take() else {
+    if s.game.is_none() {
         return false;
-    };
+    }
+    give_up(&mut s);
+    s.game = None;
+    s.keep_bookmark();
+    true
+}
+
+/// This player leaves an online game that every other player left
+/// before, which makes it their win: the game ends for them, and its
+/// result is shown (closing it closes the game, [`leave`]). Whether it was
+/// such a game.
+pub fn leave_won(window: &AppWindow, online: &Rc<RefCell<Online>>) -> bool {
+    let mut s = online.borrow_mut();
+    if !s.game.as_ref().is_some_and(OnlineGame::won_if_left) {
+        return false;
+    }
+    give_up(&mut s);
+    if let Some(game) = s.game.as_mut() {
+        game.leave();
+    }
+    s.keep_bookmark();
+    show_result(window, &s);
+    true
+}
+
+/// Gives the game's session up: it goes on until the others hold the end
+/// (or the leave), then records the game in the statistics; its later
+/// updates are not shown, and the next session may begin at once.
+fn give_up(s: &mut Online) {
     if let Some(mut session) = s.session.take() {
         session.give_up();
         // Stranded, the game may never come back to this player's turn to
         // sign the leave in: it is recorded now.
-        if game.stranded(&s.silent) {
+        if s.game.as_ref().is_some_and(|g| g.stranded(&s.silent)) {
             session.stop();
         }
         s.leaving = Some((s.generation, session));
     }
     s.generation += 1;
     s.room = None;
-    s.keep_bookmark();
-    true
 }
 
 /// Lets `choose` take this player's tap in the online game, sends the

@@ -261,6 +261,23 @@ impl OnlineGame {
             && (uncertified || !may_certify(present, overdue))
     }
 
+    /// Whether this player wins the game by leaving it now: every other
+    /// player left it before ([`Snapshot::wins_by_forfeit`]), and it is
+    /// not over yet.
+    pub fn won_if_left(&self) -> bool {
+        self.snapshot.wins_by_forfeit() && self.over().is_none()
+    }
+
+    /// This player, whom every other player left, leaves too: the game
+    /// is over as its log will say once the leave is in (abandoned, won by
+    /// forfeit), whether or not this phone hears it (its later updates are
+    /// not shown).
+    pub fn leave(&mut self) {
+        if self.won_if_left() {
+            self.snapshot.due = Due::Over(End::Abandoned);
+        }
+    }
+
     /// The winner, once the game is over (`Some(None)`: nobody won).
     pub fn over(&self) -> Option<Option<Colour>> {
         matches!(self.snapshot.due, Due::Over(_)).then(|| winner(&self.snapshot))
@@ -845,6 +862,34 @@ mod tests {
         assert_eq!(game.time_left(), Some(3), "the same log: the count goes on");
         game.update(after(1, moving));
         assert_eq!(game.time_left(), Some(10));
+    }
+
+    #[test]
+    fn leaving_a_game_everyone_else_left_ends_it_as_this_players_win() {
+        use crate::app::board::tests::two_player_classic;
+        let mut left_alone = snapshot(
+            two_player_classic(["T3", "B", "B", "B"], ["T20", "B", "B", "B"]),
+            Due::Roll {
+                roll: 9,
+                seat: Some(Colour::Green),
+                by: Actor::Computer,
+            },
+        );
+        left_alone.control[Colour::Green.index()] = Some(Control::Left);
+        let mut not_yet = OnlineGame::new(left_alone.clone());
+        assert!(!not_yet.won_if_left(), "green has not left on purpose yet");
+        not_yet.leave();
+        assert_eq!(not_yet.over(), None, "leaving it is not winning it");
+
+        left_alone.forfeit = Some(Colour::Red);
+        let mut game = OnlineGame::new(left_alone);
+        assert!(game.won_if_left());
+        game.leave();
+        assert_eq!(game.over(), Some(Some(Colour::Red)));
+        assert!(!game.won_if_left(), "over");
+        assert_eq!(game.turn(), None);
+        assert!(game.yours(), "\"You win!\"");
+        assert_eq!(game.ranking(), [Colour::Red, Colour::Green]);
     }
 
     #[test]
