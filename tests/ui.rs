@@ -9,9 +9,10 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
+use clovece::app::App;
 use clovece::app::ui::{
-    AppAdapter, BoardTheme, ChoiceKind, GameAdapter, Hue, MatfyzAdapter, NoteKind, OpeningKind,
-    ResultAdapter, RoomProblem, Screen, SetupAdapter,
+    AppAdapter, AppWindow, BoardTheme, ChoiceKind, GameAdapter, Hue, MatfyzAdapter, NoteKind,
+    OpeningKind, ResultAdapter, RoomProblem, Screen, SetupAdapter,
 };
 use clovece::app::{COMPUTER_PACE, RESULT_DELAY};
 use i_slint_backend_testing::{AccessibleRole, ElementHandle, ElementQuery, mock_elapsed_time};
@@ -20,17 +21,27 @@ use slint::{ComponentHandle, Model};
 
 use ui_support::{app, enabled, find, label_of, pump_until, settings_dir, shows};
 
-#[test]
-fn a_game_against_the_computer_is_played_to_the_result() {
-    ui_support::init();
-    let folder = settings_dir("vs-computer");
-    let dir = folder.path();
-    let app = app(dir, 11);
-    let window = app.window();
-    window.show().unwrap();
-
+/// Home's "Play against the computer", then Start with the setup as it is.
+fn play_the_computer(window: &AppWindow) {
     find(window, "Play against the computer").mock_single_click(PointerEventButton::Left);
     find(window, "Start").mock_single_click(PointerEventButton::Left);
+}
+
+/// An app shown with a settings folder of its own (`name`) and its dice
+/// seeded with `seed`, in a game against the computer.
+fn against_the_computer(name: &str, seed: u8) -> (tempfile::TempDir, App) {
+    ui_support::init();
+    let folder = settings_dir(name);
+    let app = app(folder.path(), seed);
+    app.window().show().unwrap();
+    play_the_computer(app.window());
+    (folder, app)
+}
+
+#[test]
+fn a_game_against_the_computer_is_played_to_the_result() {
+    let (_folder, app) = against_the_computer("vs-computer", 11);
+    let window = app.window();
 
     // Red (the person) rolls first: the die is enabled, no piece is, and
     // the header speaks to the one person playing.
@@ -207,8 +218,7 @@ fn a_game_on_this_device_outlives_the_app_until_it_is_left() {
             let (app, lifecycle) = app_with_life(7);
             let window = app.window();
             assert!(!shows(window, continue_label), "nothing kept yet");
-            find(window, "Play against the computer").mock_single_click(PointerEventButton::Left);
-            find(window, "Start").mock_single_click(PointerEventButton::Left);
+            play_the_computer(window);
             let game = window.global::<GameAdapter>();
             while game.get_rolls() < 30 {
                 if game.get_can_roll() {
@@ -626,15 +636,8 @@ fn the_turn_timer_waits_while_the_app_is_in_the_background() {
 
 #[test]
 fn a_game_against_the_computer_has_no_turn_timer() {
-    ui_support::init();
-    let folder = settings_dir("no-timer");
-    let dir = folder.path();
-    let app = app(dir, 4);
+    let (_folder, app) = against_the_computer("no-timer", 4);
     let window = app.window();
-    window.show().unwrap();
-
-    find(window, "Play against the computer").mock_single_click(PointerEventButton::Left);
-    find(window, "Start").mock_single_click(PointerEventButton::Left);
     assert_eq!(window.global::<GameAdapter>().get_time_left(), -1);
     assert!(
         ElementQuery::from_root(window)
@@ -649,15 +652,8 @@ fn a_game_against_the_computer_has_no_turn_timer() {
 
 #[test]
 fn a_dropped_player_is_marked_with_the_time_waited_and_the_computer_with_its_mark() {
-    ui_support::init();
-    let folder = settings_dir("waiting");
-    let dir = folder.path();
-    let app = app(dir, 4);
+    let (_folder, app) = against_the_computer("waiting", 4);
     let window = app.window();
-    window.show().unwrap();
-
-    find(window, "Play against the computer").mock_single_click(PointerEventButton::Left);
-    find(window, "Start").mock_single_click(PointerEventButton::Left);
     let game = window.global::<GameAdapter>();
     let mut players: Vec<_> = game.get_players().iter().collect();
     assert!(players[1].computer, "the second seat is the computer's");
@@ -670,14 +666,8 @@ fn a_dropped_player_is_marked_with_the_time_waited_and_the_computer_with_its_mar
 
 #[test]
 fn a_game_that_cannot_go_on_without_the_gone_phones_says_so_and_offers_leave() {
-    ui_support::init();
-    let folder = settings_dir("stranded");
-    let dir = folder.path();
-    let app = app(dir, 4);
+    let (_folder, app) = against_the_computer("stranded", 4);
     let window = app.window();
-    window.show().unwrap();
-    find(window, "Play against the computer").mock_single_click(PointerEventButton::Left);
-    find(window, "Start").mock_single_click(PointerEventButton::Left);
     let note = "The other players' phones are gone, and this phone cannot play on without them. Wait for them, or leave the game.";
     assert!(!shows(window, note));
     // The online game (tested in app_resume and online_game) sets it.
@@ -692,20 +682,14 @@ fn a_game_that_cannot_go_on_without_the_gone_phones_says_so_and_offers_leave() {
     assert!(shows(window, "Stay"), "asked first, as always");
     find(window, "Leave").mock_single_click(PointerEventButton::Left);
     // The next game on this device has no gone phones.
-    find(window, "Play against the computer").mock_single_click(PointerEventButton::Left);
-    find(window, "Start").mock_single_click(PointerEventButton::Left);
+    play_the_computer(window);
     assert!(!shows(window, note));
 }
 
 #[test]
 fn while_the_first_player_is_drawn_or_after_an_end_without_a_winner_the_header_names_no_turn() {
-    ui_support::init();
-    let folder = settings_dir("drawing");
-    let app = app(folder.path(), 4);
+    let (_folder, app) = against_the_computer("drawing", 4);
     let window = app.window();
-    window.show().unwrap();
-    find(window, "Play against the computer").mock_single_click(PointerEventButton::Left);
-    find(window, "Start").mock_single_click(PointerEventButton::Left);
     let drawing = "Drawing who begins…";
     let unwon = "The game ended without a winner.";
     assert!(shows(window, "Your turn"));
@@ -737,8 +721,7 @@ fn while_the_first_player_is_drawn_or_after_an_end_without_a_winner_the_header_n
     find(window, "Leave game").mock_single_click(PointerEventButton::Left);
     find(window, "Leave").mock_single_click(PointerEventButton::Left);
     // A game on this device draws nobody and has its winner.
-    find(window, "Play against the computer").mock_single_click(PointerEventButton::Left);
-    find(window, "Start").mock_single_click(PointerEventButton::Left);
+    play_the_computer(window);
     assert!(!shows(window, drawing));
     assert!(!shows(window, unwon));
     assert!(shows(window, "Your turn"));
@@ -746,13 +729,8 @@ fn while_the_first_player_is_drawn_or_after_an_end_without_a_winner_the_header_n
 
 #[test]
 fn the_notes_of_what_befell_a_seat_say_whose_it_was() {
-    ui_support::init();
-    let folder = settings_dir("turn-lost");
-    let app = app(folder.path(), 1);
+    let (_folder, app) = against_the_computer("turn-lost", 1);
     let window = app.window();
-    window.show().unwrap();
-    find(window, "Play against the computer").mock_single_click(PointerEventButton::Left);
-    find(window, "Start").mock_single_click(PointerEventButton::Left);
     let adapter = window.global::<GameAdapter>();
     for (kind, number, said) in [
         (
@@ -881,13 +859,8 @@ fn the_keyboard_scrolls_to_the_control_it_reaches_and_by_page() {
 
 #[test]
 fn a_question_opened_by_a_tap_gives_tab_its_first_control() {
-    ui_support::init();
-    let folder = settings_dir("keyboard-late");
-    let app = app(folder.path(), 5);
+    let (_folder, app) = against_the_computer("keyboard-late", 5);
     let window = app.window();
-    window.show().unwrap();
-    find(window, "Play against the computer").mock_single_click(PointerEventButton::Left);
-    find(window, "Start").mock_single_click(PointerEventButton::Left);
     find(window, "Leave game").mock_single_click(PointerEventButton::Left);
     assert!(shows(window, "Leave this game?"));
     // The question holds the keyboard without a control; the first Tab
@@ -1034,8 +1007,7 @@ fn androids_back_key_goes_back_on_every_screen_and_asks_before_leaving_a_game() 
     assert_eq!(screen(), Screen::Home);
 
     // In a game, Back asks first; Back again is Stay.
-    find(window, "Play against the computer").mock_single_click(PointerEventButton::Left);
-    find(window, "Start").mock_single_click(PointerEventButton::Left);
+    play_the_computer(window);
     back(window);
     assert!(shows(window, "Stay"));
     back(window);
