@@ -1,5 +1,6 @@
 //! Statistics after real games between `clovece` processes on loopback:
-//! a won and a lost game, a player leaving on purpose (two losses) and a
+//! a won and a lost game, a player leaving on purpose (two losses, and
+//! the game over for that phone when it restarts) and a
 //! phone that drops and never comes back (one loss), as `clovece stats`
 //! shows them on each phone; a finished game its process did not record
 //! (stopped while it lingered at the end); and a damaged statistics file.
@@ -8,6 +9,7 @@ mod process;
 
 use std::path::Path;
 use std::process::Command;
+use std::time::Duration;
 
 use process::{dirs, peer, ticket};
 
@@ -111,6 +113,48 @@ fn leaving_on_purpose_counts_a_loss_and_an_extra_loss() {
             "{seen}"
         );
     }
+}
+
+#[test]
+fn a_phone_restarted_after_its_player_left_says_so_and_opens_a_new_room() {
+    let dirs = dirs(2);
+    // Hana takes her time, so the game is far from its end when Ivo
+    // leaves; then her phone is gone too.
+    let mut host = process::Proc::start(
+        dirs[0].path(),
+        &["host", "--players", "2", "--name", "Hana"],
+        process::Hand::Bot,
+        1000,
+    );
+    let (link, _) = ticket(&mut host);
+    let leavers = dirs[1].path();
+    let mut leaver = peer(
+        leavers,
+        &["join", &link, "--name", "Ivo", "--leave-after", "2"],
+    );
+    leaver.wait_for("left: ");
+    leaver.finish();
+    host.kill();
+    let counted = || {
+        let (seen, _) = stats(leavers);
+        assert!(
+            player(&seen, "Ivo")
+                .ends_with("games 1 wins 0 losses 2 left 1 dropped 0 win-rate 0.0%"),
+            "{seen}"
+        );
+    };
+    counted();
+    // The game is over for Ivo's phone. Restarted, it says so and stops,
+    // though no other phone is there to end the game with it (it waited
+    // for them for ever); and a new room replaces the game (it resumed
+    // the game instead, as an unfinished one).
+    let mut resumed = process::clovece(leavers, &["join", "--linger", "1"]);
+    resumed.wait_for("left: log ");
+    assert!(resumed.finish_within(Duration::from_secs(30)), "it stops");
+    let mut room = process::clovece(leavers, &["host", "--players", "2"]);
+    ticket(&mut room);
+    room.kill();
+    counted();
 }
 
 #[test]

@@ -178,18 +178,19 @@ pub async fn run(
     let start = match (&mut peer.role, saved_game(&dir)) {
         (Role::Join(None), Ok(saved)) => Start::Resume(Box::new(saved)),
         (Role::Join(None), Err(e)) => return Err(GameError::NoSavedGame(dir, e)),
-        (Role::Host(..), Ok(saved)) if saved.log.result().is_none() => {
+        (Role::Host(..), Ok(saved)) if !saved.log.over_for(saved.seat) => {
             warn!(
                 "resuming the unfinished game saved in {}; to open a new room instead, remove that folder or use another --data",
                 dir.display()
             );
             Start::Resume(Box::new(saved))
         }
-        (Role::Join(Some(_)), Ok(saved)) if saved.log.result().is_none() => {
+        (Role::Join(Some(_)), Ok(saved)) if !saved.log.over_for(saved.seat) => {
             return Err(GameError::Unfinished(dir));
         }
-        // A new game replaces only a finished one or nothing: a saved game
-        // this phone cannot read is kept for the player to look at.
+        // A new game replaces only one over for this player (finished, or
+        // left: recorded first, `Store::record_saved`) or nothing: a saved
+        // game this phone cannot read is kept for the player to look at.
         (_, Err(e)) if !matches!(e, StoreError::Empty { .. }) => {
             return Err(GameError::Unreadable(dir, e));
         }

@@ -122,13 +122,14 @@ pub(super) async fn play(
     // The head whose roll or move the front was asked for.
     let mut asked: Option<Digest> = None;
     let mut finished: Option<Instant> = None;
-    // This player's own actions so far, and whether they chose to leave.
+    let me = phone.seat();
+    // This player's own actions so far, and whether they chose to leave
+    // (in this run, or before a restart: the log says so).
     let mut actions: u32 = 0;
-    let mut left = false;
+    let mut left = phone.log().state().control(me) == Some(Control::Left);
     let mut controls = [None; 4];
     // The head the front was last shown.
     let mut shown: Option<Digest> = None;
-    let me = phone.seat();
     front.show(Progress::Seat { me, names, hosted })?;
     report_seats(&phone, &mut controls, front)?;
     carry_on(phone.start(&mut Wire { node, peers, me }));

@@ -8,7 +8,7 @@ use super::digest::Digest;
 use super::event::{Act, Auto, Entry, Kind, Signed};
 use super::header::{HeaderError, Setup, SignedHeader};
 use super::result::GameResult;
-use super::state::{Actor, Due, State};
+use super::state::{Actor, Control, Due, State};
 use super::wire::MAX_ENTRY;
 use crate::rules::{Colour, Die, FlowError, Move};
 
@@ -279,6 +279,12 @@ impl Log {
     /// The result, once the game is over.
     pub fn result(&self) -> Option<GameResult> {
         self.state().result(&self.setup, self.head())
+    }
+
+    /// Whether the game is over for the player of `me`: it ended, or they
+    /// left it (the others may play on without them).
+    pub fn over_for(&self, me: Colour) -> bool {
+        self.result().is_some() || self.state().control(me) == Some(Control::Left)
     }
 
     /// Every roll of the dice so far, in order (the draw of the first

@@ -76,10 +76,10 @@ impl Record {
         Self::ended(finished.phone.log(), finished.phone.seat(), &finished.names)
     }
 
-    /// The record of a game from its log if it is [`over`] for `me`. None
-    /// while it goes on.
+    /// The record of a game from its log if it is over for `me`
+    /// ([`Log::over_for`]). None while it goes on.
     pub fn ended(log: &Log, me: Colour, names: &[(PeerId, String)]) -> Option<Record> {
-        if !over(log, me) {
+        if !log.over_for(me) {
             return None;
         }
         Self::given_up(log, me, names)
@@ -158,11 +158,6 @@ impl Record {
 /// or more (phones, not computer seats).
 pub fn counts(seats: &[Option<Seat>; 4]) -> bool {
     players(seats).count() >= 2
-}
-
-/// Whether the game of `log` is over for `me`: it ended, or `me` left it.
-pub fn over(log: &Log, me: Colour) -> bool {
-    log.result().is_some() || log.state().control(me) == Some(Control::Left)
 }
 
 /// The colours of `seats` that players (phones) hold.

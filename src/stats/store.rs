@@ -164,7 +164,7 @@ impl Store {
             Err(StoreError::Corrupt { intact, .. }) => *intact,
             Err(_) => return Ok(false),
         };
-        if !super::record::over(&saved.log, saved.seat) {
+        if !saved.log.over_for(saved.seat) {
             return Ok(false);
         }
         let names = Book::names_in(dir);
