@@ -152,6 +152,30 @@ fn leaving_is_an_act_of_ones_own_turn() {
     ));
 }
 
+/// A return voted at the place of a leave outranks it: the leave is out
+/// of the log (`Log::leave` no longer finds it), and the player, still
+/// in, must sign it again (a leaving phone waits for the others to hold
+/// its leave, `net::play`).
+#[test]
+fn a_return_certified_at_the_place_of_a_leave_takes_the_leave_out() {
+    let mut table = certified_gone(GREEN);
+    play_until(&mut table, roll_due_for(RED));
+    let back = table.certificate(Change::Back(GREEN)).unwrap();
+    let place = table.log().entries().len();
+    assert_eq!(table.log().leave(RED), None);
+    let leave = table.sign(RED, Act::Leave).unwrap();
+    assert_eq!(table.log_mut().offer(leave), Ok(Offered::Appended));
+    assert_eq!(table.log().leave(RED), Some(place));
+    assert!(table.log().over_for(RED));
+    assert!(matches!(
+        table.log_mut().offer(back),
+        Ok(Offered::Replaced { .. })
+    ));
+    assert_eq!(table.log().leave(RED), None);
+    assert_eq!(table.log().state().control(RED), Some(Control::Player));
+    assert!(!table.log().over_for(RED));
+}
+
 #[test]
 fn a_phone_told_to_leave_leaves_in_its_next_turn() {
     let early = table_until(roll_due_for(RED));

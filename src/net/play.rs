@@ -179,12 +179,25 @@ pub(super) async fn play(
         // (each new status would wait for an acknowledgement again, so the
         // outbox was never empty when looked at), and the phone goes once
         // what it sent is taken.
+        //
+        // A leave needs only the phones still here to hold it, on its
+        // branch: a certificate the others complete at its place (a player
+        // voted back or gone meanwhile) outranks it, and this phone, still
+        // here, signs it again in the turn that is then due.
+        let leave = phone.log().leave(me);
+        let holds = |c: Colour, leave: usize| {
+            let after = &phone.log().hashes()[leave..];
+            heads[c.index()].is_some_and(|h| after.contains(&h))
+        };
         let told = finished.is_some()
-            && (left
-                || Colour::ALL
-                    .into_iter()
-                    .filter(|c| peers[c.index()].is_some())
-                    .all(|c| heads[c.index()] == Some(head)));
+            && Colour::ALL
+                .into_iter()
+                .filter_map(|c| peers[c.index()].map(|p| (c, p)))
+                .all(|(c, p)| match (left, leave) {
+                    (false, _) => heads[c.index()] == Some(head),
+                    (true, Some(leave)) => !node.is_connected(p) || holds(c, leave),
+                    (true, None) => false,
+                });
         if let Some(at) = finished {
             // What this phone sent is taken, or its peer, holding the end
             // already, has gone (what is left for it is this phone's head,

@@ -150,9 +150,11 @@ pub enum Act {
     /// played the computer's move for them (it must then be that move).
     Move { mv: Move, auto: bool },
     /// Leaves the game on purpose; the computer plays the seat to the end.
-    /// Only in one's own turn, where nothing but one's own acts can claim
-    /// the place, so that it can neither be written for an old place to
-    /// set the game back nor be displaced there later.
+    /// Only in one's own turn, where only one's own acts and certificates
+    /// can claim the place, so that it can neither be written for an old
+    /// place to set the game back nor be displaced by another player's act
+    /// (a certificate there can: the phone signs it again, and so stays
+    /// until the others hold it).
     Leave,
 }
 

@@ -281,6 +281,17 @@ impl Log {
         self.state().result(&self.setup, self.head())
     }
 
+    /// Where the leave of `seat`'s player is in the log, if it is there (a
+    /// certificate at its place may have taken it out).
+    pub fn leave(&self, seat: Colour) -> Option<usize> {
+        self.entries.iter().rposition(|entry| {
+            matches!(
+                &entry.kind,
+                Kind::Player(Signed { seat: s, act: Act::Leave, .. }) if *s == seat
+            )
+        })
+    }
+
     /// Whether the game is over for the player of `me`: it ended, or they
     /// left it (the others may play on without them).
     pub fn over_for(&self, me: Colour) -> bool {
