@@ -47,6 +47,21 @@ fn moves_prints_one_object_with_only_a_moves_list() {
     assert_eq!(answer, json!({"moves": ["T3>T7"]}));
 }
 
+/// A byte order mark, which JSON readers may pass by (RFC 8259, 8.1), is
+/// not taken for input that is not an object.
+#[test]
+fn input_behind_a_byte_order_mark_is_read() {
+    for (command, input) in [
+        ("moves", with(scrambled(), "roll", json!(4))),
+        ("replay", with(scrambled(), "script", json!([]))),
+    ] {
+        let plain = run(command, &input.to_string());
+        let marked = run(command, &format!("\u{feff}{input}"));
+        assert_eq!(marked.code, 0, "{command}: {}", marked.stderr);
+        assert_eq!(marked.stdout, plain.stdout, "{command}");
+    }
+}
+
 #[test]
 fn replay_prints_exactly_position_and_next() {
     let out = answer("replay", &with(scrambled(), "script", json!([])));

@@ -121,28 +121,30 @@ fn steps(
 
 /// `clovece moves`: the legal moves for a position and a roll.
 pub fn moves(input: &str) -> Result<String, NotationError> {
-    let answer = match rule_set(input)? {
-        RuleSet::Classic => classic::moves(input)?,
-        RuleSet::Matfyz => matfyz::moves(input)?,
-    };
-    Ok(spaced(&answer))
+    answer(input, classic::moves, matfyz::moves)
 }
 
 /// `clovece replay`: the position and what is due after a script of steps.
 pub fn replay(input: &str) -> Result<String, NotationError> {
-    let answer = match rule_set(input)? {
-        RuleSet::Classic => classic::replay(input)?,
-        RuleSet::Matfyz => matfyz::replay(input)?,
-    };
-    Ok(spaced(&answer))
+    answer(input, classic::replay, matfyz::replay)
 }
 
 /// `clovece bot`: the computer player's move for a position, a roll, a
 /// level and a seed.
 pub fn bot(input: &str) -> Result<String, NotationError> {
+    answer(input, classic::bot, matfyz::bot)
+}
+
+type Command = fn(&str) -> Result<Value, NotationError>;
+
+/// The answer of a command, `classic` or `matfyz` by the input's rules.
+/// A byte order mark before the input is passed by, as JSON readers may
+/// (RFC 8259, 8.1): editors on Windows write one.
+fn answer(input: &str, classic: Command, matfyz: Command) -> Result<String, NotationError> {
+    let input = input.strip_prefix('\u{feff}').unwrap_or(input);
     let answer = match rule_set(input)? {
-        RuleSet::Classic => classic::bot(input)?,
-        RuleSet::Matfyz => matfyz::bot(input)?,
+        RuleSet::Classic => classic(input)?,
+        RuleSet::Matfyz => matfyz(input)?,
     };
     Ok(spaced(&answer))
 }
