@@ -166,12 +166,7 @@ fn look(folder: PathBuf, dir: &Path) -> Kept {
             };
         }
     };
-    let last = std::fs::read_dir(dir)
-        .into_iter()
-        .flatten()
-        .flatten()
-        .filter_map(|e| e.metadata().ok()?.modified().ok())
-        .max();
+    let last = Store::last_change(dir);
     let names = Book::names_in(dir);
     Kept::Unfinished(Unfinished {
         seats: seats(&header, &names),
@@ -458,6 +453,22 @@ mod tests {
         assert_eq!(game.players(), 2);
         // Two players: leaving it counts in the statistics.
         assert_eq!(game.leave, LeaveCost::TwoLosses);
+    }
+
+    #[test]
+    fn a_kept_game_was_last_played_when_its_log_last_changed() {
+        let data = tempfile::tempdir().unwrap();
+        let dir = kept_game(data.path()).join(GAME_DIR);
+        let played = SystemTime::now() - Duration::from_secs(3 * 3600);
+        let log = std::fs::File::options()
+            .write(true)
+            .open(dir.join("log"))
+            .unwrap();
+        log.set_modified(played).unwrap();
+        // A resume that reached no one writes the address book again.
+        Book::default().save(&dir).unwrap();
+        let game = unfinished(data.path());
+        assert_eq!(game.last, Some(played));
     }
 
     #[test]

@@ -292,6 +292,12 @@ impl Store {
         Ok(read_saved(dir, false)?.log.header().clone())
     }
 
+    /// When the log saved in `dir` last changed, if the file system says
+    /// (the other files of the game change when it is only resumed).
+    pub fn last_change(dir: &Path) -> Option<std::time::SystemTime> {
+        std::fs::metadata(dir.join(LOG_FILE)).ok()?.modified().ok()
+    }
+
     /// Loads the game saved in `dir`, checking every entry again.
     pub fn open(dir: &Path) -> Result<Restored, StoreError> {
         let Saved {
