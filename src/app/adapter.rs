@@ -166,11 +166,12 @@ impl App {
         super::scan::connect(&window, Scanner::new(services.lifecycle));
         // A damaged settings file must not keep the app from starting: it
         // is kept aside, and the defaults are saved in its place on the
-        // next save.
+        // next save. One that cannot be read now stays where it is.
         let settings = file.load().unwrap_or_else(|e| {
-            match file.keep_damaged() {
-                Ok(kept) => eprintln!("clovece: {e}; kept as {}", kept.display()),
-                Err(why) => eprintln!("clovece: {e}; cannot keep it aside: {why}"),
+            match e.damaged().then(|| file.keep_damaged()) {
+                Some(Ok(kept)) => eprintln!("clovece: {e}; kept as {}", kept.display()),
+                Some(Err(why)) => eprintln!("clovece: {e}; cannot keep it aside: {why}"),
+                None => eprintln!("clovece: {e}"),
             }
             eprintln!("clovece: using the default settings");
             Settings::default()

@@ -110,6 +110,20 @@ pub enum SettingsError {
     Write { path: PathBuf, source: io::Error },
 }
 
+impl SettingsError {
+    /// Whether the file was read but is no settings file (not JSON, not
+    /// text, another app's or version's): it is kept aside
+    /// ([`SettingsFile::keep_damaged`]). A file that could not be read
+    /// (no permission, the storage failing) is left where it is.
+    pub fn damaged(&self) -> bool {
+        match self {
+            SettingsError::Parse { .. } => true,
+            SettingsError::Read { source, .. } => source.kind() == io::ErrorKind::InvalidData,
+            SettingsError::NoDataFolder | SettingsError::Write { .. } => false,
+        }
+    }
+}
+
 /// Where the settings live.
 #[derive(Clone, Debug)]
 pub struct SettingsFile {
@@ -302,6 +316,22 @@ mod tests {
         fs::write(dir.join("settings.json"), "{\"nickname\": ").unwrap();
         let err = SettingsFile::in_folder(&dir).load().unwrap_err();
         assert!(err.to_string().contains("is not a settings file"), "{err}");
+        assert!(err.damaged());
+        fs::write(dir.join("settings.json"), b"{\"nickname\": \"\xff\"}").unwrap();
+        let err = SettingsFile::in_folder(&dir).load().unwrap_err();
+        assert!(err.damaged(), "not text: {err}");
+        fs::remove_dir_all(dir).unwrap();
+    }
+
+    #[test]
+    fn a_settings_file_that_cannot_be_read_now_is_not_taken_for_damaged() {
+        let dir = folder("unreadable");
+        // A folder where the file should be: reading it fails, as with no
+        // permission or a failing storage.
+        fs::create_dir_all(dir.join("settings.json")).unwrap();
+        let err = SettingsFile::in_folder(&dir).load().unwrap_err();
+        assert!(err.to_string().contains("cannot read"), "{err}");
+        assert!(!err.damaged());
         fs::remove_dir_all(dir).unwrap();
     }
 
