@@ -86,8 +86,9 @@ impl Record {
     }
 
     /// The record of a game that `me` gives up, from its log: every
-    /// player's outcome if it is over, otherwise this player's leave (a
-    /// kept game the player discards rather than plays to its end). None
+    /// player's outcome if it is over or won by forfeit, otherwise this
+    /// player's leave (a kept game the player discards rather than plays
+    /// to its end). None
     /// for a game with one player, the other seats the computer's: like a
     /// game on one device, it is nobody's statistics (a win rate could
     /// otherwise be padded against easy computer players).
@@ -120,8 +121,15 @@ impl Record {
                 .collect(),
             // Leaving before the end (the leave signed, or about to be:
             // the player gave the game up) is a leave, unless everyone
-            // else had left first.
-            None if wins_by_forfeit(log, me) => vec![(me, Outcome::Won)],
+            // else had left first: their leaves are in the log, as final
+            // as at the end.
+            None if wins_by_forfeit(log, me) => log
+                .header()
+                .header
+                .players()
+                .iter()
+                .map(|c| (c, if c == me { Outcome::Won } else { Outcome::Left }))
+                .collect(),
             None => vec![(me, Outcome::Left)],
         };
         Some(Self::from_log(log, &outcomes, names))
@@ -291,7 +299,11 @@ mod tests {
             // Given up before its leave is signed (a new room, the app
             // killed), it is the same win.
             let record = Record::given_up(table.log(), red, &[]).unwrap();
-            assert_eq!(outcomes(&record), [Outcome::Won], "seed {seed}");
+            assert_eq!(
+                outcomes(&record),
+                [Outcome::Won, Outcome::Left],
+                "seed {seed}: as at the end, the leaver too"
+            );
             let mut left_too = table.clone();
             while table.step() {}
             let record = Record::ended(table.log(), red, &[]).unwrap();
