@@ -126,13 +126,17 @@ pub(super) async fn play(
     // This player's own actions so far, and whether they chose to leave
     // (in this run, or before a restart: the log says so).
     let mut actions: u32 = 0;
-    let mut left = phone.log().state().control(me) == Some(Control::Left);
+    let mut left = phone.log().has_left(me);
     let mut controls = [None; 4];
     // The head the front was last shown.
     let mut shown: Option<Digest> = None;
     front.show(Progress::Seat { me, names, hosted })?;
     report_seats(&phone, &mut controls, front)?;
     carry_on(phone.start(&mut Wire { node, peers, me }));
+    if left {
+        // Should a certificate take the leave out, it is signed again.
+        carry_on(phone.leave(&mut Wire { node, peers, me }));
+    }
     loop {
         let head = phone.log().head();
         report_seats(&phone, &mut controls, front)?;
@@ -169,7 +173,7 @@ pub(super) async fn play(
             carry_on(phone.tick(&mut Wire { node, peers, me }));
             finished = Some(Instant::now());
         }
-        if left && finished.is_none() && phone.log().state().control(me) == Some(Control::Left) {
+        if left && finished.is_none() && phone.log().has_left(me) {
             front.show(Progress::Left(head))?;
             finished = Some(Instant::now());
         }
@@ -193,10 +197,12 @@ pub(super) async fn play(
             && Colour::ALL
                 .into_iter()
                 .filter_map(|c| peers[c.index()].map(|p| (c, p)))
-                .all(|(c, p)| match (left, leave) {
-                    (false, _) => heads[c.index()] == Some(head),
-                    (true, Some(leave)) => !node.is_connected(p) || holds(c, leave),
-                    (true, None) => false,
+                .all(|(c, p)| match leave.filter(|_| left) {
+                    Some(leave) => !node.is_connected(p) || holds(c, leave),
+                    // Taken out: signed again in this player's turn.
+                    None if left && phone.log().result().is_none() => false,
+                    // The end (maybe before the leave could be signed).
+                    None => heads[c.index()] == Some(head),
                 });
         if let Some(at) = finished {
             // What this phone sent is taken, or its peer, holding the end

@@ -292,10 +292,16 @@ impl Log {
         })
     }
 
+    /// Whether the player of `seat` left the game on purpose, as the log
+    /// stands ([`Log::leave`]).
+    pub fn has_left(&self, seat: Colour) -> bool {
+        self.state().control(seat) == Some(Control::Left)
+    }
+
     /// Whether the game is over for the player of `me`: it ended, or they
     /// left it (the others may play on without them).
     pub fn over_for(&self, me: Colour) -> bool {
-        self.result().is_some() || self.state().control(me) == Some(Control::Left)
+        self.result().is_some() || self.has_left(me)
     }
 
     /// Every roll of the dice so far, in order (the draw of the first
