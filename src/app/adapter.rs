@@ -166,16 +166,23 @@ impl App {
         super::scan::connect(&window, Scanner::new(services.lifecycle));
         // A damaged settings file must not keep the app from starting: it
         // is kept aside, and the defaults are saved in its place on the
-        // next save. One that cannot be read now stays where it is.
-        let settings = file.load().unwrap_or_else(|e| {
-            match e.damaged().then(|| file.keep_damaged()) {
-                Some(Ok(kept)) => eprintln!("clovece: {e}; kept as {}", kept.display()),
-                Some(Err(why)) => eprintln!("clovece: {e}; cannot keep it aside: {why}"),
-                None => eprintln!("clovece: {e}"),
+        // next save. One that cannot be read now stays as it is: this
+        // run's settings are not saved over it.
+        let (settings, saved_to) = match file.load() {
+            Ok(settings) => (settings, Some(file)),
+            Err(e) if e.damaged() => {
+                match file.keep_damaged() {
+                    Ok(kept) => eprintln!("clovece: {e}; kept as {}", kept.display()),
+                    Err(why) => eprintln!("clovece: {e}; cannot keep it aside: {why}"),
+                }
+                eprintln!("clovece: using the default settings");
+                (Settings::default(), Some(file))
             }
-            eprintln!("clovece: using the default settings");
-            Settings::default()
-        });
+            Err(e) => {
+                eprintln!("clovece: {e}; using the default settings, saved nowhere");
+                (Settings::default(), None)
+            }
+        };
         let kept = GameFile::in_folder(&data);
         let online = Rc::new(RefCell::new(Online::new(
             data,
@@ -196,7 +203,7 @@ impl App {
             names,
             history: Rc::new(VecModel::default()),
             clock: slint::Timer::default(),
-            unsaved: Arc::new(Unsaved::new(file)),
+            unsaved: Arc::new(Unsaved::new(saved_to)),
             saving: slint::Timer::default(),
             paused: Arc::default(),
             kept,

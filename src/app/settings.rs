@@ -168,7 +168,7 @@ impl SettingsFile {
         })
     }
 
-    /// Moves a file that [`SettingsFile::load`] could not read out of the
+    /// Moves a file that [`SettingsFile::load`] found damaged out of the
     /// way of the next save, to `settings.json.damaged` beside it, so that
     /// the player's settings in it are not lost (a newer app's file can
     /// still be read there by hand, or by that app): where it went. A
@@ -214,12 +214,15 @@ impl SettingsFile {
 /// system may kill it without a word, or closes. Shared with the thread
 /// that hears the app go to the background.
 pub struct Unsaved {
-    file: SettingsFile,
+    /// Where they are saved; none when the file could not be read (not
+    /// damaged, [`SettingsError::damaged`]): the player's settings in it
+    /// are not to be replaced by this run's defaults.
+    file: Option<SettingsFile>,
     settings: Mutex<Option<Settings>>,
 }
 
 impl Unsaved {
-    pub fn new(file: SettingsFile) -> Unsaved {
+    pub fn new(file: Option<SettingsFile>) -> Unsaved {
         Unsaved {
             file,
             settings: Mutex::new(None),
@@ -236,10 +239,10 @@ impl Unsaved {
     /// that of two saves at once the newer settings are written last.
     pub fn save(&self) {
         let mut unsaved = self.lock();
-        let Some(settings) = unsaved.take() else {
+        let (Some(settings), Some(file)) = (unsaved.take(), &self.file) else {
             return;
         };
-        if let Err(e) = self.file.save(&settings) {
+        if let Err(e) = file.save(&settings) {
             eprintln!("clovece: {e}");
         }
     }
@@ -270,7 +273,7 @@ mod tests {
     fn unsaved_settings_are_saved_once_the_newest_put() {
         let dir = folder("unsaved");
         let file = SettingsFile::in_folder(&dir);
-        let unsaved = Unsaved::new(file.clone());
+        let unsaved = Unsaved::new(Some(file.clone()));
         unsaved.save();
         assert!(!dir.join(SettingsFile::NAME).exists(), "nothing put");
         for nickname in ["E", "Ev", "Eva"] {
@@ -286,6 +289,23 @@ mod tests {
         file.save(&Settings::default()).unwrap();
         unsaved.save();
         assert_eq!(file.load().unwrap(), Settings::default());
+    }
+
+    #[test]
+    fn settings_saved_nowhere_leave_the_file_as_it_is() {
+        let dir = folder("nowhere");
+        let file = SettingsFile::in_folder(&dir);
+        let theirs = Settings {
+            nickname: "Eva".into(),
+            ..Settings::default()
+        };
+        file.save(&theirs).unwrap();
+        // The file could not be read when the app started.
+        let unsaved = Unsaved::new(None);
+        unsaved.put(Settings::default());
+        unsaved.save();
+        assert_eq!(file.load().unwrap(), theirs);
+        fs::remove_dir_all(dir).unwrap();
     }
 
     #[test]
