@@ -51,9 +51,11 @@ fn moves_prints_one_object_with_only_a_moves_list() {
 /// not taken for input that is not an object.
 #[test]
 fn input_behind_a_byte_order_mark_is_read() {
+    let bot = with(with(scrambled(), "roll", json!(4)), "level", json!("hard"));
     for (command, input) in [
         ("moves", with(scrambled(), "roll", json!(4))),
         ("replay", with(scrambled(), "script", json!([]))),
+        ("bot", with(bot, "seed", json!(7))),
     ] {
         let plain = run(command, &input.to_string());
         let marked = run(command, &format!("\u{feff}{input}"));

@@ -875,12 +875,12 @@ mod tests {
                 by: Actor::Computer,
             },
         );
-        left_alone.control[Colour::Green.index()] = Some(Control::Left);
         let mut not_yet = OnlineGame::new(left_alone.clone());
-        assert!(!not_yet.won_if_left(), "green has not left on purpose yet");
+        assert!(!not_yet.won_if_left(), "green has not left");
         not_yet.leave();
         assert_eq!(not_yet.over(), None, "leaving it is not winning it");
 
+        left_alone.control[Colour::Green.index()] = Some(Control::Left);
         left_alone.forfeit = Some(Colour::Red);
         let mut game = OnlineGame::new(left_alone);
         assert!(game.won_if_left());

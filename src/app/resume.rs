@@ -467,8 +467,10 @@ mod tests {
         log.set_modified(played).unwrap();
         // A resume that reached no one writes the address book again.
         Book::default().save(&dir).unwrap();
-        let game = unfinished(data.path());
-        assert_eq!(game.last, Some(played));
+        let last = unfinished(data.path()).last.unwrap();
+        // Within the coarsest file system's two seconds (FAT).
+        let off = last.duration_since(played).unwrap_or_else(|e| e.duration());
+        assert!(off <= Duration::from_secs(2), "{off:?} off");
     }
 
     #[test]

@@ -852,7 +852,8 @@ pub(super) async fn join(
     // When the host first admitted this guest, if it has: the queue of an
     // earlier visit may hold an admission too, with a refusal behind it.
     let mut admitted_at: Option<Instant> = None;
-    // Which seat the host last said is this guest's.
+    // Which seat the host said is this guest's, for the seats it sends
+    // next.
     let mut mine: Option<usize> = None;
     loop {
         let event = tokio::select! {
@@ -941,7 +942,9 @@ pub(super) async fn join(
             Ok(Frame::Lobby(Lobby::Seats { room, seats })) if room == ticket.room() => {
                 let seats = as_shown(seats);
                 front.show(Progress::Seats {
+                    // Told before each: seats without it mark none.
                     mine: mine
+                        .take()
                         .filter(|&seat| matches!(seats.get(seat), Some(SeatView::Guest { .. }))),
                     seats: &seats,
                     startable: None,

@@ -88,10 +88,9 @@ impl Record {
     /// The record of a game that `me` gives up, from its log: every
     /// player's outcome if it is over or won by forfeit, otherwise this
     /// player's leave (a kept game the player discards rather than plays
-    /// to its end). None
-    /// for a game with one player, the other seats the computer's: like a
-    /// game on one device, it is nobody's statistics (a win rate could
-    /// otherwise be padded against easy computer players).
+    /// to its end). None for a game with one player, the other seats the
+    /// computer's: like a game on one device, it is nobody's statistics (a
+    /// win rate could otherwise be padded against easy computer players).
     pub fn given_up(log: &Log, me: Colour, names: &[(PeerId, String)]) -> Option<Record> {
         if !counts(&log.header().header.seats) {
             return None;
@@ -121,8 +120,8 @@ impl Record {
                 .collect(),
             // Leaving before the end (the leave signed, or about to be:
             // the player gave the game up) is a leave, unless everyone
-            // else had left first: their leaves are in the log, as final
-            // as at the end.
+            // else had left first: their leaves are recorded as this
+            // phone's log holds them, as at the end.
             None if wins_by_forfeit(log, me) => log
                 .header()
                 .header
