@@ -14,22 +14,26 @@ use std::time::{Duration, Instant};
 use clovece::app::online::{Part, Problem, Session, Update};
 use clovece::app::online_game::OnlineGame;
 use clovece::app::room::{self, Room};
+use clovece::bot::Level;
 use clovece::lobby::RoomOptions;
 use clovece::lobby::options::Players;
 use clovece::net::front::Action;
 use clovece::net::game::Joining;
 use clovece::net::room::SeatView;
-use clovece::rules::RuleSet;
+use clovece::rules::{Colour, RuleSet};
 
 use online_support::{Answered, ends_recorded_once, next, place, play, started};
 use process::peer;
 
 #[test]
 fn the_apps_online_controller_hosts_and_plays_a_whole_game_against_a_bot_process() {
-    let answered = hosts_and_plays_against_a_bot_process(RoomOptions {
-        players: Players::Two,
-        ..RoomOptions::default()
-    });
+    let answered = hosts_and_plays_against_a_bot_process(
+        RoomOptions {
+            players: Players::Two,
+            ..RoomOptions::default()
+        },
+        0,
+    );
     assert_eq!(
         answered.plans + answered.recipients,
         0,
@@ -41,24 +45,38 @@ fn the_apps_online_controller_hosts_and_plays_a_whole_game_against_a_bot_process
 fn a_matfyz_room_hosted_by_the_app_is_played_to_the_end_its_player_answering_the_questions() {
     // Three players: with two, a captured piece rarely has a choice of
     // recipient.
-    let answered = hosts_and_plays_against_a_bot_process(RoomOptions {
-        players: Players::Three,
-        rules: RuleSet::Matfyz,
-        ..RoomOptions::default()
-    });
+    let answered = hosts_and_plays_against_a_bot_process(
+        RoomOptions {
+            players: Players::Three,
+            rules: RuleSet::Matfyz,
+            ..RoomOptions::default()
+        },
+        0,
+    );
     assert!(
         answered.plans + answered.recipients > 0,
         "no question answered: {answered:?}"
     );
 }
 
-/// The app hosts a room with `options`, a `clovece join --bot` process
-/// takes each other seat, the app's taps play the game to its end, all see
-/// the same winner and the app records the game: the questions the app
-/// answered.
-fn hosts_and_plays_against_a_bot_process(options: RoomOptions) -> Answered {
+#[test]
+fn a_room_the_app_hosts_with_a_computer_seat_is_played_to_the_end() {
+    hosts_and_plays_against_a_bot_process(
+        RoomOptions {
+            players: Players::Three,
+            ..RoomOptions::default()
+        },
+        1,
+    );
+}
+
+/// The app hosts a room with `options`, puts the computer in its last
+/// `computers` seats, a `clovece join --bot` process takes each other
+/// seat, the app's taps play the game to its end, all see the same winner
+/// and the app records the game: the questions the app answered.
+fn hosts_and_plays_against_a_bot_process(options: RoomOptions, computers: usize) -> Answered {
     let app_dir = tempfile::tempdir().unwrap();
-    let seats = options.players.count();
+    let seats = usize::from(options.players.count());
     let (session, updates) = started(Part::Host(options), app_dir.path(), "Hana");
     let mut room = Room::new(room::Part::Host);
     let ticket = loop {
@@ -68,7 +86,12 @@ fn hosts_and_plays_against_a_bot_process(options: RoomOptions) -> Answered {
             break ticket;
         }
     };
-    let bot_dirs: Vec<_> = (1..seats).map(|_| tempfile::tempdir().unwrap()).collect();
+    for seat in seats - computers..seats {
+        session.command(room.computer(seat, Some(Level::Easy)).unwrap());
+    }
+    let bot_dirs: Vec<_> = (1..seats - computers)
+        .map(|_| tempfile::tempdir().unwrap())
+        .collect();
     let mut guests: Vec<_> = bot_dirs
         .iter()
         .zip(["Ivo", "Jana", "Karel"])
@@ -98,6 +121,12 @@ fn hosts_and_plays_against_a_bot_process(options: RoomOptions) -> Answered {
         }
     };
     assert!(started, "the host started the game");
+    let game = game.expect("the game was shown");
+    let seated = Colour::ALL
+        .into_iter()
+        .filter(|&c| game.computer(c))
+        .count();
+    assert_eq!(seated, computers, "the computer's seats");
     let winner = winner.expect("a game has a winner");
     for guest in &mut guests {
         let seen_by_bot = guest.wait_for("result: ");

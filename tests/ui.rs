@@ -1143,17 +1143,39 @@ fn the_room_screen_opens_for_a_guest_and_ready_toggles() {
         app.listen_on(vec!["/ip4/127.0.0.1/tcp/0".parse().unwrap()]);
         let window = app.window();
         window.show().unwrap();
+        // A house rule of the settings goes with the classic rules.
+        find(window, "Settings").mock_single_click(PointerEventButton::Left);
+        ElementQuery::from_root(window)
+            .match_descendants()
+            .match_accessible_role(AccessibleRole::Switch)
+            .match_predicate(|e| {
+                e.accessible_label()
+                    .is_some_and(|l| l == "Capturing is compulsory")
+            })
+            .find_first()
+            .expect("a switch for compulsory capture")
+            .mock_single_click(PointerEventButton::Left);
+        window.global::<AppAdapter>().set_screen(Screen::Home);
 
         // Hosting: the options, then the room with its code and QR code; Start
         // waits for a full room.
         find(window, "Host a room").mock_single_click(PointerEventButton::Left);
         find(window, "2 players").mock_single_click(PointerEventButton::Left);
+        find(window, "10 seconds per turn").mock_single_click(PointerEventButton::Left);
+        find(window, "Sea board").mock_single_click(PointerEventButton::Left);
         find(window, "Open the room").mock_single_click(PointerEventButton::Left);
         assert_eq!(window.global::<AppAdapter>().get_screen(), Screen::Room);
         let room = window.global::<clovece::app::ui::RoomAdapter>();
         pump_until("the room is open", || {
             shows(window, "QR code to join the room")
         });
+        // The room offers the game chosen, as its network side says.
+        pump_until("the room's game is shown", || room.get_has_terms());
+        let terms = room.get_terms();
+        assert_eq!((terms.players, terms.turn), (2, 10));
+        assert_eq!(terms.board, BoardTheme::Sea);
+        assert_eq!(terms.rules.kind, clovece::app::ui::RulesKind::Classic);
+        assert!(terms.rules.compulsory_capture && !terms.rules.no_jump_home);
         assert_eq!(room.get_code().len(), 6, "a six-character code");
         assert!(shows(window, &format!("Room code {}", room.get_code())));
         assert!(shows(window, "Seat 1, Red: Player (host)"));
