@@ -3,7 +3,8 @@
 //! documentation addresses 192.0.2.0/24 that exist only inside them, as in
 //! tests/net_mdns.rs). `clovece rooms` runs in one with no `--ask`; a host
 //! opens a room in the other; the room must appear within about 2 s and
-//! leave the list when a guest fills it (prints both times). Then the host
+//! leave the list when a guest, joining by the room's code, fills it
+//! (prints both times). Then the host
 //! invites the guest from its friends list, by peer id alone.
 //!
 //! Needs root and `ip netns`; elsewhere it says why it is skipped.
@@ -32,7 +33,6 @@ fn open_room_appears_nearby_by_mdns_and_leaves_when_full() {
         &data.path().join("host"),
         &[&["host", "--players", "2"][..], &bot].concat(),
     );
-    let ticket = host.wait_for("ticket: ");
     let code = host.wait_for("code: ");
     let (at, room) = list
         .wait_for_within("room: ", Duration::from_secs(10))
@@ -44,12 +44,13 @@ fn open_room_appears_nearby_by_mdns_and_leaves_when_full() {
         "{room}"
     );
     assert!(appeared < Duration::from_secs(3), "{appeared:?}");
+    // The guest types the room's code: its node finds the room by mDNS.
     let joined = Instant::now();
     let mut guest = in_namespace(
         b,
         "192.0.2.2",
         &data.path().join("guest"),
-        &[&["join", &ticket][..], &bot].concat(),
+        &[&["join", &code][..], &bot].concat(),
     );
     let (at, gone) = list
         .wait_for_within("gone: ", Duration::from_secs(10))
