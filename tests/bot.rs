@@ -417,6 +417,23 @@ fn the_rollout_player_plays_whole_games_of_every_rule_set_alike_on_one_thread_an
     }
 }
 
+/// Head to head, each level wins more than half its games against the one
+/// below: a level that lost its edge fails here, not only in the
+/// tournaments of docs/performance.md.
+#[test]
+fn each_level_beats_the_one_below_it() {
+    let classic = RuleSet::Classic(HouseRules::default());
+    for (rules, players, games, threads, least) in [
+        (classic, "medium,easy", 400, 1, 240),
+        (RuleSet::Matfyz, "medium,easy", 400, 1, 210),
+        (classic, "hard,medium", 120, 2, 64),
+    ] {
+        let standings = tournament(rules, players, games, threads).run().unwrap();
+        eprintln!("{players}: {standings}");
+        assert!(standings.wins[0] >= least, "{players}: {standings}");
+    }
+}
+
 #[test]
 fn the_medium_player_wins_more_than_its_share_against_random_players() {
     let standings = tournament(
