@@ -1098,6 +1098,36 @@ fn setup_offers_classic_croatian_and_matfyz_rules() {
 }
 
 #[test]
+fn a_full_rooms_invite_list_says_so_and_invites_nobody() {
+    use clovece::app::ui::{InviteAdapter, InviteState, InviteeData, RoomAdapter};
+    ui_support::init();
+    let folder = settings_dir("invite-full");
+    let app = app(folder.path(), 1);
+    let window = app.window();
+    window.show().unwrap();
+    window.global::<RoomAdapter>().set_hosting(true);
+    let invite = window.global::<InviteAdapter>();
+    invite.set_friends(slint::ModelRc::new(slint::VecModel::from(vec![
+        InviteeData {
+            name: "Jana".into(),
+            peer: "".into(),
+            state: InviteState::None,
+        },
+    ])));
+    invite.set_listing(true);
+    window.global::<AppAdapter>().set_screen(Screen::Room);
+    let note = "Every seat is taken. To invite someone, first free a seat: take the computer out, or remove a guest.";
+    assert!(!shows(window, note));
+    assert_eq!(find(window, "Invite Jana").accessible_enabled(), Some(true));
+    invite.set_full(true);
+    assert!(shows(window, note));
+    assert_eq!(
+        find(window, "Invite Jana").accessible_enabled(),
+        Some(false)
+    );
+}
+
+#[test]
 fn hosting_offers_each_rule_set_with_its_own_first_player() {
     ui_support::init();
     let folder = settings_dir("host-rules");

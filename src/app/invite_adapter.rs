@@ -20,7 +20,7 @@ use super::invite::{self, Inbox, Invitee, Received, Seen};
 use super::nearby::NearbyRooms;
 use super::online::Part;
 use super::online_adapter::{self, Online};
-use super::room::Invited;
+use super::room::{Invited, Room};
 use super::statistics::rules_data;
 use super::ui::{self, AppWindow, InviteAdapter};
 use crate::net::game::Joining;
@@ -374,6 +374,7 @@ pub fn show_invitees(window: &AppWindow, s: &Online) {
             },
         }
     };
+    adapter.set_full(s.room.as_ref().is_some_and(Room::full));
     let all = s.invites.invitees();
     let rows = |friend: bool| -> Vec<ui::InviteeData> {
         all.iter().filter(|i| i.friend == friend).map(row).collect()

@@ -249,9 +249,10 @@ impl Room {
         Some(Command::Order(order))
     }
 
-    /// The host invites `target` (whether or not they fit the room).
+    /// The host invites `target` (whether or not the room suits them),
+    /// while a seat is free for them.
     pub fn invite(&self, target: Target) -> Option<Command> {
-        self.hosting().then_some(Command::Invite(target))
+        (self.hosting() && !self.full()).then_some(Command::Invite(target))
     }
 
     /// Whether this phone joined the room (rather than hosting it).
@@ -426,6 +427,18 @@ mod tests {
         // The private room's new secret: the same code, a new QR code.
         room.apply(&joined("clovece:z"));
         assert_eq!(room.ticket_to_draw(), Some(("clovece:z", "XYZ789")));
+    }
+
+    #[test]
+    fn a_full_room_invites_nobody() {
+        let mut room = Room::new(Part::Host);
+        room.apply(&seats(false));
+        assert!(room.full());
+        let target = Target {
+            peer: PeerId::random(),
+            addrs: Vec::new(),
+        };
+        assert_eq!(room.invite(target), None, "nobody could sit down");
     }
 
     #[test]
