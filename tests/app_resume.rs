@@ -645,6 +645,7 @@ fn leaving_a_game_everyone_else_left_shows_the_win_and_records_it() {
             "the win is shown, not Home"
         );
         assert!(shows(window, "You win!"));
+        assert!(shows(window, "left the game"), "the host's place says so");
         ui_support::find(window, "Home").mock_single_click(PointerEventButton::Left);
         assert_eq!(window.global::<AppAdapter>().get_screen(), Screen::Home);
         pump_until("the game is recorded", || {

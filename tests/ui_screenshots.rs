@@ -664,6 +664,7 @@ fn the_offer_to_resume_an_online_game_looks_as_recorded() {
         active: false,
         home: 0,
         waiting: -1,
+        left: false,
     };
     let seats = [
         seat(Hue::Red, "Anna"),

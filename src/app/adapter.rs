@@ -1173,8 +1173,9 @@ fn players(game: &OfflineGame) -> Vec<ui::PlayerData> {
             computer: matches!(player, Player::Computer { .. }),
             active: turn == Some(*colour),
             home: home_count(&pieces, *colour) as i32,
-            // Nobody drops out of a game on this device.
+            // Nobody drops out of, or leaves, a game on this device.
             waiting: -1,
+            left: false,
         })
         .collect()
 }

@@ -556,6 +556,7 @@ fn players(
                 .iter()
                 .find(|(c, _)| *c == colour)
                 .map_or(-1, |(_, secs)| i32::try_from(*secs).unwrap_or(i32::MAX)),
+            left: game.left(colour),
         })
         .collect()
 }

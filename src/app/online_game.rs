@@ -230,6 +230,11 @@ impl OnlineGame {
         must_move(&self.snapshot)
     }
 
+    /// Whether the player of `colour` left the game on purpose.
+    pub fn left(&self, colour: Colour) -> bool {
+        self.snapshot.control[colour.index()] == Some(Control::Left)
+    }
+
     /// Whether the computer plays `colour` now (a computer seat, or a
     /// player who left or whose phone is gone).
     pub fn computer(&self, colour: Colour) -> bool {
@@ -290,8 +295,7 @@ impl OnlineGame {
         let pieces = self.pieces();
         let mut seats: Vec<Colour> = self.snapshot.shown().seats().iter().collect();
         seats.sort_by_key(|&c| {
-            let stayed = self.snapshot.control[c.index()] != Some(Control::Left);
-            std::cmp::Reverse((Some(c) == winner, stayed, home_count(&pieces, c)))
+            std::cmp::Reverse((Some(c) == winner, !self.left(c), home_count(&pieces, c)))
         });
         seats
     }

@@ -157,6 +157,7 @@ fn show(window: &AppWindow, s: &Online, shown: &Card) {
                     active: false,
                     home: 0,
                     waiting: -1,
+                    left: false,
                 })
                 .collect();
             adapter.set_players(ModelRc::new(VecModel::from(seats)));
