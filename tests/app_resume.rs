@@ -565,32 +565,44 @@ fn a_game_left_mid_way_counts_as_a_leave_even_if_a_new_room_opens_before_its_tur
     });
 }
 
+/// Ivo hosts a room of two in `dir` and leaves the game after two of his
+/// actions.
+fn host_who_leaves(dir: &std::path::Path) -> process::Proc {
+    let args = [
+        "host",
+        "--players",
+        "2",
+        "--name",
+        "Ivo",
+        "--leave-after",
+        "2",
+    ];
+    peer(dir, &args)
+}
+
+/// Joins the room of `host` ([`host_who_leaves`]) and plays until he has
+/// left: leaving then counts as this player's win.
+fn play_until_left_alone(window: &AppWindow, host: &mut process::Proc) {
+    let (ticket, _) = process::ticket(host);
+    join(window, &ticket);
+    let game = window.global::<GameAdapter>();
+    ui_support::pump_within(Duration::from_secs(120), "the host's leave", || {
+        game.get_leave_cost() == LeaveCost::Won || {
+            tap_turn(window);
+            false
+        }
+    });
+}
+
 #[test]
 fn a_kept_game_everyone_else_left_is_offered_on_home_as_a_win_and_recorded_so() {
     ui_support::on_ui_thread(|| {
         let (app_dir, bot_dir) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
-        let host_args = [
-            "host",
-            "--players",
-            "2",
-            "--name",
-            "Ivo",
-            "--leave-after",
-            "2",
-        ];
-        let mut host = peer(bot_dir.path(), &host_args);
-        let (ticket, _) = process::ticket(&mut host);
+        let mut host = host_who_leaves(bot_dir.path());
         {
             let app = shown_app(app_dir.path());
             let window = app.window();
-            join(window, &ticket);
-            let game = window.global::<GameAdapter>();
-            ui_support::pump_within(Duration::from_secs(120), "the host's leave", || {
-                game.get_leave_cost() == LeaveCost::Won || {
-                    tap_turn(window);
-                    false
-                }
-            });
+            play_until_left_alone(window, &mut host);
             host.wait_for("left: ");
             // The app is closed with the computer in the host's seat.
         }
@@ -617,28 +629,11 @@ fn a_kept_game_everyone_else_left_is_offered_on_home_as_a_win_and_recorded_so() 
 fn leaving_a_game_everyone_else_left_shows_the_win_and_records_it() {
     ui_support::on_ui_thread(|| {
         let (app_dir, bot_dir) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
-        let host_args = [
-            "host",
-            "--players",
-            "2",
-            "--name",
-            "Ivo",
-            "--leave-after",
-            "2",
-        ];
-        let mut host = peer(bot_dir.path(), &host_args);
-        let (ticket, _) = process::ticket(&mut host);
+        let mut host = host_who_leaves(bot_dir.path());
         let app = shown_app(app_dir.path());
         let window = app.window();
-        join(window, &ticket);
-        let game = window.global::<GameAdapter>();
-        ui_support::pump_within(Duration::from_secs(120), "the host's leave", || {
-            game.get_leave_cost() == LeaveCost::Won || {
-                tap_turn(window);
-                false
-            }
-        });
-        game.invoke_leave();
+        play_until_left_alone(window, &mut host);
+        window.global::<GameAdapter>().invoke_leave();
         assert_eq!(
             window.global::<AppAdapter>().get_screen(),
             Screen::Result,

@@ -27,13 +27,31 @@ fn play_the_computer(window: &AppWindow) {
     find(window, "Start").mock_single_click(PointerEventButton::Left);
 }
 
-/// An app shown with a settings folder of its own (`name`) and its dice
-/// seeded with `seed`, in a game against the computer.
-fn against_the_computer(name: &str, seed: u8) -> (tempfile::TempDir, App) {
+/// The switch labelled `label` (a house rule's has a text of that name
+/// beside it).
+fn switch(window: &AppWindow, label: &str) -> ElementHandle {
+    let wanted = label.to_owned();
+    ElementQuery::from_root(window)
+        .match_descendants()
+        .match_accessible_role(AccessibleRole::Switch)
+        .match_predicate(move |e| e.accessible_label().is_some_and(|l| l == wanted))
+        .find_first()
+        .unwrap_or_else(|| panic!("no switch labelled {label:?}"))
+}
+
+/// An app shown, with a settings folder of its own (`name`) and its dice
+/// seeded with `seed`.
+fn shown(name: &str, seed: u8) -> (tempfile::TempDir, App) {
     ui_support::init();
     let folder = settings_dir(name);
     let app = app(folder.path(), seed);
     app.window().show().unwrap();
+    (folder, app)
+}
+
+/// An app [`shown`], in a game against the computer.
+fn against_the_computer(name: &str, seed: u8) -> (tempfile::TempDir, App) {
+    let (folder, app) = shown(name, seed);
     play_the_computer(app.window());
     (folder, app)
 }
@@ -171,11 +189,8 @@ fn after_a_six_a_tap_on_any_piece_in_the_base_brings_one_out() {
 
 #[test]
 fn a_screen_reader_hears_which_option_is_chosen() {
-    ui_support::init();
-    let folder = settings_dir("options-checked");
-    let app = app(folder.path(), 1);
+    let (_folder, app) = shown("options-checked", 1);
     let window = app.window();
-    window.show().unwrap();
     find(window, "Pass and play").mock_single_click(PointerEventButton::Left);
     let checked = |label: &str| {
         let option = find(window, label);
@@ -267,12 +282,8 @@ fn a_game_on_this_device_outlives_the_app_until_it_is_left() {
 
 #[test]
 fn pass_and_play_asks_each_player_in_turn_and_leaving_asks_first() {
-    ui_support::init();
-    let folder = settings_dir("pass-and-play");
-    let dir = folder.path();
-    let app = app(dir, 5);
+    let (_folder, app) = shown("pass-and-play", 5);
     let window = app.window();
-    window.show().unwrap();
 
     find(window, "Pass and play").mock_single_click(PointerEventButton::Left);
     find(window, "3 players").mock_single_click(PointerEventButton::Left);
@@ -346,24 +357,12 @@ fn a_damaged_settings_file_is_kept_aside_and_the_app_starts() {
 
 #[test]
 fn settings_are_saved_and_switch_the_language() {
-    ui_support::init();
-    let folder = settings_dir("settings");
+    let (folder, app) = shown("settings", 1);
     let dir = folder.path();
-    let app = app(dir, 1);
     let window = app.window();
-    window.show().unwrap();
 
     find(window, "Settings").mock_single_click(PointerEventButton::Left);
-    let rule = ElementQuery::from_root(window)
-        .match_descendants()
-        .match_accessible_role(AccessibleRole::Switch)
-        .match_predicate(|e| {
-            e.accessible_label()
-                .is_some_and(|l| l == "Capturing is compulsory")
-        })
-        .find_first()
-        .expect("a switch for compulsory capture");
-    rule.mock_single_click(PointerEventButton::Left);
+    switch(window, "Capturing is compulsory").mock_single_click(PointerEventButton::Left);
     let saved = || std::fs::read_to_string(dir.join("settings.json")).unwrap_or_default();
     // Saved a moment after the last change, not at each key of a name.
     assert!(
@@ -492,12 +491,8 @@ fn the_english_default_nickname_of_an_earlier_version_follows_the_language() {
 
 #[test]
 fn the_fairness_view_lists_every_roll_and_each_players_faces() {
-    ui_support::init();
-    let folder = settings_dir("fairness");
-    let dir = folder.path();
-    let app = app(dir, 3);
+    let (_folder, app) = shown("fairness", 3);
     let window = app.window();
-    window.show().unwrap();
 
     find(window, "Pass and play").mock_single_click(PointerEventButton::Left);
     find(window, "Start").mock_single_click(PointerEventButton::Left);
@@ -566,12 +561,8 @@ fn the_fairness_view_lists_every_roll_and_each_players_faces() {
 
 #[test]
 fn when_the_turn_timer_runs_out_the_computer_rolls_for_the_person() {
-    ui_support::init();
-    let folder = settings_dir("turn-timer");
-    let dir = folder.path();
-    let app = app(dir, 4);
+    let (_folder, app) = shown("turn-timer", 4);
     let window = app.window();
-    window.show().unwrap();
 
     find(window, "Pass and play").mock_single_click(PointerEventButton::Left);
     find(window, "10 seconds per turn").mock_single_click(PointerEventButton::Left);
@@ -772,11 +763,8 @@ fn the_notes_of_what_befell_a_seat_say_whose_it_was() {
 
 #[test]
 fn an_online_game_that_ended_without_a_winner_names_nobody() {
-    ui_support::init();
-    let folder = settings_dir("no-winner");
-    let app = app(folder.path(), 1);
+    let (_folder, app) = shown("no-winner", 1);
     let window = app.window();
-    window.show().unwrap();
     let result = window.global::<ResultAdapter>();
     result.set_winner_name("Hana".into());
     // Everyone left or the dice ran out (the online adapter's `over`).
@@ -873,11 +861,8 @@ fn a_question_opened_by_a_tap_gives_tab_its_first_control() {
 
 #[test]
 fn the_keyboard_alone_starts_and_plays_a_game_and_stays_inside_the_leave_question() {
-    ui_support::init();
-    let folder = settings_dir("keyboard");
-    let app = app(folder.path(), 5);
+    let (_folder, app) = shown("keyboard", 5);
     let window = app.window();
-    window.show().unwrap();
     let screen = || window.global::<AppAdapter>().get_screen();
 
     // Home's first control, then the setup's last (Start): Shift+Tab from
@@ -973,11 +958,8 @@ fn the_keyboard_alone_starts_and_plays_a_game_and_stays_inside_the_leave_questio
 
 #[test]
 fn androids_back_key_goes_back_on_every_screen_and_asks_before_leaving_a_game() {
-    ui_support::init();
-    let folder = settings_dir("back");
-    let app = app(folder.path(), 1);
+    let (_folder, app) = shown("back", 1);
     let window = app.window();
-    window.show().unwrap();
     let screen = || window.global::<AppAdapter>().get_screen();
 
     for (button, opened) in [
@@ -1020,11 +1002,8 @@ fn androids_back_key_goes_back_on_every_screen_and_asks_before_leaving_a_game() 
 
 #[test]
 fn back_still_works_after_the_focused_name_field_went_with_its_seat() {
-    ui_support::init();
-    let folder = settings_dir("back-field");
-    let app = app(folder.path(), 1);
+    let (_folder, app) = shown("back-field", 1);
     let window = app.window();
-    window.show().unwrap();
 
     find(window, "Pass and play").mock_single_click(PointerEventButton::Left);
     find(window, "4 players").mock_single_click(PointerEventButton::Left);
@@ -1080,12 +1059,8 @@ fn the_screen_stays_on_while_a_game_or_a_room_is_shown() {
 
 #[test]
 fn setup_offers_classic_croatian_and_matfyz_rules() {
-    ui_support::init();
-    let folder = settings_dir("rules");
-    let dir = folder.path();
-    let app = app(dir, 4);
+    let (_folder, app) = shown("rules", 4);
     let window = app.window();
-    window.show().unwrap();
 
     find(window, "Pass and play").mock_single_click(PointerEventButton::Left);
     find(window, "Matfyz rules").mock_single_click(PointerEventButton::Left);
@@ -1100,11 +1075,8 @@ fn setup_offers_classic_croatian_and_matfyz_rules() {
 #[test]
 fn a_full_rooms_invite_list_says_so_and_invites_nobody() {
     use clovece::app::ui::{InviteAdapter, InviteState, InviteeData, RoomAdapter};
-    ui_support::init();
-    let folder = settings_dir("invite-full");
-    let app = app(folder.path(), 1);
+    let (_folder, app) = shown("invite-full", 1);
     let window = app.window();
-    window.show().unwrap();
     window.global::<RoomAdapter>().set_hosting(true);
     let invite = window.global::<InviteAdapter>();
     invite.set_friends(slint::ModelRc::new(slint::VecModel::from(vec![
@@ -1129,12 +1101,8 @@ fn a_full_rooms_invite_list_says_so_and_invites_nobody() {
 
 #[test]
 fn hosting_offers_each_rule_set_with_its_own_first_player() {
-    ui_support::init();
-    let folder = settings_dir("host-rules");
-    let dir = folder.path();
-    let app = app(dir, 4);
+    let (_folder, app) = shown("host-rules", 4);
     let window = app.window();
-    window.show().unwrap();
 
     find(window, "Host a room").mock_single_click(PointerEventButton::Left);
     let room = window.global::<clovece::app::ui::RoomAdapter>();
@@ -1175,16 +1143,7 @@ fn the_room_screen_opens_for_a_guest_and_ready_toggles() {
         window.show().unwrap();
         // A house rule of the settings goes with the classic rules.
         find(window, "Settings").mock_single_click(PointerEventButton::Left);
-        ElementQuery::from_root(window)
-            .match_descendants()
-            .match_accessible_role(AccessibleRole::Switch)
-            .match_predicate(|e| {
-                e.accessible_label()
-                    .is_some_and(|l| l == "Capturing is compulsory")
-            })
-            .find_first()
-            .expect("a switch for compulsory capture")
-            .mock_single_click(PointerEventButton::Left);
+        switch(window, "Capturing is compulsory").mock_single_click(PointerEventButton::Left);
         window.global::<AppAdapter>().set_screen(Screen::Home);
 
         // Hosting: the options, then the room with its code and QR code; Start
@@ -1356,12 +1315,8 @@ fn label_containing(window: &clovece::app::ui::AppWindow, part: &'static str) ->
 
 #[test]
 fn the_join_screen_rejects_a_bad_code_and_joins_with_a_good_one() {
-    ui_support::init();
-    let folder = settings_dir("join");
-    let dir = folder.path();
-    let app = app(dir, 1);
+    let (_folder, app) = shown("join", 1);
     let window = app.window();
-    window.show().unwrap();
     let joined = ui_support::joins(window);
 
     find(window, "Join a room").mock_single_click(PointerEventButton::Left);
@@ -1425,11 +1380,8 @@ fn the_nearby_rooms_screen_opens_empty_with_its_three_filters() {
 
 #[test]
 fn how_to_play_opens_from_home_with_each_rule_set_and_back_returns() {
-    ui_support::init();
-    let folder = settings_dir("how-to-play");
-    let app = app(folder.path(), 1);
+    let (_folder, app) = shown("how-to-play", 1);
     let window = app.window();
-    window.show().unwrap();
     find(window, "How to play").mock_single_click(PointerEventButton::Left);
     assert_eq!(window.global::<AppAdapter>().get_screen(), Screen::Rules);
     for start in [
@@ -1452,12 +1404,9 @@ fn how_to_play_opens_from_home_with_each_rule_set_and_back_returns() {
 fn the_statistics_screen_is_empty_before_a_game_and_shows_a_recorded_one() {
     use clovece::stats::{Outcome, Played, Record, Store};
 
-    ui_support::init();
-    let folder = settings_dir("statistics");
+    let (folder, app) = shown("statistics", 1);
     let dir = folder.path();
-    let app = app(dir, 1);
     let window = app.window();
-    window.show().unwrap();
 
     find(window, "Statistics").mock_single_click(PointerEventButton::Left);
     assert!(shows(window, "No games played yet"));
@@ -1522,12 +1471,9 @@ fn the_statistics_screen_is_empty_before_a_game_and_shows_a_recorded_one() {
 
 #[test]
 fn a_damaged_statistics_file_is_a_message_not_a_crash() {
-    ui_support::init();
-    let folder = settings_dir("statistics-damaged");
+    let (folder, app) = shown("statistics-damaged", 1);
     let dir = folder.path();
-    let app = app(dir, 1);
     let window = app.window();
-    window.show().unwrap();
     clovece::net::identity::load_or_create(dir).unwrap();
     // A folder where the file should be cannot be read at all.
     std::fs::create_dir(dir.join("stats.jsonl")).unwrap();
