@@ -107,11 +107,8 @@ enum Command {
         /// highest-roll for matfyz, random for classic].
         #[arg(long, value_parser = first)]
         first: Option<FirstPlayer>,
-        /// Seconds the game waits for a phone that is gone before the
-        /// computer plays for it.
-        #[arg(long, hide = true, default_value_t = clovece::protocol::header::DEFAULT_GRACE_SECS,
-              value_parser = clap::value_parser!(u16).range(1..=45))]
-        grace: u16,
+        #[command(flatten)]
+        grace: Grace,
         #[command(flatten)]
         peer: PeerArgs,
     },
@@ -180,11 +177,24 @@ enum Command {
         #[arg(long, default_value_t = 0)]
         ready_after: u64,
         #[command(flatten)]
+        grace: Grace,
+        #[command(flatten)]
         peer: PeerArgs,
     },
     /// Play seat-rotated games between computer players and print their
     /// win rates with 95% intervals.
     Tournament(TournamentArgs),
+}
+
+/// The wait for a phone that is gone, which the host sets and its guests
+/// sign only if it is theirs: a hidden option, for the tests of drops.
+#[derive(clap::Args)]
+struct Grace {
+    /// Seconds the game waits for a phone that is gone before the
+    /// computer plays for it.
+    #[arg(long = "grace", hide = true, default_value_t = clovece::protocol::header::DEFAULT_GRACE_SECS,
+          value_parser = clap::value_parser!(u16).range(1..=45))]
+    secs: u16,
 }
 
 /// What `host` and `join` share.
@@ -319,7 +329,7 @@ fn main() -> ExitCode {
                 Ok((table, host)) => play(
                     Role::Host(
                         clovece::net::game::Table {
-                            grace_secs: grace,
+                            grace_secs: grace.secs,
                             ..table
                         },
                         Box::new(host),
@@ -371,8 +381,15 @@ fn main() -> ExitCode {
         Some(Command::Join {
             ticket,
             ready_after,
+            grace,
             peer,
-        }) => play(Role::Join(ticket.map(Joining::by)), peer, ready_after),
+        }) => {
+            let joining = ticket.map(|link| Joining {
+                grace_secs: grace.secs,
+                ..Joining::by(link)
+            });
+            play(Role::Join(joining), peer, ready_after)
+        }
         Some(Command::Friends { data }) => network(|| async move {
             let data = data_dir(data)?;
             let me = clovece::net::identity::load_or_create(&data)?

@@ -455,7 +455,14 @@ fn a_resumed_game_whose_other_phone_is_gone_is_played_on_with_the_computer_in_it
             ],
         );
         let (ticket, _) = process::ticket(&mut host);
-        join_and_close_mid_game(app_dir.path(), &ticket, 4);
+        {
+            // The app signs the short grace period (it signs only the
+            // rules' 45 s otherwise).
+            let app = shown_app(app_dir.path());
+            app.agree_to_grace(2);
+            join(app.window(), &ticket);
+            play_until_my_roll(app.window(), 4);
+        }
         // The other phone is gone for good.
         host.kill();
 
@@ -673,8 +680,10 @@ fn a_stranded_game_left_is_recorded_as_a_leave_at_once() {
         };
         let mut host = paced(dirs[1].path(), &host_args);
         let (ticket, _) = process::ticket(&mut host);
-        let other = paced(dirs[2].path(), &["join", &ticket, "--name", "Jana"]);
+        let guest = ["join", &ticket, "--name", "Jana", "--grace", "2"];
+        let other = paced(dirs[2].path(), &guest);
         let app = shown_app(dirs[0].path());
+        app.agree_to_grace(2);
         let window = app.window();
         join(window, &ticket);
         play_until_my_roll(window, 1);

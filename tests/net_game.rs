@@ -14,7 +14,7 @@ use clovece::net::room::Frame;
 use clovece::net::{Config, Node, Ticket};
 use clovece::protocol::{Act, Entry, Kind, Log, Message, Signed, Signer, Store};
 use libp2p::identity::Keypair;
-use process::{Hand, Proc, assert_one_result};
+use process::{Hand, Proc, assert_one_result, peer};
 
 /// The host with `players` seats, `computers` of them the computer's (and
 /// `options`), and `players - computers - 1` joining processes play to the
@@ -61,6 +61,22 @@ fn a_host_with_a_computer_seat_and_a_guest_play_to_the_end() {
 /// the bots roll those rolls at once, as any other, rather than leaving
 /// each to the turn timer (60 s here, so that the game would not end in
 /// time).
+/// A host waiting less than the rules' 45 s for a phone that is gone could
+/// choose between two known dice for a moment's absence: its guest does
+/// not sign that game unless it agreed to the same wait.
+#[test]
+fn a_guest_signs_a_shorter_wait_for_a_gone_phone_only_if_it_is_its_own() {
+    let dirs = process::dirs(2);
+    let mut host = peer(dirs[0].path(), &["host", "--players", "2", "--grace", "1"]);
+    let ticket = host.wait_for("ticket: ");
+    let refusal = peer(dirs[1].path(), &["join", &ticket]).failure();
+    assert!(
+        refusal.contains("1 s for a phone that is gone); not signed"),
+        "{refusal}"
+    );
+    host.kill();
+}
+
 #[test]
 fn the_bots_roll_the_opening_rolls_for_who_begins() {
     assert_one_result(&game(2, 0, &["--rules", "croatian", "--turn", "60"]));
@@ -158,7 +174,7 @@ async fn a_phone_lingering_after_the_end_keeps_it_against_an_entry_for_an_old_tu
     let hosting = ["host", "--players", "2", "--turn", "10", "--grace", "1"];
     let mut host = process::clovece(dirs[0].path(), &[&hosting[..], &bot].concat());
     let ticket = host.wait_for("ticket: ");
-    let joining = ["join", &ticket, "--pace", "20"];
+    let joining = ["join", &ticket, "--pace", "20", "--grace", "1"];
     let guest = process::clovece(dirs[1].path(), &[&joining[..], &bot].concat());
     host.wait_for_entries(150);
     guest.kill();

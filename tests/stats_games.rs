@@ -185,10 +185,11 @@ fn a_drop_that_never_comes_back_counts_one_loss() {
         ],
     );
     let (ticket, _) = ticket(&mut host);
-    let mut stays = peer(dirs[1].path(), &["join", &ticket, "--name", "Ana"]);
+    let guest = |name| ["join", &ticket, "--name", name, "--grace", "2"];
+    let mut stays = peer(dirs[1].path(), &guest("Ana"));
     let mut drops = peer(
         dirs[2].path(),
-        &["join", &ticket, "--name", "Ivo", "--drop-after", "4"],
+        &[&guest("Ivo")[..], &["--drop-after", "4"]].concat(),
     );
     drops.wait_for("dropped: ");
     drops.finish();

@@ -256,6 +256,13 @@ impl App {
         self.online.borrow_mut().set_listen(listen);
     }
 
+    /// Rooms joined wait `secs` for a phone that is gone, not the rules'
+    /// 45 s: a host asking for that wait is signed, and no other (the
+    /// tests of drops).
+    pub fn agree_to_grace(&self, secs: u16) {
+        self.online.borrow_mut().set_grace(secs);
+    }
+
     /// Where this phone hears invitations while Home is open, each address
     /// ending in `/p2p/<peer id>` (tests invite it on loopback), once the
     /// inbox's node listens.

@@ -45,6 +45,9 @@ pub struct Online {
     /// The data folder: identity, saved game, statistics.
     pub(super) data: PathBuf,
     pub(super) listen: Vec<Multiaddr>,
+    /// The wait for a phone that is gone which this phone signs as a guest
+    /// ([`Joining::grace_secs`]).
+    grace_secs: u16,
     pub(super) session: Option<Session>,
     /// A session whose game the player gave up (left, or closed after its
     /// end), with its generation: it plays on unseen until it has signed
@@ -96,6 +99,7 @@ impl Online {
         Online {
             data,
             listen: vec!["/ip4/0.0.0.0/tcp/0".parse().expect("a valid address")],
+            grace_secs: crate::protocol::header::DEFAULT_GRACE_SECS,
             session: None,
             leaving: None,
             lifecycle,
@@ -116,6 +120,12 @@ impl Online {
     /// Listens on `listen` instead (tests keep to loopback).
     pub fn set_listen(&mut self, listen: Vec<Multiaddr>) {
         self.listen = listen;
+    }
+
+    /// Signs, as a guest, a wait of `secs` for a phone that is gone
+    /// instead of the rules' 45 s (the tests of drops).
+    pub fn set_grace(&mut self, secs: u16) {
+        self.grace_secs = secs;
     }
 
     /// Stops the session (a started game stays in its folder, to be
@@ -276,7 +286,12 @@ pub fn connect(
 
 /// Starts a session as `part` and opens the room screen (a resumed game
 /// goes on to the board as soon as its log is shown).
-pub(super) fn begin(window: &AppWindow, online: &Rc<RefCell<Online>>, part: Part, name: String) {
+pub(super) fn begin(
+    window: &AppWindow,
+    online: &Rc<RefCell<Online>>,
+    mut part: Part,
+    name: String,
+) {
     let role = match part {
         Part::Host(_) => room::Part::Host,
         Part::Join(_) | Part::Resume(_) => room::Part::Guest,
@@ -288,6 +303,9 @@ pub(super) fn begin(window: &AppWindow, online: &Rc<RefCell<Online>>, part: Part
     window.global::<NearbyAdapter>().invoke_close();
     window.global::<ui::ScanAdapter>().invoke_close();
     let mut s = online.borrow_mut();
+    if let Part::Join(joining) = &mut part {
+        joining.grace_secs = s.grace_secs;
+    }
     invite_adapter::session_begins(window, &mut s.invites);
     // One game at a time: a given-up game still playing out stops here
     // and is recorded as it stands (it stays busy until then).

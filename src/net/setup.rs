@@ -770,6 +770,13 @@ pub(super) async fn host(
 pub struct Joining {
     pub link: String,
     pub listing: Option<Listing>,
+    /// The seconds the game may wait for a phone that is gone before the
+    /// computer plays for it, which this guest signs and no other: the
+    /// rules' 45 s ([`DEFAULT_GRACE_SECS`]), unless a test asks for less.
+    /// No listing shows it, and a shorter one would let a host choose
+    /// between two known dice for the price of a moment's absence
+    /// (docs/protocol.md, "What a cheater can and cannot do").
+    pub grace_secs: u16,
 }
 
 impl Joining {
@@ -779,14 +786,15 @@ impl Joining {
         Joining {
             link: link.into(),
             listing: None,
+            grace_secs: DEFAULT_GRACE_SECS,
         }
     }
 
     /// A room to join by `link`, chosen where it showed `listing`.
     pub fn listed(link: impl Into<String>, listing: Listing) -> Joining {
         Joining {
-            link: link.into(),
             listing: Some(listing),
+            ..Joining::by(link)
         }
     }
 }
@@ -983,7 +991,8 @@ pub(super) async fn join(
                 let _ = node.send(host, ready_message(false));
             }
             Some(Envelope::Setup(Setup::Sign(header))) => {
-                signable(&header, signer.public(), commitment, terms.as_ref())?;
+                let offered = (signer.public(), commitment);
+                signable(&header, offered, terms.as_ref(), joining.grace_secs)?;
                 send(
                     node,
                     host,
@@ -1058,15 +1067,16 @@ fn as_shown(seats: Vec<SeatView>) -> Vec<SeatView> {
 /// host said it starts `terms`, signs `header`: it must be of this app's
 /// version, start that game (the players, rules, timer and board the
 /// guest was shown), seat the guest as offered, with the standard dice,
-/// and be fair to every player. Every room has a turn timer and waits the
-/// rules' 45 s (or less) for a phone that is gone, so a header without a
-/// timer or with a longer grace period is refused: with it, a host could
-/// hold the others for hours in a game it stopped playing.
+/// and be fair to every player. Every room has a turn timer and waits
+/// `grace_secs` (the rules' 45 s, [`Joining::grace_secs`]) for a phone
+/// that is gone: without a timer or with a longer wait, a host could hold
+/// the others for hours in a game it stopped playing; with a shorter one,
+/// it could choose between two known dice at every roll not its own.
 fn signable(
     header: &Header,
-    key: PublicKey,
-    commitment: Digest,
+    (key, commitment): (PublicKey, Digest),
     terms: Option<&Listing>,
+    grace_secs: u16,
 ) -> Result<(), GameError> {
     header.same_version()?;
     let seat = header.seat_of(key).ok_or(GameError::BadSeat)?;
@@ -1082,7 +1092,7 @@ fn signable(
     if terms != Some(&Listing::of(header)) || header.stand_in != STAND_IN {
         return Err(GameError::NotAsOffered);
     }
-    if header.timer == TurnTimer::None || header.grace_secs > DEFAULT_GRACE_SECS {
+    if header.timer == TurnTimer::None || header.grace_secs != grace_secs {
         return Err(GameError::Unfair {
             timer: header.timer.seconds(),
             grace: header.grace_secs,
@@ -1166,17 +1176,28 @@ mod tests {
         let (host, guest, commitment) = (signer_of(1), signer_of(2), committed(9));
         let fair = two_player(seat(&host, commitment), seat(&guest, commitment));
         let terms = Listing::of(&fair);
-        let check = |header: &Header| signable(header, guest.public(), commitment, Some(&terms));
+        let offered = (guest.public(), commitment);
+        let check = |header: &Header| signable(header, offered, Some(&terms), DEFAULT_GRACE_SECS);
         assert!(check(&fair).is_ok());
+        // A shorter wait would let the host choose between two dice for a
+        // moment's absence: signed only by a guest that agreed to it (the
+        // tests of drops).
         let mut shorter = fair.clone();
         shorter.grace_secs = 2;
-        assert!(check(&shorter).is_ok());
+        let refused = check(&shorter).unwrap_err();
+        assert!(matches!(refused, GameError::Unfair { .. }), "{refused}");
+        assert!(signable(&shorter, offered, Some(&terms), 2).is_ok());
 
         let mut unseated = fair.clone();
         unseated.seats[2] = None;
         assert!(matches!(check(&unseated), Err(GameError::BadSeat)));
         assert!(matches!(
-            signable(&fair, guest.public(), committed(8), Some(&terms)),
+            signable(
+                &fair,
+                (guest.public(), committed(8)),
+                Some(&terms),
+                DEFAULT_GRACE_SECS
+            ),
             Err(GameError::BadSeat)
         ));
         let mut no_timer = fair.clone();
@@ -1184,7 +1205,7 @@ mod tests {
         let mut long_grace = fair.clone();
         long_grace.grace_secs = u16::MAX;
         let untimed = Listing::of(&no_timer);
-        let refused = signable(&no_timer, guest.public(), commitment, Some(&untimed));
+        let refused = signable(&no_timer, offered, Some(&untimed), DEFAULT_GRACE_SECS);
         assert!(
             matches!(refused, Err(GameError::Unfair { .. })),
             "{refused:?}"
@@ -1237,7 +1258,14 @@ mod tests {
                 theme: Theme::Classic,
             }
         );
-        let check = |header: &Header, terms| signable(header, guest.public(), commitment, terms);
+        let check = |header: &Header, terms| {
+            signable(
+                header,
+                (guest.public(), commitment),
+                terms,
+                DEFAULT_GRACE_SECS,
+            )
+        };
         assert!(check(&offered, Some(&terms)).is_ok());
         assert!(
             matches!(check(&offered, None), Err(GameError::NotAsOffered)),
@@ -2161,8 +2189,8 @@ mod tests {
     ) -> Result<(SignedHeader, Peers), GameError> {
         let (mut host_node, host_keys, ticket) = hand_host().await;
         let joining = Joining {
-            link: ticket.to_string(),
             listing: chosen,
+            ..Joining::by(ticket.to_string())
         };
         let local = tokio::task::LocalSet::new();
         let guest = jana_joins(&local, joining, Some(Duration::ZERO), Told(None));

@@ -346,7 +346,8 @@ pub fn dirs(n: usize) -> Vec<tempfile::TempDir> {
 
 /// A room of `players` processes over loopback, every seat played by its
 /// bot with `--trace` and `pace_ms`: the host (with `host_args`) first,
-/// then its guests, each with its own data folder.
+/// then its guests, each with its own data folder (and the host's
+/// `--grace`, which a guest signs only if it is its own).
 pub fn room(players: u8, host_args: &[&str], pace_ms: u64) -> (Vec<tempfile::TempDir>, Vec<Proc>) {
     let dirs = dirs(usize::from(players));
     let players = players.to_string();
@@ -354,14 +355,13 @@ pub fn room(players: u8, host_args: &[&str], pace_ms: u64) -> (Vec<tempfile::Tem
     args.extend_from_slice(host_args);
     let mut host = Proc::start(dirs[0].path(), &args, Hand::Bot, pace_ms);
     let ticket = host.wait_for("ticket: ");
+    let mut joining = vec!["join", &ticket, "--trace"];
+    if let Some(i) = host_args.iter().position(|&a| a == "--grace") {
+        joining.extend_from_slice(&host_args[i..=i + 1]);
+    }
     let mut procs = vec![host];
     for dir in &dirs[1..] {
-        procs.push(Proc::start(
-            dir.path(),
-            &["join", &ticket, "--trace"],
-            Hand::Bot,
-            pace_ms,
-        ));
+        procs.push(Proc::start(dir.path(), &joining, Hand::Bot, pace_ms));
     }
     (dirs, procs)
 }
