@@ -20,7 +20,7 @@ use clovece::lobby::options::Players;
 use clovece::net::front::Action;
 use clovece::net::game::Joining;
 use clovece::net::room::SeatView;
-use clovece::rules::{Colour, RuleSet};
+use clovece::rules::{RuleSet, Seats};
 
 use online_support::{Answered, ends_recorded_once, next, place, play, started};
 use process::peer;
@@ -122,11 +122,12 @@ fn hosts_and_plays_against_a_bot_process(options: RoomOptions, computers: usize)
     };
     assert!(started, "the host started the game");
     let game = game.expect("the game was shown");
-    let seated = Colour::ALL
-        .into_iter()
-        .filter(|&c| game.computer(c))
-        .count();
-    assert_eq!(seated, computers, "the computer's seats");
+    // The computer's seats are the last ones, where the host put it.
+    let colours = Seats::for_players(options.players.count()).unwrap();
+    for (seat, colour) in colours.iter().enumerate() {
+        let computer = seat >= seats - computers;
+        assert_eq!(game.computer(colour), computer, "{colour}");
+    }
     let winner = winner.expect("a game has a winner");
     for guest in &mut guests {
         let seen_by_bot = guest.wait_for("result: ");

@@ -418,15 +418,16 @@ fn the_rollout_player_plays_whole_games_of_every_rule_set_alike_on_one_thread_an
 }
 
 /// Head to head, each level wins more than half its games against the one
-/// below: a level that lost its edge fails here, not only in the
-/// tournaments of docs/performance.md.
+/// below (classic; Matfyz medium against easy, its hard player being
+/// costly in a debug build): a level that lost its edge fails here, not
+/// only in the tournaments of docs/performance.md.
 #[test]
 fn each_level_beats_the_one_below_it() {
     let classic = RuleSet::Classic(HouseRules::default());
     for (rules, players, games, threads, least) in [
         (classic, "medium,easy", 400, 1, 240),
         (RuleSet::Matfyz, "medium,easy", 400, 1, 210),
-        (classic, "hard,medium", 120, 2, 64),
+        (classic, "hard,medium", 120, 2, 61),
     ] {
         let standings = tournament(rules, players, games, threads).run().unwrap();
         eprintln!("{players}: {standings}");

@@ -1072,6 +1072,9 @@ fn setup_offers_classic_croatian_and_matfyz_rules() {
     assert!(!window.global::<MatfyzAdapter>().get_active());
 }
 
+/// What the invite list of a full room says.
+const FULL_ROOM: &str = "Every seat is taken. To invite someone, first free a seat: take the computer out, or remove a guest.";
+
 #[test]
 fn a_full_rooms_invite_list_says_so_and_invites_nobody() {
     use clovece::app::ui::{InviteAdapter, InviteState, InviteeData, RoomAdapter};
@@ -1088,11 +1091,10 @@ fn a_full_rooms_invite_list_says_so_and_invites_nobody() {
     ])));
     invite.set_listing(true);
     window.global::<AppAdapter>().set_screen(Screen::Room);
-    let note = "Every seat is taken. To invite someone, first free a seat: take the computer out, or remove a guest.";
-    assert!(!shows(window, note));
+    assert!(!shows(window, FULL_ROOM));
     assert_eq!(find(window, "Invite Jana").accessible_enabled(), Some(true));
     invite.set_full(true);
-    assert!(shows(window, note));
+    assert!(shows(window, FULL_ROOM));
     assert_eq!(
         find(window, "Invite Jana").accessible_enabled(),
         Some(false)
@@ -1182,6 +1184,10 @@ fn the_room_screen_opens_for_a_guest_and_ready_toggles() {
         pump_until("the host may start", || {
             find(window, "Start").accessible_enabled() == Some(true)
         });
+        // Full, the room has no seat for anyone invited.
+        find(window, "Invite players").mock_single_click(PointerEventButton::Left);
+        assert!(shows(window, FULL_ROOM));
+        find(window, "Close the invite list").mock_single_click(PointerEventButton::Left);
         assert_eq!(
             find(window, "Move seat 2 up").accessible_enabled(),
             Some(true)

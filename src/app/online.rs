@@ -188,8 +188,8 @@ pub enum Problem {
     /// (in the list, the invitation, or on the room screen).
     NotAsOffered,
     /// The room's host asked to sign a start this phone refuses (one that
-    /// seats this player wrongly, lets a player hold the game up, or is
-    /// not a valid game), in its (English) words: a broken or hostile host.
+    /// seats this player wrongly, is not fair to every player, or is not a
+    /// valid game), in its (English) words: a broken or hostile host.
     BadStart(String),
     /// This phone cannot save or read what it keeps (the game, the
     /// player's key, the statistics), in the system's (English) words:
@@ -657,6 +657,7 @@ mod tests {
                 GameError::Unfair {
                     timer: None,
                     grace: 600,
+                    agreed: 45,
                 },
                 Problem::BadStart,
             ),

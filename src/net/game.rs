@@ -125,11 +125,18 @@ pub enum GameError {
         "the host asked to start another game than its room offered (players, rules, turn timer, board, or the computer that plays for a player gone); not signed"
     )]
     NotAsOffered,
+    /// No turn timer, or another wait for a phone that is gone than this
+    /// guest's `agreed`: a host could hold the game up, or, waiting less,
+    /// choose its dice.
     #[error(
-        "the host sent a header that would let a player hold the game up (turn timer {}, {grace} s for a phone that is gone); not signed",
+        "the host sent a header that is not fair to every player (turn timer {}, {grace} s for a phone that is gone where this phone waits {agreed} s); not signed",
         timer.map_or("none".to_owned(), |s| format!("{s} s"))
     )]
-    Unfair { timer: Option<u16>, grace: u16 },
+    Unfair {
+        timer: Option<u16>,
+        grace: u16,
+        agreed: u16,
+    },
     #[error(transparent)]
     Header(#[from] HeaderError),
     #[error("cannot create the game folder {0}: {1}")]

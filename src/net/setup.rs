@@ -1096,6 +1096,7 @@ fn signable(
         return Err(GameError::Unfair {
             timer: header.timer.seconds(),
             grace: header.grace_secs,
+            agreed: grace_secs,
         });
     }
     Ok(())
