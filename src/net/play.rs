@@ -187,23 +187,27 @@ pub(super) async fn play(
         // A leave needs only the phones still here to hold it, on its
         // branch: a certificate the others complete at its place (a player
         // voted back or gone meanwhile) outranks it, and this phone, still
-        // here, signs it again in the turn that is then due.
-        let leave = phone.log().leave(me);
-        let holds = |c: Colour, leave: usize| {
-            let after = &phone.log().hashes()[leave..];
-            heads[c.index()].is_some_and(|h| after.contains(&h))
-        };
-        let told = finished.is_some()
-            && Colour::ALL
+        // here, signs it again in the turn that is then due. (Looked for
+        // only once the game is over for this phone: it is a walk of the
+        // whole log.)
+        let told = finished.is_some() && {
+            let log = phone.log();
+            let leave = if left { log.leave(me) } else { None };
+            let ended = log.result().is_some();
+            Colour::ALL
                 .into_iter()
                 .filter_map(|c| peers[c.index()].map(|p| (c, p)))
-                .all(|(c, p)| match leave.filter(|_| left) {
-                    Some(leave) => !node.is_connected(p) || holds(c, leave),
+                .all(|(c, p)| match leave {
+                    Some(leave) => {
+                        !node.is_connected(p)
+                            || heads[c.index()].is_some_and(|h| log.hashes()[leave..].contains(&h))
+                    }
                     // Taken out: signed again in this player's turn.
-                    None if left && phone.log().result().is_none() => false,
+                    None if left && !ended => false,
                     // The end (maybe before the leave could be signed).
                     None => heads[c.index()] == Some(head),
-                });
+                })
+        };
         if let Some(at) = finished {
             // What this phone sent is taken, or its peer, holding the end
             // already, has gone (what is left for it is this phone's head,
