@@ -83,13 +83,9 @@ impl OnlineGame {
         let news = self.note.is_news();
         // (This player's own move, while the computer plays the rest of
         // their turn: the time-out said stands.)
-        let computer = match before.due {
-            Due::Roll { by, .. } => by == Actor::Computer,
-            Due::Move { by, seat } => {
-                by == Actor::Computer || seat == me && self.note == Note::TimedOut { seat: me }
-            }
-            Due::Over(_) => false,
-        };
+        let computer = before.due.actor() == Some(Actor::Computer)
+            || matches!(before.due, Due::Move { seat, .. } if seat == me)
+                && self.note == Note::TimedOut { seat: me };
         self.note = match note {
             Note::None if taken_over => Note::TimedOut { seat: me },
             Note::None if news && computer => self.note,
@@ -127,16 +123,7 @@ impl OnlineGame {
 
     /// Whether a person's phone plays the roll or move that is due.
     fn person_due(&self) -> bool {
-        matches!(
-            self.snapshot.due,
-            Due::Roll {
-                by: Actor::Player(_),
-                ..
-            } | Due::Move {
-                by: Actor::Player(_),
-                ..
-            }
-        )
+        matches!(self.snapshot.due.actor(), Some(Actor::Player(_)))
     }
 
     /// What the last update did.

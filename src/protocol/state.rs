@@ -65,6 +65,16 @@ pub enum Due {
     Over(End),
 }
 
+impl Due {
+    /// Who is to roll or move; none once the game is over.
+    pub fn actor(&self) -> Option<Actor> {
+        match *self {
+            Due::Roll { by, .. } | Due::Move { by, .. } => Some(by),
+            Due::Over(_) => None,
+        }
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Stage {
     Opening(Opening),
@@ -332,8 +342,8 @@ impl State {
 
     /// That `by` is to roll or to move.
     fn expect_turn(&self, by: Actor) -> Result<(), LogError> {
-        match self.due {
-            Due::Roll { by: due, .. } | Due::Move { by: due, .. } if due == by => Ok(()),
+        match self.due.actor() {
+            Some(due) if due == by => Ok(()),
             _ => Err(not_turn(by)),
         }
     }
