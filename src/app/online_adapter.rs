@@ -348,9 +348,7 @@ pub(super) fn begin(
     });
     let adapter = window.global::<RoomAdapter>();
     adapter.set_hosting(role == room::Part::Host);
-    adapter.set_code("".into());
-    adapter.set_qr(Image::default());
-    adapter.set_link("".into());
+    forget_ticket(&adapter);
     show_room(window, &mut s);
     s.keep_bookmark();
     window
@@ -467,9 +465,7 @@ fn show_room(window: &AppWindow, s: &mut Online) {
     let adapter = window.global::<RoomAdapter>();
     if room.ticket().is_none() && !adapter.get_code().is_empty() {
         // The room is gone: its code, QR code and link with it.
-        adapter.set_code("".into());
-        adapter.set_qr(Image::default());
-        adapter.set_link("".into());
+        forget_ticket(&adapter);
     }
     if let Some((ticket, code)) = room.ticket_to_draw() {
         adapter.set_code(code.into());
@@ -506,6 +502,13 @@ fn show_room(window: &AppWindow, s: &mut Online) {
     adapter.set_ready(room.ready());
     show_problem(&adapter, room.problem());
     invite_adapter::show_invitees(window, s);
+}
+
+/// Clears the room screen's code, QR code and link.
+fn forget_ticket(adapter: &RoomAdapter) {
+    adapter.set_code("".into());
+    adapter.set_qr(Image::default());
+    adapter.set_link("".into());
 }
 
 fn show_problem(adapter: &RoomAdapter, problem: Option<&Problem>) {

@@ -196,9 +196,7 @@ fn last_standing(log: &Log) -> Option<Colour> {
     if !counts(&log.header().header.seats) {
         return None;
     }
-    let state = log.state();
-    let mut stayed =
-        players(&log.header().header.seats).filter(|&c| state.control(c) != Some(Control::Left));
+    let mut stayed = players(&log.header().header.seats).filter(|&c| !log.has_left(c));
     match (stayed.next(), stayed.next()) {
         (Some(one), None) => Some(one),
         (Some(_), Some(_)) => None,
