@@ -266,6 +266,20 @@ fn the_classic_board_on_a_small_phone_leaves_the_panel_and_players_their_room() 
     check(app.window(), SMALL_PHONE, "board-classic-small");
 }
 
+/// The longest name of the game (German) fits the game's header of a
+/// small phone whole, rather than cut off.
+#[test]
+fn the_german_board_on_a_small_phone_names_the_whole_game() {
+    ui_support::init();
+    let folder = ui_support::settings_dir("shot-classic-german");
+    let app = ui_support::app(folder.path(), 1);
+    let settings = app.window().global::<SettingsAdapter>();
+    settings.set_language(5); // Deutsch
+    settings.invoke_changed();
+    app.resume(mid_game());
+    check(app.window(), SMALL_PHONE, "board-classic-german");
+}
+
 #[test]
 fn the_matfyz_board_on_a_small_phone_leaves_the_panel_and_holdings_their_room() {
     ui_support::init();
