@@ -117,13 +117,39 @@ fn found_by_the_platforms_discovery() {
     assert!(app.invitable_at().is_empty(), "no inbox beside the room");
     find("Invite players").mock_single_click(PointerEventButton::Left);
 
+    // A phone that does not answer (nothing listens there) is listed by
+    // its id; one whose inbox runs says its player's nickname, which is
+    // listed with its id, as it is only the phone's word.
     let iphone = PeerId::random();
     let row = format!("Invite Phone {}", short(iphone));
     bonjour.report(Nearby::Found {
         peer: iphone.to_string(),
-        addrs: vec![format!("/ip4/192.168.1.7/tcp/4001/p2p/{iphone}")],
+        addrs: vec![format!("/ip4/127.0.0.1/tcp/9/p2p/{iphone}")],
+    });
+    let keypair = libp2p::identity::Keypair::generate_ed25519();
+    let hana = keypair.public().to_peer_id();
+    let inbox = ui_support::inbox(
+        keypair,
+        vec!["/ip4/127.0.0.1/tcp/0".parse().unwrap()],
+        Arc::new(FakeBonjour::default()),
+    );
+    inbox.rename("Hana");
+    bonjour.report(Nearby::Found {
+        peer: hana.to_string(),
+        addrs: inbox
+            .addrs()
+            .iter()
+            .map(|a| format!("{a}/p2p/{hana}"))
+            .collect(),
     });
     pump_until("the phone found is listed", || shows(window, &row));
+    pump_until("the named phone is listed by its name", || {
+        shows(window, "Invite Hana")
+    });
+    assert!(
+        shows(window, &format!("Phone {}", short(hana))),
+        "the named phone's id is shown beside its name"
+    );
     assert_eq!(bonjour.announced().unwrap().peer, me, "announced once");
     bonjour.report(Nearby::Lost {
         peer: iphone.to_string(),

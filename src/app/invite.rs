@@ -32,8 +32,9 @@ use crate::lobby::Filter;
 use crate::lobby::invite::{self, Invitation, Target};
 use crate::lobby::nearby::{self, RoomList};
 use crate::net::game::is_loopback;
+use crate::net::room::{Frame, Lobby};
 use crate::net::seen;
-use crate::net::{Config, Node};
+use crate::net::{Config, Event, Node};
 use crate::platform::discovery::Discovery;
 use crate::stats::{StatsError, tally};
 
@@ -41,8 +42,9 @@ use crate::stats::{StatsError, tally};
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Invitee {
     pub target: Target,
-    /// Their nickname from the statistics; empty for a phone only seen
-    /// nearby (the list then shows its id).
+    /// Their nickname: a friend's from the statistics, a phone's seen
+    /// nearby as it said ([`Seen::name`]), empty if it said none (the list
+    /// then shows its id).
     pub name: String,
     /// On the friends list (this phone has played with them).
     pub friend: bool,
@@ -69,17 +71,17 @@ pub fn friends(data: &Path, me: PeerId) -> Result<Vec<Invitee>, StatsError> {
 }
 
 /// The friends, then the phones `seen` nearby that are not among them (a
-/// friend seen nearby keeps the friend's row, with the address seen).
-pub fn invitees(friends: &[Invitee], seen: &[Target]) -> Vec<Invitee> {
+/// friend seen nearby keeps the friend's row and name, with the address
+/// seen).
+pub fn invitees(friends: &[Invitee], seen: &[Invitee]) -> Vec<Invitee> {
     let mut all = friends.to_vec();
-    for target in seen {
-        match all.iter_mut().find(|i| i.target.peer == target.peer) {
-            Some(friend) => friend.target.addrs.extend(target.addrs.iter().cloned()),
-            None => all.push(Invitee {
-                target: target.clone(),
-                name: String::new(),
-                friend: false,
-            }),
+    for phone in seen {
+        match all.iter_mut().find(|i| i.target.peer == phone.target.peer) {
+            Some(friend) => friend
+                .target
+                .addrs
+                .extend(phone.target.addrs.iter().cloned()),
+            None => all.push(phone.clone()),
         }
     }
     all
@@ -137,7 +139,7 @@ where
 /// of.
 #[derive(Debug, Default)]
 pub struct Seen {
-    phones: Vec<Target>,
+    phones: Vec<Invitee>,
     told: Vec<PeerId>,
 }
 
@@ -147,9 +149,11 @@ impl Seen {
         Seen {
             phones: known
                 .iter()
-                .map(|(peer, addr)| Target {
-                    peer: *peer,
-                    addrs: vec![addr.clone()],
+                .map(|(peer, addr)| {
+                    nearby(Target {
+                        peer: *peer,
+                        addrs: vec![addr.clone()],
+                    })
                 })
                 .collect(),
             told: known.iter().map(|(peer, _)| *peer).collect(),
@@ -164,24 +168,46 @@ impl Seen {
         let phones = &mut self.phones;
         if !here {
             let before = phones.len();
-            phones.retain(|t| t.peer != peer || self.told.contains(&peer));
+            phones.retain(|p| p.target.peer != peer || self.told.contains(&peer));
             return phones.len() != before;
         }
-        if phones.iter().any(|t| t.peer == peer)
-            || seen::make_room(phones, |t| self.told.contains(&t.peer)).is_err()
+        if phones.iter().any(|p| p.target.peer == peer)
+            || seen::make_room(phones, |p| self.told.contains(&p.target.peer)).is_err()
         {
             return false;
         }
-        phones.push(Target {
+        phones.push(nearby(Target {
             peer,
             addrs: Vec::new(),
-        });
+        }));
         true
     }
 
+    /// Takes in that `peer` says its nickname is `name` (its first answer
+    /// only, [`crate::net::room::Lobby::IAm`]): whether the list changed.
+    /// A phone not on the list is not put on it by saying a name.
+    pub fn name(&mut self, peer: PeerId, name: String) -> bool {
+        match self.phones.iter_mut().find(|p| p.target.peer == peer) {
+            Some(phone) if phone.name != name => {
+                phone.name = name;
+                true
+            }
+            _ => false,
+        }
+    }
+
     /// Every phone seen so far, in the order seen.
-    pub fn phones(&self) -> &[Target] {
+    pub fn phones(&self) -> &[Invitee] {
         &self.phones
+    }
+}
+
+/// A phone seen nearby, as yet without a name.
+fn nearby(target: Target) -> Invitee {
+    Invitee {
+        target,
+        name: String::new(),
+        friend: false,
     }
 }
 
@@ -252,6 +278,10 @@ impl Newest {
 /// node and its announcement.
 pub struct Inbox {
     listening: Arc<Mutex<Listening>>,
+    /// The player's nickname, told to a host that asks who this phone is
+    /// (for its invite list); empty until [`Inbox::rename`], when none is
+    /// told.
+    name: Arc<Mutex<String>>,
     declines: mpsc::UnboundedSender<Received>,
     browse: mpsc::UnboundedSender<Browse>,
     _stop: oneshot::Sender<()>,
@@ -301,9 +331,10 @@ impl Inbox {
         let (found, sightings) = mpsc::unbounded_channel();
         let (stop, stopped) = oneshot::channel();
         let listening = Arc::new(Mutex::new(Listening::Starting));
+        let name = Arc::new(Mutex::new(String::new()));
         let announced = NodeAnnouncement::default();
         let config = config(listen, &*discovery);
-        let (at, announcing) = (listening.clone(), announced.clone());
+        let (at, announcing, named) = (listening.clone(), announced.clone(), name.clone());
         spawn("invitations", stopped, move || async move {
             let mut node = match Node::start(keypair, config).await {
                 Ok(node) => node,
@@ -333,8 +364,10 @@ impl Inbox {
             loop {
                 tokio::select! {
                     event = node.next() => {
-                        if let Some((host, invitation)) = Invitation::in_event(event) {
-                            received(Received { host, invitation });
+                        if let Event::Message { from, bytes } = event
+                            && let Ok(Frame::Lobby(message)) = Frame::decode(&bytes)
+                        {
+                            hear(&mut node, from, message, &named, &received);
                         }
                     }
                     Some(no) = to_decline.recv() => declining.send(&mut node, no),
@@ -356,7 +389,7 @@ impl Inbox {
                                 listed(list);
                                 Ok(())
                             },
-                            |host, invitation| received(Received { host, invitation }),
+                            |node, from, message| hear(node, from, message, &named, &received),
                             |node| {
                                 while let Ok(no) = to_decline.try_recv() {
                                     declining.send(node, no);
@@ -375,6 +408,7 @@ impl Inbox {
         })?;
         Ok(Inbox {
             listening,
+            name,
             declines,
             browse,
             _stop: stop,
@@ -400,6 +434,11 @@ impl Inbox {
         }
     }
 
+    /// Tells hosts that ask who this phone is that its player is `name`.
+    pub fn rename(&self, name: &str) {
+        *lock(&self.name) = crate::net::nickname(name);
+    }
+
     /// Tells the host of `received` it is declined.
     pub fn decline(&self, received: Received) {
         let _ = self.declines.send(received);
@@ -409,6 +448,29 @@ impl Inbox {
     /// before has stopped); fails only once the inbox's node has stopped.
     pub(super) fn browse(&self, request: Browse) -> Result<(), Browse> {
         self.browse.send(request).map_err(|e| e.0)
+    }
+}
+
+/// What the inbox does with a lobby `message` from `from`: passes an
+/// invitation on to `received`, and answers a host asking who this phone
+/// is with the player's `name`, if it has one.
+fn hear(
+    node: &mut Node,
+    from: PeerId,
+    message: Lobby,
+    name: &Mutex<String>,
+    received: &impl Fn(Received),
+) {
+    if message == Lobby::WhoAreYou {
+        let name = lock(name).clone();
+        if !name.is_empty() {
+            let _ = node.send(from, Frame::Lobby(Lobby::IAm { name }).encode());
+        }
+    } else if let Some(invitation) = Invitation::of(from, message) {
+        received(Received {
+            host: from,
+            invitation,
+        });
     }
 }
 
@@ -538,9 +600,13 @@ mod tests {
                 friend: true,
             },
         ];
+        // A friend who says another name nearby keeps the friend's.
         let seen = [
-            target(other, Some("/ip4/127.0.0.1/tcp/7")),
-            target(ivo, Some("/ip4/127.0.0.1/tcp/8")),
+            nearby(target(other, Some("/ip4/127.0.0.1/tcp/7"))),
+            Invitee {
+                name: "Ivan".into(),
+                ..nearby(target(ivo, Some("/ip4/127.0.0.1/tcp/8")))
+            },
         ];
         let all = invitees(&friends, &seen);
         let rows: Vec<(PeerId, &str, bool, usize)> = all
@@ -642,7 +708,7 @@ mod tests {
             assert!(seen.take(PeerId::random(), true));
         }
         assert_eq!(seen.phones().len(), seen::MAX_PHONES);
-        assert_eq!(seen.phones()[0].peer, told);
+        assert_eq!(seen.phones()[0].target.peer, told);
     }
 
     #[test]
@@ -680,7 +746,7 @@ mod tests {
     fn the_phones_the_app_was_told_of_are_seen_from_the_start_and_stay() {
         let phone = (PeerId::random(), "/ip4/127.0.0.1/tcp/9".parse().unwrap());
         let mut seen = Seen::new(std::slice::from_ref(&phone));
-        let told = [target(phone.0, Some("/ip4/127.0.0.1/tcp/9"))];
+        let told = [nearby(target(phone.0, Some("/ip4/127.0.0.1/tcp/9")))];
         assert_eq!(seen.phones(), told);
         let other = PeerId::random();
         assert!(seen.take(other, true));
@@ -688,5 +754,32 @@ mod tests {
         assert!(seen.take(other, false));
         assert!(!seen.take(phone.0, false), "told of, it stays");
         assert_eq!(seen.phones(), told);
+    }
+
+    #[test]
+    fn a_phone_seen_nearby_is_listed_under_the_name_it_says() {
+        let (named, stranger) = (PeerId::random(), PeerId::random());
+        let mut seen = Seen::default();
+        assert!(seen.take(named, true));
+        assert!(seen.name(named, "Hana".into()));
+        assert!(
+            !seen.name(named, "Hana".into()),
+            "the same again: no change"
+        );
+        assert!(
+            !seen.name(stranger, "Ivo".into()),
+            "a phone not seen is not listed by saying a name"
+        );
+        assert_eq!(
+            seen.phones(),
+            [Invitee {
+                name: "Hana".into(),
+                ..nearby(target(named, None))
+            }]
+        );
+        // Lost and found again, it has said nothing yet.
+        assert!(seen.take(named, false));
+        assert!(seen.take(named, true));
+        assert_eq!(seen.phones()[0].name, "");
     }
 }

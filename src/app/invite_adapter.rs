@@ -199,14 +199,19 @@ pub fn connect(window: &AppWindow, online: &Rc<RefCell<Online>>, name: Rc<dyn Fn
     ONLINE.with(|o| *o.borrow_mut() = Rc::downgrade(online));
     let adapter = window.global::<InviteAdapter>();
 
-    let (weak, state) = (window.as_weak(), online.clone());
+    let (weak, state, nickname) = (window.as_weak(), online.clone(), name.clone());
     adapter.on_listen(move || {
         let Some(window) = weak.upgrade() else { return };
         let mut s = state.borrow_mut();
         // Not beside a session's node. A given-up session's may run on for
         // a while (until this player's turn signs the leave); Home listens
         // meanwhile (docs/lobby.md, "One identity, several nodes").
-        if s.invites.inbox.is_some() || s.session.is_some() {
+        if s.session.is_some() {
+            return;
+        }
+        // The nickname may have changed in Settings since.
+        if let Some(inbox) = &s.invites.inbox {
+            inbox.rename(&nickname());
             return;
         }
         let opened = online_adapter::identity(&s).and_then(|keypair| {
@@ -222,6 +227,7 @@ pub fn connect(window: &AppWindow, online: &Rc<RefCell<Online>>, name: Rc<dyn Fn
         let adapter = window.global::<InviteAdapter>();
         match opened {
             Ok(inbox) => {
+                inbox.rename(&nickname());
                 s.invites.inbox = Some(inbox);
                 adapter.set_inbox_problem("".into());
             }

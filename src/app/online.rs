@@ -128,6 +128,8 @@ pub enum Update {
     /// The host's node found a phone nearby (`here`) or lost it: whom its
     /// invite list offers.
     Nearby { peer: PeerId, here: bool },
+    /// A phone found nearby said its nickname: only its word.
+    Named { peer: PeerId, name: String },
     /// The game started (or resumed) with this player in `me`'s seat;
     /// every seat's nickname by colour (empty: the computer's seat, or a
     /// player whose nickname is not known); whether this phone hosted the
@@ -342,6 +344,10 @@ impl<F: FnMut(Update)> Front for AppFront<F> {
             },
             Progress::Said(line) => Update::Said(line.to_owned()),
             Progress::Nearby { peer, here } => Update::Nearby { peer, here },
+            Progress::Named { peer, name } => Update::Named {
+                peer,
+                name: name.to_owned(),
+            },
             Progress::Seat { me, names, hosted } => Update::Started {
                 me,
                 names: names.clone(),

@@ -435,6 +435,11 @@ fn apply(window: &AppWindow, online: &Rc<RefCell<Online>>, generation: u64, upda
                 invite_adapter::show_invitees(window, &s);
             }
         }
+        Update::Named { peer, name } => {
+            if s.invites.seen.name(peer, name) {
+                invite_adapter::show_invitees(window, &s);
+            }
+        }
         Update::Ended(Ok(())) => s.session = None,
         other => {
             let changed = s.room.as_mut().is_some_and(|room| room.apply(&other));

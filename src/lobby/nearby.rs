@@ -16,7 +16,6 @@ use libp2p::identity::Keypair;
 use libp2p::multiaddr::Protocol;
 use libp2p::{Multiaddr, PeerId};
 
-use super::invite::Invitation;
 use super::options::{Filter, Shown};
 use crate::net::game::is_loopback;
 use crate::net::room::{Frame, Listing, Lobby};
@@ -195,7 +194,7 @@ pub async fn run(
         tokio::time::sleep(browse.duration),
         |_, changes| changes.iter().try_for_each(|change| print(change, out)),
         // `clovece invitations` is the command line's inbox.
-        |_, _| {},
+        |_, _, _| {},
         |_| {},
     )
     .await
@@ -205,9 +204,10 @@ pub async fn run(
 /// is ready, asking the phones in `ask` and those the node finds (by its
 /// mDNS, if it runs, or by the platform's discovery it hears,
 /// [`Node::hear`]). After every change, `changed` gets the list and what
-/// changed; an error from it ends the list. `invited` gets every sound
-/// invitation that arrives meanwhile, with its host (the app's node that
-/// keeps the list is also the one that hears its invitations). `tend` gets
+/// changed; an error from it ends the list. `heard` gets the node and every
+/// other lobby message that arrives meanwhile, with its sender (the app's
+/// node that keeps the list is also the one that hears its invitations,
+/// and answers who it is). `tend` gets
 /// the node at every round of questions, twice a second, for the caller's
 /// own sends (the app's declines of invitations).
 pub async fn keep(
@@ -216,7 +216,7 @@ pub async fn keep(
     filter: Filter,
     until: impl Future<Output = ()>,
     mut changed: impl FnMut(&RoomList, &[Change]) -> std::io::Result<()>,
-    mut invited: impl FnMut(PeerId, Invitation),
+    mut heard: impl FnMut(&mut Node, PeerId, Lobby),
     mut tend: impl FnMut(&mut Node),
 ) -> Result<(), BrowseError> {
     // The phones asked, oldest first; those named in `ask` and those with a
@@ -309,9 +309,7 @@ pub async fn keep(
                         }
                     }
                     Ok(Frame::Lobby(other)) => {
-                        if let Some(invitation) = Invitation::of(from, other) {
-                            invited(from, invitation);
-                        }
+                        heard(node, from, other);
                         Vec::new()
                     }
                     _ => Vec::new(),

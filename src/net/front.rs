@@ -70,6 +70,8 @@ pub enum Progress<'a> {
     /// the host can invite. (The node is this phone on the network while
     /// the room is open, so its finds are the ones to list.)
     Nearby { peer: PeerId, here: bool },
+    /// A phone found nearby said its nickname ([`crate::net::room::Lobby::IAm`]).
+    Named { peer: PeerId, name: &'a str },
     /// A saved game was taken up again, at this many entries.
     Resumed(u32),
     /// The game started (or resumed) with this player in `me`'s seat;

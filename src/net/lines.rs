@@ -82,7 +82,8 @@ impl<W: Write> Front for Lines<W> {
             Progress::Listening { .. }
             | Progress::Joined(_)
             | Progress::Terms(_)
-            | Progress::Nearby { .. } => {}
+            | Progress::Nearby { .. }
+            | Progress::Named { .. } => {}
             Progress::Seats { seats, .. } => writeln!(out, "seats: {}", SeatList(seats))?,
             Progress::Said(line) => writeln!(out, "{line}")?,
             Progress::Resumed(len) => writeln!(out, "resumed: {len}")?,

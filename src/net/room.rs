@@ -122,6 +122,16 @@ pub enum Lobby {
         room: RoomId,
         seat: u8,
     },
+    /// A host asks a phone its node found nearby for its nickname, to
+    /// show it on the invite list. After `YourSeat`, for the same reason:
+    /// a phone of a version before passes it by, and is listed by its id.
+    WhoAreYou,
+    /// The nickname, the answer to [`Lobby::WhoAreYou`]: only the phone's
+    /// word (any phone can give itself a friend's name), so the list shows
+    /// its id beside it.
+    IAm {
+        name: String,
+    },
 }
 
 impl Lobby {

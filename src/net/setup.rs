@@ -11,7 +11,7 @@
 //! 4. the host sends the signed header with every player's addresses
 //!    ([`Setup::Start`]), so guests can reach each other directly.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::time::Duration;
 
 use libp2p::identity::Keypair;
@@ -416,6 +416,9 @@ pub(super) async fn host(
     // declined) that came meanwhile: the last of each phone's, for as
     // few phones as a room has.
     let mut held_notes: BTreeMap<PeerId, Lobby> = BTreeMap::new();
+    // The phones found nearby asked their nicknames, until they answer:
+    // only their first answer is shown.
+    let mut asked: BTreeSet<PeerId> = BTreeSet::new();
     loop {
         if signing.is_none() {
             for offer in std::mem::take(&mut held) {
@@ -641,9 +644,15 @@ pub(super) async fn host(
                     node.dial(peer);
                 }
                 front.show(Progress::Nearby { peer, here: true })?;
+                // For the invite list, which would show only its id.
+                if !room.guests().contains(&peer) && asked.insert(peer) {
+                    let _ = node.send(peer, Frame::Lobby(Lobby::WhoAreYou).encode());
+                    node.dial(peer);
+                }
                 continue;
             }
             Event::Expired(peer) => {
+                asked.remove(&peer);
                 front.show(Progress::Nearby { peer, here: false })?;
                 continue;
             }
@@ -659,6 +668,16 @@ pub(super) async fn host(
             _ => continue,
         };
         if let Ok(Frame::Lobby(lobby)) = Frame::decode(&bytes) {
+            if let Lobby::IAm { name } = &lobby {
+                if asked.remove(&from) {
+                    let name = nickname(name);
+                    front.show(Progress::Named {
+                        peer: from,
+                        name: &name,
+                    })?;
+                }
+                continue;
+            }
             if let Some(answer) = room.answer(from, &lobby) {
                 let admitted = matches!(answer, Lobby::Admitted { .. });
                 let seated = taken.offers.contains_key(&from);
