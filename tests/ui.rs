@@ -593,6 +593,14 @@ fn when_the_turn_timer_runs_out_the_computer_rolls_for_the_person() {
     // the full time again.
     assert_eq!(game.get_rolls(), 1);
     assert!(find(window, "10 seconds left").is_valid());
+    // Red tries again for a six: told why the die shows a roll already,
+    // until it rolls itself.
+    let told = "The computer played when your time ran out. Tap the die to roll";
+    assert!(shows(window, told));
+    find(window, "Die").mock_single_click(PointerEventButton::Left);
+    mock_elapsed_time(Duration::from_secs(2));
+    assert_eq!(game.get_rolls(), 2);
+    assert!(!shows(window, told));
 }
 
 #[test]

@@ -900,6 +900,7 @@ fn show_game(window: &AppWindow, state: &State, game: &OfflineGame) {
     adapter.set_turn_computer(!human);
     adapter.set_turn_yours(human && game.only_person() == Some(turn));
     adapter.set_can_roll(rolling && human);
+    adapter.set_ran_out(game.ran_out());
     adapter.set_must_move(matches!(game.next(), Next::Move { .. }));
     let face = game.fairness().face(turn);
     adapter.set_die(face.map_or(0, |d| i32::from(d.get())));

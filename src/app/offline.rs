@@ -17,6 +17,7 @@ use super::geometry::Spot;
 use super::matfyz::Choice;
 use super::turn_clock::{Tick, TurnClock};
 use crate::bot::{self, Level};
+use crate::protocol::Colours;
 use crate::protocol::header::TurnTimer;
 
 /// The level at which the computer acts for a person whose turn timer ran
@@ -119,6 +120,10 @@ pub struct OfflineGame {
     decisions: u64,
     /// The person's time for the roll or move that is due.
     clock: TurnClock,
+    /// The seats whose person's time ran out at their last turn, until
+    /// they roll again themselves: told at their next turn, as the note
+    /// that said so is long gone by then.
+    ran_out: Colours,
     /// How to play the game again; none for a game resumed from a position.
     record: Option<Record>,
 }
@@ -223,6 +228,7 @@ impl OfflineGame {
             note: Note::None,
             decisions: 0,
             clock: TurnClock::new(TurnTimer::None),
+            ran_out: Colours::NONE,
             record: None,
         })
     }
@@ -328,7 +334,15 @@ impl OfflineGame {
         if note == Note::None || note == before {
             self.note = Note::TimedOut { seat };
         }
+        self.ran_out = self.ran_out.with(seat);
         Ok(self.note)
+    }
+
+    /// Whether a person is to roll whose time ran out at their last turn
+    /// (and who has not rolled since).
+    pub fn ran_out(&self) -> bool {
+        matches!(self.game().next(), Next::Roll { seat, .. } if self.ran_out.contains(seat))
+            && self.computer_to_act().is_none()
     }
 
     fn roll_as(&mut self, die: Die, by_computer: bool) -> Result<Note, FlowError> {
@@ -339,6 +353,9 @@ impl OfflineGame {
         };
         let first_of_turn = self.board.unused_rolls().is_empty();
         let rolled = self.board.roll(die)?;
+        if !by_computer {
+            self.ran_out = self.ran_out.without(seat);
+        }
         self.keep(Step::Roll(die, by_computer));
         self.clock.restart();
         self.last_roll = Some(die);
@@ -1020,6 +1037,20 @@ mod tests {
         assert_eq!(moved, Ok(Note::RollAgain));
         let red = game.pieces()[0];
         assert_eq!(red.spot, Spot::Track(0));
+    }
+
+    #[test]
+    fn a_person_whose_time_ran_out_is_told_at_their_next_roll_until_they_roll() {
+        let mut game = timed(TurnTimer::Seconds10);
+        assert!(!game.ran_out());
+        game.stand_in(|| Die::SIX).unwrap();
+        assert!(!game.ran_out(), "a move is due, not a roll");
+        // The six brought a piece out, and rolls again: the note of the
+        // time-out is gone ("roll again"), the reminder is not.
+        assert_eq!(game.stand_in(|| unreachable!()), Ok(Note::RollAgain));
+        assert!(game.ran_out());
+        game.roll(die(2)).unwrap();
+        assert!(!game.ran_out(), "rolled by the person");
     }
 
     #[test]

@@ -617,6 +617,7 @@ fn show_game(window: &AppWindow, s: &Online) {
         _ => ui::OpeningKind::None,
     });
     adapter.set_can_roll(game.can_roll());
+    adapter.set_ran_out(game.ran_out());
     adapter.set_must_move(game.must_move());
     let fairness = game.fairness();
     adapter.set_die(game.face(&fairness).map_or(0, |d| i32::from(d.get())));

@@ -42,6 +42,10 @@ pub struct OnlineGame {
     /// time), as the last tick said: another player's time is not shown
     /// then, as it may have run out waiting for that phone.
     waiting_on_silent: bool,
+    /// This player's time ran out at their last turn, and they have not
+    /// rolled since: told at their next turn, as the note that said so is
+    /// long gone by then.
+    ran_out: bool,
 }
 
 /// Ticks (seconds) a player may stay overdue without the log moving before
@@ -63,6 +67,7 @@ impl OnlineGame {
             clock: TurnClock::new(timer),
             overdue_for: 0,
             waiting_on_silent: false,
+            ran_out: false,
         }
     }
 
@@ -86,6 +91,11 @@ impl OnlineGame {
         let computer = before.due.actor() == Some(Actor::Computer)
             || matches!(before.due, Due::Move { seat, .. } if seat == me)
                 && self.note == Note::TimedOut { seat: me };
+        let rolled_myself = self.snapshot.rolls
+            [before.rolls.len().min(self.snapshot.rolls.len())..]
+            .iter()
+            .any(|r| r.seat == me && !r.by_computer);
+        self.ran_out = taken_over || self.ran_out && !rolled_myself;
         self.note = match note {
             Note::None if taken_over => Note::TimedOut { seat: me },
             Note::None if news && computer => self.note,
@@ -205,6 +215,12 @@ impl OnlineGame {
             None => fairness.history().last().map(|r| r.die),
             Some(_) => self.turn().and_then(|turn| fairness.face(turn)),
         }
+    }
+
+    /// Whether this player is to roll after their time ran out at their
+    /// last turn (and they have not rolled since).
+    pub fn ran_out(&self) -> bool {
+        self.ran_out && self.can_roll()
     }
 
     /// Whether this player may tap the die now.
@@ -698,11 +714,22 @@ mod tests {
         green_moved.due = due_roll(Colour::Red);
         game.update(green_moved.clone());
         assert_eq!(game.note(), timed_out);
+        // At this player's next roll they are told, until they roll.
+        assert!(game.ran_out());
         // ...but a person's act speaks for itself.
-        let mut red_moved = green_moved;
+        let mut red_moved = green_moved.clone();
         red_moved.due = green;
         game.update(red_moved);
         assert_eq!(game.note(), Note::None);
+        assert!(!game.ran_out(), "not this player's roll");
+        // Told again at the next roll, after a note of its own.
+        game.update(green_moved.clone());
+        assert!(game.ran_out());
+        let mut rolled = green_moved;
+        rolled.rolls.push(roll(Colour::Red, 3));
+        rolled.due = mine;
+        game.update(rolled);
+        assert!(!game.ran_out(), "rolled by this player");
     }
 
     #[test]
