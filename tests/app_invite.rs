@@ -150,6 +150,17 @@ fn found_by_the_platforms_discovery() {
         shows(window, &format!("Phone {}", short(hana))),
         "the named phone's id is shown beside its name"
     );
+    // An invitation the phone took is on its screen; one to a phone that
+    // does not answer waits for it.
+    ui_support::find(window, "Invite Hana").mock_single_click(PointerEventButton::Left);
+    pump_until("the invitation reached the phone", || {
+        shows(window, "Hana is invited")
+    });
+    ui_support::find(window, &row).mock_single_click(PointerEventButton::Left);
+    let waiting = format!("Phone {}: invitation waiting for the phone", short(iphone));
+    pump_until("the invitation waits", || shows(window, &waiting));
+    ui_support::pump(std::time::Duration::from_secs(1));
+    assert!(shows(window, &waiting), "still waiting");
     assert_eq!(bonjour.announced().unwrap().peer, me, "announced once");
     bonjour.report(Nearby::Lost {
         peer: iphone.to_string(),

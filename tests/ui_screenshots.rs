@@ -607,9 +607,11 @@ fn the_invite_list_looks_as_recorded() {
     invite.set_friends(slint::ModelRc::new(slint::VecModel::from(vec![
         invitee("Ivo", "", InviteState::Seated),
         invitee("Jana", "", InviteState::Sent),
+        invitee("Karol", "", InviteState::Waiting),
     ])));
     invite.set_nearby(slint::ModelRc::new(slint::VecModel::from(vec![
         invitee("", "x7Qk2P", InviteState::Declined),
+        invitee("Lucia", "b3TzW8", InviteState::None),
         invitee("", "R4mNa9", InviteState::None),
     ])));
     invite.set_listing(true);

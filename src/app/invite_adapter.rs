@@ -375,7 +375,8 @@ pub fn show_invitees(window: &AppWindow, s: &Online) {
             state: match (seated, room.and_then(|r| r.invited(id))) {
                 (Some(_), _) => ui::InviteState::Seated,
                 (None, None) => ui::InviteState::None,
-                (None, Some(Invited::Sent)) => ui::InviteState::Sent,
+                (None, Some(Invited::Waiting)) => ui::InviteState::Waiting,
+                (None, Some(Invited::Reached)) => ui::InviteState::Sent,
                 (None, Some(Invited::Declined)) => ui::InviteState::Declined,
             },
         }

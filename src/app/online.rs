@@ -128,6 +128,8 @@ pub enum Update {
     /// The host's node found a phone nearby (`here`) or lost it: whom its
     /// invite list offers.
     Nearby { peer: PeerId, here: bool },
+    /// The phone invited has the invitation.
+    Reached(PeerId),
     /// A phone found nearby said its nickname: only its word.
     Named { peer: PeerId, name: String },
     /// The game started (or resumed) with this player in `me`'s seat;
@@ -344,6 +346,7 @@ impl<F: FnMut(Update)> Front for AppFront<F> {
             },
             Progress::Said(line) => Update::Said(line.to_owned()),
             Progress::Nearby { peer, here } => Update::Nearby { peer, here },
+            Progress::Reached(peer) => Update::Reached(peer),
             Progress::Named { peer, name } => Update::Named {
                 peer,
                 name: name.to_owned(),

@@ -26,9 +26,11 @@ pub enum Part {
 /// What became of an invitation the host sent.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Invited {
-    /// Sent (or waiting to be, until the phone is found); accepting is
-    /// simply taking a seat.
-    Sent,
+    /// Waiting to be taken by the phone: it is off, away from its Home
+    /// screen, or not found yet.
+    Waiting,
+    /// On the phone's screen; accepting is simply taking a seat.
+    Reached,
     Declined,
 }
 
@@ -155,7 +157,7 @@ impl Room {
     /// `declined: <peer>`); whether it was one.
     fn heard(&mut self, line: &str) -> bool {
         let (state, peer) = match line.split_once(": ") {
-            Some(("invited", peer)) => (Invited::Sent, peer),
+            Some(("invited", peer)) => (Invited::Waiting, peer),
             Some(("declined", peer)) => (Invited::Declined, peer),
             _ => return false,
         };
@@ -191,6 +193,15 @@ impl Room {
                     .retain(|(peer, _)| guests.iter().all(|(_, g)| g != peer));
                 // The seats changed as asked: an earlier refusal is old.
                 self.problem = None;
+            }
+            Update::Reached(peer) => {
+                let Some((_, state)) = self.invited.iter_mut().find(|(p, _)| p == peer) else {
+                    return false;
+                };
+                if *state != Invited::Waiting {
+                    return false;
+                }
+                *state = Invited::Reached;
             }
             Update::Said(line) => {
                 let Some(why) = line.strip_prefix("refused: ") else {
@@ -456,10 +467,22 @@ mod tests {
         assert_eq!(Room::new(Part::Guest).invite(target), None);
         assert_eq!(room.invited(peer), None);
         assert!(room.apply(&Update::Said(format!("invited: {peer}"))));
-        assert_eq!(room.invited(peer), Some(Invited::Sent));
+        assert_eq!(room.invited(peer), Some(Invited::Waiting));
+        assert!(
+            !room.apply(&Update::Reached(PeerId::random())),
+            "not invited"
+        );
+        assert!(room.apply(&Update::Reached(peer)));
+        assert_eq!(room.invited(peer), Some(Invited::Reached));
+        assert!(!room.apply(&Update::Reached(peer)), "reached already");
         assert!(room.apply(&Update::Said(format!("declined: {peer}"))));
         assert_eq!(room.invited(peer), Some(Invited::Declined));
+        assert!(!room.apply(&Update::Reached(peer)), "a decline stands");
+        assert_eq!(room.invited(peer), Some(Invited::Declined));
         assert!(!room.apply(&Update::Said("declined: not a peer".into())));
+        // Invited again, it waits again for the phone to take it.
+        assert!(room.apply(&Update::Said(format!("invited: {peer}"))));
+        assert_eq!(room.invited(peer), Some(Invited::Waiting));
     }
 
     #[test]
@@ -481,7 +504,7 @@ mod tests {
         };
         room.apply(&seated(vec![(1, PeerId::random())]));
         assert_eq!(room.seated(peer), None, "another phone in the seat");
-        assert_eq!(room.invited(peer), Some(Invited::Sent));
+        assert_eq!(room.invited(peer), Some(Invited::Waiting));
         room.apply(&seated(vec![(1, peer)]));
         assert_eq!(room.seated(peer), Some("Ivo"));
         assert_eq!(room.invited(peer), None, "the invitation was taken");

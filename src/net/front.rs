@@ -70,6 +70,9 @@ pub enum Progress<'a> {
     /// the host can invite. (The node is this phone on the network while
     /// the room is open, so its finds are the ones to list.)
     Nearby { peer: PeerId, here: bool },
+    /// The phone invited took every message queued for it, the invitation
+    /// among them: it is on its screen now.
+    Reached(PeerId),
     /// A phone found nearby said its nickname ([`crate::net::room::Lobby::IAm`]).
     Named { peer: PeerId, name: &'a str },
     /// A saved game was taken up again, at this many entries.

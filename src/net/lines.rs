@@ -83,6 +83,7 @@ impl<W: Write> Front for Lines<W> {
             | Progress::Joined(_)
             | Progress::Terms(_)
             | Progress::Nearby { .. }
+            | Progress::Reached(_)
             | Progress::Named { .. } => {}
             Progress::Seats { seats, .. } => writeln!(out, "seats: {}", SeatList(seats))?,
             Progress::Said(line) => writeln!(out, "{line}")?,

@@ -71,6 +71,9 @@ const MAX_BAD_SIGNATURES: u8 = 16;
 /// one Wi-Fi that takes moments, and a phone that has not taken it by then
 /// learns of the leave as it would of a phone gone.
 const FAREWELL_WAIT: Duration = Duration::from_secs(1);
+/// How often the host looks whether a phone invited has taken its
+/// invitation, while one has not.
+const REACHED_EVERY: Duration = Duration::from_millis(250);
 /// The longest nickname a phone passes on (in characters); longer ones are
 /// cut, so a hostile peer cannot fill the others' statistics.
 pub const MAX_NAME: usize = 32;
@@ -419,6 +422,9 @@ pub(super) async fn host(
     // The phones found nearby asked their nicknames, until they answer:
     // only their first answer is shown.
     let mut asked: BTreeSet<PeerId> = BTreeSet::new();
+    // The phones invited whose invitation is still queued (a phone that is
+    // off, or not found yet), until they take it.
+    let mut unreached: BTreeSet<PeerId> = BTreeSet::new();
     loop {
         if signing.is_none() {
             for offer in std::mem::take(&mut held) {
@@ -447,6 +453,7 @@ pub(super) async fn host(
                         room.forget_refused(to);
                         if let Lobby::Invite { .. } = message {
                             room.vouch(to);
+                            unreached.insert(to);
                         }
                         if let Err(e) = node.send(to, Frame::Lobby(message).encode()) {
                             warn!(%to, "cannot send: {e}");
@@ -578,6 +585,15 @@ pub(super) async fn host(
         }
         // Guests gone meanwhile are no longer waited for.
         unoffered.retain(|peer, _| room.guests().contains(peer));
+        let reached: Vec<PeerId> = unreached
+            .iter()
+            .copied()
+            .filter(|&peer| node.unacknowledged(peer) == 0)
+            .collect();
+        for peer in reached {
+            unreached.remove(&peer);
+            front.show(Progress::Reached(peer))?;
+        }
         let until = signing
             .as_ref()
             .map(|s| s.until)
@@ -587,6 +603,8 @@ pub(super) async fn host(
         let event = tokio::select! {
             event = node.next() => event,
             () = organiser.input(), if signing.is_none() => continue,
+            // An acknowledgement is no event of the node's: looked at again.
+            () = tokio::time::sleep(REACHED_EVERY), if !unreached.is_empty() => continue,
             action = front.input(false) => {
                 if action? == Some(Action::LeaveRoom) {
                     let closed = Lobby::Refused {
