@@ -434,9 +434,10 @@ impl Inbox {
         }
     }
 
-    /// Tells hosts that ask who this phone is that its player is `name`.
+    /// Tells hosts that ask who this phone is that its player is `name`
+    /// (trimmed; none is told while it is empty).
     pub fn rename(&self, name: &str) {
-        *lock(&self.name) = crate::net::nickname(name);
+        *lock(&self.name) = crate::net::nickname(name.trim());
     }
 
     /// Tells the host of `received` it is declined.

@@ -199,7 +199,7 @@ pub fn connect(window: &AppWindow, online: &Rc<RefCell<Online>>, name: Rc<dyn Fn
     ONLINE.with(|o| *o.borrow_mut() = Rc::downgrade(online));
     let adapter = window.global::<InviteAdapter>();
 
-    let (weak, state, nickname) = (window.as_weak(), online.clone(), name.clone());
+    let (weak, state) = (window.as_weak(), online.clone());
     adapter.on_listen(move || {
         let Some(window) = weak.upgrade() else { return };
         let mut s = state.borrow_mut();
@@ -209,9 +209,12 @@ pub fn connect(window: &AppWindow, online: &Rc<RefCell<Online>>, name: Rc<dyn Fn
         if s.session.is_some() {
             return;
         }
-        // The nickname may have changed in Settings since.
+        // Hosts nearby are told the nickname the player chose, if any (a
+        // list of "Player"s would name nobody); it may have changed in
+        // Settings since.
+        let chosen = window.global::<ui::SettingsAdapter>().get_nickname();
         if let Some(inbox) = &s.invites.inbox {
-            inbox.rename(&nickname());
+            inbox.rename(&chosen);
             return;
         }
         let opened = online_adapter::identity(&s).and_then(|keypair| {
@@ -227,7 +230,7 @@ pub fn connect(window: &AppWindow, online: &Rc<RefCell<Online>>, name: Rc<dyn Fn
         let adapter = window.global::<InviteAdapter>();
         match opened {
             Ok(inbox) => {
-                inbox.rename(&nickname());
+                inbox.rename(&chosen);
                 s.invites.inbox = Some(inbox);
                 adapter.set_inbox_problem("".into());
             }
@@ -365,9 +368,10 @@ pub fn show_invitees(window: &AppWindow, s: &Online) {
         let room = s.room.as_ref();
         let seated = room.and_then(|r| r.seated(id));
         ui::InviteeData {
-            // A phone in the room has the nickname it sits under.
+            // A phone in the room has the nickname it sits under, as the
+            // seats show it; a friend, the statistics'.
             name: match seated {
-                Some(name) if invitee.name.is_empty() => name.into(),
+                Some(name) if !invitee.friend => name.into(),
                 _ => invitee.name.as_str().into(),
             },
             // The end of the id: the start is the same for every phone.

@@ -5,8 +5,8 @@
 //! carries, so a private room works too) or declines.
 //!
 //! [`Target`] is whom the host invites; [`receive`] is the invited side of
-//! `clovece invitations`, and [`Invitation::in_event`] and [`declined`] are
-//! its parts that the app's invitations inbox uses too.
+//! `clovece invitations`, and [`Invitation::of`] and [`declined`] are its
+//! parts that the app's invitations inbox uses too.
 
 use std::fmt;
 use std::io::Write;

@@ -434,12 +434,19 @@ impl Node {
     /// the application sends it (a decline of an invitation) is not a
     /// list's to drop.
     pub fn give_up(&mut self, to: PeerId) {
+        self.drop_queued(to);
+        self.forget_sighting(&to);
+    }
+
+    /// Drops the messages queued for `to` and not yet acknowledged, unless
+    /// the node keeps it; its sighting stays, so a phone nearby that went
+    /// quiet is still listed.
+    pub fn drop_queued(&mut self, to: PeerId) {
         if let Some(p) = self.peers.get_mut(&to)
             && !p.kept()
         {
             p.outbox.drop_all();
         }
-        self.forget_sighting(&to);
     }
 
     /// Messages queued for `to` and not yet acknowledged.
@@ -821,8 +828,9 @@ impl Node {
                 let kept = self.peers.get(&peer_id).is_some_and(Peer::kept);
                 // The rest of the swarm's slots are the kept peers': the
                 // game's players can always come back. This node's own
-                // dials are its business, and a stranger cannot make it
-                // dial.
+                // dials are its business: the phones it asks are bounded
+                // lists' (`net::seen`), so a stranger cannot make it dial
+                // without end.
                 if !kept && endpoint.is_listener() && !self.make_way(peer_id) {
                     debug!(peer = %peer_id, "no slot left for a peer not kept");
                     self.swarm.close_connection(connection_id);

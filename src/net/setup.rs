@@ -28,6 +28,7 @@ use super::node::{Event, Node};
 #[cfg(test)]
 use super::room::MAX_WAITING;
 use super::room::{self, Frame, Listing, Lobby, LookupError, Refusal, Room, SeatView};
+use super::seen;
 use super::ticket::{RoomId, RoomSecret, Ticket, TicketError, likeliest};
 use crate::bot::Level;
 use crate::protocol::header::{DEFAULT_GRACE_SECS, DEFAULT_ROLLS, STAND_IN};
@@ -287,11 +288,12 @@ fn answered(node: &Node, from: PeerId, seated: bool) -> bool {
 /// (a refusal, a stranger's answers), but an invitation waits for its
 /// phone. Else an answer the stranger left untaken would have the host
 /// dial it when discovery names it again, and connections the host
-/// dials do not count against the strangers' slots (docs/net.md: a
-/// stranger cannot make the host dial).
+/// dials do not count against the strangers' slots (docs/net.md). Its
+/// sighting stays: a phone nearby whose connection went quiet (one the
+/// host asked who it is) is still on the invite list.
 fn gone(peer: PeerId, node: &mut Node, room: &mut Room) {
     if room.forget_refused(peer) || !room.vouched(peer) {
-        node.give_up(peer);
+        node.drop_queued(peer);
     }
 }
 
@@ -419,9 +421,11 @@ pub(super) async fn host(
     // declined) that came meanwhile: the last of each phone's, for as
     // few phones as a room has.
     let mut held_notes: BTreeMap<PeerId, Lobby> = BTreeMap::new();
-    // The phones found nearby asked their nicknames, until they answer:
-    // only their first answer is shown.
-    let mut asked: BTreeSet<PeerId> = BTreeSet::new();
+    // The phones found nearby asked their nicknames, until they answer
+    // (only their first answer is shown), oldest first: the newest
+    // `seen::MAX_PHONES`, so that made-up phones are not dialled without
+    // end.
+    let mut asked: Vec<PeerId> = Vec::new();
     // The phones invited whose invitation is still queued (a phone that is
     // off, or not found yet), until they take it.
     let mut unreached: BTreeSet<PeerId> = BTreeSet::new();
@@ -663,14 +667,18 @@ pub(super) async fn host(
                 }
                 front.show(Progress::Nearby { peer, here: true })?;
                 // For the invite list, which would show only its id.
-                if !room.guests().contains(&peer) && asked.insert(peer) {
+                if !room.guests().contains(&peer) && !asked.contains(&peer) {
+                    if let Ok(Some(out)) = seen::make_room(&mut asked, |_| false) {
+                        node.give_up(out);
+                    }
+                    asked.push(peer);
                     let _ = node.send(peer, Frame::Lobby(Lobby::WhoAreYou).encode());
                     node.dial(peer);
                 }
                 continue;
             }
             Event::Expired(peer) => {
-                asked.remove(&peer);
+                asked.retain(|&p| p != peer);
                 front.show(Progress::Nearby { peer, here: false })?;
                 continue;
             }
@@ -687,7 +695,8 @@ pub(super) async fn host(
         };
         if let Ok(Frame::Lobby(lobby)) = Frame::decode(&bytes) {
             if let Lobby::IAm { name } = &lobby {
-                if asked.remove(&from) {
+                if let Some(i) = asked.iter().position(|&p| p == from) {
+                    asked.remove(i);
                     let name = nickname(name);
                     front.show(Progress::Named {
                         peer: from,
