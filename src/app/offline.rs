@@ -1043,14 +1043,31 @@ mod tests {
     fn a_person_whose_time_ran_out_is_told_at_their_next_roll_until_they_roll() {
         let mut game = timed(TurnTimer::Seconds10);
         assert!(!game.ran_out());
-        game.stand_in(|| Die::SIX).unwrap();
-        assert!(!game.ran_out(), "a move is due, not a roll");
-        // The six brought a piece out, and rolls again: the note of the
-        // time-out is gone ("roll again"), the reminder is not.
-        assert_eq!(game.stand_in(|| unreachable!()), Ok(Note::RollAgain));
+        // Every piece in base: a 2 leaves red a second try for a six (the
+        // news of the note, which no longer says the time ran out).
+        let again = Note::TryAgain { attempt: 2 };
+        assert_eq!(game.stand_in(|| die(2)), Ok(again));
+        assert!(matches!(
+            game.next(),
+            Next::Roll {
+                seat: Colour::Red,
+                ..
+            }
+        ));
         assert!(game.ran_out());
-        game.roll(die(2)).unwrap();
+        game.roll(die(3)).unwrap();
+        assert!(matches!(
+            game.next(),
+            Next::Roll {
+                seat: Colour::Red,
+                ..
+            }
+        ));
         assert!(!game.ran_out(), "rolled by the person");
+        // A six the computer rolled for red brings a piece out: a move is
+        // due, not a roll.
+        game.stand_in(|| Die::SIX).unwrap();
+        assert!(!game.ran_out());
     }
 
     #[test]

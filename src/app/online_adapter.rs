@@ -659,9 +659,7 @@ fn show_result(window: &AppWindow, s: &Online) {
 
 /// The die was tapped: whether an online game took it.
 pub fn roll(window: &AppWindow, online: &Rc<RefCell<Online>>) -> bool {
-    act(window, online, |game| {
-        game.can_roll().then_some(Action::Roll)
-    })
+    act(window, online, OnlineGame::roll)
 }
 
 /// Piece `index` (of the game screen's pieces) was tapped: whether an

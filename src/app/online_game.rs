@@ -43,8 +43,9 @@ pub struct OnlineGame {
     /// then, as it may have run out waiting for that phone.
     waiting_on_silent: bool,
     /// This player's time ran out at their last turn, and they have not
-    /// rolled since: told at their next turn, as the note that said so is
-    /// long gone by then.
+    /// tapped the die since: told at their next turn, as the note that
+    /// said so is long gone by then. (The log cannot tell: the phone rolls
+    /// the rest of a timed-out turn as its player.)
     ran_out: bool,
 }
 
@@ -91,11 +92,7 @@ impl OnlineGame {
         let computer = before.due.actor() == Some(Actor::Computer)
             || matches!(before.due, Due::Move { seat, .. } if seat == me)
                 && self.note == Note::TimedOut { seat: me };
-        let rolled_myself = self.snapshot.rolls
-            [before.rolls.len().min(self.snapshot.rolls.len())..]
-            .iter()
-            .any(|r| r.seat == me && !r.by_computer);
-        self.ran_out = taken_over || self.ran_out && !rolled_myself;
+        self.ran_out |= taken_over;
         self.note = match note {
             Note::None if taken_over => Note::TimedOut { seat: me },
             Note::None if news && computer => self.note,
@@ -218,9 +215,17 @@ impl OnlineGame {
     }
 
     /// Whether this player is to roll after their time ran out at their
-    /// last turn (and they have not rolled since).
+    /// last turn (and they have not tapped the die since).
     pub fn ran_out(&self) -> bool {
         self.ran_out && self.can_roll()
+    }
+
+    /// The player tapped the die: the roll to send, if one is theirs.
+    pub fn roll(&mut self) -> Option<Action> {
+        self.can_roll().then(|| {
+            self.ran_out = false;
+            Action::Roll
+        })
     }
 
     /// Whether this player may tap the die now.
@@ -722,14 +727,21 @@ mod tests {
         game.update(red_moved);
         assert_eq!(game.note(), Note::None);
         assert!(!game.ran_out(), "not this player's roll");
-        // Told again at the next roll, after a note of its own.
+        // Told again at the next roll, after a note of its own, and
+        // after a roll the phone made as this player (the rest of a
+        // timed-out turn is signed as theirs).
         game.update(green_moved.clone());
         assert!(game.ran_out());
-        let mut rolled = green_moved;
+        let mut rolled = green_moved.clone();
         rolled.rolls.push(roll(Colour::Red, 3));
-        rolled.due = mine;
         game.update(rolled);
-        assert!(!game.ran_out(), "rolled by this player");
+        assert!(game.ran_out());
+        assert_eq!(game.roll(), Some(Action::Roll));
+        assert!(!game.ran_out(), "the die tapped");
+        let mut red_moved = green_moved;
+        red_moved.due = green;
+        game.update(red_moved);
+        assert_eq!(game.roll(), None, "not this player's roll");
     }
 
     #[test]
