@@ -583,6 +583,10 @@ fn when_the_turn_timer_runs_out_the_computer_rolls_for_the_person() {
     assert!(shows(window, "Roll history"), "6 seconds left");
     mock_elapsed_time(Duration::from_secs(1));
     assert!(!shows(window, "Roll history"), "5 seconds left");
+    // A tap on its Back just as it closed lands on the game's own, in the
+    // same place: it does not ask to leave while the time runs out.
+    find(window, "Leave game").mock_single_click(PointerEventButton::Left);
+    assert!(!shows(window, "Leave this game?"));
     // Nor does it open again while the time runs out.
     find(window, "Roll history and dice statistics").mock_single_click(PointerEventButton::Left);
     assert!(!shows(window, "Roll history"), "opened with 5 seconds left");
@@ -600,7 +604,11 @@ fn when_the_turn_timer_runs_out_the_computer_rolls_for_the_person() {
     find(window, "Die").mock_single_click(PointerEventButton::Left);
     mock_elapsed_time(Duration::from_secs(2));
     assert_eq!(game.get_rolls(), 2);
+    assert!(!game.get_ran_out());
     assert!(!shows(window, told));
+    // Long after the Dice view closed, Back asks to leave as ever.
+    find(window, "Leave game").mock_single_click(PointerEventButton::Left);
+    assert!(shows(window, "Leave this game?"));
 }
 
 #[test]
