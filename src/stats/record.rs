@@ -31,13 +31,17 @@ pub enum Outcome {
     /// The phone dropped and had not come back when the game ended: a loss,
     /// with no extra penalty. (A drop that comes back is no drop at all.)
     Dropped,
+    /// Still playing when this phone's player left: their result is not
+    /// known here, so it counts in no tally, but they played together and
+    /// are on this phone's friends list, as after a game played to its end.
+    Unfinished,
 }
 
 impl Outcome {
     /// The losses the outcome counts.
     pub fn losses(self) -> u32 {
         match self {
-            Outcome::Won => 0,
+            Outcome::Won | Outcome::Unfinished => 0,
             Outcome::Lost | Outcome::Dropped => 1,
             Outcome::Left => 2,
         }
@@ -69,9 +73,10 @@ pub struct Record {
 
 impl Record {
     /// The record of `finished`: every player's outcome once the game is
-    /// over; before that, only this player's own leave (which needs no one
-    /// else's word: it only costs this player). `None` for a game that is
-    /// neither over nor left.
+    /// over; before that, this player's own leave (which needs no one
+    /// else's word: it only costs this player), with the others as this
+    /// phone's log has them: left, or still playing. `None` for a game that
+    /// is neither over nor left.
     pub fn of(finished: &Finished) -> Option<Record> {
         Self::ended(finished.phone.log(), finished.phone.seat(), &finished.names)
     }
@@ -120,16 +125,27 @@ impl Record {
                 .collect(),
             // Leaving before the end (the leave signed, or about to be:
             // the player gave the game up) is a leave, unless everyone
-            // else had left first: their leaves are recorded as this
-            // phone's log holds them, as at the end.
-            None if wins_by_forfeit(log, me) => log
-                .header()
-                .header
-                .players()
-                .iter()
-                .map(|c| (c, if c == me { Outcome::Won } else { Outcome::Left }))
-                .collect(),
-            None => vec![(me, Outcome::Left)],
+            // else had left first. The others' leaves are recorded as this
+            // phone's log holds them, as at the end; those still playing
+            // are unfinished.
+            None => {
+                let forfeit = wins_by_forfeit(log, me);
+                log.header()
+                    .header
+                    .players()
+                    .iter()
+                    .map(|c| {
+                        let outcome = if c == me && forfeit {
+                            Outcome::Won
+                        } else if c == me || log.has_left(c) || log.state().withheld(c) {
+                            Outcome::Left
+                        } else {
+                            Outcome::Unfinished
+                        };
+                        (c, outcome)
+                    })
+                    .collect()
+            }
         };
         Some(Self::from_log(log, &outcomes, names))
     }
@@ -226,6 +242,7 @@ mod tests {
         assert_eq!(Outcome::Lost.losses(), 1);
         assert_eq!(Outcome::Dropped.losses(), 1);
         assert_eq!(Outcome::Left.losses(), 2);
+        assert_eq!(Outcome::Unfinished.losses(), 0);
     }
 
     /// Red against the computer alone is nobody's statistics, as a game on
@@ -338,7 +355,7 @@ mod tests {
         leave(&mut table, other);
         assert!(!wins_by_forfeit(table.log(), red));
         let record = Record::given_up(table.log(), red, &[]).unwrap();
-        assert_eq!(outcomes(&record), [Outcome::Left]);
+        assert_eq!(outcomes(&record), [Outcome::Left, Outcome::Left]);
         while table.step() {}
         let record = Record::ended(table.log(), red, &[]).unwrap();
         assert_eq!(outcomes(&record), [Outcome::Left, Outcome::Left]);
@@ -348,7 +365,11 @@ mod tests {
         leave(&mut table, three.iter().find(|&c| c != red).unwrap());
         leave(&mut table, red);
         let record = Record::ended(table.log(), red, &[]).unwrap();
-        assert_eq!(outcomes(&record), [Outcome::Left]);
+        // The third plays on: its result is not this phone's to know.
+        assert_eq!(
+            outcomes(&record),
+            [Outcome::Left, Outcome::Left, Outcome::Unfinished]
+        );
     }
 
     #[test]

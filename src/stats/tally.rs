@@ -77,12 +77,16 @@ pub fn players(records: &[Record]) -> Vec<PlayerStats> {
             if !played.name.is_empty() {
                 stats.name.clone_from(&played.name);
             }
-            stats.overall.add(played.outcome);
-            stats
-                .by_rules
-                .entry(record.rules.clone())
-                .or_default()
-                .add(played.outcome);
+            // Listed (a friend), with the dice rolled so far, but no game
+            // to count.
+            if played.outcome != Outcome::Unfinished {
+                stats.overall.add(played.outcome);
+                stats
+                    .by_rules
+                    .entry(record.rules.clone())
+                    .or_default()
+                    .add(played.outcome);
+            }
             for (total, &n) in stats.dice.iter_mut().zip(&played.dice) {
                 *total += u64::from(n);
             }
@@ -161,6 +165,24 @@ mod tests {
         assert_eq!(a.name, "nick-a");
         let b = stats.iter().find(|p| p.peer == "b").unwrap();
         assert_eq!(b.overall.win_rate(), Some(2.0 / 3.0));
+    }
+
+    #[test]
+    fn a_player_still_playing_when_this_one_left_is_listed_with_no_game() {
+        let records = [
+            game(
+                "classic",
+                &[("a", Outcome::Left), ("b", Outcome::Unfinished)],
+            ),
+            game("matfyz", &[("a", Outcome::Won), ("c", Outcome::Lost)]),
+        ];
+        let stats = players(&records);
+        let b = stats.iter().find(|p| p.peer == "b").unwrap();
+        assert_eq!(b.overall, Tally::default());
+        assert!(b.by_rules.is_empty(), "{:?}", b.by_rules);
+        assert_eq!(b.name, "nick-b");
+        assert_eq!(b.dice, [1, 0, 0, 0, 0, 2], "the dice rolled so far");
+        assert_eq!(stats.last().unwrap().peer, "b", "fewest games last");
     }
 
     #[test]
