@@ -1088,7 +1088,7 @@ fn setup_offers_classic_croatian_and_matfyz_rules() {
     assert!(!window.global::<MatfyzAdapter>().get_active());
 }
 
-/// What the invite list of a full room says.
+/// What the invite list of a full room with a computer seat says.
 const FULL_ROOM: &str = "Every seat is taken. To invite someone, first free a seat: take the computer out, or remove a guest.";
 
 #[test]
@@ -1110,11 +1110,17 @@ fn a_full_rooms_invite_list_says_so_and_invites_nobody() {
     assert!(!shows(window, FULL_ROOM));
     assert_eq!(find(window, "Invite Jana").accessible_enabled(), Some(true));
     invite.set_full(true);
-    assert!(shows(window, FULL_ROOM));
+    // With no computer seat, the one way to free a seat is said.
+    assert!(shows(
+        window,
+        "Every seat is taken. To invite someone, first free a seat: remove a guest."
+    ));
     assert_eq!(
         find(window, "Invite Jana").accessible_enabled(),
         Some(false)
     );
+    invite.set_computer_seated(true);
+    assert!(shows(window, FULL_ROOM));
 }
 
 #[test]

@@ -386,6 +386,7 @@ pub fn show_invitees(window: &AppWindow, s: &Online) {
         }
     };
     adapter.set_full(s.room.as_ref().is_some_and(Room::full));
+    adapter.set_computer_seated(s.room.as_ref().is_some_and(Room::computer_seated));
     let all = s.invites.invitees();
     let rows = |friend: bool| -> Vec<ui::InviteeData> {
         all.iter().filter(|i| i.friend == friend).map(row).collect()

@@ -127,6 +127,13 @@ impl Room {
         !self.seats.is_empty() && !self.seats.contains(&SeatView::Empty)
     }
 
+    /// Whether the computer has a seat (which the host could free).
+    pub fn computer_seated(&self) -> bool {
+        self.seats
+            .iter()
+            .any(|s| matches!(s, SeatView::Computer { .. }))
+    }
+
     /// Whether the host may start now: every seat taken, every guest ready.
     pub fn startable(&self) -> bool {
         self.part == Part::Host && self.startable
