@@ -133,7 +133,6 @@ fn found_by_the_platforms_discovery() {
         vec!["/ip4/127.0.0.1/tcp/0".parse().unwrap()],
         Arc::new(FakeBonjour::default()),
     );
-    inbox.rename("Hana");
     bonjour.report(Nearby::Found {
         peer: hana.to_string(),
         addrs: inbox
@@ -143,6 +142,13 @@ fn found_by_the_platforms_discovery() {
             .collect(),
     });
     pump_until("the phone found is listed", || shows(window, &row));
+    // Its player has chosen no nickname yet: it says none ("Player" would
+    // name nobody), and is listed by its id until they choose one.
+    let unnamed = format!("Invite Phone {}", short(hana));
+    pump_until("the unnamed phone is listed", || shows(window, &unnamed));
+    ui_support::pump(std::time::Duration::from_secs(1));
+    assert!(shows(window, &unnamed), "no name said");
+    inbox.rename(" Hana ");
     pump_until("the named phone is listed by its name", || {
         shows(window, "Invite Hana")
     });

@@ -587,6 +587,8 @@ fn when_the_turn_timer_runs_out_the_computer_rolls_for_the_person() {
     // same place: it does not ask to leave while the time runs out.
     find(window, "Leave game").mock_single_click(PointerEventButton::Left);
     assert!(!shows(window, "Leave this game?"));
+    back(window);
+    assert!(!shows(window, "Leave this game?"), "nor the phone's Back");
     // Nor does it open again while the time runs out.
     find(window, "Roll history and dice statistics").mock_single_click(PointerEventButton::Left);
     assert!(!shows(window, "Roll history"), "opened with 5 seconds left");

@@ -20,12 +20,13 @@
 //! Android's multicast lock), on iOS Bonjour, which announces the inbox
 //! and finds the phones the nearby list asks.
 
+use std::cell::RefCell;
 use std::path::Path;
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use libp2p::identity::Keypair;
 use libp2p::{Multiaddr, PeerId};
-use tokio::sync::{mpsc, oneshot};
+use tokio::sync::{mpsc, oneshot, watch};
 
 use super::announce::{NodeAnnouncement, announcement, to_node};
 use crate::lobby::Filter;
@@ -281,7 +282,7 @@ pub struct Inbox {
     /// The player's nickname, told to a host that asks who this phone is
     /// (for its invite list); empty until [`Inbox::rename`], when none is
     /// told.
-    name: Arc<Mutex<String>>,
+    name: watch::Sender<String>,
     declines: mpsc::UnboundedSender<Received>,
     browse: mpsc::UnboundedSender<Browse>,
     _stop: oneshot::Sender<()>,
@@ -331,10 +332,10 @@ impl Inbox {
         let (found, sightings) = mpsc::unbounded_channel();
         let (stop, stopped) = oneshot::channel();
         let listening = Arc::new(Mutex::new(Listening::Starting));
-        let name = Arc::new(Mutex::new(String::new()));
+        let (name, mut renamed) = watch::channel(String::new());
         let announced = NodeAnnouncement::default();
         let config = config(listen, &*discovery);
-        let (at, announcing, named) = (listening.clone(), announced.clone(), name.clone());
+        let (at, announcing) = (listening.clone(), announced.clone());
         spawn("invitations", stopped, move || async move {
             let mut node = match Node::start(keypair, config).await {
                 Ok(node) => node,
@@ -361,15 +362,20 @@ impl Inbox {
             started(Ok(()));
             node.hear(sightings);
             let mut declining = Declining::default();
+            let introductions = RefCell::new(Introductions {
+                name: renamed.clone(),
+                askers: Vec::new(),
+            });
             loop {
                 tokio::select! {
                     event = node.next() => {
                         if let Event::Message { from, bytes } = event
                             && let Ok(Frame::Lobby(message)) = Frame::decode(&bytes)
                         {
-                            hear(&mut node, from, message, &named, &received);
+                            hear(&mut node, from, message, &introductions, &received);
                         }
                     }
+                    Ok(()) = renamed.changed() => introductions.borrow().renamed(&mut node),
                     Some(no) = to_decline.recv() => declining.send(&mut node, no),
                     Some(Browse { ask, mut listed, mut failed, stop }) = to_browse.recv() => {
                         if let Some(why) = announcing.unable() {
@@ -389,12 +395,18 @@ impl Inbox {
                                 listed(list);
                                 Ok(())
                             },
-                            |node, from, message| hear(node, from, message, &named, &received),
+                            |node, from, message| {
+                                hear(node, from, message, &introductions, &received);
+                            },
                             |node| {
                                 while let Ok(no) = to_decline.try_recv() {
                                     declining.send(node, no);
                                 }
                                 declining.settle(node);
+                                if renamed.has_changed().unwrap_or(false) {
+                                    renamed.borrow_and_update();
+                                    introductions.borrow().renamed(node);
+                                }
                             },
                         )
                         .await;
@@ -435,9 +447,15 @@ impl Inbox {
     }
 
     /// Tells hosts that ask who this phone is that its player is `name`
-    /// (trimmed; none is told while it is empty).
+    /// (trimmed; none is told while it is empty), and, when it changed,
+    /// the latest hosts that asked.
     pub fn rename(&self, name: &str) {
-        *lock(&self.name) = crate::net::nickname(name.trim());
+        let name = crate::net::nickname(name.trim());
+        self.name.send_if_modified(|old| {
+            let changed = *old != name;
+            *old = name;
+            changed
+        });
     }
 
     /// Tells the host of `received` it is declined.
@@ -454,24 +472,60 @@ impl Inbox {
 
 /// What the inbox does with a lobby `message` from `from`: passes an
 /// invitation on to `received`, and answers a host asking who this phone
-/// is with the player's `name`, if it has one.
+/// is.
 fn hear(
     node: &mut Node,
     from: PeerId,
     message: Lobby,
-    name: &Mutex<String>,
+    introductions: &RefCell<Introductions>,
     received: &impl Fn(Received),
 ) {
     if message == Lobby::WhoAreYou {
-        let name = lock(name).clone();
-        if !name.is_empty() {
-            let _ = node.send(from, Frame::Lobby(Lobby::IAm { name }).encode());
-        }
+        introductions.borrow_mut().asked(node, from);
     } else if let Some(invitation) = Invitation::of(from, message) {
         received(Received {
             host: from,
             invitation,
         });
+    }
+}
+
+/// Who this phone says it is to hosts that ask, for their invite lists.
+struct Introductions {
+    /// The player's nickname ([`Inbox::rename`]); none is told while it is
+    /// empty.
+    name: watch::Receiver<String>,
+    /// The latest hosts that asked, oldest first: told again when the
+    /// nickname changes (a player who had none chooses one), as a host
+    /// asks a phone only when it finds it.
+    askers: Vec<PeerId>,
+}
+
+/// Hosts that asked who this phone is, kept to be told a new nickname.
+const MAX_ASKERS: usize = 8;
+
+impl Introductions {
+    fn asked(&mut self, node: &mut Node, host: PeerId) {
+        self.askers.retain(|&h| h != host);
+        if self.askers.len() == MAX_ASKERS {
+            self.askers.remove(0);
+        }
+        self.askers.push(host);
+        self.tell(node, host);
+    }
+
+    fn tell(&self, node: &mut Node, host: PeerId) {
+        let name = self.name.borrow().clone();
+        if !name.is_empty() {
+            let _ = node.send(host, Frame::Lobby(Lobby::IAm { name }).encode());
+        }
+    }
+
+    /// The nickname changed: the hosts that asked are told.
+    fn renamed(&self, node: &mut Node) {
+        for &host in &self.askers {
+            self.tell(node, host);
+        }
     }
 }
 

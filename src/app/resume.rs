@@ -546,7 +546,16 @@ mod tests {
             .unwrap()
             .records;
         assert_eq!(records.len(), 1);
-        let outcomes: Vec<Outcome> = records[0].players.iter().map(|p| p.outcome).collect();
-        assert!(outcomes.contains(&Outcome::Left), "{outcomes:?}");
+        let green = keys()[1].public().to_peer_id().to_base58();
+        let outcomes: Vec<(bool, Outcome)> = records[0]
+            .players
+            .iter()
+            .map(|p| (p.peer == green, p.outcome))
+            .collect();
+        assert_eq!(
+            outcomes,
+            [(false, Outcome::Unfinished), (true, Outcome::Left)],
+            "this player left; red played on"
+        );
     }
 }

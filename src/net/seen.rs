@@ -26,7 +26,16 @@ pub struct Full;
 /// are chosen within a second or two and are kept from then on, so a flood
 /// of made-up ones passes through the list without pushing them out.
 pub fn make_room<T>(list: &mut Vec<T>, kept: impl Fn(&T) -> bool) -> Result<Option<T>, Full> {
-    if list.len() < MAX_PHONES {
+    make_room_within(MAX_PHONES, list, kept)
+}
+
+/// [`make_room`] in a list of at most `max` phones.
+pub fn make_room_within<T>(
+    max: usize,
+    list: &mut Vec<T>,
+    kept: impl Fn(&T) -> bool,
+) -> Result<Option<T>, Full> {
+    if list.len() < max {
         return Ok(None);
     }
     match list.iter().position(|phone| !kept(phone)) {

@@ -263,8 +263,9 @@ fn leave(
     node.release(peer);
     // What was queued for it goes too: a guest whose connection dropped
     // comes back to an empty queue, not to the room's old news, which
-    // would count against it as answers it never took.
-    node.give_up(peer);
+    // would count against it as answers it never took. (Its sighting
+    // stays: it is still nearby, on the invite list.)
+    node.drop_queued(peer);
     taken.offers.remove(&peer);
     taken.names.remove(&peer);
     organiser.left(peer);
@@ -295,6 +296,46 @@ fn gone(peer: PeerId, node: &mut Node, room: &mut Room) {
     if room.forget_refused(peer) || !room.vouched(peer) {
         node.drop_queued(peer);
     }
+}
+
+/// Questions a host keeps waiting for phones nearby to say who they are:
+/// a few phones are on their Home screens at once.
+const MAX_ASKED: usize = 8;
+
+/// Whether `peer` is in `room` or invited to it: what is queued for it is
+/// the room's, not a question's to drop.
+fn kept_by_room(room: &Room, peer: PeerId) -> bool {
+    room.vouched(peer) || room.guests().contains(&peer)
+}
+
+/// Asks `peer`, a phone found nearby, who it is (for the invite list,
+/// which would show only its id), unless a question to it is still
+/// queued: found again at a new address (its app went from a game to
+/// Home), it is asked again. At most [`MAX_ASKED`] questions wait for an
+/// answer (an older app's phone, a player with no nickname, which tells
+/// the host when it chooses one): past that the oldest one goes, and so
+/// does the connection the host dialled for it (a connection answered is
+/// closed too). So a stranger announcing made-up phones cannot make the
+/// host hold connections it dialled without end; and the phone pushed out
+/// stays on the list, by its id.
+fn ask_who(peer: PeerId, node: &mut Node, room: &Room, asked: &mut Vec<PeerId>) {
+    let pending = asked.contains(&peer);
+    if pending && node.unacknowledged(peer) > 0 {
+        return;
+    }
+    if !pending {
+        match seen::make_room_within(MAX_ASKED, asked, |&p| kept_by_room(room, p)) {
+            Ok(Some(out)) => {
+                node.drop_queued(out);
+                node.disconnect(out);
+            }
+            Ok(None) => {}
+            Err(seen::Full) => return,
+        }
+        asked.push(peer);
+    }
+    let _ = node.send(peer, Frame::Lobby(Lobby::WhoAreYou).encode());
+    node.dial(peer);
 }
 
 /// Whether `lobby` from `from` is held while a start is signed: a guest's
@@ -422,9 +463,7 @@ pub(super) async fn host(
     // few phones as a room has.
     let mut held_notes: BTreeMap<PeerId, Lobby> = BTreeMap::new();
     // The phones found nearby asked their nicknames, until they answer
-    // (only their first answer is shown), oldest first: the newest
-    // `seen::MAX_PHONES`, so that made-up phones are not dialled without
-    // end.
+    // (only their first answer is shown), oldest first ([`ask_who`]).
     let mut asked: Vec<PeerId> = Vec::new();
     // The phones invited whose invitation is still queued (a phone that is
     // off, or not found yet), until they take it.
@@ -666,14 +705,8 @@ pub(super) async fn host(
                     node.dial(peer);
                 }
                 front.show(Progress::Nearby { peer, here: true })?;
-                // For the invite list, which would show only its id.
-                if !room.guests().contains(&peer) && !asked.contains(&peer) {
-                    if let Ok(Some(out)) = seen::make_room(&mut asked, |_| false) {
-                        node.give_up(out);
-                    }
-                    asked.push(peer);
-                    let _ = node.send(peer, Frame::Lobby(Lobby::WhoAreYou).encode());
-                    node.dial(peer);
+                if !room.guests().contains(&peer) {
+                    ask_who(peer, node, &room, &mut asked);
                 }
                 continue;
             }
@@ -697,6 +730,10 @@ pub(super) async fn host(
             if let Lobby::IAm { name } = &lobby {
                 if let Some(i) = asked.iter().position(|&p| p == from) {
                     asked.remove(i);
+                    // The connection was for the question.
+                    if !kept_by_room(&room, from) {
+                        node.disconnect(from);
+                    }
                     let name = nickname(name);
                     front.show(Progress::Named {
                         peer: from,

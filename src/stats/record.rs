@@ -93,7 +93,8 @@ impl Record {
     /// The record of a game that `me` gives up, from its log: every
     /// player's outcome if it is over or won by forfeit, otherwise this
     /// player's leave (a kept game the player discards rather than plays
-    /// to its end). None for a game with one player, the other seats the
+    /// to its end) beside the others' leaves and, for those still
+    /// playing, [`Outcome::Unfinished`]. None for a game with one player, the other seats the
     /// computer's: like a game on one device, it is nobody's statistics (a
     /// win rate could otherwise be padded against easy computer players).
     pub fn given_up(log: &Log, me: Colour, names: &[(PeerId, String)]) -> Option<Record> {
