@@ -171,7 +171,8 @@ pub struct Board {
     /// The piece being asked about, if any.
     selection: Option<Selection>,
     /// The piece whose tap chose the move being made: of pieces standing
-    /// together in a base, the one that moves.
+    /// together in a base, the one that moves in a game on this device
+    /// (online, the board follows the log: [`Board::follow`]).
     tapped: Option<PieceId>,
     /// Whether the move due is this phone's to make: always in a game on
     /// this device (whose computer seats are paced outside), online only
@@ -216,16 +217,14 @@ impl Board {
         self.acting = acting;
         let mut left = spots(&game);
         let mut moved = Vec::new();
-        // The tapped piece is matched last, so that of pieces that stood
-        // together it is the one that moved (once the game has moved).
-        let tapped = if game == self.game {
-            self.tapped
-        } else {
-            self.tapped.take()
-        };
-        let mut order: Vec<usize> = (0..self.pieces.len()).collect();
-        order.sort_by_key(|&i| Some(self.pieces[i].0) == tapped);
-        for i in order {
+        // Of pieces that stood together (in a base), the one that moved is
+        // the last, whichever the player tapped: the phones that did not
+        // see the tap make the same choice, so every phone of the game
+        // empties the same cell of the base.
+        if game != self.game {
+            self.tapped = None;
+        }
+        for i in 0..self.pieces.len() {
             let (id, spot) = &self.pieces[i];
             match left.iter().position(|&(c, s)| (c, s) == (id.colour, *spot)) {
                 Some(k) => {
@@ -629,6 +628,23 @@ pub(super) mod tests {
         assert!(board.choice().is_some());
         assert_eq!(board.follow(game, false), None);
         assert_eq!(board.choice(), None);
+    }
+
+    #[test]
+    fn every_phone_empties_the_same_base_cell_whichever_piece_was_tapped() {
+        let mut rolled = two_player_classic(["B", "B", "B", "B"], ["B", "B", "B", "B"]);
+        rolled.roll(Die::SIX).unwrap();
+        let mut acting = Board::shared(rolled, true);
+        let mut watching = Board::shared(rolled, false);
+        let first = piece_on(&acting, Spot::Base(Colour::Red));
+        let Ok(Tap::Play(mv)) = acting.tap_piece(first.id) else {
+            panic!("bringing a piece out is the one move");
+        };
+        let mut moved = rolled;
+        moved.play(mv).unwrap();
+        acting.follow(moved, false);
+        watching.follow(moved, false);
+        assert_eq!(acting.pieces(), watching.pieces());
     }
 
     #[test]
