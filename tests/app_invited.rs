@@ -196,7 +196,7 @@ fn hanas_room(data: &std::path::Path) -> (process::Proc, String, String) {
 }
 
 /// What the invitation says of a host that is not among the friends.
-const STRANGER: &str = "Not one of your friends: the name is its own choice.";
+const STRANGER: &str = "Not one of your friends: the name is not checked.";
 
 /// A friend's invitation shows the name they played under, whatever name
 /// the invitation gives: any phone can call itself a friend's name.
