@@ -450,6 +450,13 @@ fn the_host_room_screen_looks_as_recorded() {
     room.set_terms(classic_four());
     window.global::<AppAdapter>().set_screen(Screen::Room);
     check(window, PHONE, "room");
+    // What went wrong shows by the buttons, not below the seats out of
+    // view (the test backend finds no element scrolled out of view).
+    room.set_problem(clovece::app::ui::RoomProblem::Refused);
+    assert!(ui_support::shows(
+        window,
+        "The room changed meanwhile. Look at the seats and try again."
+    ));
 }
 
 #[test]

@@ -459,9 +459,8 @@ impl Board {
             [] => Err(FlowError::Illegal),
             [mv] => {
                 self.selection = None;
-                // A second tap before the game moves (online, the log has
-                // not taken the first move yet) does not take its place.
-                self.tapped.get_or_insert(piece);
+                // The piece `play` moves in a game on this device.
+                self.tapped = Some(piece);
                 Ok(Tap::Play(*mv))
             }
             _ => {
