@@ -221,9 +221,6 @@ impl Board {
         // the last, whichever the player tapped: the phones that did not
         // see the tap make the same choice, so every phone of the game
         // empties the same cell of the base.
-        if game != self.game {
-            self.tapped = None;
-        }
         for i in 0..self.pieces.len() {
             let (id, spot) = &self.pieces[i];
             match left.iter().position(|&(c, s)| (c, s) == (id.colour, *spot)) {

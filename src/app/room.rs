@@ -201,15 +201,10 @@ impl Room {
                 // The seats changed as asked: an earlier refusal is old.
                 self.problem = None;
             }
-            Update::Reached(peer) => {
-                let Some((_, state)) = self.invited.iter_mut().find(|(p, _)| p == peer) else {
-                    return false;
-                };
-                if *state != Invited::Waiting {
-                    return false;
-                }
-                *state = Invited::Reached;
-            }
+            Update::Reached(peer) => match self.invited.iter_mut().find(|(p, _)| p == peer) {
+                Some((_, state @ Invited::Waiting)) => *state = Invited::Reached,
+                _ => return false,
+            },
             Update::Said(line) => {
                 let Some(why) = line.strip_prefix("refused: ") else {
                     return self.heard(line);

@@ -628,13 +628,7 @@ pub(super) async fn host(
         }
         // Guests gone meanwhile are no longer waited for.
         unoffered.retain(|peer, _| room.guests().contains(peer));
-        let reached: Vec<PeerId> = unreached
-            .iter()
-            .copied()
-            .filter(|&peer| node.unacknowledged(peer) == 0)
-            .collect();
-        for peer in reached {
-            unreached.remove(&peer);
+        for peer in unreached.extract_if(.., |&peer| node.unacknowledged(peer) == 0) {
             front.show(Progress::Reached(peer))?;
         }
         let until = signing

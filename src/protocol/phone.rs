@@ -537,8 +537,7 @@ impl Phone {
     fn run(&mut self, t: &mut dyn Transport) -> Result<(), PhoneError> {
         loop {
             let due = self.log.due();
-            let my_turn = matches!(due, Due::Roll { by: Actor::Player(p), .. }
-                | Due::Move { by: Actor::Player(p), .. } if p == self.seat);
+            let my_turn = due.actor() == Some(Actor::Player(self.seat));
             if !my_turn {
                 self.autoplay = false;
                 self.tapped = false;

@@ -24,7 +24,7 @@ use super::log::Log;
 use super::phone::{Phone, PhoneError, Transport};
 use super::presence::{Millis, Watch};
 use super::result::{GameResult, SignedResult};
-use super::state::{Actor, Control, Due, State};
+use super::state::{Actor, Due, State};
 use super::store::{Store, StoreError};
 use super::wire::Message;
 use crate::bot::Level;
@@ -560,11 +560,7 @@ impl Sim {
     /// only in its next turn.
     fn stop_if_left(&mut self, i: usize) {
         let seat = self.nodes[i].player.seat;
-        let has_left = |n: &Node| {
-            n.phone
-                .as_ref()
-                .is_none_or(|p| p.log().state().control(seat) == Some(Control::Left))
-        };
+        let has_left = |n: &Node| n.phone.as_ref().is_none_or(|p| p.log().has_left(seat));
         if self.nodes[i].left && self.nodes.iter().all(has_left) {
             self.nodes[i].phone = None;
         }
