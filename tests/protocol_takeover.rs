@@ -420,6 +420,31 @@ fn a_player_reported_gone_is_not_voted_gone_at_the_next_entry_without_a_new_repo
     assert!(votes_gone(&out.take()));
 }
 
+/// The move a phone plays for its player as their time ran out is in the
+/// log as such, so that every other phone can say so too.
+#[test]
+fn the_others_learn_from_the_log_whose_time_ran_out() {
+    let table = table_until(move_due_for(RED));
+    let (mut red, mut out) = phone_of(&table, RED, None);
+    let (mut blue, mut blues) = phone_of(&table, BLUE, None);
+    out.take();
+    let expired = Observation {
+        gone: Colours::NONE,
+        timer_expired: true,
+    };
+    red.observe(expired, &mut out).unwrap();
+    let played = out.take();
+    assert!(!played.is_empty(), "red's phone moved for red");
+    for message in played {
+        let _ = blue.receive(RED, &message.encode(), &mut blues);
+    }
+    assert_eq!(red.log().timed_out(), [1, 0, 0, 0]);
+    assert_eq!(blue.log().hashes(), red.log().hashes());
+    assert_eq!(blue.log().timed_out(), [1, 0, 0, 0]);
+    // A move the player made is not counted.
+    assert_eq!(table.log().timed_out(), [0; 4]);
+}
+
 /// A phone counts each turn of its player that the computer took over as
 /// their timer ran out, once however often its watch says so (the app
 /// says "time ran out — the computer stepped in").

@@ -45,6 +45,10 @@ pub struct Snapshot {
     /// How many of this player's turns the computer played as their timer
     /// ran out ([`Phone::timeouts`]).
     pub timeouts: u32,
+    /// By colour, the moves the log holds as played for a player whose
+    /// time ran out ([`crate::protocol::Log::timed_out`]): how this phone
+    /// learns of the others'.
+    pub timed_out: [u32; 4],
     pub due: Due,
     /// The hash of the log's last entry: the phones measure a player's
     /// time from it ([`crate::protocol::presence::Watch`]), so each new
@@ -90,6 +94,7 @@ impl Snapshot {
                 .expect("red is seated in every seating"),
             first: header.first,
             timeouts: phone.timeouts(),
+            timed_out: log.timed_out(),
             due: log.due(),
             head: log.head(),
             control: Colour::ALL.map(|c| state.control(c)),

@@ -80,23 +80,28 @@ impl OnlineGame {
         let before = std::mem::replace(&mut self.snapshot, snapshot);
         let captured = self.board.follow(self.snapshot.shown(), acting);
         let note = note(&before, &self.snapshot, captured);
-        // The computer took over this player's turn as their time ran out.
+        // The computer took over a player's turn as their time ran out:
+        // this player's as their phone counts it (also a turn whose roll
+        // left nothing to move), another's as the log's moves say.
         let me = self.snapshot.me;
-        let taken_over = self.snapshot.timeouts > before.timeouts;
-        // The news stands while the computer's acts (for a seat, or for
-        // this player out of time) have nothing else to say, as on this
-        // device.
+        let grew = |c: Colour| self.snapshot.timed_out[c.index()] > before.timed_out[c.index()];
+        let timed_out = if self.snapshot.timeouts > before.timeouts {
+            Some(me)
+        } else {
+            Colour::ALL.into_iter().find(|&c| c != me && grew(c))
+        };
+        // The news stands while the computer's acts (for a seat, or for a
+        // player out of time) have nothing else to say, as on this device.
         let news = self.note.is_news();
-        // (This player's own move, while the computer plays the rest of
-        // their turn: the time-out said stands.)
+        // (A move of a timed-out turn this phone counted already: the
+        // time-out said stands.)
         let computer = before.due.actor() == Some(Actor::Computer)
-            || matches!(before.due, Due::Move { seat, .. } if seat == me)
-                && self.note == Note::TimedOut { seat: me };
-        self.ran_out |= taken_over;
-        self.note = match note {
-            Note::None if taken_over => Note::TimedOut { seat: me },
-            Note::None if news && computer => self.note,
-            note => note,
+            || matches!(before.due, Due::Move { seat, .. } if self.note == Note::TimedOut { seat });
+        self.ran_out |= timed_out == Some(me);
+        self.note = match (note, timed_out) {
+            (Note::None, Some(seat)) => Note::TimedOut { seat },
+            (Note::None, None) if news && computer => self.note,
+            (note, _) => note,
         };
         self.overdue_for = 0;
         self.waiting_on_silent = false;
@@ -483,6 +488,7 @@ mod tests {
             start: game,
             first: FirstPlayer::Random,
             timeouts: 0,
+            timed_out: [0; 4],
             game: Some(game),
             due,
             head: Digest([0; 32]),
@@ -742,6 +748,42 @@ mod tests {
         red_moved.due = green;
         game.update(red_moved);
         assert_eq!(game.roll(), None, "not this player's roll");
+    }
+
+    #[test]
+    fn another_players_time_running_out_is_said_from_the_log() {
+        use crate::app::board::tests::two_player_classic;
+        let greens = Due::Move {
+            seat: Colour::Green,
+            by: Actor::Player(Colour::Green),
+        };
+        let mut game = OnlineGame::new(snapshot(
+            two_player_classic(["T3", "B", "B", "B"], ["T20", "B", "B", "B"]),
+            greens,
+        ));
+        // Green's phone played the computer's move as green's time ran
+        // out: the log holds it as such.
+        let mut moved = snapshot(
+            two_player_classic(["T3", "B", "B", "B"], ["T24", "B", "B", "B"]),
+            due_roll(Colour::Red),
+        );
+        moved.timed_out[Colour::Green.index()] = 1;
+        game.update(moved.clone());
+        assert_eq!(
+            game.note(),
+            Note::TimedOut {
+                seat: Colour::Green
+            }
+        );
+        assert!(!game.ran_out(), "not this player's time");
+        // A move green's player made is no time-out.
+        let mut game = OnlineGame::new(snapshot(
+            two_player_classic(["T3", "B", "B", "B"], ["T20", "B", "B", "B"]),
+            greens,
+        ));
+        moved.timed_out = [0; 4];
+        game.update(moved);
+        assert_eq!(game.note(), Note::None);
     }
 
     #[test]

@@ -336,6 +336,25 @@ impl Log {
             })
     }
 
+    /// By colour, how many moves the phones played for their player as
+    /// the turn timer ran out (`Act::Move { auto: true }`): how the other
+    /// phones learn that a player's time ran out, as the rest of such a
+    /// turn is signed as the player's own.
+    pub fn timed_out(&self) -> [u32; 4] {
+        let mut counts = [0; 4];
+        for entry in &self.entries {
+            if let Kind::Player(Signed {
+                seat,
+                act: Act::Move { auto: true, .. },
+                ..
+            }) = &entry.kind
+            {
+                counts[seat.index()] += 1;
+            }
+        }
+        counts
+    }
+
     /// By colour, how often each face came up in the rolls its player
     /// made (the per-player dice statistics): not the computer's rolls for
     /// a computer seat, or for a player away or gone, which only the
