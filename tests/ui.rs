@@ -1237,7 +1237,19 @@ fn the_room_screen_opens_for_a_guest_and_ready_toggles() {
         let linked: clovece::net::Ticket = link.parse().expect("the room's ticket");
         assert_eq!(linked.code().to_string(), room.get_code().as_str());
         assert!(linked.secret().is_some());
+        // It is longer than the field shows: a button copies all of it,
+        // which the join screen's Paste then reads.
+        find(window, "Copy the link").mock_single_click(PointerEventButton::Left);
+        assert!(shows(window, "Link copied"));
         find(window, "Leave the room").mock_single_click(PointerEventButton::Left);
+        assert_eq!(window.global::<AppAdapter>().get_screen(), Screen::Home);
+        find(window, "Join a room").mock_single_click(PointerEventButton::Left);
+        find(window, "Paste").mock_single_click(PointerEventButton::Left);
+        let pasted = ui_support::text_field(window, "Room code or ticket link")
+            .accessible_value()
+            .unwrap_or_default();
+        assert_eq!(pasted, link);
+        back(window);
         assert_eq!(window.global::<AppAdapter>().get_screen(), Screen::Home);
 
         // Text that is no code, and a code that names no room nearby, are
