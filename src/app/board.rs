@@ -154,6 +154,16 @@ impl Motion {
     }
 }
 
+/// A piece where the board shows it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Placed {
+    id: PieceId,
+    spot: Spot,
+    /// Which of its base's four cells it stands on, while it stands in a
+    /// base ([`Board::free_cell`]).
+    cell: usize,
+}
+
 /// The piece the player tapped, while they choose how it moves.
 #[derive(Clone, Debug)]
 struct Selection {
@@ -167,13 +177,9 @@ pub struct Board {
     game: Game,
     /// Every piece with its spot, in a fixed order, so the board can
     /// follow each one.
-    pieces: Vec<(PieceId, Spot)>,
+    pieces: Vec<Placed>,
     /// The piece being asked about, if any.
     selection: Option<Selection>,
-    /// The piece whose tap chose the move being made: of pieces standing
-    /// together in a base, the one that moves in a game on this device
-    /// (online, the board follows the log: [`Board::follow`]).
-    tapped: Option<PieceId>,
     /// Whether the move due is this phone's to make: always in a game on
     /// this device (whose computer seats are paced outside), online only
     /// when the log waits on this player.
@@ -187,7 +193,6 @@ impl Board {
             pieces: identified(&game),
             game,
             selection: None,
-            tapped: None,
             acting: true,
         }
     }
@@ -207,45 +212,97 @@ impl Board {
     }
 
     /// The game moved on to `game` elsewhere (`acting`: whether the move
-    /// due now is this phone's): pieces that did not move keep their
-    /// identities, the ones that did take the new spots. Returns a capture
-    /// this shows: a piece that went into a base from outside one.
+    /// due now is this phone's). A single move is found among the legal
+    /// ones and shown as [`Board::play`] shows it, so a Matfyz piece that
+    /// captures one of its own colour stays itself.
+    /// Anything else (a catch-up) is matched spot by spot: pieces that did
+    /// not move keep their identities, the ones that did take the new
+    /// spots. Returns a capture this shows: a piece that went into a base
+    /// from outside one.
     pub fn follow(&mut self, game: Game, acting: bool) -> Option<Capture> {
         if game != self.game || !acting {
             self.selection = None;
         }
         self.acting = acting;
-        let mut left = spots(&game);
+        let capture = match self.move_to(&game) {
+            Some((motion, captured)) => self.place(motion, captured).and(captured),
+            None => self.match_spots(&game),
+        };
+        self.game = game;
+        capture
+    }
+
+    /// The motion of the legal move that leads to `game`'s pieces, and
+    /// what it captured: a move due now, or one after a roll (the
+    /// computer's roll and move reach the phones together).
+    fn move_to(&self, game: &Game) -> Option<(Motion, Option<Capture>)> {
+        let sorted = |game: &Game| {
+            let mut spots = spots(game);
+            spots.sort();
+            spots
+        };
+        let goal = sorted(game);
+        let before: Vec<Game> = match self.game.next() {
+            Next::Move { .. } => vec![self.game],
+            Next::Roll { .. } => (1..=6)
+                .filter_map(|n| {
+                    let mut rolled = self.game;
+                    rolled.roll(Die::new(n)?).ok()?;
+                    Some(rolled)
+                })
+                .collect(),
+            Next::Won { .. } => Vec::new(),
+        };
+        before.iter().find_map(|before| {
+            before.legal_moves().into_iter().find_map(|mv| {
+                let mut after = *before;
+                let played = after.play(mv).ok()?;
+                (sorted(&after) == goal).then_some((Motion::of(before, mv)?, played.captured))
+            })
+        })
+    }
+
+    /// Moves pieces to `game`'s spots without knowing the moves: those
+    /// that still stand where they stood stay (of pieces that stood
+    /// together in a base, the one on the highest cell leaves), the
+    /// others take the spots left over, of their colour.
+    fn match_spots(&mut self, game: &Game) -> Option<Capture> {
+        let mut left = spots(game);
+        let mut order: Vec<usize> = (0..self.pieces.len()).collect();
+        order.sort_by_key(|&i| self.pieces[i].cell);
         let mut moved = Vec::new();
-        // Of pieces that stood together (in a base), the one that moved is
-        // the last, whichever the player tapped: the phones that did not
-        // see the tap make the same choice, so every phone of the game
-        // empties the same cell of the base.
-        for i in 0..self.pieces.len() {
-            let (id, spot) = &self.pieces[i];
-            match left.iter().position(|&(c, s)| (c, s) == (id.colour, *spot)) {
+        for i in order {
+            let piece = self.pieces[i];
+            match left
+                .iter()
+                .position(|&at| at == (piece.id.colour, piece.spot))
+            {
                 Some(k) => {
                     left.swap_remove(k);
                 }
                 None => moved.push(i),
             }
         }
+        moved.sort();
         let mut capture = None;
         for i in moved {
-            let (id, spot) = &mut self.pieces[i];
-            let Some(k) = left.iter().position(|&(c, _)| c == id.colour) else {
+            let colour = self.pieces[i].id.colour;
+            let Some(k) = left.iter().position(|&(c, _)| c == colour) else {
                 continue;
             };
             let (_, to) = left.swap_remove(k);
-            let from = std::mem::replace(spot, to);
-            if let (Spot::Base(seat), false) = (to, matches!(from, Spot::Base(_))) {
-                capture = Some(Capture {
-                    piece: id.colour,
-                    to_base_of: seat,
-                });
+            let from = self.pieces[i].spot;
+            if let Spot::Base(seat) = to {
+                self.pieces[i].cell = self.free_cell(colour, seat);
+                if !matches!(from, Spot::Base(_)) {
+                    capture = Some(Capture {
+                        piece: colour,
+                        to_base_of: seat,
+                    });
+                }
             }
+            self.pieces[i].spot = to;
         }
-        self.game = game;
         capture
     }
 
@@ -254,40 +311,65 @@ impl Board {
         self.game.roll(die)
     }
 
-    /// Plays `mv` in a game on this device: its piece moves (the tapped
-    /// one, of pieces standing together in a base; else the first), and
-    /// a piece it captures goes to the base the rules say.
+    /// Plays `mv` in a game on this device: its piece moves, and a piece
+    /// it captures goes to the base the rules say.
     pub fn play(&mut self, mv: Move) -> Result<Played, FlowError> {
         let motion = Motion::of(&self.game, mv).ok_or(FlowError::Illegal)?;
-        let tapped = self.tapped.take();
-        let at_start =
-            |(id, spot): &(PieceId, Spot)| (id.colour, *spot) == (motion.colour, motion.from);
-        let piece = self
-            .pieces
-            .iter()
-            .position(|p| at_start(p) && Some(p.0) == tapped)
-            .or_else(|| self.pieces.iter().position(at_start))
-            .ok_or(FlowError::Illegal)?;
+        self.mover(motion).ok_or(FlowError::Illegal)?;
         let played = self.game.play(mv)?;
         self.selection = None;
-        if let Some(capture) = played.captured {
-            // Found before the mover lands, which may be of its colour.
-            let victim = self
-                .pieces
-                .iter_mut()
-                .find(|(id, spot)| *spot == motion.to && id.colour == capture.piece);
-            if let Some((_, spot)) = victim {
-                *spot = Spot::Base(capture.to_base_of);
-            }
-        }
-        self.pieces[piece].1 = motion.to;
+        self.place(motion, played.captured);
         debug_assert!(self.pieces_match_the_rules());
         Ok(played)
     }
 
+    /// The piece `motion` moves: of pieces standing together in a base,
+    /// the one on the highest cell, whichever the player tapped (they look
+    /// alike), so that every phone of a game, and the game replayed from
+    /// its record, shows the same cell emptied.
+    fn mover(&self, motion: Motion) -> Option<usize> {
+        (0..self.pieces.len())
+            .filter(|&i| {
+                let piece = &self.pieces[i];
+                (piece.id.colour, piece.spot) == (motion.colour, motion.from)
+            })
+            .max_by_key(|&i| self.pieces[i].cell)
+    }
+
+    /// Shows `motion` made by its piece ([`Board::mover`]), and the piece
+    /// it `captured` sent to the base the rules say. `None` if no piece
+    /// stands where the motion starts.
+    fn place(&mut self, motion: Motion, captured: Option<Capture>) -> Option<()> {
+        let piece = self.mover(motion)?;
+        if let Some(capture) = captured {
+            // Found before the mover lands, which may be of its colour.
+            let victim = self
+                .pieces
+                .iter()
+                .position(|p| p.spot == motion.to && p.id.colour == capture.piece);
+            if let Some(victim) = victim {
+                let cell = self.free_cell(capture.piece, capture.to_base_of);
+                self.pieces[victim].spot = Spot::Base(capture.to_base_of);
+                self.pieces[victim].cell = cell;
+            }
+        }
+        self.pieces[piece].spot = motion.to;
+        Some(())
+    }
+
+    /// The cell of `seat`'s base a piece of `colour` takes as it comes in:
+    /// under the classic rules the lowest free one (a piece leaves from
+    /// the highest, so every phone fills a base from its first cell
+    /// whatever happened before, as one that joined later does); under the
+    /// Matfyz rules, where a base holds one piece of each colour at most,
+    /// its colour's, so a base reads alike whoever's it is.
+    fn free_cell(&self, colour: Colour, seat: Colour) -> usize {
+        free_cell(&self.game, &self.pieces, colour, seat)
+    }
+
     fn pieces_match_the_rules(&self) -> bool {
         let mut mine: Vec<(Colour, Spot)> =
-            self.pieces.iter().map(|&(id, s)| (id.colour, s)).collect();
+            self.pieces.iter().map(|p| (p.id.colour, p.spot)).collect();
         mine.sort();
         let mut rules = spots(&self.game);
         rules.sort();
@@ -324,7 +406,7 @@ impl Board {
         let asked = self.selection.as_ref().map(|s| s.piece);
         self.pieces
             .iter()
-            .map(|&(id, spot)| {
+            .map(|&Placed { id, spot, cell }| {
                 let movable = asked.is_none_or(|piece| piece == id)
                     && motions
                         .iter()
@@ -332,7 +414,7 @@ impl Board {
                 PieceView {
                     id,
                     spot,
-                    cell: spot.cell(base_slot(&self.game, id)),
+                    cell: spot.cell(cell),
                     movable,
                 }
             })
@@ -389,11 +471,12 @@ impl Board {
     /// when it can move in several ways.
     pub fn tap_piece(&mut self, piece: PieceId) -> Result<Tap, FlowError> {
         self.move_due()?;
-        let &(_, spot) = self
+        let spot = self
             .pieces
             .iter()
-            .find(|(id, _)| *id == piece)
-            .ok_or(FlowError::Illegal)?;
+            .find(|p| p.id == piece)
+            .ok_or(FlowError::Illegal)?
+            .spot;
         let moves = self
             .motions()
             .into_iter()
@@ -456,8 +539,6 @@ impl Board {
             [] => Err(FlowError::Illegal),
             [mv] => {
                 self.selection = None;
-                // The piece `play` moves in a game on this device.
-                self.tapped = Some(piece);
                 Ok(Tap::Play(*mv))
             }
             _ => {
@@ -476,25 +557,36 @@ impl Board {
 }
 
 /// Every piece of `game` with its spot, numbered per colour in the order
-/// of [`spots`].
-fn identified(game: &Game) -> Vec<(PieceId, Spot)> {
+/// of [`spots`], those in a base on its first free cells.
+fn identified(game: &Game) -> Vec<Placed> {
     let found = spots(game);
-    let mut pieces: Vec<(PieceId, Spot)> = Vec::with_capacity(found.len());
+    let mut pieces: Vec<Placed> = Vec::with_capacity(found.len());
     for (colour, spot) in found {
-        let slot = pieces.iter().filter(|(id, _)| id.colour == colour).count();
-        pieces.push((PieceId { colour, slot }, spot));
+        let slot = pieces.iter().filter(|p| p.id.colour == colour).count();
+        let cell = match spot {
+            Spot::Base(seat) => free_cell(game, &pieces, colour, seat),
+            Spot::Track(_) | Spot::Home(..) => 0,
+        };
+        pieces.push(Placed {
+            id: PieceId { colour, slot },
+            spot,
+            cell,
+        });
     }
     pieces
 }
 
-/// Which of a base's four cells `piece` takes in `game`: its own under the
-/// classic rules; under the Matfyz rules, where a base holds one piece of
-/// each colour at most, its colour's, so a base reads alike whoever's it
-/// is.
-fn base_slot(game: &Game, piece: PieceId) -> usize {
+/// [`Board::free_cell`] among `pieces`.
+fn free_cell(game: &Game, pieces: &[Placed], colour: Colour, seat: Colour) -> usize {
     match game {
-        Game::Classic(_) => piece.slot,
-        Game::Matfyz(_) => piece.colour.index(),
+        Game::Classic(_) => (0..4)
+            .find(|&cell| {
+                !pieces
+                    .iter()
+                    .any(|p| p.spot == Spot::Base(seat) && p.cell == cell)
+            })
+            .unwrap_or(0),
+        Game::Matfyz(_) => colour.index(),
     }
 }
 
@@ -530,7 +622,7 @@ pub(super) fn unused_rolls(game: &Game) -> Vec<Die> {
 pub(super) mod tests {
     use super::*;
     use crate::rules::matfyz::{self as rules, Rolls};
-    use crate::rules::{HouseRules, Place, Seats, classic};
+    use crate::rules::{HouseRules, Place, RuleSet, Seats, classic};
 
     /// A two-player classic game, Red to roll, with Red's and Green's
     /// pieces where the notation's places say (`"T3"`, `"B"`, …).
@@ -643,6 +735,66 @@ pub(super) mod tests {
         assert_eq!(acting.pieces(), watching.pieces());
     }
 
+    /// Random games of `rules`, each step (a roll or a move) followed by
+    /// a board as another phone sees it: each mover stays itself, and the
+    /// board shows what a board made at that point shows (a phone that
+    /// joined, or restarted, then). Returns how many moves captured a
+    /// piece of the mover's own colour.
+    fn follow_random_games(rules: RuleSet, games: u64) -> usize {
+        let mut own_captures = 0;
+        for seed in 0..games {
+            let mut state = seed;
+            let mut below = |n: usize| {
+                state = state
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                (state >> 33) as usize % n
+            };
+            let seats = Seats::for_players(4).unwrap();
+            let mut game = Game::new(rules, seats, Colour::Red).unwrap();
+            let mut board = Board::shared(game, false);
+            let shown = |board: &Board| {
+                let mut shown: Vec<(Spot, Cell, Colour)> = board
+                    .pieces()
+                    .iter()
+                    .map(|p| (p.spot, p.cell, p.id.colour))
+                    .collect();
+                shown.sort();
+                shown
+            };
+            while !matches!(game.next(), Next::Won { .. }) {
+                if let Next::Roll { .. } = game.next() {
+                    game.roll(die(below(6) as u8 + 1)).unwrap();
+                    board.follow(game, false);
+                } else {
+                    let moves = game.legal_moves();
+                    let mv = moves[below(moves.len())];
+                    let motion = Motion::of(&game, mv).unwrap();
+                    let mover = board.pieces[board.mover(motion).unwrap()].id;
+                    let played = game.play(mv).unwrap();
+                    board.follow(game, false);
+                    let moved = board.pieces.iter().find(|p| p.id == mover).unwrap();
+                    assert_eq!(moved.spot, motion.to, "{rules:?}, game {seed}");
+                    own_captures +=
+                        usize::from(played.captured.is_some_and(|c| c.piece == motion.colour));
+                }
+                assert_eq!(
+                    shown(&board),
+                    shown(&Board::shared(game, false)),
+                    "{rules:?}, game {seed}"
+                );
+            }
+        }
+        own_captures
+    }
+
+    #[test]
+    fn a_followed_board_keeps_each_mover_and_shows_what_a_later_board_shows() {
+        follow_random_games(RuleSet::Classic(HouseRules::default()), 10);
+        let own = follow_random_games(RuleSet::Matfyz, 10);
+        assert!(own > 0, "some Matfyz piece captures one of its colour");
+    }
+
     #[test]
     fn a_followed_move_keeps_each_pieces_identity_and_shows_a_capture() {
         let mut board = Board::shared(
@@ -667,10 +819,10 @@ pub(super) mod tests {
         // The red piece on T3 moved to T5; the one on T17 stayed.
         assert_eq!(now(spot(Spot::Track(3))).spot, Spot::Track(5));
         assert_eq!(now(spot(Spot::Track(17))).spot, Spot::Track(17));
-        // The captured green piece keeps its slot, and so its base cell.
+        // The captured green piece takes its base's first free cell.
         let green = now(spot(Spot::Track(5)));
         assert_eq!(green.spot, Spot::Base(Colour::Green));
-        assert_eq!(green.cell, Spot::Base(Colour::Green).cell(green.id.slot));
+        assert_eq!(green.cell, Spot::Base(Colour::Green).cell(3));
         assert_eq!(
             after.iter().map(|p| p.id).collect::<Vec<_>>(),
             before.iter().map(|p| p.id).collect::<Vec<_>>(),

@@ -848,7 +848,7 @@ mod tests {
         assert!(movable.iter().all(|p| p.spot == Spot::Base(Colour::Red)));
         assert_eq!(game.targets(), [Spot::Track(0)]);
         assert_eq!(
-            game.play_piece(movable[3].id),
+            game.play_piece(movable[0].id),
             Ok(Outcome::Moved(Note::RollAgain))
         );
         let out = |game: &OfflineGame| {
@@ -858,11 +858,12 @@ mod tests {
                 .count()
         };
         assert_eq!(out(&game), 1, "one piece comes out");
-        assert_eq!(
-            spot_of(&game, movable[3].id),
-            Spot::Track(0),
-            "the one tapped"
-        );
+        // They look alike: the one on the base's last cell comes out, as
+        // on every phone of an online game.
+        let last_cell = Spot::Base(Colour::Red).cell(3);
+        let last = movable.iter().find(|p| p.cell == last_cell).unwrap();
+        assert_ne!(last.id, movable[0].id);
+        assert_eq!(spot_of(&game, last.id), Spot::Track(0));
     }
 
     #[test]
@@ -1035,8 +1036,7 @@ mod tests {
         // The six moved: its roll again is the news.
         let moved = game.stand_in(|| unreachable!("no roll is due"));
         assert_eq!(moved, Ok(Note::RollAgain));
-        let red = game.pieces()[0];
-        assert_eq!(red.spot, Spot::Track(0));
+        assert!(game.pieces().iter().any(|p| p.spot == Spot::Track(0)));
     }
 
     #[test]
