@@ -165,6 +165,8 @@ enum Command {
         #[arg(long, default_value_t = 60)]
         seconds: u64,
         #[command(flatten)]
+        grace: Grace,
+        #[command(flatten)]
         peer: PeerArgs,
     },
     /// Join a room by its ticket or code and play; with no ticket, resume
@@ -403,6 +405,7 @@ fn main() -> ExitCode {
             accept,
             decline: _,
             seconds,
+            grace,
             peer,
         }) => network(|| async move {
             let data = data_dir(peer.data.clone())?;
@@ -422,8 +425,10 @@ fn main() -> ExitCode {
             .await?;
             match invitation {
                 Some(invitation) => {
-                    let joining =
-                        Joining::listed(invitation.ticket.to_string(), invitation.listing);
+                    let joining = Joining {
+                        grace_secs: grace.secs,
+                        ..Joining::listed(invitation.ticket.to_string(), invitation.listing)
+                    };
                     let role = Role::Join(Some(joining));
                     game(role, peer, 0).await
                 }
