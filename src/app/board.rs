@@ -154,6 +154,15 @@ impl Motion {
     }
 }
 
+/// What a game played elsewhere did since the board's game, when the
+/// board can show it as played: the dice rolled (oldest first), then one
+/// move.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Step {
+    pub rolled: Vec<Die>,
+    pub moved: Move,
+}
+
 /// A piece where the board shows it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Placed {
@@ -212,54 +221,43 @@ impl Board {
     }
 
     /// The game moved on to `game` elsewhere (`acting`: whether the move
-    /// due now is this phone's). A single move is found among the legal
-    /// ones and shown as [`Board::play`] shows it, so a Matfyz piece that
-    /// captures one of its own colour stays itself.
-    /// Anything else (a catch-up) is matched spot by spot: pieces that did
-    /// not move keep their identities, the ones that did take the new
-    /// spots. Returns a capture this shows: a piece that went into a base
-    /// from outside one.
-    pub fn follow(&mut self, game: Game, acting: bool) -> Option<Capture> {
+    /// due now is this phone's), by `step` if it is known. That step's
+    /// move is shown as [`Board::play`] shows it (so a Matfyz piece that
+    /// captures one of its own colour stays itself); anything else (a
+    /// catch-up, rolls alone) is matched spot by spot. Returns a capture
+    /// this shows: a piece that went into a base from outside one.
+    pub fn follow(&mut self, game: Game, acting: bool, step: Option<&Step>) -> Option<Capture> {
         if game != self.game || !acting {
             self.selection = None;
         }
         self.acting = acting;
-        let capture = match self.move_to(&game) {
-            Some((motion, captured)) => self.place(motion, captured).and(captured),
+        let capture = match step.and_then(|step| self.motion(step, &game)) {
+            Some((motion, captured)) => match self.place(motion, captured) {
+                Some(()) => captured,
+                None => self.match_spots(&game),
+            },
             None => self.match_spots(&game),
         };
         self.game = game;
         capture
     }
 
-    /// The motion of the legal move that leads to `game`'s pieces, and
-    /// what it captured: a move due now, or one after a roll (the
-    /// computer's roll and move reach the phones together).
-    fn move_to(&self, game: &Game) -> Option<(Motion, Option<Capture>)> {
+    /// The motion of `step`'s move, and what it captured, if the step
+    /// leads from this board's game to `game`'s pieces.
+    fn motion(&self, step: &Step, game: &Game) -> Option<(Motion, Option<Capture>)> {
         let sorted = |game: &Game| {
             let mut spots = spots(game);
             spots.sort();
             spots
         };
-        let goal = sorted(game);
-        let before: Vec<Game> = match self.game.next() {
-            Next::Move { .. } => vec![self.game],
-            Next::Roll { .. } => (1..=6)
-                .filter_map(|n| {
-                    let mut rolled = self.game;
-                    rolled.roll(Die::new(n)?).ok()?;
-                    Some(rolled)
-                })
-                .collect(),
-            Next::Won { .. } => Vec::new(),
-        };
-        before.iter().find_map(|before| {
-            before.legal_moves().into_iter().find_map(|mv| {
-                let mut after = *before;
-                let played = after.play(mv).ok()?;
-                (sorted(&after) == goal).then_some((Motion::of(before, mv)?, played.captured))
-            })
-        })
+        let mut before = self.game;
+        for &die in &step.rolled {
+            before.roll(die).ok()?;
+        }
+        let mut after = before;
+        let played = after.play(step.moved).ok()?;
+        (sorted(&after) == sorted(game))
+            .then_some((Motion::of(&before, step.moved)?, played.captured))
     }
 
     /// Moves pieces to `game`'s spots without knowing the moves: those
@@ -714,7 +712,7 @@ pub(super) mod tests {
         let yellow = piece_on(&board, Spot::Track(10));
         board.tap_piece(yellow.id).unwrap();
         assert!(board.choice().is_some());
-        assert_eq!(board.follow(game, false), None);
+        assert_eq!(board.follow(game, false, None), None);
         assert_eq!(board.choice(), None);
     }
 
@@ -730,16 +728,21 @@ pub(super) mod tests {
         };
         let mut moved = rolled;
         moved.play(mv).unwrap();
-        acting.follow(moved, false);
-        watching.follow(moved, false);
+        let step = Step {
+            rolled: Vec::new(),
+            moved: mv,
+        };
+        acting.follow(moved, false, Some(&step));
+        watching.follow(moved, false, Some(&step));
         assert_eq!(acting.pieces(), watching.pieces());
     }
 
-    /// Random games of `rules`, each step (a roll or a move) followed by
-    /// a board as another phone sees it: each mover stays itself, and the
-    /// board shows what a board made at that point shows (a phone that
-    /// joined, or restarted, then). Returns how many moves captured a
-    /// piece of the mover's own colour.
+    /// Random games of `rules`, followed by a board as another phone sees
+    /// them: a roll alone (half of them; the others reach it with their
+    /// move, as the computer's do) moves nothing, each move moves its
+    /// piece, and the board shows what a board made at that point shows
+    /// (a phone that joined, or restarted, then). Returns how many moves
+    /// captured a piece of the mover's own colour.
     fn follow_random_games(rules: RuleSet, games: u64) -> usize {
         let mut own_captures = 0;
         for seed in 0..games {
@@ -762,17 +765,31 @@ pub(super) mod tests {
                 shown.sort();
                 shown
             };
+            let mut rolled = Vec::new();
             while !matches!(game.next(), Next::Won { .. }) {
                 if let Next::Roll { .. } = game.next() {
-                    game.roll(die(below(6) as u8 + 1)).unwrap();
-                    board.follow(game, false);
+                    let face = die(below(6) as u8 + 1);
+                    game.roll(face).unwrap();
+                    rolled.push(face);
+                    if below(2) == 0 {
+                        continue;
+                    }
+                    let before = board.pieces();
+                    assert_eq!(board.follow(game, false, None), None);
+                    assert_eq!(board.pieces(), before, "{rules:?}, game {seed}");
+                    rolled.clear();
                 } else {
                     let moves = game.legal_moves();
                     let mv = moves[below(moves.len())];
                     let motion = Motion::of(&game, mv).unwrap();
                     let mover = board.pieces[board.mover(motion).unwrap()].id;
                     let played = game.play(mv).unwrap();
-                    board.follow(game, false);
+                    let step = Step {
+                        rolled: std::mem::take(&mut rolled),
+                        moved: mv,
+                    };
+                    let captured = board.follow(game, false, Some(&step));
+                    assert_eq!(captured, played.captured, "{rules:?}, game {seed}");
                     let moved = board.pieces.iter().find(|p| p.id == mover).unwrap();
                     assert_eq!(moved.spot, motion.to, "{rules:?}, game {seed}");
                     own_captures +=
@@ -802,9 +819,11 @@ pub(super) mod tests {
             false,
         );
         let before = board.pieces();
+        // No move known (a catch-up): matched spot by spot.
         let captured = board.follow(
             two_player_classic(["B", "B", "T17", "T5"], ["B", "B", "B", "B"]),
             false,
+            None,
         );
         assert_eq!(
             captured,

@@ -28,7 +28,7 @@ use crate::platform::multicast::MulticastHold;
 use crate::protocol::{
     Control, Digest, Due, HeaderError, Phone, PhoneError, RollRecord, Theme, TurnTimer,
 };
-use crate::rules::{Colour, FirstPlayer, Game};
+use crate::rules::{Colour, FirstPlayer, Game, Move};
 
 /// The game as one log state shows it: what the game screen draws.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -58,6 +58,9 @@ pub struct Snapshot {
     pub control: [Option<Control>; 4],
     /// Every roll so far, oldest first.
     pub rolls: Vec<RollRecord>,
+    /// Every move so far, oldest first: the board shows the one move
+    /// since its last snapshot as it was played.
+    pub moves: Vec<Move>,
     /// The time each player has for a roll or move.
     pub timer: TurnTimer,
     /// The room's board: every phone of the game shows the same one.
@@ -99,6 +102,7 @@ impl Snapshot {
             head: log.head(),
             control: Colour::ALL.map(|c| state.control(c)),
             rolls: log.rolls().collect(),
+            moves: log.moves().collect(),
             timer: header.timer,
             theme: header.theme,
             counted: crate::stats::record::counts(&header.seats),

@@ -11,7 +11,7 @@ use crate::net::front::Action;
 use crate::protocol::{Actor, Colours, Control, Due, End, may_certify};
 use crate::rules::{Capture, Colour, Die, FirstPlayer, Next};
 
-use super::board::{self, Board, Note, PieceId, PieceView, Tap, home_count, unused_rolls};
+use super::board::{self, Board, Note, PieceId, PieceView, Step, Tap, home_count, unused_rolls};
 use super::fairness::{Fairness, Roll};
 use super::geometry::Spot;
 use super::matfyz::Choice;
@@ -44,8 +44,10 @@ pub struct OnlineGame {
     waiting_on_silent: bool,
     /// This player's time ran out at their last turn, and they have not
     /// tapped the die since: told at their next turn, as the note that
-    /// said so is long gone by then. (The log cannot tell: the phone rolls
-    /// the rest of a timed-out turn as its player.)
+    /// said so is long gone by then. (The log cannot tell: it marks the
+    /// moves played for them, but the phone rolls the rest of a timed-out
+    /// turn as its player, and a roll that leaves nothing to move is no
+    /// move.)
     ran_out: bool,
 }
 
@@ -78,13 +80,37 @@ impl OnlineGame {
     pub fn update(&mut self, snapshot: Snapshot) {
         let acting = must_move(&snapshot);
         let before = std::mem::replace(&mut self.snapshot, snapshot);
-        let captured = self.board.follow(self.snapshot.shown(), acting);
+        // One move since: the board shows it as played (more are a
+        // catch-up, which it matches spot by spot).
+        let step = match self.snapshot.moves.get(before.moves.len()..) {
+            Some(&[moved]) => Some(Step {
+                rolled: (self.snapshot.rolls.get(before.rolls.len()..))
+                    .unwrap_or_default()
+                    .iter()
+                    .map(|r| r.die)
+                    .collect(),
+                moved,
+            }),
+            _ => None,
+        };
+        let captured = self
+            .board
+            .follow(self.snapshot.shown(), acting, step.as_ref());
         let note = note(&before, &self.snapshot, captured);
         // The computer took over a player's turn as their time ran out:
         // this player's as their phone counts it (also a turn whose roll
         // left nothing to move), another's as the log's moves say.
+        // (Not another's turns in a catch-up, long gone by now.)
         let me = self.snapshot.me;
-        let grew = |c: Colour| self.snapshot.timed_out[c.index()] > before.timed_out[c.index()];
+        let rolls = self
+            .snapshot
+            .rolls
+            .get(before.rolls.len()..)
+            .unwrap_or_default();
+        let grew = |c: Colour| {
+            self.snapshot.timed_out[c.index()] > before.timed_out[c.index()]
+                && rolls.iter().all(|r| r.seat == c)
+        };
         let timed_out = if self.snapshot.timeouts > before.timeouts {
             Some(me)
         } else {
@@ -494,6 +520,7 @@ mod tests {
             head: Digest([0; 32]),
             control,
             rolls: Vec::new(),
+            moves: Vec::new(),
             timer: TurnTimer::Seconds10,
             theme: Theme::Classic,
             counted: true,
@@ -776,6 +803,15 @@ mod tests {
             }
         );
         assert!(!game.ran_out(), "not this player's time");
+        // Not in a catch-up of several seats' turns: long gone by now.
+        let mut game = OnlineGame::new(snapshot(
+            two_player_classic(["T3", "B", "B", "B"], ["T20", "B", "B", "B"]),
+            greens,
+        ));
+        let mut caught_up = moved.clone();
+        caught_up.rolls = vec![roll(Colour::Green, 4), roll(Colour::Red, 2)];
+        game.update(caught_up);
+        assert_eq!(game.note(), Note::None);
         // A move green's player made is no time-out.
         let mut game = OnlineGame::new(snapshot(
             two_player_classic(["T3", "B", "B", "B"], ["T20", "B", "B", "B"]),

@@ -336,6 +336,19 @@ impl Log {
             })
     }
 
+    /// Every move played so far, in order: a player's, or the computer's
+    /// for a seat.
+    pub fn moves(&self) -> impl Iterator<Item = Move> + '_ {
+        self.entries.iter().filter_map(|entry| match &entry.kind {
+            Kind::Player(Signed {
+                act: Act::Move { mv, .. },
+                ..
+            })
+            | Kind::Computer(Auto::Move(mv)) => Some(*mv),
+            _ => None,
+        })
+    }
+
     /// By colour, how many moves the phones played for their player as
     /// the turn timer ran out (`Act::Move { auto: true }`): how the other
     /// phones learn that a player's time ran out, as the rest of such a
