@@ -42,6 +42,12 @@ pub struct OnlineGame {
     /// time), as the last tick said: another player's time is not shown
     /// then, as it may have run out waiting for that phone.
     waiting_on_silent: bool,
+    /// Whether the last tick found silent the phone of the other player
+    /// whose roll or move is due: when it speaks again (back from a Wi-Fi
+    /// blip, or restarted, which counts its player's time anew), their
+    /// time is counted again here too, rather than shown run out while
+    /// their phone counts down.
+    actor_silent: bool,
     /// This player's time ran out at their last turn, and they have not
     /// tapped the die since: told at their next turn, as the note that
     /// said so is long gone by then. (The log cannot tell: it marks the
@@ -70,6 +76,7 @@ impl OnlineGame {
             clock: TurnClock::new(timer),
             overdue_for: 0,
             waiting_on_silent: false,
+            actor_silent: false,
             ran_out: false,
         }
     }
@@ -131,6 +138,7 @@ impl OnlineGame {
         };
         self.overdue_for = 0;
         self.waiting_on_silent = false;
+        self.actor_silent = false;
         if before.head != self.snapshot.head {
             self.clock.restart();
         }
@@ -142,6 +150,15 @@ impl OnlineGame {
         if self.person_due() {
             self.clock.tick();
         }
+        let actor = match self.snapshot.due.actor() {
+            Some(Actor::Player(p)) if p != self.me() => Some(p),
+            _ => None,
+        };
+        let actor_silent = actor.is_some_and(|p| silent.iter().any(|&(c, _)| c == p));
+        if self.actor_silent && !actor_silent {
+            self.clock.restart();
+        }
+        self.actor_silent = actor_silent;
         self.waiting_on_silent = !silent.is_empty();
         if silent.iter().any(|&(_, left)| left == 0) {
             self.overdue_for += 1;
@@ -970,6 +987,36 @@ mod tests {
         assert_eq!(game.time_left(), Some(3), "the same log: the count goes on");
         game.update(after(1, moving));
         assert_eq!(game.time_left(), Some(10));
+    }
+
+    #[test]
+    fn another_players_time_is_counted_again_when_their_phone_speaks_again() {
+        use crate::app::board::tests::two_player_classic;
+        let greens = Due::Roll {
+            roll: 3,
+            seat: Some(Colour::Green),
+            by: Actor::Player(Colour::Green),
+        };
+        let mut game = OnlineGame::new(snapshot(
+            two_player_classic(["T3", "B", "B", "B"], ["T20", "B", "B", "B"]),
+            greens,
+        ));
+        for _ in 0..10 {
+            game.tick(&[]);
+        }
+        assert_eq!(game.time_left(), Some(0));
+        // Green's phone went quiet (its grace time is shown instead)...
+        game.tick(&[(Colour::Green, 40)]);
+        assert_eq!(game.time_left(), None);
+        // ...and came back, restarted: it counts green's whole time anew,
+        // and so does this phone, rather than show it run out.
+        game.tick(&[]);
+        assert_eq!(game.time_left(), Some(10));
+        // Another phone's silence (a reveal this turn waits for) changes
+        // nothing of green's time.
+        game.tick(&[(Colour::Blue, 40)]);
+        game.tick(&[]);
+        assert_eq!(game.time_left(), Some(8));
     }
 
     #[test]
