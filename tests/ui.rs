@@ -1019,6 +1019,38 @@ fn androids_back_key_goes_back_on_every_screen_and_asks_before_leaving_a_game() 
 }
 
 #[test]
+fn closing_a_room_with_guests_in_it_asks_first() {
+    use clovece::app::ui::{RoomAdapter, SeatData, SeatKind};
+    let (_folder, app) = shown("close-room", 1);
+    let window = app.window();
+    let room = window.global::<RoomAdapter>();
+    room.set_hosting(true);
+    let seat = |kind| SeatData {
+        kind,
+        ..SeatData::default()
+    };
+    let seats = vec![seat(SeatKind::Host), seat(SeatKind::Guest)];
+    room.set_seats(slint::ModelRc::new(slint::VecModel::from(seats)));
+    room.set_guests(true);
+    let screen = || window.global::<AppAdapter>().get_screen();
+    window.global::<AppAdapter>().set_screen(Screen::Room);
+    // The phone's Back asks, and answers the question.
+    back(window);
+    assert!(shows(window, "Close the room?"));
+    assert!(shows(window, "The players in it are sent away."));
+    back(window);
+    assert!(!shows(window, "Close the room?"));
+    assert_eq!(screen(), Screen::Room);
+    // So does the screen's own; Stay keeps the room, Close closes it.
+    find(window, "Leave the room").mock_single_click(PointerEventButton::Left);
+    find(window, "Stay").mock_single_click(PointerEventButton::Left);
+    assert_eq!(screen(), Screen::Room);
+    find(window, "Leave the room").mock_single_click(PointerEventButton::Left);
+    find(window, "Close").mock_single_click(PointerEventButton::Left);
+    assert_eq!(screen(), Screen::Home);
+}
+
+#[test]
 fn back_still_works_after_the_focused_name_field_went_with_its_seat() {
     let (_folder, app) = shown("back-field", 1);
     let window = app.window();
@@ -1241,6 +1273,8 @@ fn the_room_screen_opens_for_a_guest_and_ready_toggles() {
         // which the join screen's Paste then reads.
         find(window, "Copy the link").mock_single_click(PointerEventButton::Left);
         assert!(shows(window, "Link copied"));
+        mock_elapsed_time(Duration::from_secs(4));
+        assert!(!shows(window, "Link copied"), "said for a moment");
         find(window, "Leave the room").mock_single_click(PointerEventButton::Left);
         assert_eq!(window.global::<AppAdapter>().get_screen(), Screen::Home);
         find(window, "Join a room").mock_single_click(PointerEventButton::Left);

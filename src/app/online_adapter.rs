@@ -495,6 +495,7 @@ fn show_room(window: &AppWindow, s: &mut Online) {
         .enumerate()
         .map(|(i, (seat, colour))| seat_data(seat, colour, room.mine() == Some(i)))
         .collect();
+    adapter.set_guests(seats.iter().any(|seat| seat.kind == ui::SeatKind::Guest));
     // A seat is its place in the room.
     super::rows::show(
         adapter.get_seats(),
