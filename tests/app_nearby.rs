@@ -59,7 +59,17 @@ fn the_app_lists_a_loopback_room_filters_it_and_drops_it_when_its_host_is_gone()
     let dir = tempfile::tempdir().unwrap();
     let mut host = peer(
         dir.path(),
-        &["host", "--players", "3", "--turn", "20", "--board", "sea"],
+        &[
+            "host",
+            "--players",
+            "3",
+            "--turn",
+            "20",
+            "--board",
+            "sea",
+            "--name",
+            "Hana",
+        ],
     );
     let (ticket, code) = ticket(&mut host);
     let opened = Instant::now();
@@ -74,6 +84,9 @@ fn the_app_lists_a_loopback_room_filters_it_and_drops_it_when_its_host_is_gone()
     assert_eq!(room.ticket.to_string(), ticket);
     assert_eq!(room.ticket.code().to_string(), code);
     assert_eq!((room.listing.players, room.free), (3, 2));
+    // Whose room it is, as its host's phone says when asked.
+    let named = |r: &[Room]| r.first().is_some_and(|r| r.host.as_deref() == Some("Hana"));
+    until(&list, &changes, &Filter::default(), named);
 
     // Each filter on its own and all three together: matching, then not.
     for (matching, other) in [

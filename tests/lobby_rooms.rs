@@ -69,6 +69,22 @@ fn open_room_appears_in_another_peers_list_and_disappears_when_full() {
     drop((host, join));
 }
 
+/// Once listed, the room is listed again with its host's nickname, which
+/// its phone tells the list when asked.
+#[test]
+fn the_list_says_whose_room_it_is() {
+    let dirs = dirs(2);
+    let (_host, ticket, code) = host(&dirs[0], &["--players", "2", "--name", "Hana"]);
+    let mut list = rooms(&dirs[1], &[&ticket], &[], 60);
+    let (_, room) = list.wait_for_within("room: ", APPEAR).expect("listed");
+    assert!(room.starts_with(&format!("{code} free 1 ")), "{room}");
+    let (_, named) = list.wait_for_within("room: ", APPEAR).expect("named");
+    assert!(
+        named.starts_with(&format!("{code} host \"Hana\" free 1 ")) && named.ends_with(&ticket),
+        "{named}"
+    );
+}
+
 #[test]
 fn a_room_whose_host_is_gone_leaves_the_list() {
     let dirs = dirs(2);

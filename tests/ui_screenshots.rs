@@ -483,9 +483,10 @@ fn the_nearby_rooms_screen_looks_as_recorded() {
     ui_support::find(app.window(), "Nearby rooms").mock_single_click(PointerEventButton::Left);
     ui_support::find(app.window(), "30 seconds per turn")
         .mock_single_click(PointerEventButton::Left);
-    let room = |code: &str, players, free, board, kind, no_jump_home| RoomData {
+    let room = |code: &str, host: &str, players, free, board, kind, no_jump_home| RoomData {
         code: code.into(),
         ticket: format!("CLOVECE:{code}").into(),
+        host: host.into(),
         players,
         free,
         turn: 30,
@@ -502,15 +503,26 @@ fn the_nearby_rooms_screen_looks_as_recorded() {
     let rooms = vec![
         room(
             "K7M2QX",
+            "Hana",
             4,
             3,
             BoardTheme::Classic,
             RulesKind::Classic,
             false,
         ),
-        room("P3RW9A", 2, 1, BoardTheme::Sea, RulesKind::Croatian, false),
+        room(
+            "P3RW9A",
+            "Ivo",
+            2,
+            1,
+            BoardTheme::Sea,
+            RulesKind::Croatian,
+            false,
+        ),
+        // A host whose phone has not said its name yet.
         room(
             "ZT84HN",
+            "",
             3,
             1,
             BoardTheme::Classic,
@@ -643,6 +655,7 @@ fn an_invitation_on_home_looks_as_recorded() {
     invite.set_room(RoomData {
         code: "K7M2QX".into(),
         ticket: "".into(),
+        host: "".into(),
         players: 3,
         free: 0,
         turn: 60,
@@ -665,6 +678,7 @@ fn classic_four() -> clovece::app::ui::RoomData {
     RoomData {
         code: "".into(),
         ticket: "".into(),
+        host: "".into(),
         players: 4,
         free: 0,
         turn: 30,

@@ -341,6 +341,7 @@ pub(super) fn game_data(listing: &Listing) -> ui::RoomData {
     ui::RoomData {
         code: Default::default(),
         ticket: Default::default(),
+        host: Default::default(),
         players: i32::from(listing.players),
         free: 0,
         turn: listing.timer.seconds().map_or(0, i32::from),

@@ -269,6 +269,7 @@ fn room_data(room: &Room) -> ui::RoomData {
     ui::RoomData {
         code: room.ticket.code().to_string().into(),
         ticket: room.ticket.to_string().into(),
+        host: room.host.as_deref().unwrap_or_default().into(),
         free: i32::from(room.free),
         ..game_data(&room.listing)
     }

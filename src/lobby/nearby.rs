@@ -2,13 +2,15 @@
 //! the list asks each phone it knows (found by mDNS, or named with `--ask`)
 //! with [`Lobby::Browse`]; an open room with a free seat answers with its
 //! listing. A room that has not answered for [`STALE`] (full, started,
-//! gone) or whose phone disconnects leaves the list.
+//! gone) or whose phone disconnects leaves the list. Once listed, each
+//! host's phone is asked its nickname ([`Lobby::WhoAreYou`]) once, so that
+//! the list says whose room it is.
 //!
 //! [`RoomList`] is the list itself, with no I/O; [`keep`] keeps it over the
 //! network (for the app's nearby rooms screen and for [`run`], which is
 //! `clovece rooms`).
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::io::Write;
 use std::time::{Duration, Instant};
 
@@ -40,6 +42,9 @@ pub struct Room {
     pub listing: Listing,
     /// Free seats (at least one).
     pub free: u8,
+    /// The host's nickname, once its phone said it: only its word, as a
+    /// name a guest gives is.
+    pub host: Option<String>,
 }
 
 /// What changed in the list.
@@ -68,13 +73,16 @@ pub enum ListError {
 pub struct RoomList {
     filter: Filter,
     rooms: BTreeMap<PeerId, (Room, Instant)>,
+    /// The listed rooms' hosts asked their nickname, whose answer is
+    /// awaited or taken: one question each while the room is listed.
+    asked: BTreeSet<PeerId>,
 }
 
 impl RoomList {
     pub fn new(filter: Filter) -> RoomList {
         RoomList {
             filter,
-            rooms: BTreeMap::new(),
+            ..RoomList::default()
         }
     }
 
@@ -101,18 +109,40 @@ impl RoomList {
         if !self.filter.matches(&listing) {
             return Ok(None);
         }
+        let host = self.rooms.get(&from).and_then(|(old, _)| old.host.clone());
         let room = Room {
             ticket,
             listing,
             free,
+            host,
         };
         let same = self.rooms.get(&from).is_some_and(|(old, _)| *old == room);
         self.rooms.insert(from, (room.clone(), now));
         Ok((!same).then_some(Change::Listed(room)))
     }
 
+    /// Whether to ask `host`'s phone its nickname now: it has a room
+    /// listed and was not asked since.
+    pub fn ask_name(&mut self, host: PeerId) -> bool {
+        self.rooms.contains_key(&host) && self.asked.insert(host)
+    }
+
+    /// `host`'s phone said its nickname: the change to its room, if it was
+    /// asked and has none yet (a later answer renames nothing, so that a
+    /// phone cannot change its name in the list at will).
+    pub fn named(&mut self, host: PeerId, name: &str) -> Option<Change> {
+        let name = crate::net::nickname(name.trim());
+        let (room, _) = self.rooms.get_mut(&host)?;
+        if name.is_empty() || room.host.is_some() || !self.asked.contains(&host) {
+            return None;
+        }
+        room.host = Some(name);
+        Some(Change::Listed(room.clone()))
+    }
+
     /// `host`'s phone is gone (disconnected or expired from mDNS).
     pub fn lost(&mut self, host: PeerId) -> Option<Change> {
+        self.asked.remove(&host);
         self.rooms
             .remove(&host)
             .map(|(room, _)| Change::Gone(room.ticket))
@@ -301,13 +331,19 @@ pub async fn keep(
                 Event::Message { from, bytes } => match Frame::decode(&bytes) {
                     Ok(Frame::Lobby(Lobby::Listed { ticket, listing, free })) => {
                         match list.heard(from, &ticket, listing, free, Instant::now()) {
-                            Ok(change) => change.into_iter().collect(),
+                            Ok(change) => {
+                                if list.ask_name(from) {
+                                    let _ = node.send(from, Frame::Lobby(Lobby::WhoAreYou).encode());
+                                }
+                                change.into_iter().collect()
+                            }
                             Err(error) => {
                                 tracing::warn!(peer = %from, %error, "a phone nearby sent a bad room");
                                 Vec::new()
                             }
                         }
                     }
+                    Ok(Frame::Lobby(Lobby::IAm { name })) => list.named(from, &name).into_iter().collect(),
                     Ok(Frame::Lobby(other)) => {
                         heard(node, from, other);
                         Vec::new()
@@ -325,14 +361,19 @@ pub async fn keep(
 
 fn print(change: &Change, out: &mut impl Write) -> std::io::Result<()> {
     match change {
-        Change::Listed(room) => writeln!(
-            out,
-            "room: {} free {} {} ticket {}",
-            room.ticket.code(),
-            room.free,
-            Shown(&room.listing),
-            room.ticket
-        )?,
+        Change::Listed(room) => {
+            write!(out, "room: {} ", room.ticket.code())?;
+            if let Some(host) = &room.host {
+                write!(out, "host {host:?} ")?;
+            }
+            writeln!(
+                out,
+                "free {} {} ticket {}",
+                room.free,
+                Shown(&room.listing),
+                room.ticket
+            )?
+        }
         Change::Gone(ticket) => writeln!(out, "gone: {}", ticket.code())?,
     }
     out.flush()
@@ -421,6 +462,36 @@ mod tests {
         list.heard(host, &t, listing(2), 1, Instant::now()).unwrap();
         assert!(matches!(list.lost(host), Some(Change::Gone(_))));
         assert_eq!(list.lost(host), None);
+    }
+
+    #[test]
+    fn a_listed_rooms_host_is_asked_its_name_once_and_named_once() {
+        let host = PeerId::random();
+        let t = ticket(host, None).to_string();
+        let mut list = RoomList::default();
+        let now = Instant::now();
+        // Asked only once its room is listed, and then once.
+        assert!(!list.ask_name(host));
+        assert_eq!(list.named(host, "Hana"), None, "not asked");
+        list.heard(host, &t, listing(4), 3, now).unwrap();
+        assert!(list.ask_name(host));
+        assert!(!list.ask_name(host));
+        assert_eq!(list.named(host, "  "), None, "no name");
+        let Some(Change::Listed(named)) = list.named(host, " Hana\n") else {
+            panic!("the name changes the room");
+        };
+        assert_eq!(named.host.as_deref(), Some("Hana"));
+        assert_eq!(list.named(host, "Eve"), None, "named once");
+        // The name stays as the room's seats change.
+        let Some(Change::Listed(fewer)) = list.heard(host, &t, listing(4), 2, now).unwrap() else {
+            panic!("a seat taken changes the room");
+        };
+        assert_eq!(fewer.host.as_deref(), Some("Hana"));
+        // A room listed again is asked again.
+        list.lost(host);
+        list.heard(host, &t, listing(4), 2, now).unwrap();
+        assert!(list.ask_name(host));
+        assert_eq!(list.rooms().next().unwrap().host, None);
     }
 
     #[test]

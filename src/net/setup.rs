@@ -736,6 +736,16 @@ pub(super) async fn host(
                 }
                 continue;
             }
+            // A phone nearby (its nearby rooms list, another host's invite
+            // list) asks whose room this is: an open room's host says the
+            // name its seat shows.
+            if lobby == Lobby::WhoAreYou {
+                if room.ticket().secret().is_none() {
+                    let name = nickname(name);
+                    let _ = node.send(from, Frame::Lobby(Lobby::IAm { name }).encode());
+                }
+                continue;
+            }
             if let Some(answer) = room.answer(from, &lobby) {
                 let admitted = matches!(answer, Lobby::Admitted { .. });
                 let seated = taken.offers.contains_key(&from);
