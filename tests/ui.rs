@@ -774,9 +774,27 @@ fn the_notes_of_what_befell_a_seat_say_whose_it_was() {
             piece: Hue::Yellow,
             by: Hue::Yellow,
             to: Hue::Yellow,
+            yours: false,
         });
         assert!(shows(window, said), "{said}");
     }
+    // Said to the device's one person about their own time, which agrees
+    // with no one's gender in any language.
+    adapter.set_note(clovece::app::ui::Note {
+        kind: NoteKind::TimedOut,
+        piece: Hue::Red,
+        yours: true,
+        ..Default::default()
+    });
+    assert!(shows(window, "Your time ran out — the computer stepped in"));
+    // The hint below does not say it again.
+    adapter.set_can_roll(true);
+    adapter.set_ran_out(true);
+    assert!(shows(window, "Tap the die to roll"));
+    assert!(!shows(
+        window,
+        "The computer played when your time ran out. Tap the die to roll"
+    ));
 }
 
 #[test]

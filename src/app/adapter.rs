@@ -905,7 +905,7 @@ fn show_game(window: &AppWindow, state: &State, game: &OfflineGame) {
     let face = game.fairness().face(turn);
     adapter.set_die(face.map_or(0, |d| i32::from(d.get())));
     adapter.set_rolls(count(game.fairness().history().len()));
-    adapter.set_note(note(game.note()));
+    adapter.set_note(note(game.note(), game.only_person()));
     adapter.set_time_left(game.time_left().map_or(-1, i32::from));
     let plans = show_matfyz(window, game.board(), &players(game), human);
     mark_squares(window, &targets, &plans);
@@ -1188,7 +1188,9 @@ fn players(game: &OfflineGame) -> Vec<ui::PlayerData> {
         .collect()
 }
 
-pub(super) fn note(note: Note) -> ui::Note {
+/// The UI's `note`, told whether it is about `you`: this device's one
+/// person, if it has one.
+pub(super) fn note(note: Note, you: Option<Colour>) -> ui::Note {
     let red = Colour::Red;
     let (kind, number, piece, by, to) = match note {
         Note::None => (ui::NoteKind::None, 0, red, red, red),
@@ -1212,6 +1214,7 @@ pub(super) fn note(note: Note) -> ui::Note {
         piece: hue(piece),
         by: hue(by),
         to: hue(to),
+        yours: you == Some(piece),
     }
 }
 
