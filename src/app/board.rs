@@ -155,8 +155,8 @@ impl Motion {
 }
 
 /// What a game played elsewhere did since the board's game, when the
-/// board can show it as played: the dice rolled (oldest first), then one
-/// move.
+/// board can show it as played: the dice rolled (oldest first; those
+/// after the move too, which move nothing), and one move.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Step {
     pub rolled: Vec<Die>,
@@ -243,21 +243,25 @@ impl Board {
     }
 
     /// The motion of `step`'s move, and what it captured, if the step
-    /// leads from this board's game to `game`'s pieces.
+    /// leads from this board's game to `game`'s pieces: after as many of
+    /// its rolls as bring the move due (at most one count does: a roll
+    /// fewer leaves a roll due, one more comes when the move is).
     fn motion(&self, step: &Step, game: &Game) -> Option<(Motion, Option<Capture>)> {
         let sorted = |game: &Game| {
             let mut spots = spots(game);
             spots.sort();
             spots
         };
-        let mut before = self.game;
-        for &die in &step.rolled {
-            before.roll(die).ok()?;
-        }
-        let mut after = before;
-        let played = after.play(step.moved).ok()?;
-        (sorted(&after) == sorted(game))
-            .then_some((Motion::of(&before, step.moved)?, played.captured))
+        let goal = sorted(game);
+        (0..=step.rolled.len()).rev().find_map(|rolls| {
+            let mut before = self.game;
+            for &die in &step.rolled[..rolls] {
+                before.roll(die).ok()?;
+            }
+            let mut after = before;
+            let played = after.play(step.moved).ok()?;
+            (sorted(&after) == goal).then_some((Motion::of(&before, step.moved)?, played.captured))
+        })
     }
 
     /// Moves pieces to `game`'s spots without knowing the moves: those
@@ -739,9 +743,10 @@ pub(super) mod tests {
 
     /// Random games of `rules`, followed by a board as another phone sees
     /// them: a roll alone (half of them; the others reach it with their
-    /// move, as the computer's do) moves nothing, each move moves its
-    /// piece, and the board shows what a board made at that point shows
-    /// (a phone that joined, or restarted, then). Returns how many moves
+    /// move, as the computer's do, and a third of the moves with the roll
+    /// after them) moves nothing, each move moves its piece, and the board
+    /// shows what a board made at that point shows (a phone that joined,
+    /// or restarted, then). Returns how many moves
     /// captured a piece of the mover's own colour.
     fn follow_random_games(rules: RuleSet, games: u64) -> usize {
         let mut own_captures = 0;
@@ -784,6 +789,12 @@ pub(super) mod tests {
                     let motion = Motion::of(&game, mv).unwrap();
                     let mover = board.pieces[board.mover(motion).unwrap()].id;
                     let played = game.play(mv).unwrap();
+                    // A catch-up may hold the next roll too.
+                    if below(3) == 0 && matches!(game.next(), Next::Roll { .. }) {
+                        let face = die(below(6) as u8 + 1);
+                        game.roll(face).unwrap();
+                        rolled.push(face);
+                    }
                     let step = Step {
                         rolled: std::mem::take(&mut rolled),
                         moved: mv,

@@ -43,10 +43,11 @@ pub struct OnlineGame {
     /// then, as it may have run out waiting for that phone.
     waiting_on_silent: bool,
     /// Whether the last tick found silent the phone of the other player
-    /// whose roll or move is due: when it speaks again (back from a Wi-Fi
-    /// blip, or restarted, which counts its player's time anew), their
-    /// time is counted again here too, rather than shown run out while
-    /// their phone counts down.
+    /// whose roll or move is due. If it speaks again with their time run
+    /// out here and no entry of theirs, it was restarted (a phone that
+    /// kept running would have played for them), and counts their time
+    /// anew: so does this one, rather than show it run out while their
+    /// phone counts down. (After a Wi-Fi blip the count goes on.)
     actor_silent: bool,
     /// This player's time ran out at their last turn, and they have not
     /// tapped the die since: told at their next turn, as the note that
@@ -88,9 +89,10 @@ impl OnlineGame {
         let acting = must_move(&snapshot);
         let before = std::mem::replace(&mut self.snapshot, snapshot);
         // One move since: the board shows it as played (more are a
-        // catch-up, which it matches spot by spot).
+        // catch-up, which it matches spot by spot, as the first move after
+        // the opening, whose rolls are no game's).
         let step = match self.snapshot.moves.get(before.moves.len()..) {
-            Some(&[moved]) => Some(Step {
+            Some(&[moved]) if before.game.is_some() => Some(Step {
                 rolled: (self.snapshot.rolls.get(before.rolls.len()..))
                     .unwrap_or_default()
                     .iter()
@@ -155,7 +157,7 @@ impl OnlineGame {
             _ => None,
         };
         let actor_silent = actor.is_some_and(|p| silent.iter().any(|&(c, _)| c == p));
-        if self.actor_silent && !actor_silent {
+        if self.actor_silent && !actor_silent && self.clock.left() == Some(0) {
             self.clock.restart();
         }
         self.actor_silent = actor_silent;
@@ -1013,10 +1015,14 @@ mod tests {
         game.tick(&[]);
         assert_eq!(game.time_left(), Some(10));
         // Another phone's silence (a reveal this turn waits for) changes
-        // nothing of green's time.
+        // nothing of green's time, nor does a blip of green's phone while
+        // its time runs: it goes on counting.
         game.tick(&[(Colour::Blue, 40)]);
         game.tick(&[]);
         assert_eq!(game.time_left(), Some(8));
+        game.tick(&[(Colour::Green, 40)]);
+        game.tick(&[]);
+        assert_eq!(game.time_left(), Some(6));
     }
 
     #[test]

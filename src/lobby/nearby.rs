@@ -203,8 +203,9 @@ fn phone(addr: &Multiaddr) -> Result<(PeerId, Multiaddr), BrowseError> {
 
 /// `clovece rooms`: keeps the nearby rooms list for `browse.duration` and
 /// prints every change that passes the filter, as it happens:
-/// `room: <code> free <n> players … ticket <ticket>` when a room appears
-/// (or its free seats change), `gone: <code>` when it leaves.
+/// `room: <code> [host "<name>"] free <n> players … ticket <ticket>` when
+/// a room appears (or its free seats change, or its host says its name),
+/// `gone: <code>` when it leaves.
 pub async fn run(
     keypair: Keypair,
     browse: Browse,

@@ -738,9 +738,10 @@ pub(super) async fn host(
             }
             // A phone nearby (its nearby rooms list, another host's invite
             // list) asks whose room this is: an open room's host says the
-            // name its seat shows.
+            // name its seat shows, as it answers any question.
             if lobby == Lobby::WhoAreYou {
-                if room.ticket().secret().is_none() {
+                let seated = taken.offers.contains_key(&from);
+                if room.ticket().secret().is_none() && answered(node, from, seated) {
                     let name = nickname(name);
                     let _ = node.send(from, Frame::Lobby(Lobby::IAm { name }).encode());
                 }
