@@ -1037,6 +1037,28 @@ fn androids_back_key_goes_back_on_every_screen_and_asks_before_leaving_a_game() 
 }
 
 #[test]
+fn a_matfyz_question_shows_the_time_left_to_answer_it() {
+    let (_folder, app) = against_the_computer("sheet-clock", 1);
+    let window = app.window();
+    let game = window.global::<GameAdapter>();
+    let matfyz = window.global::<MatfyzAdapter>();
+    game.set_time_left(12);
+    let clocks = || {
+        ElementHandle::find_by_accessible_label(window, "12 seconds left")
+            .filter(|e| e.is_valid())
+            .count()
+    };
+    assert_eq!(clocks(), 1, "the header's");
+    // The sheet of plans covers the header's clock on a phone: it shows
+    // its own.
+    matfyz.set_choice(ChoiceKind::Plan);
+    assert!(shows(window, "How far does the piece go?"));
+    assert_eq!(clocks(), 2);
+    matfyz.set_choice(ChoiceKind::None);
+    assert_eq!(clocks(), 1);
+}
+
+#[test]
 fn closing_a_room_with_guests_in_it_asks_first() {
     use clovece::app::ui::{RoomAdapter, SeatData, SeatKind};
     let (_folder, app) = shown("close-room", 1);
