@@ -534,6 +534,11 @@ fn the_nearby_rooms_screen_looks_as_recorded() {
         .global::<NearbyAdapter>()
         .set_rooms(slint::ModelRc::new(slint::VecModel::from(rooms)));
     check(app.window(), PHONE, "nearby");
+    // A screen reader hears whose room it is after what it is like.
+    assert!(ui_support::shows(
+        app.window(),
+        "Room P3RW9A: 1 of 2 seats free, 30 s per turn, Sea board, Croatian rules. Host: Ivo"
+    ));
 }
 
 #[test]
