@@ -1417,7 +1417,8 @@ fn a_room_that_cannot_open_the_network_says_so_in_the_players_language() {
         settings.set_language(2); // Slovenčina
         settings.invoke_changed();
         mock_elapsed_time(Duration::from_millis(10));
-        let said = label_containing(window, "Tento telefón sa nemôže pripojiť k sieti.")
+        // (A one-letter word is kept with the next: a no-break space.)
+        let said = label_containing(window, "Tento telefón sa nemôže pripojiť k\u{a0}sieti.")
             .expect("the problem in Slovak");
         // The system's own words follow, for a report of the problem.
         assert!(said.ends_with(')') && said.contains("quic"), "{said}");
