@@ -569,6 +569,23 @@ mod tests {
         }
     }
 
+    /// `seat`'s player is to move.
+    fn due_move(seat: Colour) -> Due {
+        Due::Move {
+            seat,
+            by: Actor::Player(seat),
+        }
+    }
+
+    /// Two players' game, red on T3 and green on T20, with `due`.
+    fn apart(due: Due) -> Snapshot {
+        use crate::app::board::tests::two_player_classic;
+        snapshot(
+            two_player_classic(["T3", "B", "B", "B"], ["T20", "B", "B", "B"]),
+            due,
+        )
+    }
+
     fn four_players() -> Game {
         let seats = Seats::for_players(4).unwrap();
         Game::new(RuleSet::Classic(HouseRules::default()), seats, Colour::Red).unwrap()
@@ -743,14 +760,8 @@ mod tests {
     #[test]
     fn the_computer_taking_over_this_players_turn_as_their_time_ran_out_is_said() {
         use crate::app::board::tests::two_player_classic;
-        let mine = Due::Move {
-            seat: Colour::Red,
-            by: Actor::Player(Colour::Red),
-        };
-        let mut game = OnlineGame::new(snapshot(
-            two_player_classic(["T3", "B", "B", "B"], ["T20", "B", "B", "B"]),
-            mine,
-        ));
+        let mine = due_move(Colour::Red);
+        let mut game = OnlineGame::new(apart(mine));
         // The phone's timer ran out: its computer moved red. Green is a
         // computer seat.
         let green = Due::Roll {
@@ -799,14 +810,8 @@ mod tests {
     #[test]
     fn another_players_time_running_out_is_said_from_the_log() {
         use crate::app::board::tests::two_player_classic;
-        let greens = Due::Move {
-            seat: Colour::Green,
-            by: Actor::Player(Colour::Green),
-        };
-        let mut game = OnlineGame::new(snapshot(
-            two_player_classic(["T3", "B", "B", "B"], ["T20", "B", "B", "B"]),
-            greens,
-        ));
+        let greens = due_move(Colour::Green);
+        let mut game = OnlineGame::new(apart(greens));
         // Green's phone played the computer's move as green's time ran
         // out: the log holds it as such.
         let mut moved = snapshot(
@@ -823,19 +828,13 @@ mod tests {
         );
         assert!(!game.ran_out(), "not this player's time");
         // Not in a catch-up of several seats' turns: long gone by now.
-        let mut game = OnlineGame::new(snapshot(
-            two_player_classic(["T3", "B", "B", "B"], ["T20", "B", "B", "B"]),
-            greens,
-        ));
+        let mut game = OnlineGame::new(apart(greens));
         let mut caught_up = moved.clone();
         caught_up.rolls = vec![roll(Colour::Green, 4), roll(Colour::Red, 2)];
         game.update(caught_up);
         assert_eq!(game.note(), Note::None);
         // A move green's player made is no time-out.
-        let mut game = OnlineGame::new(snapshot(
-            two_player_classic(["T3", "B", "B", "B"], ["T20", "B", "B", "B"]),
-            greens,
-        ));
+        let mut game = OnlineGame::new(apart(greens));
         moved.timed_out = [0; 4];
         game.update(moved);
         assert_eq!(game.note(), Note::None);
@@ -915,10 +914,7 @@ mod tests {
     #[test]
     fn a_capture_by_another_colour_is_noted() {
         use crate::app::board::tests::two_player_classic;
-        let moving = Due::Move {
-            seat: Colour::Red,
-            by: Actor::Player(Colour::Red),
-        };
+        let moving = due_move(Colour::Red);
         let mut game = OnlineGame::new(snapshot(
             two_player_classic(["T3", "B", "B", "B"], ["T5", "B", "B", "B"]),
             moving,
@@ -993,16 +989,12 @@ mod tests {
 
     #[test]
     fn another_players_time_is_counted_again_when_their_phone_speaks_again() {
-        use crate::app::board::tests::two_player_classic;
         let greens = Due::Roll {
             roll: 3,
             seat: Some(Colour::Green),
             by: Actor::Player(Colour::Green),
         };
-        let mut game = OnlineGame::new(snapshot(
-            two_player_classic(["T3", "B", "B", "B"], ["T20", "B", "B", "B"]),
-            greens,
-        ));
+        let mut game = OnlineGame::new(apart(greens));
         for _ in 0..10 {
             game.tick(&[]);
         }
@@ -1132,10 +1124,7 @@ mod tests {
     fn a_tap_on_a_movable_piece_is_its_move_and_other_taps_are_nothing() {
         let mut game = fresh();
         game.roll(Die::SIX).unwrap();
-        let due = Due::Move {
-            seat: Colour::Red,
-            by: Actor::Player(Colour::Red),
-        };
+        let due = due_move(Colour::Red);
         let mut online = OnlineGame::new(snapshot(game, due));
         let movable: Vec<PieceView> = online.pieces().into_iter().filter(|p| p.movable).collect();
         let start = Spot::Track(Colour::Red.start());
