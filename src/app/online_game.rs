@@ -88,16 +88,13 @@ impl OnlineGame {
     pub fn update(&mut self, snapshot: Snapshot) {
         let acting = must_move(&snapshot);
         let before = std::mem::replace(&mut self.snapshot, snapshot);
+        let rolls = (self.snapshot.rolls.get(before.rolls.len()..)).unwrap_or_default();
         // One move since: the board shows it as played (more are a
         // catch-up, which it matches spot by spot, as the first move after
         // the opening, whose rolls are no game's).
         let step = match self.snapshot.moves.get(before.moves.len()..) {
             Some(&[moved]) if before.game.is_some() => Some(Step {
-                rolled: (self.snapshot.rolls.get(before.rolls.len()..))
-                    .unwrap_or_default()
-                    .iter()
-                    .map(|r| r.die)
-                    .collect(),
+                rolled: rolls.iter().map(|r| r.die).collect(),
                 moved,
             }),
             _ => None,
@@ -111,11 +108,6 @@ impl OnlineGame {
         // left nothing to move), another's as the log's moves say.
         // (Not another's turns in a catch-up, long gone by now.)
         let me = self.snapshot.me;
-        let rolls = self
-            .snapshot
-            .rolls
-            .get(before.rolls.len()..)
-            .unwrap_or_default();
         let grew = |c: Colour| {
             self.snapshot.timed_out[c.index()] > before.timed_out[c.index()]
                 && rolls.iter().all(|r| r.seat == c)
