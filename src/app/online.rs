@@ -26,7 +26,7 @@ use crate::platform::discovery::Discovery;
 use crate::platform::multicast::Multicast;
 use crate::platform::multicast::MulticastHold;
 use crate::protocol::{
-    Control, Digest, Due, HeaderError, Phone, PhoneError, RollRecord, Theme, TurnTimer,
+    Colours, Control, Digest, Due, HeaderError, Phone, PhoneError, RollRecord, Theme, TurnTimer,
 };
 use crate::rules::{Colour, FirstPlayer, Game, Move};
 
@@ -68,6 +68,9 @@ pub struct Snapshot {
     /// Whether the game counts in the statistics: it has another player
     /// than this one ([`crate::stats::record::counts`]).
     pub counted: bool,
+    /// The players certified gone while their own roll waited for them,
+    /// which the statistics count as leaving ([`crate::protocol::State::withheld`]).
+    pub withheld: Colours,
     /// The player who wins by forfeit, every other player having left
     /// ([`crate::stats::record::forfeit_winner`]): the statistics count
     /// them the winner, whoever the computer brings home first.
@@ -107,6 +110,10 @@ impl Snapshot {
             theme: header.theme,
             counted: crate::stats::record::counts(&header.seats),
             forfeit: crate::stats::record::forfeit_winner(log),
+            withheld: Colour::ALL
+                .into_iter()
+                .filter(|&c| state.withheld(c))
+                .fold(Colours::NONE, Colours::with),
         }
     }
 }

@@ -316,6 +316,19 @@ impl OnlineGame {
             && (uncertified || !may_certify(present, overdue))
     }
 
+    /// Whether the statistics count this game as this player's leave
+    /// though they did not leave it: their phone was certified gone while
+    /// their own roll waited for it, the one moment when withholding a
+    /// reveal could pay (docs/protocol.md), so an honest phone that died
+    /// then is marked too. The result screen says so, or a win there would
+    /// be two losses unexplained.
+    pub fn counted_as_left(&self) -> bool {
+        let me = self.me();
+        self.snapshot.counted
+            && self.snapshot.withheld.contains(me)
+            && self.snapshot.control[me.index()] != Some(Control::Left)
+    }
+
     /// Whether this player wins the game by leaving it now: every other
     /// player left it before ([`Snapshot::wins_by_forfeit`]), and it is
     /// not over yet.
@@ -532,6 +545,7 @@ mod tests {
             control,
             rolls: Vec::new(),
             moves: Vec::new(),
+            withheld: Colours::NONE,
             timer: TurnTimer::Seconds10,
             theme: Theme::Classic,
             counted: true,
@@ -1007,6 +1021,24 @@ mod tests {
         game.tick(&[(Colour::Green, 40)]);
         game.tick(&[]);
         assert_eq!(game.time_left(), Some(6));
+    }
+
+    #[test]
+    fn a_game_counted_as_left_for_a_phone_gone_at_its_own_roll_says_so() {
+        let mut gone = apart(Due::Over(End::Won(Colour::Red)));
+        assert!(!OnlineGame::new(gone.clone()).counted_as_left());
+        gone.withheld = Colours::one(Colour::Red);
+        assert!(OnlineGame::new(gone.clone()).counted_as_left());
+        // Not another's mark; not a leave, which the result shows anyway;
+        // not a game that counts nowhere.
+        gone.me = Colour::Green;
+        assert!(!OnlineGame::new(gone.clone()).counted_as_left());
+        gone.me = Colour::Red;
+        gone.control[Colour::Red.index()] = Some(Control::Left);
+        assert!(!OnlineGame::new(gone.clone()).counted_as_left());
+        gone.control[Colour::Red.index()] = Some(Control::Player);
+        gone.counted = false;
+        assert!(!OnlineGame::new(gone).counted_as_left());
     }
 
     #[test]
