@@ -35,7 +35,7 @@ async fn host(secret: Option<RoomSecret>, places: usize) -> Ticket {
         timer: TurnTimer::Seconds30,
         theme: Theme::Classic,
     };
-    let mut room = Room::new(ticket.clone(), places, listing);
+    let mut room = Room::new(ticket.clone(), places, listing, "Hana".into());
     tokio::spawn(async move {
         loop {
             if let Event::Message { from, bytes } = node.next().await

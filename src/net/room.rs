@@ -273,13 +273,17 @@ pub struct Room {
     /// The game the room starts: its terms to every guest, and what an
     /// open room tells [`Lobby::Browse`].
     listing: Listing,
+    /// The host's nickname, as its seat shows it: what an open room
+    /// tells [`Lobby::WhoAreYou`].
+    host: String,
 }
 
 impl Room {
     /// A room of `ticket` (private if it carries a secret) with `places`
-    /// seats for other phones, starting the game of `listing`; an open
-    /// one is shown so in the nearby rooms list while it has a free seat.
-    pub fn new(ticket: Ticket, places: usize, listing: Listing) -> Room {
+    /// seats for other phones, starting the game of `listing`, hosted by
+    /// `host`; an open one is shown so in the nearby rooms list while it
+    /// has a free seat.
+    pub fn new(ticket: Ticket, places: usize, listing: Listing, host: String) -> Room {
         Room {
             ticket,
             guests: Vec::new(),
@@ -289,6 +293,7 @@ impl Room {
             refused: Vec::new(),
             places,
             listing,
+            host,
         }
     }
 
@@ -414,6 +419,11 @@ impl Room {
     pub fn answer(&mut self, from: PeerId, message: &Lobby) -> Option<Lobby> {
         match *message {
             Lobby::Lookup if self.ticket.secret().is_none() && !self.is_full() => Some(self.open()),
+            // A phone nearby (its nearby rooms list, another host's invite
+            // list) asks whose room this is.
+            Lobby::WhoAreYou if self.ticket.secret().is_none() => Some(Lobby::IAm {
+                name: self.host.clone(),
+            }),
             Lobby::Browse if self.ticket.secret().is_none() && !self.is_full() => {
                 let listing = self.listing;
                 let free = self.places - self.offered.len();
@@ -643,7 +653,7 @@ mod tests {
     #[test]
     fn open_room_answers_lookups_with_its_ticket() {
         let t = ticket(None);
-        let mut room = Room::new(t.clone(), 1, listing());
+        let mut room = Room::new(t.clone(), 1, listing(), "Hana".into());
         let answer = room.answer(PeerId::random(), &Lobby::Lookup);
         assert_eq!(
             answer,
@@ -655,7 +665,12 @@ mod tests {
 
     #[test]
     fn private_room_is_not_listed() {
-        let mut room = Room::new(ticket(Some(RoomSecret::from_bytes([1; 16]))), 3, listing());
+        let mut room = Room::new(
+            ticket(Some(RoomSecret::from_bytes([1; 16]))),
+            3,
+            listing(),
+            "Hana".into(),
+        );
         assert_eq!(room.answer(PeerId::random(), &Lobby::Lookup), None);
     }
 
@@ -663,7 +678,7 @@ mod tests {
     fn private_room_refuses_a_join_without_its_secret() {
         let secret = RoomSecret::from_bytes([1; 16]);
         let t = ticket(Some(secret));
-        let mut room = Room::new(t.clone(), 3, listing());
+        let mut room = Room::new(t.clone(), 3, listing(), "Hana".into());
         let peer = PeerId::random();
         for wrong in [None, Some(RoomSecret::from_bytes([2; 16]))] {
             let join = Lobby::Join {
@@ -689,7 +704,7 @@ mod tests {
     #[test]
     fn a_private_room_resealed_lets_in_no_new_phone_by_its_old_ticket_but_those_it_knows() {
         let old = ticket(Some(RoomSecret::from_bytes([1; 16])));
-        let mut room = Room::new(old.clone(), 3, listing());
+        let mut room = Room::new(old.clone(), 3, listing(), "Hana".into());
         let (seated, removed, waiting) = (PeerId::random(), PeerId::random(), PeerId::random());
         let admitted = Some(Lobby::Admitted { room: old.room() });
         let wrong_secret = Some(Lobby::Refused {
@@ -736,7 +751,7 @@ mod tests {
         room.vouch(invited);
         assert_eq!(room.answer(invited, &Lobby::join(&old)), admitted);
         // An open room has no secret to change.
-        let mut open = Room::new(ticket(None), 3, listing());
+        let mut open = Room::new(ticket(None), 3, listing(), "Hana".into());
         assert!(open.reseal(RoomSecret::from_bytes([2; 16])).is_none());
         assert_eq!(open.ticket().secret(), None);
     }
@@ -744,7 +759,7 @@ mod tests {
     #[test]
     fn an_open_room_remembers_no_one_who_passed_through_its_seat() {
         let t = ticket(None);
-        let mut room = Room::new(t.clone(), 1, listing());
+        let mut room = Room::new(t.clone(), 1, listing(), "Hana".into());
         for _ in 0..100 {
             let phone = PeerId::random();
             assert_eq!(
@@ -758,7 +773,7 @@ mod tests {
         // A private room does remember its guests (their return by an old
         // ticket, above).
         let private = ticket(Some(RoomSecret::from_bytes([1; 16])));
-        let mut room = Room::new(private.clone(), 1, listing());
+        let mut room = Room::new(private.clone(), 1, listing(), "Hana".into());
         let phone = PeerId::random();
         room.answer(phone, &Lobby::join(&private));
         room.seat(phone);
@@ -768,7 +783,7 @@ mod tests {
     #[test]
     fn a_refused_phone_that_goes_is_known_once_and_not_after_its_admission() {
         let t = ticket(None);
-        let mut room = Room::new(t.clone(), 1, listing());
+        let mut room = Room::new(t.clone(), 1, listing(), "Hana".into());
         let (first, second) = (PeerId::random(), PeerId::random());
         assert_eq!(
             room.answer(first, &Lobby::join(&t)),
@@ -806,7 +821,7 @@ mod tests {
     #[test]
     fn full_room_refuses_newcomers_but_readmits_its_guests() {
         let t = ticket(None);
-        let mut room = Room::new(t.clone(), 1, listing());
+        let mut room = Room::new(t.clone(), 1, listing(), "Hana".into());
         let join = Lobby::join(&t);
         let (first, second) = (PeerId::random(), PeerId::random());
         assert_eq!(
@@ -835,7 +850,7 @@ mod tests {
     #[test]
     fn phones_that_join_and_never_offer_take_no_seat_and_make_way_in_turn() {
         let t = ticket(None);
-        let mut room = Room::new(t.clone(), 1, listing());
+        let mut room = Room::new(t.clone(), 1, listing(), "Hana".into());
         let join = Lobby::join(&t);
         let silent: Vec<PeerId> = (0..=MAX_WAITING).map(|_| PeerId::random()).collect();
         for (i, &phone) in silent.iter().enumerate() {
@@ -866,7 +881,7 @@ mod tests {
     #[test]
     fn a_phone_the_host_removed_is_refused_as_removed_and_its_seat_is_free() {
         let t = ticket(None);
-        let mut room = Room::new(t.clone(), 1, listing());
+        let mut room = Room::new(t.clone(), 1, listing(), "Hana".into());
         let join = Lobby::join(&t);
         let (removed, next) = (PeerId::random(), PeerId::random());
         room.answer(removed, &join);
@@ -897,7 +912,7 @@ mod tests {
     #[test]
     fn open_room_answers_browse_with_its_listing_and_free_seats() {
         let t = ticket(None);
-        let mut room = Room::new(t.clone(), 2, listing());
+        let mut room = Room::new(t.clone(), 2, listing(), "Hana".into());
         let join = Lobby::join(&t);
         let seated = |room: &mut Room| {
             let guest = PeerId::random();
@@ -924,13 +939,25 @@ mod tests {
     #[test]
     fn private_room_does_not_answer_browse() {
         let secret = RoomSecret::from_bytes([1; 16]);
-        let mut private = Room::new(ticket(Some(secret)), 3, listing());
+        let mut private = Room::new(ticket(Some(secret)), 3, listing(), "Hana".into());
         assert_eq!(private.answer(PeerId::random(), &Lobby::Browse), None);
+        assert_eq!(private.answer(PeerId::random(), &Lobby::WhoAreYou), None);
+    }
+
+    #[test]
+    fn an_open_room_says_whose_it_is() {
+        let mut open = Room::new(ticket(None), 3, listing(), "Hana".into());
+        assert_eq!(
+            open.answer(PeerId::random(), &Lobby::WhoAreYou),
+            Some(Lobby::IAm {
+                name: "Hana".into()
+            })
+        );
     }
 
     #[test]
     fn join_for_another_room_is_refused() {
-        let mut room = Room::new(ticket(None), 3, listing());
+        let mut room = Room::new(ticket(None), 3, listing(), "Hana".into());
         let other = RoomId::from_bytes([8; 16]);
         let join = Lobby::Join {
             room: other,
@@ -986,7 +1013,7 @@ mod tests {
         let id = RoomId::from_bytes([7; 16]);
         let room_on = |node: &Node| {
             let ticket = Ticket::new(id, node.peer_id(), node.listen_addrs(), None).unwrap();
-            Room::new(ticket, 1, listing())
+            Room::new(ticket, 1, listing(), "Hana".into())
         };
         let (real_room, copy_room) = (room_on(&real), room_on(&copy));
         let code = real_room.ticket().code();

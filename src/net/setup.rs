@@ -449,7 +449,7 @@ pub(super) async fn host(
     front.show(Progress::Opened(&ticket))?;
     front.show(Progress::Terms(&table.listing()))?;
     organiser.opened(&ticket, table.listing());
-    let mut room = Room::new(ticket, organiser.places(), table.listing());
+    let mut room = Room::new(ticket, organiser.places(), table.listing(), nickname(name));
     let signer = Signer::new(keypair).map_err(PhoneError::from)?;
     let mut taken = Taken::default();
     let mut signing: Option<Signing> = None;
@@ -733,17 +733,6 @@ pub(super) async fn host(
                         peer: from,
                         name: &name,
                     })?;
-                }
-                continue;
-            }
-            // A phone nearby (its nearby rooms list, another host's invite
-            // list) asks whose room this is: an open room's host says the
-            // name its seat shows, as it answers any question.
-            if lobby == Lobby::WhoAreYou {
-                let seated = taken.offers.contains_key(&from);
-                if room.ticket().secret().is_none() && answered(node, from, seated) {
-                    let name = nickname(name);
-                    let _ = node.send(from, Frame::Lobby(Lobby::IAm { name }).encode());
                 }
                 continue;
             }
@@ -1884,7 +1873,7 @@ mod tests {
         let host = Keypair::generate_ed25519().public().to_peer_id();
         let addr = "/ip4/127.0.0.1/tcp/1".parse().unwrap();
         let ticket = Ticket::new(RoomId::from_bytes([5; 16]), host, [addr], None).unwrap();
-        Room::new(ticket, 1, a_listing())
+        Room::new(ticket, 1, a_listing(), "Hana".into())
     }
 
     /// What a room of two classic seats says of itself.
