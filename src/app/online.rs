@@ -113,7 +113,7 @@ impl Snapshot {
             withheld: Colour::ALL
                 .into_iter()
                 .filter(|&c| state.withheld(c))
-                .fold(Colours::NONE, Colours::with),
+                .collect(),
         }
     }
 }
