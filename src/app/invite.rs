@@ -368,13 +368,18 @@ impl Inbox {
             });
             loop {
                 tokio::select! {
-                    event = node.next() => {
-                        if let Event::Message { from, bytes } = event
-                            && let Ok(Frame::Lobby(message)) = Frame::decode(&bytes)
-                        {
-                            hear(&mut node, from, message, &introductions, &received);
+                    event = node.next() => match event {
+                        Event::Message { from, bytes } => {
+                            if let Ok(Frame::Lobby(message)) = Frame::decode(&bytes) {
+                                hear(&mut node, from, message, &introductions, &received);
+                            }
                         }
-                    }
+                        // What a phone that went took nothing of (an
+                        // answer) goes with it; a decline waits for its
+                        // host, which the inbox keeps.
+                        Event::Disconnected(peer) => node.drop_queued(peer),
+                        _ => {}
+                    },
                     Ok(()) = renamed.changed() => introductions.borrow().renamed(&mut node),
                     Some(no) = to_decline.recv() => declining.send(&mut node, no),
                     Some(Browse { ask, mut listed, mut failed, stop }) = to_browse.recv() => {
@@ -505,13 +510,18 @@ struct Introductions {
 const MAX_ASKERS: usize = 8;
 
 impl Introductions {
+    /// `host` asked: it is told, unless it has left answers untaken
+    /// ([`Node::answers`]: anyone on the Wi-Fi can ask, as often as it
+    /// likes).
     fn asked(&mut self, node: &mut Node, host: PeerId) {
         self.askers.retain(|&h| h != host);
         if self.askers.len() == MAX_ASKERS {
             self.askers.remove(0);
         }
         self.askers.push(host);
-        self.tell(node, host);
+        if node.answers(host) {
+            self.tell(node, host);
+        }
     }
 
     fn tell(&self, node: &mut Node, host: PeerId) {
@@ -764,6 +774,36 @@ mod tests {
         }
         assert_eq!(seen.phones().len(), seen::MAX_PHONES);
         assert_eq!(seen.phones()[0].target.peer, told);
+    }
+
+    /// Anyone on the Wi-Fi can ask who this phone is, as often as it
+    /// likes: one that takes none of the answers is not sent more.
+    #[tokio::test]
+    async fn a_phone_asking_who_this_is_and_taking_nothing_is_not_answered_without_end() {
+        let config = Config {
+            listen: vec!["/ip4/127.0.0.1/tcp/0".parse().unwrap()],
+            mdns: false,
+            ..Config::default()
+        };
+        let mut node = Node::start(Keypair::generate_ed25519(), config)
+            .await
+            .unwrap();
+        let (_tell, name) = watch::channel("Hana".to_string());
+        let mut introductions = Introductions {
+            name,
+            askers: Vec::new(),
+        };
+        let stranger = PeerId::random();
+        for _ in 0..1_000 {
+            introductions.asked(&mut node, stranger);
+        }
+        assert_eq!(
+            node.unacknowledged(stranger),
+            crate::net::node::MAX_UNTAKEN_ANSWERS
+        );
+        node.drop_queued(stranger);
+        introductions.asked(&mut node, stranger);
+        assert_eq!(node.unacknowledged(stranger), 1, "answered again");
     }
 
     #[test]

@@ -244,6 +244,12 @@ impl Peer {
 /// a nearby-rooms list meets a few dozen real phones at most.
 pub const MAX_PEERS: usize = 1024;
 
+/// The most messages queued for a phone, and not taken by it, with which
+/// this one still answers its questions ([`Node::answers`]): a phone that
+/// takes its messages has them within moments and never has this many on
+/// its way.
+pub const MAX_UNTAKEN_ANSWERS: usize = 16;
+
 /// The IP address in `addr`, if it has one.
 pub(crate) fn ip_of(addr: &Multiaddr) -> Option<IpAddr> {
     addr.iter().find_map(|p| match p {
@@ -452,6 +458,15 @@ impl Node {
     /// Messages queued for `to` and not yet acknowledged.
     pub fn unacknowledged(&self, to: PeerId) -> usize {
         self.peers.get(&to).map_or(0, |p| p.outbox.len())
+    }
+
+    /// Whether `from`, which asked this phone something, gets an answer:
+    /// not while [`MAX_UNTAKEN_ANSWERS`] are queued for it and untaken.
+    /// Every place that answers strangers asks this, or one asking
+    /// thousands of times a second and taking nothing would pin
+    /// megabytes of answers here.
+    pub fn answers(&self, from: PeerId) -> bool {
+        self.unacknowledged(from) < MAX_UNTAKEN_ANSWERS
     }
 
     /// Remembers `addrs` for dialling `peer` (and dials a kept peer that

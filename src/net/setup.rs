@@ -56,11 +56,6 @@ const SIGN_WAIT: Duration = Duration::from_secs(10);
 /// sends it right behind its request for a seat, so one that has not by
 /// then is turned away (it takes no seat meanwhile).
 const OFFER_WAIT: Duration = Duration::from_secs(10);
-/// The most messages queued for a phone, and not taken by it, with which
-/// the room still answers its questions (but a seated guest's, see
-/// `answered`): a phone in the room takes them within moments and never
-/// has this many on its way.
-const MAX_UNTAKEN_ANSWERS: usize = 16;
 /// The most phones whose messages to the organiser are held while a
 /// start is being signed (a room has at most three guests, a few phones
 /// waiting and a few invited).
@@ -275,14 +270,12 @@ fn leave(
     }
 }
 
-/// Whether `from`, which asked the room something, gets an answer: not
-/// while it has [`MAX_UNTAKEN_ANSWERS`] untaken (a stranger asking
-/// thousands of times a second would otherwise queue megabytes here), but
-/// a seated guest always, whose queue holds the room's news too (the
+/// Whether `from`, which asked the room something, gets an answer: as
+/// [`Node::answers`] says, but a seated guest always, whose queue holds the room's news too (the
 /// seats, a start to sign) and which must hear that it is still in (a
 /// guest that came back before the host saw its connection drop).
 fn answered(node: &Node, from: PeerId, seated: bool) -> bool {
-    seated || node.unacknowledged(from) < MAX_UNTAKEN_ANSWERS
+    seated || node.answers(from)
 }
 
 /// A phone that is not a guest disconnected: what was queued for it goes
@@ -1188,7 +1181,7 @@ pub(super) fn send(node: &mut Node, to: PeerId, envelope: &Envelope) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::net::node::{Config, QUIET_LIMIT};
+    use crate::net::node::{Config, MAX_UNTAKEN_ANSWERS, QUIET_LIMIT};
     use crate::net::wire::MAX_MESSAGE as MAX_CHANNEL;
     use crate::protocol::wire::MAX_MESSAGE as MAX_LOG;
     use tokio::sync::mpsc::UnboundedReceiver;
