@@ -101,9 +101,10 @@ impl Console {
     }
 }
 
-/// How many changes of its readiness a guest may make at once, and how
-/// many a second after: a tap or two for a person. Each change is told to
-/// every guest and shown to the host, so a guest flipping it as fast as
+/// How many changes a guest may make at once (coming into the room,
+/// changing its readiness), and how many a second after: a tap or two for
+/// a person. Each change is told to every guest and shown to the host, so
+/// a guest flipping its readiness, or leaving and coming back, as fast as
 /// messages go would flood them all.
 const READY_CHANGES: u64 = 10;
 const READY_CHANGES_PER_SEC: u64 = 1;
@@ -122,7 +123,7 @@ pub struct Host {
     console: Option<Console>,
     notes: Vec<Note>,
     started: Option<Lineup>,
-    /// Each seated guest's changes of readiness left.
+    /// Each guest's changes left ([`Host::change`]).
     changes: BTreeMap<PeerId, Bucket>,
 }
 
@@ -277,6 +278,18 @@ impl Host {
             Err(why) => self.notes.push(Note::Say(format!("refused: {why}"))),
         }
     }
+
+    /// Takes one of `peer`'s changes, if it has one left. Its bucket stays
+    /// when it leaves, so coming back starts no fresh budget; the buckets
+    /// that are full again go, as a fresh one would be the same.
+    fn change(&mut self, peer: PeerId) -> bool {
+        let now = Instant::now();
+        self.changes.retain(|_, bucket| !bucket.is_full(now));
+        self.changes
+            .entry(peer)
+            .or_insert_with(|| Bucket::new(READY_CHANGES, READY_CHANGES_PER_SEC, now))
+            .take(1, now)
+    }
 }
 
 #[async_trait::async_trait]
@@ -303,6 +316,13 @@ impl Organiser for Host {
 
     fn arrived(&mut self, peer: PeerId, name: &str) -> bool {
         match self.seating.arrive(peer, name) {
+            Ok(true) if !self.change(peer) => {
+                self.seating.leave(peer);
+                self.notes.push(Note::Say(format!(
+                    "turned away: {peer}: it came and went too often"
+                )));
+                false
+            }
             Ok(changed) => {
                 // An invitation accepted is no longer one to decline.
                 self.invited.remove(&peer);
@@ -319,7 +339,6 @@ impl Organiser for Host {
     }
 
     fn left(&mut self, peer: PeerId) {
-        self.changes.remove(&peer);
         if self.seating.leave(peer) {
             self.changed();
         }
@@ -331,12 +350,7 @@ impl Organiser for Host {
                 let Ok(changed) = self.seating.ready(from, ready) else {
                     return;
                 };
-                let now = Instant::now();
-                let changes = self
-                    .changes
-                    .entry(from)
-                    .or_insert_with(|| Bucket::new(READY_CHANGES, READY_CHANGES_PER_SEC, now));
-                if changed && !changes.take(1, now) {
+                if changed && !self.change(from) {
                     // Too many changes of mind: undone, and the guest
                     // shown the seats as they stay.
                     let _ = self.seating.ready(from, !ready);
@@ -624,9 +638,10 @@ mod tests {
             host.seating.view().into_iter().any(
                 |s| matches!(s, SeatView::Guest { ref name, ready } if name == "Ana" && ready),
             );
+        // Her coming in took one change.
         assert_eq!(
             ana_ready,
-            READY_CHANGES % 2 == 1,
+            (READY_CHANGES - 1) % 2 == 1,
             "the last change taken stands"
         );
         // Honest taps later are heard again.
@@ -635,6 +650,30 @@ mod tests {
         let changes = host.changes.get_mut(&ana).unwrap();
         assert!(!changes.take(1, now));
         assert!(changes.take(1, later));
+    }
+
+    /// Leaving and coming back starts no fresh budget of changes, and
+    /// comes under it too.
+    #[test]
+    fn a_guest_coming_and_going_is_heard_a_few_times_not_each_time() {
+        let (mut host, room, ana, ivo) = ana_and_ivo();
+        let mut told_ivo = 0;
+        let mut turned_away = 0;
+        for _ in 0..100 {
+            host.left(ana);
+            if !host.arrived(ana, "Ana") {
+                turned_away += 1;
+            }
+            host.message(ana, Lobby::Ready { room, ready: true });
+            told_ivo += sent_to(host.notes())
+                .iter()
+                .filter(|&&to| to == ivo)
+                .count();
+        }
+        // Each leave is told (Ana had a seat), and each coming and getting
+        // ready while changes are left.
+        assert!(told_ivo <= 2 * READY_CHANGES as usize, "{told_ivo}");
+        assert!(turned_away >= 95, "{turned_away}");
     }
 
     #[test]

@@ -75,6 +75,13 @@ impl Bucket {
             None => false,
         }
     }
+
+    /// Whether every token is back by `now`: the bucket is then as good as
+    /// a new one, and need not be kept.
+    pub fn is_full(&mut self, now: Instant) -> bool {
+        self.take(0, now);
+        self.tokens == self.capacity
+    }
 }
 
 /// One peer's budgets.
