@@ -271,9 +271,10 @@ fn leave(
 }
 
 /// Whether `from`, which asked the room something, gets an answer: as
-/// [`Node::answers`] says, but a seated guest always, whose queue holds the room's news too (the
-/// seats, a start to sign) and which must hear that it is still in (a
-/// guest that came back before the host saw its connection drop).
+/// [`Node::answers`] says, but a seated guest always, whose queue holds
+/// the room's news too (the seats, a start to sign) and which must hear
+/// that it is still in (a guest that came back before the host saw its
+/// connection drop).
 fn answered(node: &Node, from: PeerId, seated: bool) -> bool {
     seated || node.answers(from)
 }
