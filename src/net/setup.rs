@@ -796,13 +796,32 @@ pub(super) async fn host(
                 key,
                 commitment,
                 name,
-            })) if key.peer_id().ok() == Some(from) && !taken.offers.contains_key(&from) => {
+            })) if key.peer_id().ok() == Some(from)
+                && taken
+                    .offers
+                    .get(&from)
+                    .is_none_or(|&(_, c)| c != commitment) =>
+            {
                 unoffered.remove(&from);
+                let name = nickname(&name);
+                if let Some(seated) = taken.offers.get_mut(&from) {
+                    // The same phone with another dice chain: it restarted
+                    // before this host saw its connection drop, and cannot
+                    // sign a start that seats its old chain. The new chain
+                    // takes the seat, and such a start is off.
+                    *seated = (key, commitment);
+                    taken.names.insert(from, name);
+                    if signing.as_ref().is_some_and(|s| s.order.contains(&from)) {
+                        warn!(%from, "a guest offered to play anew; back to the room");
+                        signing = None;
+                    }
+                    continue;
+                }
                 let offer = Offer {
                     from,
                     key,
                     commitment,
-                    name: nickname(&name),
+                    name,
                 };
                 // Taken once the start being signed is off or made: a
                 // guest sends its offer once, as it asks for its seat.
@@ -1061,6 +1080,14 @@ pub(super) async fn join(
                 warn!("asked to sign the start while not ready; not signing");
                 let _ = node.send(host, ready_message(false));
             }
+            Some(Envelope::Setup(Setup::Sign(header)))
+                if seats_another_chain(&header, signer.public(), commitment) =>
+            {
+                // Built on the offer this phone made before it restarted
+                // (the host had not seen it go); the host calls it off
+                // once it has this offer.
+                warn!("asked to sign a start with this player's earlier dice; not signing");
+            }
             Some(Envelope::Setup(Setup::Sign(header))) => {
                 let offered = (signer.public(), commitment);
                 signable(&header, offered, terms.as_ref(), joining.grace_secs)?;
@@ -1173,6 +1200,17 @@ fn signable(
     Ok(())
 }
 
+/// Whether `header` seats `key` with another dice chain than
+/// `commitment`'s.
+fn seats_another_chain(header: &Header, key: PublicKey, commitment: Digest) -> bool {
+    header.seat_of(key).is_some_and(|seat| {
+        matches!(
+            header.seats[seat.index()],
+            Some(Seat::Player { commitment: c, .. }) if c != commitment
+        )
+    })
+}
+
 pub(super) fn send(node: &mut Node, to: PeerId, envelope: &Envelope) {
     if let Err(e) = node.send(to, envelope.frame()) {
         warn!(%to, "cannot send: {e}");
@@ -1263,6 +1301,15 @@ mod tests {
         let mut unseated = fair.clone();
         unseated.seats[2] = None;
         assert!(matches!(check(&unseated), Err(GameError::BadSeat)));
+        // A start seating this player's earlier chain is passed by, not
+        // refused (it restarted before the host saw it go).
+        assert!(seats_another_chain(&fair, guest.public(), committed(8)));
+        assert!(!seats_another_chain(&fair, guest.public(), commitment));
+        assert!(!seats_another_chain(
+            &unseated,
+            guest.public(),
+            committed(8)
+        ));
         assert!(matches!(
             signable(
                 &fair,
@@ -1650,6 +1697,46 @@ mod tests {
         };
         assert_eq!(signed.header, header);
         assert!(signed.verify().is_ok(), "every signature checks");
+    }
+
+    /// A guest's phone that restarted while the host still had its old
+    /// connection offers again, with a new dice chain: the start being
+    /// signed, which seats the old chain, is off, and the next seats the
+    /// new one.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_guest_back_with_new_dice_before_the_host_saw_it_go_is_seated_with_them() {
+        beside_a_room(2, hosting, |ticket, _, _| async move {
+            let (mut before, signer, first) = offered(&ticket, 2).await;
+            assert!(seats_another_chain(&first, signer.public(), committed(7)));
+            let _before = tokio::task::spawn_local(async move { polled(&mut before).await });
+            let (mut after, _) = node(2).await;
+            room::join(&mut after, &ticket, JOIN_WAIT).await.unwrap();
+            let offer = Setup::Offer {
+                key: signer.public(),
+                commitment: committed(7),
+                name: "guest 2".into(),
+            };
+            send(&mut after, ticket.host(), &Envelope::Setup(offer));
+            let ready = Lobby::Ready {
+                room: ticket.room(),
+                ready: true,
+            };
+            after
+                .send(ticket.host(), Frame::Lobby(ready).encode())
+                .unwrap();
+            heard(&mut after, ticket.host(), |bytes| {
+                match Envelope::unframe(bytes) {
+                    Some(Envelope::Setup(Setup::Sign(header)))
+                        if !seats_another_chain(&header, signer.public(), committed(7)) =>
+                    {
+                        Some(())
+                    }
+                    _ => None,
+                }
+            })
+            .await;
+        })
+        .await;
     }
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
