@@ -320,8 +320,8 @@ fn main() -> ExitCode {
                         let stdin = tokio::io::BufReader::new(tokio::io::stdin());
                         let boxed: Box<dyn tokio::io::AsyncBufRead + Unpin + Send> =
                             Box::new(stdin);
-                        clovece::lobby::host::Console::Lines(tokio::io::AsyncBufReadExt::lines(
-                            boxed,
+                        clovece::lobby::host::Console::Lines(tokio::io::AsyncBufReadExt::split(
+                            boxed, b'\n',
                         ))
                     });
                     Host::open(&options, &peer.name, computer, computer_level, console)

@@ -11,7 +11,7 @@ use std::str::FromStr;
 use std::time::Instant;
 
 use libp2p::PeerId;
-use tokio::io::{AsyncBufRead, Lines};
+use tokio::io::{AsyncBufRead, Split};
 use tokio::sync::mpsc;
 
 use super::invite::Target;
@@ -21,6 +21,7 @@ use crate::bot::Level;
 use crate::net::game::{Note, Organiser, Sitter, Table};
 use crate::net::guard::Bucket;
 use crate::net::room::{Listing, Lobby};
+use crate::net::terminal::typed;
 use crate::net::{RoomId, Ticket};
 
 /// A console command of the host.
@@ -78,8 +79,9 @@ impl FromStr for Command {
 
 /// Where the host's commands come from.
 pub enum Console {
-    /// Lines typed, one command a line (`clovece host --console`).
-    Lines(Lines<Box<dyn AsyncBufRead + Unpin + Send>>),
+    /// Lines typed, one command a line (`clovece host --console`): the
+    /// input split at each `\n`.
+    Lines(Split<Box<dyn AsyncBufRead + Unpin + Send>>),
     /// Commands given one by one (the app's room screen).
     Commands(mpsc::UnboundedReceiver<Command>),
 }
@@ -90,9 +92,13 @@ impl Console {
     async fn next(&mut self) -> Option<Result<Command, UnknownCommand>> {
         match self {
             Console::Lines(lines) => loop {
-                match lines.next_line().await {
-                    Ok(Some(line)) if line.trim().is_empty() => {}
-                    Ok(Some(line)) => return Some(line.parse()),
+                match lines.next_segment().await {
+                    Ok(Some(line)) => {
+                        let line = typed(line);
+                        if !line.trim().is_empty() {
+                            return Some(line.parse());
+                        }
+                    }
                     Ok(None) | Err(_) => return None,
                 }
             },
@@ -398,6 +404,17 @@ mod tests {
     use super::*;
     use crate::net::room::SeatView;
     use tokio::io::AsyncBufReadExt;
+
+    /// A line that is not UTF-8 (a terminal in another encoding) is
+    /// refused as any nonsense is, and the console reads on.
+    #[tokio::test]
+    async fn a_console_line_not_in_utf8_is_refused_and_the_next_read() {
+        let typed: Box<dyn AsyncBufRead + Unpin + Send> = Box::new(&b"\xe8akaj\r\n\nseats\r\n"[..]);
+        let mut console = Console::Lines(typed.split(b'\n'));
+        assert!(matches!(console.next().await, Some(Err(_))));
+        assert_eq!(console.next().await, Some(Ok(Command::Seats)));
+        assert_eq!(console.next().await, None);
+    }
 
     #[test]
     fn console_commands_parse_and_nonsense_is_refused() {
@@ -706,7 +723,7 @@ mod tests {
             "Hana",
             0,
             Level::Medium,
-            Some(Console::Lines(console.lines())),
+            Some(Console::Lines(console.split(b'\n'))),
         );
         let room = open(&mut host);
         let guest = PeerId::random();

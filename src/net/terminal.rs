@@ -23,7 +23,8 @@ impl Terminal {
     pub fn stdin() -> Terminal {
         let (tx, lines) = mpsc::unbounded_channel();
         std::thread::spawn(move || {
-            for line in std::io::stdin().lock().lines().map_while(Result::ok) {
+            let lines = std::io::stdin().lock().split(b'\n').map_while(Result::ok);
+            for line in lines.map(typed) {
                 if tx.send(line).is_err() {
                     break;
                 }
@@ -37,6 +38,16 @@ impl Terminal {
     pub async fn line(&mut self) -> Option<String> {
         self.lines.recv().await
     }
+}
+
+/// A line typed, without its end, as text: bytes that are not UTF-8 (a
+/// terminal in another encoding) become U+FFFD and the line is answered
+/// as any other that names no move, rather than ending the input.
+pub fn typed(mut line: Vec<u8>) -> String {
+    if line.last() == Some(&b'\r') {
+        line.pop();
+    }
+    String::from_utf8_lossy(&line).into_owned()
 }
 
 /// The question: every legal move, in the notation's form.
@@ -81,6 +92,13 @@ pub fn choose(input: &str, moves: &[Move]) -> Result<Move, Refusal> {
 mod tests {
     use super::*;
     use crate::rules::{Colour, Die, Game, HouseRules, RuleSet, Seats};
+
+    #[test]
+    fn a_line_not_in_utf8_is_a_line_naming_no_move() {
+        let line = typed(b"\xe8ahaj\r".to_vec());
+        assert_eq!(line, "\u{fffd}ahaj");
+        assert!(matches!(choose(&line, &moves()), Err(Refusal::Syntax(..))));
+    }
 
     /// A fresh classic game after a six: the moves that bring a piece out.
     fn moves() -> Vec<Move> {
