@@ -1101,28 +1101,38 @@ pub(super) async fn join(
                 header,
                 peers,
                 names,
-            })) => {
-                let names = names
-                    .iter()
-                    .map(|n| nickname(n))
-                    .chain(std::iter::repeat(String::new()));
-                let peers = peers
-                    .into_iter()
-                    .zip(names)
-                    .filter_map(|((id, addrs), name)| {
-                        let id = PeerId::from_bytes(&id).ok()?;
-                        let addrs = addrs
-                            .into_iter()
-                            .filter_map(|a| Multiaddr::try_from(a.into_vec()).ok())
-                            .collect();
-                        Some((id, addrs, name))
-                    })
-                    .collect();
-                return Ok((header, peers));
-            }
+            })) => return Ok((header, players(peers, &names))),
             _ => {}
         }
     }
+}
+
+/// The players a start names (`peers`, `names`): their peer ids,
+/// addresses and nicknames, as many as a game has and as many addresses
+/// each as a phone is dialled at, however many the host sent (they go
+/// into the game's book).
+fn players(
+    peers: Vec<(ByteBuf, Vec<ByteBuf>)>,
+    names: &[String],
+) -> Vec<(PeerId, Vec<Multiaddr>, String)> {
+    let names = names
+        .iter()
+        .map(|n| nickname(n))
+        .chain(std::iter::repeat(String::new()));
+    peers
+        .into_iter()
+        .zip(names)
+        .filter_map(|((id, addrs), name)| {
+            let id = PeerId::from_bytes(&id).ok()?;
+            let addrs = addrs
+                .into_iter()
+                .filter_map(|a| Multiaddr::try_from(a.into_vec()).ok())
+                .take(seen::MAX_ADDRS)
+                .collect();
+            Some((id, addrs, name))
+        })
+        .take(Colour::ALL.len())
+        .collect()
 }
 
 /// Takes in the terms a host said on admitting this guest (`said`): the
@@ -2482,6 +2492,26 @@ mod tests {
         };
         let (header, _) = started.expect("the guest starts with the start it was sent");
         assert_eq!(header, signed);
+    }
+
+    #[test]
+    fn a_start_naming_more_players_or_addresses_than_a_game_has_is_cut() {
+        let addr: Multiaddr = "/ip4/127.0.0.1/tcp/1".parse().unwrap();
+        let peers = (0..10)
+            .map(|_| {
+                let id = ByteBuf::from(PeerId::random().to_bytes());
+                (id, vec![ByteBuf::from(addr.to_vec()); 100])
+            })
+            .collect();
+        let players = players(peers, &["Hana".into()]);
+        assert_eq!(players.len(), 4);
+        assert!(
+            players
+                .iter()
+                .all(|(_, addrs, _)| addrs.len() == seen::MAX_ADDRS)
+        );
+        assert_eq!(players[0].2, "Hana");
+        assert_eq!(players[1].2, "");
     }
 
     #[test]
