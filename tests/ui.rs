@@ -1941,3 +1941,80 @@ fn red_rolled(
     game.roll(Die::new(roll).unwrap()).unwrap();
     game
 }
+
+/// The setup screens offer the last game's and the last room's choices
+/// again, after a restart too; a fresh app offers the defaults.
+#[test]
+fn the_last_setup_and_room_choices_are_offered_again_after_a_restart() {
+    use clovece::app::choices::{Choices, GameChoices, RoomChoices, Rules};
+    use clovece::app::settings::{BoardTheme, SettingsFile};
+    use clovece::app::ui::SetupAdapter;
+
+    ui_support::on_ui_thread(|| {
+        let folder = settings_dir("choices");
+        let dir = folder.path();
+        let read = |window: &clovece::app::ui::AppWindow| {
+            let names = window.global::<SetupAdapter>().get_names();
+            let names = slint::VecModel::from(names.iter().collect::<Vec<_>>());
+            Choices::read(window, &names)
+        };
+        let app = app(dir, 4);
+        app.listen_on(vec!["/ip4/127.0.0.1/tcp/0".parse().unwrap()]);
+        let window = app.window();
+        window.show().unwrap();
+        let mut fresh = read(window);
+        assert_eq!(fresh.game.names, ["Player", "", "", ""]);
+        fresh.game.names.clear();
+        assert_eq!(fresh, Choices::default(), "the screens' own defaults");
+
+        find(window, "Pass and play").mock_single_click(PointerEventButton::Left);
+        let setup = window.global::<SetupAdapter>();
+        setup.set_players(3);
+        setup.set_rules(clovece::app::ui::RuleChoice::Matfyz);
+        setup.set_turn_time(20);
+        setup.invoke_rename(1, "Peter".into());
+        find(window, "Start").mock_single_click(PointerEventButton::Left);
+        assert_eq!(window.global::<AppAdapter>().get_screen(), Screen::Game);
+        window.global::<AppAdapter>().set_screen(Screen::Home);
+
+        find(window, "Host a room").mock_single_click(PointerEventButton::Left);
+        find(window, "Private room, by invitation only")
+            .mock_single_click(PointerEventButton::Left);
+        find(window, "2 players").mock_single_click(PointerEventButton::Left);
+        find(window, "10 seconds per turn").mock_single_click(PointerEventButton::Left);
+        find(window, "Sea board").mock_single_click(PointerEventButton::Left);
+        find(window, "Open the room").mock_single_click(PointerEventButton::Left);
+        find(window, "Leave the room").mock_single_click(PointerEventButton::Left);
+        // Saved a moment after the last change.
+        mock_elapsed_time(Duration::from_secs(1));
+        drop(app);
+
+        let app = clovece::app::App::with_services(
+            SettingsFile::in_folder(dir),
+            clovece::app::dice::Dice::from_seed([4; 32]),
+            clovece::app::Services::desktop(),
+        )
+        .unwrap();
+        let window = app.window();
+        assert_eq!(
+            read(window),
+            Choices {
+                game: GameChoices {
+                    vs_computer: false,
+                    players: 3,
+                    rules: Rules::Matfyz,
+                    turn_time: 20,
+                    names: ["Player", "Peter", "", ""].map(String::from).to_vec(),
+                    ..GameChoices::default()
+                },
+                room: RoomChoices {
+                    private: true,
+                    players: 2,
+                    turn_time: 10,
+                    board: BoardTheme::Sea,
+                    ..RoomChoices::default()
+                },
+            }
+        );
+    });
+}

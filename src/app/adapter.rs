@@ -12,6 +12,7 @@ use std::time::Duration;
 use slint::{ComponentHandle, Model, ModelRc, SharedString, VecModel};
 
 use super::board::{Board, Note, PieceView, home_count};
+use super::choices::Choices;
 use super::dice::Dice;
 use super::fairness::Fairness;
 use super::geometry::{self, Cell, Spot};
@@ -309,6 +310,7 @@ impl App {
         adapter.set_compulsory_capture(s.house.compulsory_capture);
         adapter.set_optional_bring_out(s.house.optional_bring_out);
         adapter.set_no_jump_home(s.house.no_jump_home);
+        s.choices.show(&self.window, &state.names);
         let setup = self.window.global::<SetupAdapter>();
         setup.set_names(ModelRc::from(state.names.clone()));
         let game = self.window.global::<GameAdapter>();
@@ -344,6 +346,7 @@ impl App {
                 return;
             };
             let setup = setup_from_ui(&window, &state.borrow());
+            remember_choices(&window, &mut state.borrow_mut());
             let game = {
                 let mut s = state.borrow_mut();
                 s.setup = Some(setup.clone());
@@ -392,14 +395,21 @@ impl App {
         );
 
         let (window, state) = (self.window.as_weak(), self.state.clone());
-        online_adapter::connect(&self.window, &self.online, move || {
+        let profile = move || {
             let s = state.borrow();
             let name = window
                 .upgrade()
                 .map(|window| nickname(&window, &s.settings))
                 .unwrap_or_default();
             (name, s.settings.house)
-        });
+        };
+        let (window, state) = (self.window.as_weak(), self.state.clone());
+        let remember = move || {
+            if let Some(window) = window.upgrade() {
+                remember_choices(&window, &mut state.borrow_mut());
+            }
+        };
+        online_adapter::connect(&self.window, &self.online, profile, remember);
 
         let game = self.window.global::<GameAdapter>();
         let (window, state, online) = (
@@ -612,6 +622,28 @@ fn settings_changed(window: &AppWindow, state: &mut State) {
     {
         state.names.set_row_data(0, after.into());
     }
+    save(state);
+}
+
+/// Keeps the setup screens' choices with the settings: a game or a room
+/// is being set up with them. A first pass-and-play name that is the
+/// nickname is kept as none, so that it follows the nickname.
+fn remember_choices(window: &AppWindow, state: &mut State) {
+    let mut choices = Choices::read(window, &state.names);
+    let nickname = nickname(window, &state.settings);
+    if let Some(first) = choices.game.names.first_mut()
+        && *first == nickname
+    {
+        first.clear();
+    }
+    if choices != state.settings.choices {
+        state.settings.choices = choices;
+        save(state);
+    }
+}
+
+/// Saves the settings [`SAVE_AFTER`] their last change.
+fn save(state: &mut State) {
     state.unsaved.put(state.settings.clone());
     let unsaved = state.unsaved.clone();
     state

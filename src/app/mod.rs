@@ -37,6 +37,7 @@
 mod adapter;
 mod announce;
 pub mod board;
+pub mod choices;
 pub mod dice;
 pub mod fairness;
 pub mod geometry;

@@ -180,11 +180,13 @@ pub(super) fn identity(s: &Online) -> Result<libp2p::identity::Keypair, String> 
 }
 
 /// Connects the room screen and `AppAdapter.join-room`.
-/// `profile` gives the player's nickname and house rules (the settings').
+/// `profile` gives the player's nickname and house rules (the settings');
+/// `remember` keeps the host screen's choices as a room opens with them.
 pub fn connect(
     window: &AppWindow,
     online: &Rc<RefCell<Online>>,
     profile: impl Fn() -> (String, HouseRules) + 'static,
+    remember: impl Fn() + 'static,
 ) {
     ONLINE.with(|o| *o.borrow_mut() = Rc::downgrade(online));
     let profile = Rc::new(profile);
@@ -199,6 +201,7 @@ pub fn connect(
         let Some(window) = weak.upgrade() else { return };
         let (name, house) = settings();
         let options = options_from_ui(&window.global::<RoomAdapter>(), house);
+        remember();
         begin(&window, &state, Part::Host(options), name);
     });
     // Choosing a rule set chooses its own way to pick the first player

@@ -10,6 +10,7 @@ use std::sync::{Mutex, MutexGuard, PoisonError};
 
 use serde::{Deserialize, Serialize};
 
+use super::choices::Choices;
 use crate::rules::HouseRules;
 
 /// The languages of the app. `System` follows the phone's locale.
@@ -81,6 +82,8 @@ pub struct Settings {
     pub theme: BoardTheme,
     /// The house rules a new game starts with.
     pub house: HouseRules,
+    /// The setup screens' last choices, offered again.
+    pub choices: Choices,
 }
 
 impl Default for Settings {
@@ -90,6 +93,7 @@ impl Default for Settings {
             language: Language::System,
             theme: BoardTheme::Classic,
             house: HouseRules::default(),
+            choices: Choices::default(),
         }
     }
 }
@@ -317,6 +321,13 @@ mod tests {
             language: Language::Slovak,
             theme: BoardTheme::Sea,
             house: HouseRules::CROATIAN,
+            choices: crate::app::choices::Choices {
+                room: crate::app::choices::RoomChoices {
+                    players: 3,
+                    ..Default::default()
+                },
+                ..Default::default()
+            },
         };
         file.save(&settings).unwrap();
         file.save(&settings).unwrap();

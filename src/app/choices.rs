@@ -1,0 +1,259 @@
+//! The choices last made on the setup screens (a game on this device, a
+//! room to host), kept with the settings so that the next game, after a
+//! restart too, is set up as the last one was. They are kept as the
+//! screens hold them and checked when shown again, so a damaged or older
+//! file offers the defaults rather than a setup the screens cannot show.
+
+use serde::{Deserialize, Serialize};
+use slint::{ComponentHandle, Model, VecModel};
+
+use super::settings::BoardTheme;
+use super::ui::{self, AppWindow, RoomAdapter, SetupAdapter};
+
+/// A setup screen's choice of rules.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Rules {
+    #[default]
+    Classic,
+    Croatian,
+    Matfyz,
+}
+
+/// The choices of both setup screens.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Choices {
+    pub game: GameChoices,
+    pub room: RoomChoices,
+}
+
+/// A game on this device.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct GameChoices {
+    pub vs_computer: bool,
+    pub players: u8,
+    pub rules: Rules,
+    /// The computer's level, 0 easy to 2 hard.
+    pub level: u8,
+    /// The person's seat against the computer, 0-based.
+    pub seat: u8,
+    /// Pass and play: a name per seat.
+    pub names: Vec<String>,
+    /// Pass and play: seconds per roll or move, 0 for none.
+    pub turn_time: u8,
+}
+
+impl Default for GameChoices {
+    /// As the setup screen starts.
+    fn default() -> GameChoices {
+        GameChoices {
+            vs_computer: true,
+            players: 2,
+            rules: Rules::Classic,
+            level: 1,
+            seat: 0,
+            names: Vec::new(),
+            turn_time: 0,
+        }
+    }
+}
+
+/// A room to host.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct RoomChoices {
+    pub private: bool,
+    pub players: u8,
+    pub turn_time: u8,
+    pub board: BoardTheme,
+    pub rules: Rules,
+    /// 0 random, 1 red, 2 highest roll, 3 first six.
+    pub first: u8,
+}
+
+impl Default for RoomChoices {
+    /// As the host screen starts.
+    fn default() -> RoomChoices {
+        RoomChoices {
+            private: false,
+            players: 4,
+            turn_time: 30,
+            board: BoardTheme::Classic,
+            rules: Rules::Classic,
+            first: 0,
+        }
+    }
+}
+
+/// The seats a game has.
+const PLAYERS: std::ops::RangeInclusive<u8> = 2..=4;
+
+impl Choices {
+    /// The choices the screens of `window` show, with the pass-and-play
+    /// `names`.
+    pub fn read(window: &AppWindow, names: &VecModel<slint::SharedString>) -> Choices {
+        let setup = window.global::<SetupAdapter>();
+        let room = window.global::<RoomAdapter>();
+        let byte = |n: i32| u8::try_from(n).unwrap_or(0);
+        Choices {
+            game: GameChoices {
+                vs_computer: setup.get_vs_computer(),
+                players: byte(setup.get_players()),
+                rules: from_ui(setup.get_rules()),
+                level: byte(setup.get_level()),
+                seat: byte(setup.get_seat()),
+                names: names.iter().map(|n| n.to_string()).collect(),
+                turn_time: byte(setup.get_turn_time()),
+            },
+            room: RoomChoices {
+                private: room.get_private(),
+                players: byte(room.get_players()),
+                turn_time: byte(room.get_turn_time()),
+                board: match room.get_board() {
+                    ui::BoardTheme::Classic => BoardTheme::Classic,
+                    ui::BoardTheme::Sea => BoardTheme::Sea,
+                },
+                rules: from_ui(room.get_rules()),
+                first: byte(room.get_first()),
+            },
+        }
+    }
+
+    /// Shows the choices on the screens of `window`, each one the screens
+    /// cannot show replaced by its default; the pass-and-play names that
+    /// were kept go into `names` (an empty one leaves its seat's name).
+    pub fn show(&self, window: &AppWindow, names: &VecModel<slint::SharedString>) {
+        let (game, room) = (self.checked_game(), self.checked_room());
+        let setup = window.global::<SetupAdapter>();
+        setup.set_vs_computer(game.vs_computer);
+        setup.set_players(game.players.into());
+        setup.set_rules(to_ui(game.rules));
+        setup.set_level(game.level.into());
+        setup.set_seat(game.seat.into());
+        setup.set_turn_time(game.turn_time.into());
+        for (seat, name) in game.names.iter().enumerate().take(names.row_count()) {
+            if !name.is_empty() {
+                names.set_row_data(seat, name.as_str().into());
+            }
+        }
+        let adapter = window.global::<RoomAdapter>();
+        adapter.set_private(room.private);
+        adapter.set_players(room.players.into());
+        adapter.set_turn_time(room.turn_time.into());
+        adapter.set_board(match room.board {
+            BoardTheme::Classic => ui::BoardTheme::Classic,
+            BoardTheme::Sea => ui::BoardTheme::Sea,
+        });
+        adapter.set_rules(to_ui(room.rules));
+        adapter.set_first(room.first.into());
+    }
+
+    /// The game's choices, each one out of range at its default.
+    fn checked_game(&self) -> GameChoices {
+        let default = GameChoices::default();
+        let g = &self.game;
+        let players = if PLAYERS.contains(&g.players) {
+            g.players
+        } else {
+            default.players
+        };
+        GameChoices {
+            players,
+            level: if g.level <= 2 { g.level } else { default.level },
+            seat: if g.seat < players {
+                g.seat
+            } else {
+                default.seat
+            },
+            turn_time: if [0, 10, 20, 30, 60].contains(&g.turn_time) {
+                g.turn_time
+            } else {
+                default.turn_time
+            },
+            ..g.clone()
+        }
+    }
+
+    /// The room's choices, each one out of range at its default.
+    fn checked_room(&self) -> RoomChoices {
+        let default = RoomChoices::default();
+        let r = &self.room;
+        RoomChoices {
+            players: if PLAYERS.contains(&r.players) {
+                r.players
+            } else {
+                default.players
+            },
+            turn_time: if [10, 20, 30, 60].contains(&r.turn_time) {
+                r.turn_time
+            } else {
+                default.turn_time
+            },
+            first: if r.first <= 3 { r.first } else { default.first },
+            ..r.clone()
+        }
+    }
+}
+
+fn from_ui(rules: ui::RuleChoice) -> Rules {
+    match rules {
+        ui::RuleChoice::Classic => Rules::Classic,
+        ui::RuleChoice::Croatian => Rules::Croatian,
+        ui::RuleChoice::Matfyz => Rules::Matfyz,
+    }
+}
+
+fn to_ui(rules: Rules) -> ui::RuleChoice {
+    match rules {
+        Rules::Classic => ui::RuleChoice::Classic,
+        Rules::Croatian => ui::RuleChoice::Croatian,
+        Rules::Matfyz => ui::RuleChoice::Matfyz,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn choices_out_of_range_are_offered_at_their_defaults() {
+        let damaged = Choices {
+            game: GameChoices {
+                players: 9,
+                level: 7,
+                seat: 3,
+                turn_time: 45,
+                rules: Rules::Matfyz,
+                ..GameChoices::default()
+            },
+            room: RoomChoices {
+                players: 1,
+                turn_time: 0,
+                first: 4,
+                private: true,
+                ..RoomChoices::default()
+            },
+        };
+        let game = damaged.checked_game();
+        assert_eq!(
+            (game.players, game.level, game.seat, game.turn_time),
+            (2, 1, 0, 0)
+        );
+        assert_eq!(game.rules, Rules::Matfyz, "what was in range stays");
+        let room = damaged.checked_room();
+        assert_eq!((room.players, room.turn_time, room.first), (4, 30, 0));
+        assert!(room.private);
+        // The seat is checked against the players kept.
+        let three = Choices {
+            game: GameChoices {
+                players: 3,
+                seat: 2,
+                ..GameChoices::default()
+            },
+            ..Choices::default()
+        };
+        assert_eq!(three.checked_game().seat, 2);
+    }
+}
