@@ -775,8 +775,19 @@ fn the_notes_of_what_befell_a_seat_say_whose_it_was() {
             by: Hue::Yellow,
             to: Hue::Yellow,
             yours: false,
+            name: "".into(),
         });
         assert!(shows(window, said), "{said}");
+        // A player with a name is named, as the heading names them.
+        adapter.set_note(clovece::app::ui::Note {
+            kind,
+            number,
+            piece: Hue::Yellow,
+            name: "Ivo".into(),
+            ..Default::default()
+        });
+        let named = said.replace("Yellow", "Ivo");
+        assert!(shows(window, &named), "{named}");
     }
     // Said to the device's one person about their own time, which agrees
     // with no one's gender in any language.

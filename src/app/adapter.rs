@@ -921,7 +921,11 @@ fn show_game(window: &AppWindow, state: &State, game: &OfflineGame) {
             state.pieces.set_row_data(row, data);
         }
     }
-    adapter.set_players(ModelRc::new(VecModel::from(players(game))));
+    let shown = players(game);
+    adapter.set_note(note(game.note(), game.only_person(), &shown));
+    let plans = show_matfyz(window, game.board(), &shown, human);
+    mark_squares(window, &targets, &plans);
+    adapter.set_players(ModelRc::new(VecModel::from(shown)));
     let (turn, rolling) = match game.next() {
         Next::Roll { seat, .. } => (seat, true),
         Next::Move { seat } => (seat, false),
@@ -937,10 +941,7 @@ fn show_game(window: &AppWindow, state: &State, game: &OfflineGame) {
     let face = game.fairness().face(turn);
     adapter.set_die(face.map_or(0, |d| i32::from(d.get())));
     adapter.set_rolls(count(game.fairness().history().len()));
-    adapter.set_note(note(game.note(), game.only_person()));
     adapter.set_time_left(game.time_left().map_or(-1, i32::from));
-    let plans = show_matfyz(window, game.board(), &players(game), human);
-    mark_squares(window, &targets, &plans);
     let sitters: Vec<Sitter> = game
         .players()
         .iter()
@@ -1221,9 +1222,9 @@ fn players(game: &OfflineGame) -> Vec<ui::PlayerData> {
         .collect()
 }
 
-/// The UI's `note`, told whether it is about `you`: this device's one
-/// person, if it has one.
-pub(super) fn note(note: Note, you: Option<Colour>) -> ui::Note {
+/// The UI's `note`, told whether it is about `you` (this device's one
+/// person, if it has one) and the `players`' names.
+pub(super) fn note(note: Note, you: Option<Colour>, players: &[ui::PlayerData]) -> ui::Note {
     let red = Colour::Red;
     let (kind, number, piece, by, to) = match note {
         Note::None => (ui::NoteKind::None, 0, red, red, red),
@@ -1248,6 +1249,11 @@ pub(super) fn note(note: Note, you: Option<Colour>) -> ui::Note {
         by: hue(by),
         to: hue(to),
         yours: you == Some(piece),
+        name: players
+            .iter()
+            .find(|p| p.hue == hue(piece))
+            .map(|p| p.name.clone())
+            .unwrap_or_default(),
     }
 }
 

@@ -607,6 +607,7 @@ fn show_game(window: &AppWindow, s: &Online) {
     let players = players(s, game, game.snapshot().shown().seats().iter(), &s.silent);
     let plans = show_matfyz(window, game.board(), &players, true);
     mark_squares(window, &game.targets(), &plans);
+    adapter.set_note(note(game.note(), Some(game.me()), &players));
     adapter.set_players(ModelRc::new(VecModel::from(players)));
     let turn = game.named();
     adapter.set_turn(hue(turn));
@@ -626,7 +627,6 @@ fn show_game(window: &AppWindow, s: &Online) {
     let fairness = game.fairness();
     adapter.set_die(game.face(&fairness).map_or(0, |d| i32::from(d.get())));
     adapter.set_rolls(count(fairness.history().len()));
-    adapter.set_note(note(game.note(), Some(game.me())));
     adapter.set_time_left(game.time_left().map_or(-1, i32::from));
     adapter.set_stranded(game.stranded(&s.silent));
     let sitters: Vec<Sitter> = game
