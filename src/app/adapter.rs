@@ -657,10 +657,7 @@ fn save(state: &mut State) {
 /// in the language shown.
 fn nickname(window: &AppWindow, settings: &Settings) -> String {
     match settings.nickname.trim() {
-        "" => window
-            .global::<SettingsAdapter>()
-            .get_default_nickname()
-            .into(),
+        "" => unnamed(window).into(),
         chosen => chosen.to_owned(),
     }
 }
@@ -922,7 +919,7 @@ fn show_game(window: &AppWindow, state: &State, game: &OfflineGame) {
         }
     }
     let shown = players(game);
-    adapter.set_note(note(game.note(), game.only_person(), &shown));
+    adapter.set_note(note(window, game.note(), game.only_person(), &shown));
     let plans = show_matfyz(window, game.board(), &shown, human);
     mark_squares(window, &targets, &plans);
     adapter.set_players(ModelRc::new(VecModel::from(shown)));
@@ -1224,7 +1221,12 @@ fn players(game: &OfflineGame) -> Vec<ui::PlayerData> {
 
 /// The UI's `note`, told whether it is about `you` (this device's one
 /// person, if it has one) and the `players`' names.
-pub(super) fn note(note: Note, you: Option<Colour>, players: &[ui::PlayerData]) -> ui::Note {
+pub(super) fn note(
+    window: &AppWindow,
+    note: Note,
+    you: Option<Colour>,
+    players: &[ui::PlayerData],
+) -> ui::Note {
     let red = Colour::Red;
     let (kind, number, piece, by, to) = match note {
         Note::None => (ui::NoteKind::None, 0, red, red, red),
@@ -1249,11 +1251,32 @@ pub(super) fn note(note: Note, you: Option<Colour>, players: &[ui::PlayerData]) 
         by: hue(by),
         to: hue(to),
         yours: you == Some(piece),
-        name: players
-            .iter()
-            .find(|p| p.hue == hue(piece))
-            .map(|p| p.name.clone())
-            .unwrap_or_default(),
+        name: telling_name(players, piece, &unnamed(window)),
+    }
+}
+
+/// The word for "Player" that a player without a nickname goes by.
+fn unnamed(window: &AppWindow) -> SharedString {
+    window.global::<SettingsAdapter>().get_default_nickname()
+}
+
+/// The name that tells `colour`'s player from the others in a note, which
+/// shows no colour: theirs, unless another player has it too or it is the
+/// word for "Player" that a player without a nickname goes by (then none,
+/// and the note says the colour).
+fn telling_name(players: &[ui::PlayerData], colour: Colour, unnamed: &str) -> SharedString {
+    let name = |p: &ui::PlayerData| p.name.trim().to_owned();
+    let Some(player) = players.iter().find(|p| p.hue == hue(colour)) else {
+        return SharedString::new();
+    };
+    let mine = name(player);
+    let shared = players
+        .iter()
+        .any(|p| p.hue != player.hue && name(p) == mine);
+    if mine.is_empty() || mine == unnamed || shared {
+        SharedString::new()
+    } else {
+        mine.into()
     }
 }
 
@@ -1338,5 +1361,35 @@ pub(super) fn square_spot(square: &ui::SquareData) -> Option<Spot> {
         ui::SquareKind::Track | ui::SquareKind::Start => Some(Spot::Track(number)),
         ui::SquareKind::Home => Some(Spot::Home(colour(square.hue), number)),
         ui::SquareKind::Base => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn player(hue: ui::Hue, name: &str) -> ui::PlayerData {
+        ui::PlayerData {
+            hue,
+            name: name.into(),
+            ..Default::default()
+        }
+    }
+
+    #[test]
+    fn a_note_names_a_player_only_by_a_name_that_tells_them_apart() {
+        let players = [
+            player(ui::Hue::Red, "Zuzka"),
+            player(ui::Hue::Blue, ""),
+            player(ui::Hue::Green, "Player"),
+            player(ui::Hue::Yellow, "Zuzka "),
+        ];
+        let said = |colour| telling_name(&players, colour, "Player").to_string();
+        assert_eq!(said(Colour::Blue), "", "the computer: its colour");
+        assert_eq!(said(Colour::Green), "", "no nickname: its colour");
+        assert_eq!(said(Colour::Red), "", "a name two players share");
+        let named = [player(ui::Hue::Red, "Zuzka"), player(ui::Hue::Blue, "Ivo")];
+        assert_eq!(telling_name(&named, Colour::Red, "Player"), "Zuzka");
+        assert_eq!(telling_name(&named, Colour::Green, "Player"), "", "no seat");
     }
 }
