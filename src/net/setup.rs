@@ -261,6 +261,17 @@ fn leave(
     // would count against it as answers it never took. (Its sighting
     // stays: it is still nearby, on the invite list.)
     node.drop_queued(peer);
+    unseat(peer, taken, signing, organiser);
+}
+
+/// A guest's seat is free again, its offer forgotten, and a header being
+/// signed, which seats it, dropped.
+fn unseat(
+    peer: PeerId,
+    taken: &mut Taken,
+    signing: &mut Option<Signing>,
+    organiser: &mut dyn Organiser,
+) {
     taken.offers.remove(&peer);
     taken.names.remove(&peer);
     organiser.left(peer);
@@ -803,25 +814,21 @@ pub(super) async fn host(
                     .is_none_or(|&(_, c)| c != commitment) =>
             {
                 unoffered.remove(&from);
-                let name = nickname(&name);
-                if let Some(seated) = taken.offers.get_mut(&from) {
+                if taken.offers.contains_key(&from) {
                     // The same phone with another dice chain: it restarted
                     // before this host saw its connection drop, and cannot
-                    // sign a start that seats its old chain. The new chain
-                    // takes the seat, and such a start is off.
-                    *seated = (key, commitment);
-                    taken.names.insert(from, name);
-                    if signing.as_ref().is_some_and(|s| s.order.contains(&from)) {
-                        warn!(%from, "a guest offered to play anew; back to the room");
-                        signing = None;
-                    }
-                    continue;
+                    // sign a start that seats its old chain. It comes in
+                    // anew: its old seat goes (a start that seats it is
+                    // off), and the organiser seats it again, shows it and
+                    // counts it against its changes, as a guest that left
+                    // and came back.
+                    unseat(from, &mut taken, &mut signing, organiser);
                 }
                 let offer = Offer {
                     from,
                     key,
                     commitment,
-                    name,
+                    name: nickname(&name),
                 };
                 // Taken once the start being signed is off or made: a
                 // guest sends its offer once, as it asks for its seat.
@@ -1710,12 +1717,13 @@ mod tests {
     }
 
     /// A guest's phone that restarted while the host still had its old
-    /// connection offers again, with a new dice chain: the start being
-    /// signed, which seats the old chain, is off, and the next seats the
-    /// new one.
+    /// connection offers again, with a new dice chain: it leaves and comes
+    /// in anew, as the organiser is told (which shows it and counts it
+    /// against the guest's changes), the start being signed, which seats
+    /// the old chain, is off, and the next seats the new one.
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn a_guest_back_with_new_dice_before_the_host_saw_it_go_is_seated_with_them() {
-        beside_a_room(2, hosting, |ticket, _, _| async move {
+        beside_a_room(2, hosting, |ticket, _, mut left| async move {
             let (mut before, signer, first) = offered(&ticket, 2).await;
             assert!(seats_another_chain(&first, signer.public(), committed(7)));
             let _before = tokio::task::spawn_local(async move { polled(&mut before).await });
@@ -1727,13 +1735,6 @@ mod tests {
                 name: "guest 2".into(),
             };
             send(&mut after, ticket.host(), &Envelope::Setup(offer));
-            let ready = Lobby::Ready {
-                room: ticket.room(),
-                ready: true,
-            };
-            after
-                .send(ticket.host(), Frame::Lobby(ready).encode())
-                .unwrap();
             heard(&mut after, ticket.host(), |bytes| {
                 match Envelope::unframe(bytes) {
                     Some(Envelope::Setup(Setup::Sign(header)))
@@ -1745,6 +1746,9 @@ mod tests {
                 }
             })
             .await;
+            // The organiser heard it leave before it came in anew.
+            let id = signer.public().peer_id().unwrap();
+            assert_eq!(left.try_recv(), Ok(id));
         })
         .await;
     }
