@@ -61,8 +61,7 @@ impl Bucket {
     /// Takes `n` tokens if there are that many, counting those refilled
     /// since.
     pub fn take(&mut self, n: u64, now: Instant) -> bool {
-        let micros = now.saturating_duration_since(self.last).as_micros();
-        let refill = micros * u128::from(self.per_sec) / 1_000_000;
+        let refill = self.refill(now);
         if refill > 0 {
             self.tokens = (u128::from(self.tokens) + refill).min(u128::from(self.capacity)) as u64;
             self.last = now;
@@ -77,10 +76,16 @@ impl Bucket {
     }
 
     /// Whether every token is back by `now`: the bucket is then as good as
-    /// a new one, and need not be kept.
-    pub fn is_full(&mut self, now: Instant) -> bool {
-        self.take(0, now);
-        self.tokens == self.capacity
+    /// a new one, and need not be kept. (Asking refills nothing, so that
+    /// asking often loses no fraction of a token.)
+    pub fn is_full(&self, now: Instant) -> bool {
+        u128::from(self.tokens) + self.refill(now) >= u128::from(self.capacity)
+    }
+
+    /// The whole tokens come back since the last refill.
+    fn refill(&self, now: Instant) -> u128 {
+        let micros = now.saturating_duration_since(self.last).as_micros();
+        micros * u128::from(self.per_sec) / 1_000_000
     }
 }
 
