@@ -82,8 +82,16 @@ pub struct Settings {
     pub theme: BoardTheme,
     /// The house rules a new game starts with.
     pub house: HouseRules,
-    /// The setup screens' last choices, offered again.
+    /// The setup screens' last choices, offered again. Choices that do
+    /// not read (a newer app's rule set, a number out of range) are
+    /// offered at their defaults, and cost none of the other settings.
+    #[serde(deserialize_with = "choices_or_default")]
     pub choices: Choices,
+}
+
+fn choices_or_default<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Choices, D::Error> {
+    let value = serde_json::Value::deserialize(d)?;
+    Ok(serde_json::from_value(value).unwrap_or_default())
 }
 
 impl Default for Settings {
@@ -337,6 +345,19 @@ mod tests {
             .map(|e| e.unwrap().file_name())
             .collect();
         assert_eq!(names, ["settings.json"]);
+        fs::remove_dir_all(dir).unwrap();
+    }
+
+    #[test]
+    fn choices_a_newer_app_wrote_are_offered_at_their_defaults_and_cost_nothing_else() {
+        let dir = folder("newer-choices");
+        fs::create_dir_all(&dir).unwrap();
+        let newer =
+            r#"{"nickname": "Eva", "choices": {"room": {"players": 300, "rules": "ludo"}}}"#;
+        fs::write(dir.join("settings.json"), newer).unwrap();
+        let settings = SettingsFile::in_folder(&dir).load().unwrap();
+        assert_eq!(settings.nickname, "Eva");
+        assert_eq!(settings.choices, Choices::default());
         fs::remove_dir_all(dir).unwrap();
     }
 
