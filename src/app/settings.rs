@@ -301,6 +301,7 @@ mod tests {
         file.save(&Settings::default()).unwrap();
         unsaved.save();
         assert_eq!(file.load().unwrap(), Settings::default());
+        fs::remove_dir_all(dir).unwrap();
     }
 
     #[test]
