@@ -753,6 +753,11 @@ fn the_notes_of_what_befell_a_seat_say_whose_it_was() {
             "Yellow: no piece can move — turn lost",
         ),
         (
+            NoteKind::NoSix,
+            0,
+            "Yellow: no six in three tries — turn lost",
+        ),
+        (
             NoteKind::TimedOut,
             0,
             "Yellow: time ran out — the computer stepped in",

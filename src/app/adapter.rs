@@ -1234,6 +1234,7 @@ pub(super) fn note(
             let face = die.map_or(0, Die::get);
             (ui::NoteKind::TurnLost, face, seat, seat, seat)
         }
+        Note::NoSix { seat } => (ui::NoteKind::NoSix, 0, seat, seat, seat),
         Note::TryAgain { attempt } => (ui::NoteKind::TryAgain, attempt, red, red, red),
         Note::RollAgain => (ui::NoteKind::RollAgain, 0, red, red, red),
         Note::Captured { piece, by } => (ui::NoteKind::Captured, 0, piece, by, piece),

@@ -30,6 +30,9 @@ pub enum Note {
     /// the roll, if it was the turn's only one (a Matfyz turn loses its
     /// sixes with it).
     TurnLost { seat: Colour, die: Option<Die> },
+    /// `seat`, with no piece out to move, rolled no six in its three
+    /// tries: the die passes on.
+    NoSix { seat: Colour },
     /// No six yet: `attempt` (2 or 3) of three tries is next.
     TryAgain { attempt: u8 },
     /// A six: the same colour rolls again.
@@ -57,6 +60,27 @@ pub enum Note {
 }
 
 impl Note {
+    /// The note of the turn `seat` lost on its last roll (`die`, if that
+    /// was the turn's only one), given that roll and those before it,
+    /// newest first. Three in a row without a six were its three tries for
+    /// one: a turn goes on after a roll without a six only while the
+    /// player waits for a six.
+    pub fn turn_lost(
+        seat: Colour,
+        die: Option<Die>,
+        newest: impl Iterator<Item = (Colour, Die)>,
+    ) -> Note {
+        let tries = newest
+            .take(3)
+            .filter(|&(s, d)| s == seat && !d.is_six())
+            .count();
+        if tries == 3 {
+            Note::NoSix { seat }
+        } else {
+            Note::TurnLost { seat, die }
+        }
+    }
+
     /// Whether it is news that stands while the computer's acts have
     /// nothing else to say: at its pace it would be gone before anyone
     /// read it.

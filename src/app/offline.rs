@@ -368,10 +368,15 @@ impl OfflineGame {
             Rolled::Move => Note::None,
             Rolled::Again => Note::RollAgain,
             Rolled::TryAgain { attempt } => Note::TryAgain { attempt },
-            Rolled::TurnLost => Note::TurnLost {
+            Rolled::TurnLost => Note::turn_lost(
                 seat,
-                die: first_of_turn.then_some(die),
-            },
+                first_of_turn.then_some(die),
+                self.fairness
+                    .history()
+                    .iter()
+                    .rev()
+                    .map(|r| (r.seat, r.die)),
+            ),
         };
         Ok(self.tell(note, by_computer))
     }
@@ -823,13 +828,7 @@ mod tests {
         let mut game = two_humans();
         assert_eq!(game.roll(die(2)), Ok(Note::TryAgain { attempt: 2 }));
         assert_eq!(game.roll(die(2)), Ok(Note::TryAgain { attempt: 3 }));
-        assert_eq!(
-            game.roll(die(2)),
-            Ok(Note::TurnLost {
-                seat: Colour::Red,
-                die: Some(die(2))
-            })
-        );
+        assert_eq!(game.roll(die(2)), Ok(Note::NoSix { seat: Colour::Red }));
         assert_eq!(
             game.next(),
             Next::Roll {

@@ -505,13 +505,14 @@ fn note(before: &Snapshot, after: &Snapshot, captured: Option<Capture>) -> Note 
                 Note::RollAgain
             }
         }
-        (Some(last), Some(Next::Roll { .. })) if rolled && !played => Note::TurnLost {
-            seat: last.seat,
-            die: before
+        (Some(last), Some(Next::Roll { .. })) if rolled && !played => Note::turn_lost(
+            last.seat,
+            before
                 .game
                 .is_none_or(|g| unused_rolls(&g).is_empty())
                 .then_some(last.die),
-        },
+            after.rolls.iter().rev().map(|r| (r.seat, r.die)),
+        ),
         // A six was moved: the same colour rolls again.
         (Some(last), Some(Next::Roll { seat, .. }))
             if mover == Some(seat) && last.seat == seat && last.die.is_six() =>
@@ -737,13 +738,7 @@ mod tests {
         let mut third = snapshot(lost, due_roll(Colour::Green));
         third.rolls = vec![roll(Colour::Red, 2); 3];
         game.update(third);
-        assert_eq!(
-            game.note(),
-            Note::TurnLost {
-                seat: Colour::Red,
-                die: Die::new(2)
-            }
-        );
+        assert_eq!(game.note(), Note::NoSix { seat: Colour::Red });
     }
 
     #[test]
