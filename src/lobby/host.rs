@@ -112,8 +112,8 @@ impl Console {
 /// a person. Each change is told to every guest and shown to the host, so
 /// a guest flipping its readiness, or leaving and coming back, as fast as
 /// messages go would flood them all.
-const READY_CHANGES: u64 = 10;
-const READY_CHANGES_PER_SEC: u64 = 1;
+const GUEST_CHANGES: u64 = 10;
+const GUEST_CHANGES_PER_SEC: u64 = 1;
 
 /// The organiser of `clovece host` (see the module documentation).
 pub struct Host {
@@ -293,7 +293,7 @@ impl Host {
         self.changes.retain(|_, bucket| !bucket.is_full(now));
         self.changes
             .entry(peer)
-            .or_insert_with(|| Bucket::new(READY_CHANGES, READY_CHANGES_PER_SEC, now))
+            .or_insert_with(|| Bucket::new(GUEST_CHANGES, GUEST_CHANGES_PER_SEC, now))
             .take(1, now)
     }
 }
@@ -649,7 +649,7 @@ mod tests {
         }
         // The first changes go to all; after them Ana is shown the seats
         // as they stay, and the others are not disturbed.
-        assert!(told_ivo <= READY_CHANGES as usize + 1, "{told_ivo}");
+        assert!(told_ivo <= GUEST_CHANGES as usize + 1, "{told_ivo}");
         assert_eq!(told_ana, 1000, "Ana is always answered");
         let ana_ready =
             host.seating.view().into_iter().any(
@@ -658,12 +658,12 @@ mod tests {
         // Her coming in took one change.
         assert_eq!(
             ana_ready,
-            (READY_CHANGES - 1) % 2 == 1,
+            (GUEST_CHANGES - 1) % 2 == 1,
             "the last change taken stands"
         );
         // Honest taps later are heard again.
         let now = Instant::now();
-        let later = now + std::time::Duration::from_secs(1) / READY_CHANGES_PER_SEC as u32;
+        let later = now + std::time::Duration::from_secs(1) / GUEST_CHANGES_PER_SEC as u32;
         let changes = host.changes.get_mut(&ana).unwrap();
         assert!(!changes.take(1, now));
         assert!(changes.take(1, later));
@@ -689,7 +689,7 @@ mod tests {
         }
         // Each leave is told (Ana had a seat), and each coming and getting
         // ready while changes are left.
-        assert!(told_ivo <= 2 * READY_CHANGES as usize, "{told_ivo}");
+        assert!(told_ivo <= 2 * GUEST_CHANGES as usize, "{told_ivo}");
         assert!(turned_away >= 95, "{turned_away}");
     }
 
