@@ -255,7 +255,7 @@ fn resume_from_home(dir: &std::path::Path) -> App {
     let app = shown_app(dir);
     let window = app.window();
     ui_support::find(window, "Host a room");
-    let offer = label_starting(window, "An online game is unfinished (last move 0 min ago)");
+    let offer = label_starting(window, "An online game is unfinished (last move just now)");
     assert!(offer.is_some(), "Home offers the game");
     assert!(shows(window, "Ivo (Red)"), "the host, by name");
     assert!(shows(window, "Player (Green)"), "this player, by name");
