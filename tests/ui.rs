@@ -251,9 +251,16 @@ fn a_game_on_this_device_outlives_the_app_until_it_is_left() {
 
         // Opened again, Home offers the game, which goes on where it was.
         {
-            let (app, _) = app_with_life(8);
+            let (app, lifecycle) = app_with_life(8);
             let window = app.window();
+            // A new game nobody has rolled in yet is not the one the system
+            // would reopen: that is still the game kept, which Home offers.
+            play_the_computer(window);
+            assert_eq!(lifecycle.bookmark(), Bookmark::Home);
+            find(window, "Leave game").mock_single_click(PointerEventButton::Left);
+            find(window, "Leave").mock_single_click(PointerEventButton::Left);
             find(window, continue_label).mock_single_click(PointerEventButton::Left);
+            assert_eq!(lifecycle.bookmark(), Bookmark::Local);
             assert_eq!(window.global::<AppAdapter>().get_screen(), Screen::Game);
             let game = window.global::<GameAdapter>();
             assert_eq!(game.get_rolls(), rolls);
@@ -2033,4 +2040,25 @@ fn the_last_setup_and_room_choices_are_offered_again_after_a_restart() {
             }
         );
     });
+}
+
+/// Only a roll or a move starts a person's time anew: a tap that asks a
+/// question or takes one back (the Matfyz plans) lets it run on, or
+/// tapping faster than once a second would stop it.
+#[test]
+fn taps_that_only_ask_or_take_back_leave_the_turn_clock_running() {
+    let (_folder, app) = shown("clock-taps", 1);
+    let window = app.window();
+    find(window, "Pass and play").mock_single_click(PointerEventButton::Left);
+    window
+        .global::<clovece::app::ui::SetupAdapter>()
+        .set_turn_time(10);
+    find(window, "Start").mock_single_click(PointerEventButton::Left);
+    let game = window.global::<GameAdapter>();
+    assert_eq!(game.get_time_left(), 10);
+    for _ in 0..8 {
+        window.global::<MatfyzAdapter>().invoke_cancel();
+        mock_elapsed_time(Duration::from_millis(500));
+    }
+    assert!(game.get_time_left() <= 7, "{}", game.get_time_left());
 }

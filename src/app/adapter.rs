@@ -21,7 +21,7 @@ use super::leave::LeaveCost;
 use super::local::GameFile;
 use super::matfyz::{Choice, Plan};
 use super::nearby::Browsing;
-use super::offline::{OfflineGame, Player, Setup};
+use super::offline::{OfflineGame, Outcome, Player, Setup};
 use super::online_adapter::{self, Online};
 use super::scan::Scanner;
 use super::settings::{BoardTheme, Language, Settings, SettingsFile, Unsaved};
@@ -36,7 +36,7 @@ use crate::platform::discovery::Discovery;
 use crate::platform::lifecycle::{Bookmark, Lifecycle};
 use crate::protocol::header::TurnTimer;
 use crate::rules::board::{HOME_LEN, TRACK_LEN};
-use crate::rules::{Colour, Die, HouseRules, Next, RuleSet};
+use crate::rules::{Colour, Die, FlowError, HouseRules, Next, RuleSet};
 
 /// How long the computer waits before each roll or move, so people can
 /// follow it.
@@ -74,6 +74,9 @@ struct State {
     paused: Arc<AtomicBool>,
     /// Where the game on this device is kept after each step.
     kept: GameFile,
+    /// Tells the lifecycle whether the game on the board is the one kept,
+    /// which an app the system recreates then reopens.
+    reopen_local: Box<dyn Fn(bool)>,
     /// Settings changed and not saved yet, and the timer that saves them
     /// [`SAVE_AFTER`] their last change.
     unsaved: Arc<Unsaved>,
@@ -208,6 +211,14 @@ impl App {
             saving: slint::Timer::default(),
             paused: Arc::default(),
             kept,
+            reopen_local: {
+                let online = Rc::downgrade(&online);
+                Box::new(move |on| {
+                    if let Some(online) = online.upgrade() {
+                        online.borrow_mut().set_local(on);
+                    }
+                })
+            },
         }));
         let app = App {
             window,
@@ -371,15 +382,16 @@ impl App {
                 };
                 let game = state.borrow().kept.load();
                 match game {
-                    Some(game) => {
+                    Some(Ok(game)) => {
                         state.borrow_mut().setup = game.record().map(|r| r.setup().clone());
                         start(&window, &state, &online, game);
                     }
                     // It did not play again: not offered any more.
-                    None => {
+                    Some(Err(_)) => {
                         state.borrow().kept.discard();
                         window.global::<ui::ResumeAdapter>().invoke_check();
                     }
+                    None => window.global::<ui::ResumeAdapter>().invoke_check(),
                 }
             });
 
@@ -424,9 +436,9 @@ impl App {
             if online_adapter::roll(&window, &online) {
                 return;
             }
-            human_acts(&window, &state, |game, dice| {
-                let die = dice.roll();
-                game.roll(die).is_ok()
+            human_acts(&window, &state, |game, dice| match game.roll(dice.roll()) {
+                Ok(_) => Acted::Stepped,
+                Err(_) => Acted::Nothing,
             });
         });
         let (window, state, online) = (
@@ -445,8 +457,10 @@ impl App {
                 return;
             };
             human_acts(&window, &state, |game, _| {
-                let piece = game.pieces().get(index).map(|p| p.id);
-                piece.is_some_and(|id| game.play_piece(id).is_ok())
+                match game.pieces().get(index).map(|p| p.id) {
+                    Some(id) => Acted::from(game.play_piece(id)),
+                    None => Acted::Nothing,
+                }
             });
         });
         let (window, state, online) = (
@@ -467,8 +481,9 @@ impl App {
             if online_adapter::tap_square(&window, &online, &square) {
                 return;
             }
-            human_acts(&window, &state, |game, _| {
-                square_spot(&square).is_some_and(|spot| game.play_to(spot).is_ok())
+            human_acts(&window, &state, |game, _| match square_spot(&square) {
+                Some(spot) => Acted::from(game.play_to(spot)),
+                None => Acted::Nothing,
             });
         });
         let window = self.window.as_weak();
@@ -493,7 +508,7 @@ impl App {
             if !online_adapter::leave(&online) {
                 let s = state.borrow();
                 if let Some(game) = s.game.as_ref() {
-                    s.kept.left(game);
+                    s.kept.ended(game);
                 }
                 online.borrow_mut().set_local(false);
             }
@@ -521,7 +536,7 @@ impl App {
             if online_adapter::choose(&window, &online, index) {
                 return;
             }
-            human_acts(&window, &state, |game, _| game.choose(index).is_ok());
+            human_acts(&window, &state, |game, _| Acted::from(game.choose(index)));
         });
         let (window, state, online) = (
             self.window.as_weak(),
@@ -537,7 +552,7 @@ impl App {
             }
             human_acts(&window, &state, |game, _| {
                 game.cancel_choice();
-                true
+                Acted::Shown
             });
         });
 
@@ -782,7 +797,6 @@ fn start(
     game: OfflineGame,
 ) {
     invite_adapter::away_from_home(window, &mut online.borrow_mut().invites);
-    online.borrow_mut().set_local(true);
     {
         let mut s = state.borrow_mut();
         s.generation += 1;
@@ -834,21 +848,48 @@ fn tap_board(game: &GameAdapter, at: (f32, f32), reach: f32) {
     }
 }
 
+/// What a person's tap did.
+enum Acted {
+    Nothing,
+    /// It asked a question, or took one back: the game shows it, and the
+    /// person's time goes on.
+    Shown,
+    /// A roll or a move: the time of whoever acts next begins.
+    Stepped,
+}
+
+impl From<Result<Outcome, FlowError>> for Acted {
+    fn from(result: Result<Outcome, FlowError>) -> Acted {
+        match result {
+            Ok(Outcome::Moved(_)) => Acted::Stepped,
+            Ok(Outcome::Asked) => Acted::Shown,
+            Err(_) => Acted::Nothing,
+        }
+    }
+}
+
 /// Runs a person's action if a person is to act, then shows the result.
 fn human_acts(
     window: &AppWindow,
     state: &Rc<RefCell<State>>,
-    action: impl FnOnce(&mut OfflineGame, &mut Dice) -> bool,
+    action: impl FnOnce(&mut OfflineGame, &mut Dice) -> Acted,
 ) {
     let acted = {
         let s = &mut *state.borrow_mut();
         match s.game.as_mut() {
             Some(game) if game.computer_to_act().is_none() => action(game, &mut s.dice),
-            _ => false,
+            _ => Acted::Nothing,
         }
     };
-    if acted {
-        after_step(window, state);
+    match acted {
+        Acted::Nothing => {}
+        Acted::Shown => {
+            let s = state.borrow();
+            if let Some(game) = s.game.as_ref() {
+                show_game(window, &s, game);
+            }
+        }
+        Acted::Stepped => after_step(window, state),
     }
 }
 
@@ -860,10 +901,17 @@ fn after_step(window: &AppWindow, state: &Rc<RefCell<State>>) {
         let Some(game) = s.game.as_ref() else { return };
         show_game(window, &s, game);
         let next = game.next();
-        match next {
-            Next::Won { .. } => s.kept.discard(),
+        let kept = match next {
+            Next::Won { .. } => {
+                s.kept.ended(game);
+                false
+            }
             _ => s.kept.save(game),
-        }
+        };
+        // Only the game kept is what an app the system recreates reopens:
+        // until a person has rolled in a new game, that is the one kept
+        // before, and Home is (which offers it).
+        (s.reopen_local)(kept);
         if game.time_left().is_some() {
             s.clock.restart();
         }

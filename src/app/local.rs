@@ -42,20 +42,24 @@ impl GameFile {
     /// The file is flushed but not its folder, which costs a second flush
     /// on every step: a power cut may lose the last steps, a killed app
     /// loses none.
-    pub fn save(&self, game: &OfflineGame) {
+    ///
+    /// Whether the file now holds `game` (what an app the system recreates
+    /// may reopen).
+    pub fn save(&self, game: &OfflineGame) -> bool {
         let Some(record) = game.record() else {
             self.discard();
-            return;
+            return false;
         };
         if !record.started() {
-            return;
+            return false;
         }
         let written = encode(record).map_err(io::Error::other).and_then(|bytes| {
             crate::durable::rename_over(&self.path, |file| file.write_all(&bytes)).map(drop)
         });
-        if let Err(e) = written {
+        if let Err(e) = &written {
             tracing::warn!("cannot keep the game on this device: {e}");
         }
+        written.is_ok()
     }
 
     /// Whether a game is kept that reads (Home offers it). It is not
@@ -69,18 +73,21 @@ impl GameFile {
         })
     }
 
-    /// The kept game, played again; none when there is none, or when it
-    /// does not read or play (logged).
-    pub fn load(&self) -> Option<OfflineGame> {
-        read(&self.bytes()?)
-            .inspect_err(|e| tracing::warn!("the game on this device does not play again: {e}"))
-            .ok()
+    /// The kept game, played again, or why it does not read or play
+    /// (logged); none when there is none, or the file cannot be read now
+    /// (which is no reason to drop it).
+    pub fn load(&self) -> Option<Result<OfflineGame, ReadError>> {
+        let game = read(&self.bytes()?);
+        if let Err(e) = &game {
+            tracing::warn!("the game on this device does not play again: {e}");
+        }
+        Some(game)
     }
 
-    /// The players leave `game`: it is no longer kept. One left before a
-    /// person rolled in it never took the place of the game kept before,
-    /// which stays.
-    pub fn left(&self, game: &OfflineGame) {
+    /// `game` ended, or its players left it: it is no longer kept. One
+    /// that ends before a person rolled in it (the computer played every
+    /// turn) never took the place of the game kept before, which stays.
+    pub fn ended(&self, game: &OfflineGame) {
         if game.record().is_none_or(Record::started) {
             self.discard();
         }
@@ -176,7 +183,7 @@ mod tests {
         let game = game();
         kept.save(&game);
         assert!(kept.offered());
-        let again = kept.load().expect("the kept game");
+        let again = kept.load().expect("the kept game").unwrap();
         assert_eq!(again.record(), game.record());
         assert_eq!(again.pieces(), game.pieces());
         kept.discard();
@@ -198,18 +205,22 @@ mod tests {
         let mut new = OfflineGame::new(Setup { players, ..setup() }, || Die::SIX).unwrap();
         for _ in 0..3 {
             new.roll(Die::new(2).unwrap()).unwrap();
-            kept.save(&new);
+            assert!(!kept.save(&new), "not the game kept");
         }
-        kept.left(&new);
+        kept.ended(&new);
         assert_eq!(
-            kept.load().unwrap().record(),
+            kept.load().unwrap().unwrap().record(),
             earlier.record(),
             "opened and left"
         );
         new.roll(Die::new(3).unwrap()).unwrap();
-        kept.save(&new);
-        assert_eq!(kept.load().unwrap().record(), new.record(), "played");
-        kept.left(&new);
+        assert!(kept.save(&new));
+        assert_eq!(
+            kept.load().unwrap().unwrap().record(),
+            new.record(),
+            "played"
+        );
+        kept.ended(&new);
         assert!(!kept.offered(), "left");
     }
 
@@ -248,7 +259,17 @@ mod tests {
         flipped[last] ^= 0x7f;
         for bytes in [vec![], cut, newer, flipped, b"rubbish".to_vec()] {
             std::fs::write(&kept.path, &bytes).unwrap();
-            assert!(kept.load().is_none(), "{bytes:?}");
+            assert!(matches!(kept.load(), Some(Err(_))), "{bytes:?}");
         }
+    }
+
+    /// A file that cannot be read now (here a folder in its place) is no
+    /// game that does not play: nothing says it is to be dropped.
+    #[test]
+    fn a_kept_game_that_cannot_be_read_now_is_none_not_damaged() {
+        let data = tempfile::tempdir().unwrap();
+        let kept = GameFile::in_folder(data.path());
+        std::fs::create_dir(&kept.path).unwrap();
+        assert!(kept.load().is_none());
     }
 }

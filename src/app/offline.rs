@@ -514,7 +514,7 @@ impl OfflineGame {
                 // Matfyz pieces are nobody's until they are home.
                 let counts = match self.game() {
                     Game::Classic(_) => id.colour == seat,
-                    Game::Matfyz(_) => matches!(spot, Spot::Home(..)),
+                    Game::Matfyz(_) => matches!(spot, Spot::Home(s, _) if s == seat),
                 };
                 if counts {
                     progress += u32::from(self::progress(seat, spot));
@@ -1153,6 +1153,36 @@ mod tests {
         let game = Game::Matfyz(rules_matfyz::Game::new(position));
         let players = vec![human("Anna"), human("Boris"), human("Cyril")];
         OfflineGame::resume(game, players).unwrap()
+    }
+
+    /// Matfyz players with as many pieces home are placed by how far into
+    /// their homes the pieces went.
+    #[test]
+    fn matfyz_players_as_many_pieces_home_are_placed_by_how_deep() {
+        use crate::rules::matfyz as rules_matfyz;
+        use Colour::{Blue, Green, Red, Yellow};
+        let layout = rules_matfyz::Layout {
+            seats: Seats::for_players(3).unwrap(),
+            turn: Red,
+            bases: vec![
+                (Red, vec![Green]),
+                (Blue, vec![Red, Green]),
+                (Green, vec![Red, Blue, Green, Yellow]),
+            ],
+            homes: vec![
+                (Red, [Some(Red), None, None, None]),
+                (Blue, [None, None, None, Some(Blue)]),
+                (Green, [None; 4]),
+            ],
+            track: vec![(7, Blue), (10, Yellow), (30, Yellow)],
+            rolls: rules_matfyz::Rolls::default(),
+            done: Vec::new(),
+        };
+        let position = rules_matfyz::Position::new(&layout).unwrap();
+        let game = Game::Matfyz(rules_matfyz::Game::new(position));
+        let players = vec![human("Anna"), human("Boris"), human("Cyril")];
+        let game = OfflineGame::resume(game, players).unwrap();
+        assert_eq!(game.placings(), [Blue, Red, Green]);
     }
 
     #[test]

@@ -80,8 +80,8 @@ pub struct Online {
     /// Bumped for every new session, so a finished session's late
     /// updates do nothing.
     generation: u64,
-    /// A game on this device is on the board: what to reopen when no
-    /// online game or room is.
+    /// The game on this device that is kept is on the board: what to
+    /// reopen when no online game or room is.
     local: bool,
 }
 
@@ -161,10 +161,13 @@ impl Online {
         self.lifecycle.set_bookmark(bookmark);
     }
 
-    /// A game on this device is on the board (`true`) or no longer is.
+    /// The game on this device that is kept is on the board (`true`), or
+    /// none is (no game, or a new one nobody has rolled in yet).
     pub(super) fn set_local(&mut self, on: bool) {
-        self.local = on;
-        self.keep_bookmark();
+        if self.local != on {
+            self.local = on;
+            self.keep_bookmark();
+        }
     }
 
     /// Whether a session runs, shown or given up: its game's folder is in
