@@ -1373,21 +1373,25 @@ fn the_room_screen_opens_for_a_guest_and_ready_toggles() {
                 "No open room nearby has this code. Check the code, or scan the room's QR code.",
             ),
         ] {
+            let join = window.global::<clovece::app::ui::JoinAdapter>();
+            join.set_text(text.into());
             window.global::<AppAdapter>().invoke_join_room(text.into());
             assert_eq!(window.global::<AppAdapter>().get_screen(), Screen::Room);
             pump_until("the bad code is explained", || {
                 room.get_problem() == problem
             });
             assert!(shows(window, said), "{said}");
-            // Nothing to be ready for: Home in its place (and the title
-            // bar's Back, as ever).
+            // Nothing to be ready for: Home in its place, or, for a code
+            // that found no room, the join screen with the code to mend.
             assert!(!shows(window, "Ready"));
-            let home = match problem {
-                RoomProblem::NotACode => "Home",
-                _ => "Leave the room",
+            let (button, back) = match problem {
+                RoomProblem::NotACode => ("Home", Screen::Home),
+                _ => ("Try another code", Screen::Join),
             };
-            find(window, home).mock_single_click(PointerEventButton::Left);
-            assert_eq!(window.global::<AppAdapter>().get_screen(), Screen::Home);
+            find(window, button).mock_single_click(PointerEventButton::Left);
+            assert_eq!(window.global::<AppAdapter>().get_screen(), back);
+            assert_eq!(join.get_text(), text);
+            window.global::<AppAdapter>().set_screen(Screen::Home);
         }
 
         window

@@ -83,6 +83,10 @@ pub struct Online {
     /// The game on this device that is kept is on the board: what to
     /// reopen when no online game or room is.
     local: bool,
+    /// The room being joined was asked for by its code, which only the
+    /// join screen takes: leaving it before it is reached (no room has
+    /// that code) goes back there, where the code can be mended.
+    by_code: bool,
 }
 
 thread_local! {
@@ -114,6 +118,7 @@ impl Online {
             hosted: false,
             generation: 0,
             local: false,
+            by_code: false,
         }
     }
 
@@ -283,9 +288,12 @@ pub fn connect(
         s.room = None;
         s.keep_bookmark();
         if let Some(window) = weak.upgrade() {
-            window
-                .global::<ui::AppAdapter>()
-                .set_screen(ui::Screen::Home);
+            let back = if s.by_code && !in_room {
+                ui::Screen::Join
+            } else {
+                ui::Screen::Home
+            };
+            window.global::<ui::AppAdapter>().set_screen(back);
         }
     });
 }
@@ -323,6 +331,8 @@ pub(super) fn begin(
     s.silent.clear();
     s.names = Default::default();
     s.hosted = false;
+    s.by_code = matches!(&part, Part::Join(j) if j.link.parse::<crate::net::RoomCode>().is_ok());
+    window.global::<RoomAdapter>().set_by_code(s.by_code);
     s.room = Some(Room::new(role));
     let place = Place {
         data: s.data.clone(),
