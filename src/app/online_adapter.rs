@@ -84,7 +84,7 @@ pub struct Online {
     /// reopen when no online game or room is.
     local: bool,
     /// The room being joined was asked for by its code, which only the
-    /// join screen takes: leaving it before it is reached (no room has
+    /// join screen takes, and not reached yet: leaving it (no room has
     /// that code) goes back there, where the code can be mended.
     by_code: bool,
 }
@@ -169,10 +169,8 @@ impl Online {
     /// The game on this device that is kept is on the board (`true`), or
     /// none is (no game, or a new one nobody has rolled in yet).
     pub(super) fn set_local(&mut self, on: bool) {
-        if self.local != on {
-            self.local = on;
-            self.keep_bookmark();
-        }
+        self.local = on;
+        self.keep_bookmark();
     }
 
     /// Whether a session runs, shown or given up: its game's folder is in
@@ -288,7 +286,7 @@ pub fn connect(
         s.room = None;
         s.keep_bookmark();
         if let Some(window) = weak.upgrade() {
-            let back = if s.by_code && !in_room {
+            let back = if s.by_code {
                 ui::Screen::Join
             } else {
                 ui::Screen::Home
@@ -458,6 +456,11 @@ fn apply(window: &AppWindow, online: &Rc<RefCell<Online>>, generation: u64, upda
         }
         Update::Ended(Ok(())) => s.session = None,
         other => {
+            // In the room: its code was right, whatever becomes of it.
+            if let Update::Joined { .. } = other {
+                s.by_code = false;
+                window.global::<RoomAdapter>().set_by_code(false);
+            }
             let changed = s.room.as_mut().is_some_and(|room| room.apply(&other));
             if let Update::Ended(Err(_)) = other {
                 s.session = None;
