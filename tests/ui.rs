@@ -779,6 +779,11 @@ fn the_notes_of_what_befell_a_seat_say_whose_it_was() {
             0,
             "Yellow: the phone is gone — the computer plays on",
         ),
+        (
+            NoteKind::Undone,
+            0,
+            "Back in touch: the turns played apart were undone",
+        ),
     ] {
         adapter.set_note(clovece::app::ui::Note {
             kind,

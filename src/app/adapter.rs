@@ -1291,6 +1291,7 @@ pub(super) fn note(
         Note::TimedOut { seat } => (ui::NoteKind::TimedOut, 0, seat, seat, seat),
         Note::Left { seat } => (ui::NoteKind::Left, 0, seat, seat, seat),
         Note::Gone { seat } => (ui::NoteKind::Gone, 0, seat, seat, seat),
+        Note::Undone => (ui::NoteKind::Undone, 0, red, red, red),
         Note::Won { winner } => (ui::NoteKind::Won, 0, winner, winner, winner),
     };
     ui::Note {

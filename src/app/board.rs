@@ -55,6 +55,9 @@ pub enum Note {
     /// The phone of `seat` is gone: the computer plays for them until it
     /// is back.
     Gone { seat: Colour },
+    /// Online: the phones had played apart, and the turns played on this
+    /// side since were undone as they met again (the others' game goes on).
+    Undone,
     /// The game is over.
     Won { winner: Colour },
 }
@@ -93,6 +96,7 @@ impl Note {
                 | Note::TimedOut { .. }
                 | Note::Left { .. }
                 | Note::Gone { .. }
+                | Note::Undone
         )
     }
 

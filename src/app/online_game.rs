@@ -88,12 +88,16 @@ impl OnlineGame {
     pub fn update(&mut self, snapshot: Snapshot) {
         let acting = must_move(&snapshot);
         let before = std::mem::replace(&mut self.snapshot, snapshot);
+        // The game shown was not the one the others kept: two sides played
+        // apart, and as they met this side's turns since were undone.
+        let undone = !(self.snapshot.rolls.starts_with(&before.rolls)
+            && self.snapshot.moves.starts_with(&before.moves));
         let rolls = (self.snapshot.rolls.get(before.rolls.len()..)).unwrap_or_default();
         // One move since: the board shows it as played (more are a
         // catch-up, which it matches spot by spot, as the first move after
-        // the opening, whose rolls are no game's).
+        // the opening, whose rolls are no game's; so is a game undone).
         let step = match self.snapshot.moves.get(before.moves.len()..) {
-            Some(&[moved]) if before.game.is_some() => Some(Step {
+            Some(&[moved]) if before.game.is_some() && !undone => Some(Step {
                 rolled: rolls.iter().map(|r| r.die).collect(),
                 moved,
             }),
@@ -102,7 +106,11 @@ impl OnlineGame {
         let captured = self
             .board
             .follow(self.snapshot.shown(), acting, step.as_ref());
-        let note = note(&before, &self.snapshot, captured);
+        let note = if undone {
+            Note::Undone
+        } else {
+            note(&before, &self.snapshot, captured)
+        };
         // The computer took over a player's turn as their time ran out:
         // this player's as their phone counts it (also a turn whose roll
         // left nothing to move), another's as the log's moves say.
@@ -719,6 +727,25 @@ mod tests {
             None,
             "red's turn: not green's roll"
         );
+    }
+
+    /// Two sides that played apart meet again, and this side's turns are
+    /// undone: the board follows the others' game and says why.
+    #[test]
+    fn a_game_undone_as_the_phones_meet_again_says_so() {
+        let mut game = OnlineGame::new(snapshot(fresh(), due_roll(Colour::Red)));
+        let mut apart = fresh();
+        apart.roll(Die::new(2).unwrap()).unwrap();
+        let mut here = snapshot(apart, due_roll(Colour::Red));
+        here.rolls.push(roll(Colour::Red, 2));
+        game.update(here);
+        assert_eq!(game.note(), Note::TryAgain { attempt: 2 });
+        let mut kept = fresh();
+        kept.roll(Die::new(3).unwrap()).unwrap();
+        let mut theirs = snapshot(kept, due_roll(Colour::Red));
+        theirs.rolls.push(roll(Colour::Red, 3));
+        game.update(theirs);
+        assert_eq!(game.note(), Note::Undone);
     }
 
     #[test]
