@@ -150,15 +150,23 @@ impl OfflineGame {
             return Err(ReplayError::Opening);
         }
         for (i, step) in record.steps.into_iter().enumerate() {
-            let played = match step {
-                Step::Roll(die, by_computer) => game.roll_as(die, by_computer).is_ok(),
+            let before = game.note;
+            let seat = match game.game().next() {
+                Next::Roll { seat, .. } | Next::Move { seat } => seat,
+                Next::Won { .. } => return Err(ReplayError::Step(i)),
+            };
+            // The computer acting for a person: their time had run out.
+            let stood_in = matches!(game.player(seat), Some(Player::Human { .. }));
+            let (played, by_computer) = match step {
+                Step::Roll(die, by_computer) => (game.roll_as(die, by_computer), by_computer),
                 Step::Move(mv, by_computer) => {
                     game.decisions += u64::from(by_computer);
-                    game.play(mv, by_computer).is_ok()
+                    (game.play(mv, by_computer), by_computer)
                 }
             };
-            if !played {
-                return Err(ReplayError::Step(i));
+            let note = played.map_err(|_| ReplayError::Step(i))?;
+            if by_computer && stood_in {
+                game.timed_out(seat, before, note);
             }
         }
         Ok(game)
@@ -329,13 +337,20 @@ impl OfflineGame {
             Next::Move { seat } => (seat, self.play_bot(STAND_IN)?),
             Next::Won { .. } => return Err(FlowError::GameOver),
         };
-        // When the act says nothing of its own (the news before it stood):
-        // that the person's time ran out.
+        Ok(self.timed_out(seat, before, note))
+    }
+
+    /// The computer acted for the person of `seat`, whose time ran out:
+    /// the act's `note`, unless it says nothing of its own (the news
+    /// `before` it stood), then that their time ran out; and they are
+    /// told so at their next roll. (Played again from a record too, which
+    /// keeps only that the computer acted.)
+    fn timed_out(&mut self, seat: Colour, before: Note, note: Note) -> Note {
         if note == Note::None || note == before {
             self.note = Note::TimedOut { seat };
         }
         self.ran_out = self.ran_out.with(seat);
-        Ok(self.note)
+        self.note
     }
 
     /// Whether a person is to roll whose time ran out at their last turn
@@ -1078,6 +1093,23 @@ mod tests {
         };
         let timed_out = Note::TimedOut { seat: Colour::Red };
         assert_eq!(game.stand_in(|| Die::SIX), Ok(timed_out));
+    }
+
+    /// A game played again from its record (after the app was killed)
+    /// says the time ran out as it did, and the person is told at their
+    /// next roll.
+    #[test]
+    fn a_time_out_is_said_again_by_the_game_played_from_its_record() {
+        let mut game = timed(TurnTimer::Seconds10);
+        game.note = Note::Captured {
+            piece: Colour::Green,
+            by: Colour::Red,
+        };
+        game.stand_in(|| die(2)).unwrap();
+        let again = OfflineGame::replay(game.record().unwrap().clone()).unwrap();
+        assert_eq!(again.note(), game.note());
+        assert_eq!(again.ran_out(), game.ran_out());
+        assert_eq!(again.pieces(), game.pieces());
     }
 
     #[test]
