@@ -672,7 +672,10 @@ fn save(state: &mut State) {
 /// in the language shown.
 fn nickname(window: &AppWindow, settings: &Settings) -> String {
     match settings.nickname.trim() {
-        "" => unnamed(window).into(),
+        "" => window
+            .global::<SettingsAdapter>()
+            .get_default_nickname()
+            .into(),
         chosen => chosen.to_owned(),
     }
 }
@@ -967,7 +970,7 @@ fn show_game(window: &AppWindow, state: &State, game: &OfflineGame) {
         }
     }
     let shown = players(game);
-    adapter.set_note(note(window, game.note(), game.only_person(), &shown));
+    adapter.set_note(note(game.note(), game.only_person(), &shown));
     let plans = show_matfyz(window, game.board(), &shown, human);
     mark_squares(window, &targets, &plans);
     adapter.set_players(ModelRc::new(VecModel::from(shown)));
@@ -1269,12 +1272,7 @@ fn players(game: &OfflineGame) -> Vec<ui::PlayerData> {
 
 /// The UI's `note`, told whether it is about `you` (this device's one
 /// person, if it has one) and the `players`' names.
-pub(super) fn note(
-    window: &AppWindow,
-    note: Note,
-    you: Option<Colour>,
-    players: &[ui::PlayerData],
-) -> ui::Note {
+pub(super) fn note(note: Note, you: Option<Colour>, players: &[ui::PlayerData]) -> ui::Note {
     let red = Colour::Red;
     let (kind, number, piece, by, to) = match note {
         Note::None => (ui::NoteKind::None, 0, red, red, red),
@@ -1301,20 +1299,15 @@ pub(super) fn note(
         by: hue(by),
         to: hue(to),
         yours: you == Some(piece),
-        name: telling_name(players, piece, &unnamed(window)),
+        name: telling_name(players, piece),
     }
 }
 
-/// The word for "Player" that a player without a nickname goes by.
-fn unnamed(window: &AppWindow) -> SharedString {
-    window.global::<SettingsAdapter>().get_default_nickname()
-}
-
 /// The name that tells `colour`'s player from the others in a note, which
-/// shows no colour: theirs, unless another player has it too or it is the
-/// word for "Player" that a player without a nickname goes by (then none,
-/// and the note says the colour).
-fn telling_name(players: &[ui::PlayerData], colour: Colour, unnamed: &str) -> SharedString {
+/// shows no colour: the name their seat shows, unless another player's
+/// shows it too (two phones without a nickname both send the word for
+/// "Player"); then none, and the note says the colour.
+fn telling_name(players: &[ui::PlayerData], colour: Colour) -> SharedString {
     let name = |p: &ui::PlayerData| p.name.trim().to_owned();
     let Some(player) = players.iter().find(|p| p.hue == hue(colour)) else {
         return SharedString::new();
@@ -1323,7 +1316,7 @@ fn telling_name(players: &[ui::PlayerData], colour: Colour, unnamed: &str) -> Sh
     let shared = players
         .iter()
         .any(|p| p.hue != player.hue && name(p) == mine);
-    if mine.is_empty() || mine == unnamed || shared {
+    if mine.is_empty() || shared {
         SharedString::new()
     } else {
         mine.into()
@@ -1429,17 +1422,18 @@ mod tests {
     #[test]
     fn a_note_names_a_player_only_by_a_name_that_tells_them_apart() {
         let players = [
-            player(ui::Hue::Red, "Zuzka"),
+            player(ui::Hue::Red, "Player"),
             player(ui::Hue::Blue, ""),
-            player(ui::Hue::Green, "Player"),
-            player(ui::Hue::Yellow, "Zuzka "),
+            player(ui::Hue::Green, "Player "),
+            player(ui::Hue::Yellow, "Zuzka"),
         ];
-        let said = |colour| telling_name(&players, colour, "Player").to_string();
+        let said = |colour| telling_name(&players, colour).to_string();
         assert_eq!(said(Colour::Blue), "", "the computer: its colour");
-        assert_eq!(said(Colour::Green), "", "no nickname: its colour");
         assert_eq!(said(Colour::Red), "", "a name two players share");
-        let named = [player(ui::Hue::Red, "Zuzka"), player(ui::Hue::Blue, "Ivo")];
-        assert_eq!(telling_name(&named, Colour::Red, "Player"), "Zuzka");
-        assert_eq!(telling_name(&named, Colour::Green, "Player"), "", "no seat");
+        assert_eq!(said(Colour::Yellow), "Zuzka");
+        // One player without a nickname goes by the word, as their seat.
+        let one = [player(ui::Hue::Red, "Player"), player(ui::Hue::Blue, "")];
+        assert_eq!(telling_name(&one, Colour::Red), "Player");
+        assert_eq!(telling_name(&one, Colour::Green), "", "no seat");
     }
 }

@@ -476,6 +476,10 @@ impl OfflineGame {
             Move::Classic(m) => m.colour(),
             Move::Matfyz(run) => run.seat(),
         };
+        // The person acts again: their time out is past news.
+        if !by_computer {
+            self.ran_out = self.ran_out.without(by);
+        }
         let note = match played.captured {
             _ if played.won => Note::Won { winner: by },
             Some(capture) => Note::capture(self.game(), capture, by),
@@ -1082,6 +1086,18 @@ mod tests {
         // due, not a roll.
         game.stand_in(|| Die::SIX).unwrap();
         assert!(!game.ran_out());
+        // Red moves it by hand and rolls again for the six: told nothing
+        // of a time out it has acted since.
+        let piece = game.pieces().into_iter().find(|p| p.movable).unwrap();
+        game.play_piece(piece.id).unwrap();
+        assert!(matches!(
+            game.next(),
+            Next::Roll {
+                seat: Colour::Red,
+                ..
+            }
+        ));
+        assert!(!game.ran_out(), "moved by the person");
     }
 
     #[test]

@@ -623,7 +623,7 @@ fn show_game(window: &AppWindow, s: &Online) {
     let players = players(s, game, game.snapshot().shown().seats().iter(), &s.silent);
     let plans = show_matfyz(window, game.board(), &players, true);
     mark_squares(window, &game.targets(), &plans);
-    adapter.set_note(note(window, game.note(), Some(game.me()), &players));
+    adapter.set_note(note(game.note(), Some(game.me()), &players));
     adapter.set_players(ModelRc::new(VecModel::from(players)));
     let turn = game.named();
     adapter.set_turn(hue(turn));

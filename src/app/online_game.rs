@@ -265,7 +265,7 @@ impl OnlineGame {
     }
 
     /// Whether this player is to roll after their time ran out at their
-    /// last turn (and they have not tapped the die since).
+    /// last turn (and they have not rolled or moved since).
     pub fn ran_out(&self) -> bool {
         self.ran_out && self.can_roll()
     }
@@ -402,28 +402,35 @@ impl OnlineGame {
     /// This player taps `piece`: the move, if it may move now in one way
     /// (in several, [`OnlineGame::choice`] asks how).
     pub fn tap(&mut self, piece: PieceId) -> Option<Action> {
-        act(self.board.tap_piece(piece))
+        let tap = self.board.tap_piece(piece);
+        self.act(tap)
     }
 
     /// This player taps a marked square: the move of the piece that lands
     /// there.
     pub fn tap_to(&mut self, spot: Spot) -> Option<Action> {
-        act(self.board.tap_to(spot))
+        let tap = self.board.tap_to(spot);
+        self.act(tap)
     }
 
     /// This player answers the question with its option `index`: the move,
     /// or none while the next question is asked.
     pub fn choose(&mut self, index: usize) -> Option<Action> {
-        act(self.board.choose(index))
+        let tap = self.board.choose(index);
+        self.act(tap)
     }
-}
 
-/// The action a tap comes to: a move for the network, or nothing (refused,
-/// or the player is asked first).
-fn act(tap: Result<Tap, crate::rules::FlowError>) -> Option<Action> {
-    match tap.ok()? {
-        Tap::Play(mv) => Some(Action::Move(mv)),
-        Tap::Asked => None,
+    /// The action a tap comes to: a move for the network (the player acts
+    /// again: their time out is past news), or nothing (refused, or the
+    /// player is asked first).
+    fn act(&mut self, tap: Result<Tap, crate::rules::FlowError>) -> Option<Action> {
+        match tap.ok()? {
+            Tap::Play(mv) => {
+                self.ran_out = false;
+                Some(Action::Move(mv))
+            }
+            Tap::Asked => None,
+        }
     }
 }
 
@@ -1164,6 +1171,20 @@ mod tests {
         let game = OnlineGame::new(snapshot(fresh(), theirs));
         assert!(!game.can_roll());
         assert_eq!(game.turn(), Some(Colour::Green));
+    }
+
+    /// A player whose time ran out and who then moves by hand (the
+    /// computer's six brought a piece out) is not told of it again at the
+    /// six's roll: they have acted since.
+    #[test]
+    fn a_move_by_hand_after_a_time_out_is_acting_again() {
+        let mut game = fresh();
+        game.roll(Die::SIX).unwrap();
+        let mut online = OnlineGame::new(snapshot(game, due_move(Colour::Red)));
+        online.ran_out = true;
+        let movable = online.pieces().into_iter().find(|p| p.movable).unwrap();
+        assert!(online.tap(movable.id).is_some());
+        assert!(!online.ran_out);
     }
 
     #[test]
