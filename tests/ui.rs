@@ -1389,6 +1389,7 @@ fn the_room_screen_opens_for_a_guest_and_ready_toggles() {
             // Nothing to be ready for: Home in its place, or, for a code
             // that found no room, the join screen with the code to mend.
             assert!(!shows(window, "Ready"));
+            assert!(!shows(window, "Seats"), "no seats to head");
             let (button, back) = match problem {
                 RoomProblem::NotACode => ("Home", Screen::Home),
                 _ => ("Try another code", Screen::Join),
