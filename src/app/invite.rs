@@ -780,12 +780,7 @@ mod tests {
     /// likes: one that takes none of the answers is not sent more.
     #[tokio::test]
     async fn a_phone_asking_who_this_is_and_taking_nothing_is_not_answered_without_end() {
-        let config = Config {
-            listen: vec!["/ip4/127.0.0.1/tcp/0".parse().unwrap()],
-            mdns: false,
-            ..Config::default()
-        };
-        let mut node = Node::start(Keypair::generate_ed25519(), config)
+        let mut node = Node::start(Keypair::generate_ed25519(), Config::loopback())
             .await
             .unwrap();
         let (_tell, name) = watch::channel("Hana".to_string());

@@ -72,6 +72,19 @@ impl Default for Config {
     }
 }
 
+#[cfg(test)]
+impl Config {
+    /// A test's node: on loopback only, without mDNS, so it reaches
+    /// nothing beyond this machine.
+    pub(crate) fn loopback() -> Config {
+        Config {
+            listen: vec!["/ip4/127.0.0.1/tcp/0".parse().expect("a valid address")],
+            mdns: false,
+            ..Config::default()
+        }
+    }
+}
+
 /// What happened on the network.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Event {

@@ -986,13 +986,10 @@ mod tests {
 
     /// A node on loopback with the key of `seed`.
     async fn node(seed: u8) -> Node {
-        let config = crate::net::Config {
-            listen: vec!["/ip4/127.0.0.1/tcp/0".parse().unwrap()],
-            mdns: false,
-            ..Default::default()
-        };
         let keypair = Keypair::ed25519_from_bytes([seed; 32]).unwrap();
-        Node::start(keypair, config).await.unwrap()
+        Node::start(keypair, crate::net::Config::loopback())
+            .await
+            .unwrap()
     }
 
     /// Answers the lobby's questions to `node` as `room` does. Never

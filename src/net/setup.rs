@@ -1521,13 +1521,9 @@ mod tests {
 
     /// A node on loopback with the key of `seed`, and that key.
     async fn node(seed: u8) -> (Node, Keypair) {
-        let config = Config {
-            listen: vec!["/ip4/127.0.0.1/tcp/0".parse().unwrap()],
-            mdns: false,
-            ..Config::default()
-        };
         let keypair = Keypair::ed25519_from_bytes([seed; 32]).unwrap();
-        (Node::start(keypair.clone(), config).await.unwrap(), keypair)
+        let node = Node::start(keypair.clone(), Config::loopback());
+        (node.await.unwrap(), keypair)
     }
 
     /// A guest in `ticket`'s room that has offered to play: its node, its
