@@ -1308,14 +1308,13 @@ pub(super) fn note(note: Note, you: Option<Colour>, players: &[ui::PlayerData]) 
 /// shows it too (two phones without a nickname both send the word for
 /// "Player"); then none, and the note says the colour.
 fn telling_name(players: &[ui::PlayerData], colour: Colour) -> SharedString {
-    let name = |p: &ui::PlayerData| p.name.trim().to_owned();
     let Some(player) = players.iter().find(|p| p.hue == hue(colour)) else {
         return SharedString::new();
     };
-    let mine = name(player);
+    let mine = player.name.trim();
     let shared = players
         .iter()
-        .any(|p| p.hue != player.hue && name(p) == mine);
+        .any(|p| p.hue != player.hue && p.name.trim() == mine);
     if mine.is_empty() || shared {
         SharedString::new()
     } else {
