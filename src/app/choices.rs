@@ -152,48 +152,35 @@ impl Choices {
 
     /// The game's choices, each one out of range at its default.
     fn checked_game(&self) -> GameChoices {
-        let default = GameChoices::default();
-        let g = &self.game;
-        let players = if PLAYERS.contains(&g.players) {
-            g.players
-        } else {
-            default.players
-        };
+        let (g, default) = (&self.game, GameChoices::default());
+        let players = within(g.players, PLAYERS, default.players);
         GameChoices {
             players,
-            level: if g.level <= 2 { g.level } else { default.level },
-            seat: if g.seat < players {
-                g.seat
-            } else {
-                default.seat
-            },
-            turn_time: if [0, 10, 20, 30, 60].contains(&g.turn_time) {
-                g.turn_time
-            } else {
-                default.turn_time
-            },
+            level: within(g.level, 0..=2, default.level),
+            seat: within(g.seat, 0..players, default.seat),
+            turn_time: within(g.turn_time, [0, 10, 20, 30, 60], default.turn_time),
             ..g.clone()
         }
     }
 
     /// The room's choices, each one out of range at its default.
     fn checked_room(&self) -> RoomChoices {
-        let default = RoomChoices::default();
-        let r = &self.room;
+        let (r, default) = (&self.room, RoomChoices::default());
         RoomChoices {
-            players: if PLAYERS.contains(&r.players) {
-                r.players
-            } else {
-                default.players
-            },
-            turn_time: if [10, 20, 30, 60].contains(&r.turn_time) {
-                r.turn_time
-            } else {
-                default.turn_time
-            },
-            first: if r.first <= 3 { r.first } else { default.first },
+            players: within(r.players, PLAYERS, default.players),
+            turn_time: within(r.turn_time, [10, 20, 30, 60], default.turn_time),
+            first: within(r.first, 0..=3, default.first),
             ..r.clone()
         }
+    }
+}
+
+/// `value` if it is one of `allowed`, else `default`.
+fn within(value: u8, allowed: impl IntoIterator<Item = u8>, default: u8) -> u8 {
+    if allowed.into_iter().any(|a| a == value) {
+        value
+    } else {
+        default
     }
 }
 
