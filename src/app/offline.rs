@@ -1100,13 +1100,19 @@ mod tests {
         assert!(!game.ran_out(), "moved by the person");
     }
 
-    #[test]
-    fn a_stand_in_with_nothing_to_say_says_the_time_ran_out_over_older_news() {
+    /// A game with a turn timer whose note is older news: a capture.
+    fn after_news() -> OfflineGame {
         let mut game = timed(TurnTimer::Seconds10);
         game.note = Note::Captured {
             piece: Colour::Green,
             by: Colour::Red,
         };
+        game
+    }
+
+    #[test]
+    fn a_stand_in_with_nothing_to_say_says_the_time_ran_out_over_older_news() {
+        let mut game = after_news();
         let timed_out = Note::TimedOut { seat: Colour::Red };
         assert_eq!(game.stand_in(|| Die::SIX), Ok(timed_out));
     }
@@ -1116,11 +1122,7 @@ mod tests {
     /// next roll.
     #[test]
     fn a_time_out_is_said_again_by_the_game_played_from_its_record() {
-        let mut game = timed(TurnTimer::Seconds10);
-        game.note = Note::Captured {
-            piece: Colour::Green,
-            by: Colour::Red,
-        };
+        let mut game = after_news();
         game.stand_in(|| die(2)).unwrap();
         let again = OfflineGame::replay(game.record().unwrap().clone()).unwrap();
         assert_eq!(again.note(), game.note());
