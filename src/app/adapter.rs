@@ -1285,6 +1285,7 @@ pub(super) fn note(note: Note, you: Option<Colour>, players: &[ui::PlayerData]) 
         Note::RollAgain => (ui::NoteKind::RollAgain, 0, red, red, red),
         Note::Captured { piece, by } => (ui::NoteKind::Captured, 0, piece, by, piece),
         Note::Given { piece, by, to } => (ui::NoteKind::Given, 0, piece, by, to),
+        Note::Tie { face } => (ui::NoteKind::Tie, face.get(), red, red, red),
         Note::Begins { seat } => (ui::NoteKind::Begins, 0, seat, seat, seat),
         Note::TimedOut { seat } => (ui::NoteKind::TimedOut, 0, seat, seat, seat),
         Note::Left { seat } => (ui::NoteKind::Left, 0, seat, seat, seat),

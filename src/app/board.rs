@@ -46,6 +46,9 @@ pub enum Note {
         by: Colour,
         to: Colour,
     },
+    /// The highest opening rolls tied at `face`: their players roll
+    /// again among themselves.
+    Tie { face: Die },
     /// The opening rolls chose `seat` to begin.
     Begins { seat: Colour },
     /// `seat`'s turn timer ran out and the computer played for them.
@@ -92,6 +95,7 @@ impl Note {
             self,
             Note::Captured { .. }
                 | Note::Given { .. }
+                | Note::Tie { .. }
                 | Note::Begins { .. }
                 | Note::TimedOut { .. }
                 | Note::Left { .. }

@@ -9,6 +9,7 @@
 
 use crate::net::front::Action;
 use crate::protocol::{Actor, Colours, Control, Due, End, may_certify};
+use crate::rules::opening::Opening;
 use crate::rules::{Capture, Colour, Die, FirstPlayer, Next};
 
 use super::board::{self, Board, Note, PieceId, PieceView, Step, Tap, home_count, unused_rolls};
@@ -453,6 +454,16 @@ fn winner(snapshot: &Snapshot) -> Option<Colour> {
     }
 }
 
+/// The face the highest opening rolls of `snapshot`, a game not yet
+/// begun, just tied at (every roll so far is the opening's).
+fn tie(snapshot: &Snapshot) -> Option<Die> {
+    let mut opening = Opening::new(snapshot.first, snapshot.start.seats());
+    for roll in &snapshot.rolls {
+        opening.roll(roll.die).ok()?;
+    }
+    opening.tie()
+}
+
 /// What happened from `before` to `after`: `captured` is a piece the board
 /// saw go into a base.
 fn note(before: &Snapshot, after: &Snapshot, captured: Option<Capture>) -> Note {
@@ -480,6 +491,13 @@ fn note(before: &Snapshot, after: &Snapshot, captured: Option<Capture>) -> Note 
         && let Some(Next::Roll { seat, .. }) = after.game.map(|g| g.next())
     {
         return Note::Begins { seat };
+    }
+    // The highest opening rolls tied: their players roll again.
+    if after.game.is_none()
+        && after.rolls.len() > before.rolls.len()
+        && let Some(face) = tie(after)
+    {
+        return Note::Tie { face };
     }
     // Several seats' turns at once (a catch-up, or computer seats played
     // through while only this phone is there): no one roll or capture
@@ -734,6 +752,32 @@ mod tests {
             None,
             "red's turn: not green's roll"
         );
+    }
+
+    #[test]
+    fn a_tie_of_the_highest_opening_rolls_is_said_until_they_roll_again() {
+        // Red and green both roll 4: a tie, and red rolls again.
+        let mut opening = snapshot(fresh(), due_roll(Colour::Red));
+        opening.game = None;
+        opening.first = FirstPlayer::HighestRoll;
+        let mut game = OnlineGame::new(opening.clone());
+        let mut rolled = |game: &mut OnlineGame, seat, n, next| {
+            opening.rolls.push(roll(seat, n));
+            opening.due = due_roll(next);
+            game.update(opening.clone());
+            game.note()
+        };
+        assert_eq!(rolled(&mut game, Colour::Red, 4, Colour::Green), Note::None);
+        let at = |n| Note::Tie {
+            face: Die::new(n).unwrap(),
+        };
+        assert_eq!(rolled(&mut game, Colour::Green, 4, Colour::Red), at(4));
+        // Red's new roll is no tie, and a tie only when it is one.
+        assert_eq!(rolled(&mut game, Colour::Red, 2, Colour::Green), Note::None);
+        assert_eq!(rolled(&mut game, Colour::Green, 2, Colour::Red), at(2));
+        // Rolls that are no highest roll's never tie.
+        opening.first = FirstPlayer::FirstSix;
+        assert_eq!(tie(&opening), None);
     }
 
     /// Two sides that played apart meet again, and this side's turns are

@@ -69,12 +69,15 @@ enum State {
     Decided(Colour),
     Draw,
     /// Highest roll: the colours still contending (bit per colour), the one
-    /// to roll now, and the best roll so far with the colours that made it.
+    /// to roll now, the best roll so far with the colours that made it,
+    /// and the face the contenders tied at while none of them has rolled
+    /// again (0 in the first round, and once one has).
     Highest {
         contenders: u8,
         roller: Colour,
         best: u8,
         leaders: u8,
+        tie: u8,
     },
     /// First six: who rolls and which of their three tries this is.
     FirstSix {
@@ -99,6 +102,7 @@ impl Opening {
                 roller: first,
                 best: 0,
                 leaders: 0,
+                tie: 0,
             },
             FirstPlayer::FirstSix => State::FirstSix {
                 roller: first,
@@ -122,6 +126,15 @@ impl Opening {
         }
     }
 
+    /// The face the highest rolls just tied at, whose colours now roll
+    /// again among themselves: until the first of them has.
+    pub fn tie(&self) -> Option<Die> {
+        match self.state {
+            State::Highest { tie, .. } => Die::new(tie),
+            _ => None,
+        }
+    }
+
     /// Feeds the roll of the colour that [`Opening::next`] named.
     pub fn roll(&mut self, die: Die) -> Result<OpeningNext, NotExpected> {
         self.state = match self.state {
@@ -130,6 +143,7 @@ impl Opening {
                 roller,
                 best,
                 leaders,
+                tie: _,
             } => {
                 let bit = 1u8 << roller.index();
                 let (best, leaders) = match die.get() {
@@ -144,6 +158,7 @@ impl Opening {
                         roller: Colour::from_index(later.trailing_zeros() as usize),
                         best,
                         leaders,
+                        tie: 0,
                     }
                 } else if leaders.count_ones() == 1 {
                     State::Decided(Colour::from_index(leaders.trailing_zeros() as usize))
@@ -153,6 +168,7 @@ impl Opening {
                         roller: Colour::from_index(leaders.trailing_zeros() as usize),
                         best: 0,
                         leaders: 0,
+                        tie: best,
                     }
                 }
             }
@@ -236,13 +252,16 @@ mod tests {
         let mut last = o.next();
         // Red 5, blue 6, green 6, yellow 2: blue and green roll again.
         for d in dice(&[5, 6, 6, 2]) {
+            assert_eq!(o.tie(), None, "no tie yet");
             last = o.roll(d).unwrap();
         }
         assert_eq!(last, OpeningNext::Roll(Colour::Blue));
+        assert_eq!(o.tie(), Some(Die::SIX), "a tie at six, said");
         assert_eq!(
             o.roll(Die::new(3).unwrap()),
             Ok(OpeningNext::Roll(Colour::Green))
         );
+        assert_eq!(o.tie(), None, "said until blue rolled again");
         assert_eq!(
             o.roll(Die::new(4).unwrap()),
             Ok(OpeningNext::Decided(Colour::Green))
