@@ -784,6 +784,7 @@ fn the_notes_of_what_befell_a_seat_say_whose_it_was() {
             0,
             "Back in touch: the turns played apart were undone",
         ),
+        (NoteKind::Tie, 5, "A tie at 5: the tied players roll again"),
     ] {
         adapter.set_note(clovece::app::ui::Note {
             kind,
@@ -1394,9 +1395,16 @@ fn the_room_screen_opens_for_a_guest_and_ready_toggles() {
                 RoomProblem::NotACode => ("Home", Screen::Home),
                 _ => ("Try another code", Screen::Join),
             };
+            // The join screen listens for invitations again, as Home
+            // does: the session that looked for the room has ended.
+            let invites = window.global::<clovece::app::ui::InviteAdapter>();
+            invites.set_inbox_problem("not listening".into());
             find(window, button).mock_single_click(PointerEventButton::Left);
             assert_eq!(window.global::<AppAdapter>().get_screen(), back);
             assert_eq!(join.get_text(), text);
+            pump_until("the inbox listens again", || {
+                invites.get_inbox_problem().is_empty()
+            });
             window.global::<AppAdapter>().set_screen(Screen::Home);
         }
 

@@ -165,7 +165,8 @@ pub fn room_gone(window: &AppWindow, invites: &mut Invites) {
 }
 
 /// Home is left for a game (online or offline): the inbox stops, and an
-/// unanswered invitation is gone with it, until Home opens again.
+/// unanswered invitation is gone with it, until Home or the join screen
+/// opens again.
 pub fn away_from_home(window: &AppWindow, invites: &mut Invites) {
     invites.inbox = None;
     invites.received = None;
