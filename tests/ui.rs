@@ -1589,9 +1589,10 @@ fn the_statistics_screen_is_empty_before_a_game_and_shows_a_recorded_one() {
 
     // The data folder is the settings' folder, as for `clovece stats`.
     let me = clovece::net::identity::load_or_create(dir).unwrap();
-    let played = |peer: String, outcome| Played {
+    let bo = libp2p::PeerId::random().to_base58();
+    let played = |peer: String, name: &str, outcome| Played {
         peer,
-        name: "Ana".to_owned(),
+        name: name.to_owned(),
         outcome,
         dice: [3, 1, 4, 1, 5, 9],
     };
@@ -1599,8 +1600,8 @@ fn the_statistics_screen_is_empty_before_a_game_and_shows_a_recorded_one() {
         game: game.to_owned(),
         rules: "classic".to_owned(),
         players: vec![
-            played(me.public().to_peer_id().to_base58(), outcome),
-            played(libp2p::PeerId::random().to_base58(), Outcome::Lost),
+            played(me.public().to_peer_id().to_base58(), "Ana", outcome),
+            played(bo.clone(), "Bo", Outcome::Lost),
         ],
     };
     let record = |game: &str, outcome| Record {
@@ -1619,6 +1620,9 @@ fn the_statistics_screen_is_empty_before_a_game_and_shows_a_recorded_one() {
     assert!(shows(window, "Win rate: 33 %"));
     assert!(shows(window, "Croatian: games 2, wins 1, win rate 33 %"));
     assert!(shows(window, "Face 6: 18 times"));
+    // The player met, and their record in the games with this one.
+    assert!(shows(window, "Players you met"));
+    assert!(shows(window, "Bo: games 2, wins 0, win rate 0 %"));
 
     // Each combination of house rules is a row of its own, named in full.
     find(window, "Back").mock_single_click(PointerEventButton::Left);

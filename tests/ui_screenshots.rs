@@ -567,17 +567,33 @@ fn the_statistics_screen_looks_as_recorded() {
             [3, 2, 2, 3, 4, 1],
         ),
     ];
+    // Two friends: Jana in every game, winning those Anna did not,
+    // Marek in every other.
+    let friends = [
+        ("Jana", libp2p::PeerId::random()),
+        ("Marek", libp2p::PeerId::random()),
+    ];
     for (i, (rules, outcome, dice)) in games.into_iter().enumerate() {
+        let mut players = vec![Played {
+            peer: me.clone(),
+            name: "Anna".to_owned(),
+            outcome,
+            dice,
+        }];
+        for (name, peer) in friends.iter().take(1 + i % 2) {
+            let won = *name == "Jana" && outcome != Outcome::Won;
+            players.push(Played {
+                peer: peer.to_base58(),
+                name: (*name).to_owned(),
+                outcome: if won { Outcome::Won } else { Outcome::Lost },
+                dice,
+            });
+        }
         store
             .add(Record {
                 game: format!("game-{i}"),
                 rules: rules.to_owned(),
-                players: vec![Played {
-                    peer: me.clone(),
-                    name: "Anna".to_owned(),
-                    outcome,
-                    dice,
-                }],
+                players,
             })
             .unwrap();
     }

@@ -1,7 +1,8 @@
 //! The statistics screen: this phone's player's games, wins and win rate
-//! per rule set, their leaves and drops, and the dice faces they rolled,
-//! read from the statistics file that online games (and `clovece stats`)
-//! keep in the app's data folder.
+//! per rule set, their leaves and drops, the dice faces they rolled, and
+//! the players they met with their record in those games, read from the
+//! statistics file that online games (and `clovece stats`) keep in the
+//! app's data folder.
 //!
 //! The player is the one whose identity key is in the data folder; a
 //! folder without a key has never played online, so it has no games.
@@ -22,9 +23,14 @@ use crate::stats::{PlayerStats, StatsError, Store, Tally, tally};
 pub enum Statistics {
     /// Nothing recorded for this player yet.
     NoGames,
-    /// The player's statistics, and how many damaged lines of the file
-    /// were skipped (the rest is shown).
-    Shown { player: PlayerStats, damaged: usize },
+    /// The player's statistics, the other players' in the games they
+    /// played with this one (most games first), and how many damaged
+    /// lines of the file were skipped (the rest is shown).
+    Shown {
+        player: PlayerStats,
+        others: Vec<PlayerStats>,
+        damaged: usize,
+    },
     /// The file or the identity could not be read at all.
     Unreadable(LoadError),
 }
@@ -41,26 +47,36 @@ pub enum LoadError {
 impl Statistics {
     /// The statistics of the player whose data folder is `data`.
     pub fn load(data: &Path) -> Statistics {
-        match Self::try_load(data) {
-            Ok(Some((player, damaged))) => Statistics::Shown { player, damaged },
-            Ok(None) => Statistics::NoGames,
-            Err(e) => Statistics::Unreadable(e),
-        }
+        Self::try_load(data).unwrap_or_else(Statistics::Unreadable)
     }
 
-    fn try_load(data: &Path) -> Result<Option<(PlayerStats, usize)>, LoadError> {
+    fn try_load(data: &Path) -> Result<Statistics, LoadError> {
         let me = match identity::load(&data.join(KEY_FILE)) {
             Ok(keypair) => keypair.public().to_peer_id().to_base58(),
             Err(IdentityError::Io { source, .. }) if source.kind() == io::ErrorKind::NotFound => {
-                return Ok(None);
+                return Ok(Statistics::NoGames);
             }
             Err(e) => return Err(e.into()),
         };
-        let loaded = Store::new(data).load()?;
-        let player = tally::players(&loaded.records)
+        let mut loaded = Store::new(data).load()?;
+        // The others' figures are their games with this player (the file
+        // may hold others, copied from another phone). A friend listed in
+        // a game that never finished has no game to show.
+        loaded
+            .records
+            .retain(|r| r.players.iter().any(|p| p.peer == me));
+        let (mine, others): (Vec<_>, Vec<_>) = tally::players(&loaded.records)
             .into_iter()
-            .find(|p| p.peer == me);
-        Ok(player.map(|p| (p, loaded.damaged.len())))
+            .filter(|p| p.overall.games > 0 || p.peer == me)
+            .partition(|p| p.peer == me);
+        Ok(match mine.into_iter().next() {
+            Some(player) => Statistics::Shown {
+                player,
+                others,
+                damaged: loaded.damaged.len(),
+            },
+            None => Statistics::NoGames,
+        })
     }
 }
 
@@ -116,7 +132,11 @@ fn show(adapter: &StatisticsAdapter<'_>, statistics: &Statistics) {
             adapter.set_state(ui::StatsState::Unreadable);
             adapter.set_problem(e.to_string().into());
         }
-        Statistics::Shown { player, damaged } => {
+        Statistics::Shown {
+            player,
+            others,
+            damaged,
+        } => {
             adapter.set_state(ui::StatsState::Shown);
             adapter.set_damaged(count(*damaged as u64));
             adapter.set_name(player.name.as_str().into());
@@ -134,6 +154,14 @@ fn show(adapter: &StatisticsAdapter<'_>, statistics: &Statistics) {
             let dice: Vec<i32> = player.dice.iter().map(|&n| count(n)).collect();
             adapter.set_most(dice.iter().copied().max().unwrap_or(0));
             adapter.set_dice(ModelRc::new(VecModel::from(dice)));
+            let others: Vec<ui::PlayerTally> = others
+                .iter()
+                .map(|p| ui::PlayerTally {
+                    name: p.name.as_str().into(),
+                    tally: tally_data(&p.overall),
+                })
+                .collect();
+            adapter.set_others(ModelRc::new(VecModel::from(others)));
         }
     }
 }
@@ -232,7 +260,10 @@ mod tests {
         store.add(game("a", "classic", &me, Outcome::Won)).unwrap();
         store.add(game("b", "classic", &me, Outcome::Left)).unwrap();
         store.add(game("c", "matfyz", &me, Outcome::Won)).unwrap();
-        let Statistics::Shown { player, damaged } = Statistics::load(dir.path()) else {
+        let Statistics::Shown {
+            player, damaged, ..
+        } = Statistics::load(dir.path())
+        else {
             panic!("no statistics");
         };
         assert_eq!(damaged, 0);
@@ -245,6 +276,34 @@ mod tests {
     }
 
     #[test]
+    fn the_players_met_are_counted_in_their_games_with_this_one() {
+        let (dir, me) = folder();
+        let store = Store::new(dir.path());
+        let with_me = |id: &str| game(id, "classic", &me, Outcome::Lost);
+        let mut first = with_me("a");
+        first.players[1].outcome = Outcome::Won;
+        let bo = first.players[1].peer.clone();
+        let mut second = with_me("b");
+        second.players[1].peer.clone_from(&bo);
+        // A game this player did not play (copied from another phone)
+        // is not Bo's with them.
+        let stranger = libp2p::PeerId::random().to_base58();
+        let mut elsewhere = game("c", "classic", &stranger, Outcome::Lost);
+        elsewhere.players[1].peer.clone_from(&bo);
+        for record in [first, second, elsewhere, with_me("d")] {
+            store.add(record).unwrap();
+        }
+        let Statistics::Shown { others, .. } = Statistics::load(dir.path()) else {
+            panic!("no statistics");
+        };
+        let met: Vec<_> = others
+            .iter()
+            .map(|p| (p.peer == bo, p.overall.games, p.overall.wins))
+            .collect();
+        assert_eq!(met, [(true, 2, 1), (false, 1, 0)], "most games first");
+    }
+
+    #[test]
     fn damaged_lines_are_counted_and_the_rest_shown() {
         let (dir, me) = folder();
         let store = Store::new(dir.path());
@@ -252,7 +311,10 @@ mod tests {
         let mut text = std::fs::read_to_string(store.path()).unwrap();
         text.push_str("{\"torn\n");
         std::fs::write(store.path(), text).unwrap();
-        let Statistics::Shown { damaged, player } = Statistics::load(dir.path()) else {
+        let Statistics::Shown {
+            damaged, player, ..
+        } = Statistics::load(dir.path())
+        else {
             panic!("the readable game is not shown");
         };
         assert_eq!((damaged, player.overall.games), (1, 1));
