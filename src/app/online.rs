@@ -28,7 +28,7 @@ use crate::platform::multicast::MulticastHold;
 use crate::protocol::{
     Colours, Control, Digest, Due, HeaderError, Phone, PhoneError, RollRecord, Theme, TurnTimer,
 };
-use crate::rules::{Colour, FirstPlayer, Game, Move};
+use crate::rules::{Colour, Die, FirstPlayer, Game, Move};
 
 /// The game as one log state shows it: what the game screen draws.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -42,6 +42,9 @@ pub struct Snapshot {
     pub start: Game,
     /// How the first player is chosen.
     pub first: FirstPlayer,
+    /// The face the highest opening rolls just tied at, until the tied
+    /// players roll again.
+    pub tie: Option<Die>,
     /// How many of this player's turns the computer played as their timer
     /// ran out ([`Phone::timeouts`]).
     pub timeouts: u32,
@@ -99,6 +102,7 @@ impl Snapshot {
             start: Game::new(header.rules, log.setup().seats, Colour::Red)
                 .expect("red is seated in every seating"),
             first: header.first,
+            tie: state.tie(),
             timeouts: phone.timeouts(),
             timed_out: log.timed_out(),
             due: log.due(),

@@ -9,7 +9,6 @@
 
 use crate::net::front::Action;
 use crate::protocol::{Actor, Colours, Control, Due, End, may_certify};
-use crate::rules::opening::Opening;
 use crate::rules::{Capture, Colour, Die, FirstPlayer, Next};
 
 use super::board::{self, Board, Note, PieceId, PieceView, Step, Tap, home_count, unused_rolls};
@@ -454,16 +453,6 @@ fn winner(snapshot: &Snapshot) -> Option<Colour> {
     }
 }
 
-/// The face the highest opening rolls of `snapshot`, a game not yet
-/// begun, just tied at (every roll so far is the opening's).
-fn tie(snapshot: &Snapshot) -> Option<Die> {
-    let mut opening = Opening::new(snapshot.first, snapshot.start.seats());
-    for roll in &snapshot.rolls {
-        opening.roll(roll.die).ok()?;
-    }
-    opening.tie()
-}
-
 /// What happened from `before` to `after`: `captured` is a piece the board
 /// saw go into a base.
 fn note(before: &Snapshot, after: &Snapshot, captured: Option<Capture>) -> Note {
@@ -493,9 +482,8 @@ fn note(before: &Snapshot, after: &Snapshot, captured: Option<Capture>) -> Note 
         return Note::Begins { seat };
     }
     // The highest opening rolls tied: their players roll again.
-    if after.game.is_none()
+    if let Some(face) = after.tie
         && after.rolls.len() > before.rolls.len()
-        && let Some(face) = tie(after)
     {
         return Note::Tie { face };
     }
@@ -571,6 +559,7 @@ mod tests {
             me: Colour::Red,
             start: game,
             first: FirstPlayer::Random,
+            tie: None,
             timeouts: 0,
             timed_out: [0; 4],
             game: Some(game),
@@ -755,29 +744,38 @@ mod tests {
     }
 
     #[test]
-    fn a_tie_of_the_highest_opening_rolls_is_said_until_they_roll_again() {
+    fn a_tie_of_the_highest_opening_rolls_is_said_as_it_comes() {
         // Red and green both roll 4: a tie, and red rolls again.
         let mut opening = snapshot(fresh(), due_roll(Colour::Red));
         opening.game = None;
         opening.first = FirstPlayer::HighestRoll;
         let mut game = OnlineGame::new(opening.clone());
-        let mut rolled = |game: &mut OnlineGame, seat, n, next| {
+        let mut rolled = |game: &mut OnlineGame, seat, n, next, tie| {
             opening.rolls.push(roll(seat, n));
             opening.due = due_roll(next);
+            opening.tie = Die::new(tie);
             game.update(opening.clone());
             game.note()
         };
-        assert_eq!(rolled(&mut game, Colour::Red, 4, Colour::Green), Note::None);
+        assert_eq!(
+            rolled(&mut game, Colour::Red, 4, Colour::Green, 0),
+            Note::None
+        );
         let at = |n| Note::Tie {
             face: Die::new(n).unwrap(),
         };
-        assert_eq!(rolled(&mut game, Colour::Green, 4, Colour::Red), at(4));
+        assert_eq!(rolled(&mut game, Colour::Green, 4, Colour::Red, 4), at(4));
         // Red's new roll is no tie, and a tie only when it is one.
-        assert_eq!(rolled(&mut game, Colour::Red, 2, Colour::Green), Note::None);
-        assert_eq!(rolled(&mut game, Colour::Green, 2, Colour::Red), at(2));
-        // Rolls that are no highest roll's never tie.
-        opening.first = FirstPlayer::FirstSix;
-        assert_eq!(tie(&opening), None);
+        assert_eq!(
+            rolled(&mut game, Colour::Red, 2, Colour::Green, 0),
+            Note::None
+        );
+        assert_eq!(rolled(&mut game, Colour::Green, 2, Colour::Red, 2), at(2));
+        // A catch-up that ends at a tie says it too: the tied players
+        // are still to roll.
+        let mut caught_up = OnlineGame::new(snapshot(fresh(), due_roll(Colour::Red)));
+        caught_up.update(opening.clone());
+        assert_eq!(caught_up.note(), at(2));
     }
 
     /// Two sides that played apart meet again, and this side's turns are

@@ -12,7 +12,7 @@ use super::identity::Signature;
 use super::log::LogError;
 use super::result::{End, GameResult};
 use crate::rules::opening::{Opening, OpeningNext};
-use crate::rules::{Colour, FlowError, Game, Move, Next};
+use crate::rules::{Colour, Die, FlowError, Game, Move, Next};
 
 /// Whether the players `present` other than `gone` may certify `gone`
 /// absent (and so let the computer play their seats): they must be at
@@ -184,6 +184,15 @@ impl State {
     /// The last link of `colour`'s dice chain the log has seen.
     pub fn link(&self, colour: Colour) -> Option<Link> {
         self.links[colour.index()]
+    }
+
+    /// The face the highest opening rolls just tied at, while the tied
+    /// players have yet to roll again ([`Opening::tie`]).
+    pub fn tie(&self) -> Option<Die> {
+        match &self.stage {
+            Stage::Opening(opening) => opening.tie(),
+            Stage::Playing(_) | Stage::Over(..) => None,
+        }
     }
 
     /// The game once the first player is chosen, and as it ended.

@@ -270,6 +270,25 @@ mod tests {
     }
 
     #[test]
+    fn a_tie_of_three_is_said_until_the_first_of_them_rolls_and_may_come_again() {
+        let mut o = Opening::new(FirstPlayer::HighestRoll, Seats::for_players(4).unwrap());
+        // Red 5, blue 2, green 5, yellow 5: red, green and yellow again.
+        for d in dice(&[5, 2, 5, 5]) {
+            o.roll(d).unwrap();
+        }
+        assert_eq!(o.tie(), Die::new(5));
+        assert_eq!(o.next(), OpeningNext::Roll(Colour::Red));
+        // Red 3, green 3, yellow 1: red and green tie again, at 3.
+        for d in dice(&[3, 3, 1]) {
+            assert_ne!(o.tie(), Die::new(3));
+            o.roll(d).unwrap();
+        }
+        assert_eq!(o.tie(), Die::new(3));
+        assert_eq!(o.roll(Die::SIX), Ok(OpeningNext::Roll(Colour::Green)));
+        assert_eq!(o.tie(), None);
+    }
+
+    #[test]
     fn first_six_in_rounds_of_three_tries() {
         let seats = Seats::for_players(2).unwrap();
         let mut o = Opening::new(FirstPlayer::FirstSix, seats);
