@@ -51,17 +51,17 @@ pub struct Invitee {
     pub friend: bool,
 }
 
-/// The friends list: every player in the statistics in `data` but `me`,
-/// most games first. Their addresses are found nearby when invited.
+/// The friends list: the players `me` met in the statistics in `data`
+/// ([`tally::met`]), most games first. Their addresses are found nearby
+/// when invited.
 pub fn friends(data: &Path, me: PeerId) -> Result<Vec<Invitee>, StatsError> {
     let loaded = crate::stats::Store::new(data).load()?;
-    Ok(tally::players(&loaded.records)
+    Ok(tally::met(&loaded.records, &me.to_base58())
         .into_iter()
         .filter_map(|player| {
-            let peer: PeerId = player.peer.parse().ok()?;
-            (peer != me).then(|| Invitee {
+            Some(Invitee {
                 target: Target {
-                    peer,
+                    peer: player.peer.parse().ok()?,
                     addrs: Vec::new(),
                 },
                 name: player.name,

@@ -1,12 +1,12 @@
 //! Wires the invitations (`ui/invite.slint`, `InviteAdapter`) to their
 //! controllers ([`super::invite`]): the host's invite list, whose Invite
 //! is the lobby's invite command on the room's session, and the inbox
-//! that runs while Home is open, whose Accept joins the room by the
+//! that runs while Home or the join screen is open, whose Accept joins the room by the
 //! invitation's ticket and whose Decline tells the host. The inbox stops
 //! while an online session runs (its node is this phone then) and while an
 //! offline game is on screen (nobody can answer an invitation there, and
 //! its discovery would keep Android's multicast lock, which drains the
-//! battery); Home starts it again. The nodes' threads reach the window
+//! battery); Home or the join screen starts it again. The nodes' threads reach the window
 //! with `upgrade_in_event_loop`.
 
 use std::cell::RefCell;
@@ -30,7 +30,8 @@ use crate::protocol::Theme;
 /// The invitations' side of the online state.
 #[derive(Default)]
 pub struct Invites {
-    /// Hears invitations while Home is open (no session runs).
+    /// Hears invitations while Home or the join screen is open (no
+    /// session runs).
     inbox: Option<Inbox>,
     /// The invitation shown, until it is answered.
     received: Option<Received>,
@@ -128,7 +129,8 @@ pub(super) fn heard(window: slint::Weak<AppWindow>) -> impl Fn(Received) + Send 
 }
 
 /// Says on Home why the inbox's node could not start, once it knows; the
-/// inbox is let go then, so that Home tries again the next time it opens.
+/// inbox is let go then, so that Home or the join screen tries again the
+/// next time it opens.
 fn listens(window: slint::Weak<AppWindow>) -> impl FnOnce(Result<(), String>) + Send + 'static {
     move |listens| {
         let Err(why) = listens else { return };

@@ -58,18 +58,15 @@ impl Statistics {
             }
             Err(e) => return Err(e.into()),
         };
-        let mut loaded = Store::new(data).load()?;
-        // The others' figures are their games with this player (the file
-        // may hold others, copied from another phone). A friend listed in
-        // a game that never finished has no game to show.
-        loaded
-            .records
-            .retain(|r| r.players.iter().any(|p| p.peer == me));
-        let (mine, others): (Vec<_>, Vec<_>) = tally::players(&loaded.records)
+        let loaded = Store::new(data).load()?;
+        let player = tally::players(&loaded.records)
             .into_iter()
-            .filter(|p| p.overall.games > 0 || p.peer == me)
-            .partition(|p| p.peer == me);
-        Ok(match mine.into_iter().next() {
+            .find(|p| p.peer == me);
+        // A friend listed in a game that never finished has no game to
+        // show.
+        let mut others = tally::met(&loaded.records, &me);
+        others.retain(|p| p.overall.games > 0);
+        Ok(match player {
             Some(player) => Statistics::Shown {
                 player,
                 others,

@@ -44,21 +44,18 @@ pub fn report(
 }
 
 /// `clovece friends`: the friends list, the people this phone has played
-/// with (everyone in its statistics but `me`), with their latest nickname,
+/// with ([`tally::met`]), with their latest nickname,
 /// a line `friend: <peer id> "<name>" games <n>` each, most games first.
 pub fn friends(store: &Store, me: libp2p::PeerId, out: &mut impl Write) -> Result<(), StatsError> {
     let loaded = store.load()?;
     let write = |e| StatsError::Write(std::path::PathBuf::from("standard output"), e);
-    let me = me.to_base58();
-    for player in tally::players(&loaded.records) {
-        if player.peer != me {
-            writeln!(
-                out,
-                "friend: {} {:?} games {}",
-                player.peer, player.name, player.overall.games
-            )
-            .map_err(write)?;
-        }
+    for player in tally::met(&loaded.records, &me.to_base58()) {
+        writeln!(
+            out,
+            "friend: {} {:?} games {}",
+            player.peer, player.name, player.overall.games
+        )
+        .map_err(write)?;
     }
     Ok(())
 }

@@ -65,8 +65,8 @@ pub struct PlayerStats {
 }
 
 /// Every player's statistics over `records` (in the order recorded), most
-/// games first.
-pub fn players(records: &[Record]) -> Vec<PlayerStats> {
+/// games first, then by name.
+pub fn players<'a>(records: impl IntoIterator<Item = &'a Record>) -> Vec<PlayerStats> {
     let mut by_peer: BTreeMap<&str, PlayerStats> = BTreeMap::new();
     for record in records {
         for played in &record.players {
@@ -93,8 +93,21 @@ pub fn players(records: &[Record]) -> Vec<PlayerStats> {
         }
     }
     let mut players: Vec<PlayerStats> = by_peer.into_values().collect();
-    players.sort_by_key(|p| std::cmp::Reverse(p.overall.games));
     players
+        .sort_by(|a, b| (b.overall.games.cmp(&a.overall.games)).then_with(|| a.name.cmp(&b.name)));
+    players
+}
+
+/// The players `me` met: everyone else in the records `me` is in, with
+/// their statistics over those games, most games first. A record without
+/// `me` (a file copied from another phone) is no game with them.
+pub fn met(records: &[Record], me: &str) -> Vec<PlayerStats> {
+    let together = records
+        .iter()
+        .filter(|r| r.players.iter().any(|p| p.peer == me));
+    let mut met = players(together);
+    met.retain(|p| p.peer != me);
+    met
 }
 
 impl fmt::Display for PlayerStats {
@@ -183,6 +196,22 @@ mod tests {
         assert_eq!(b.name, "nick-b");
         assert_eq!(b.dice, [1, 0, 0, 0, 0, 2], "the dice rolled so far");
         assert_eq!(stats.last().unwrap().peer, "b", "fewest games last");
+    }
+
+    #[test]
+    fn the_players_met_are_the_others_of_the_games_together() {
+        let records = [
+            game("classic", &[("a", Outcome::Won), ("b", Outcome::Lost)]),
+            game("classic", &[("c", Outcome::Won), ("b", Outcome::Lost)]),
+            game("classic", &[("a", Outcome::Lost), ("d", Outcome::Won)]),
+            game("classic", &[("a", Outcome::Won), ("b", Outcome::Lost)]),
+        ];
+        let met: Vec<_> = met(&records, "a")
+            .into_iter()
+            .map(|p| (p.peer, p.overall.games))
+            .collect();
+        // Not c, whom a never played, nor b's game with c.
+        assert_eq!(met, [("b".to_owned(), 2), ("d".to_owned(), 1)]);
     }
 
     #[test]
