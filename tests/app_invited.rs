@@ -212,10 +212,18 @@ fn a_friends_invitation_shows_the_name_they_played_under() {
             outcome: clovece::stats::Outcome::Won,
             dice: [0; 6],
         };
+        // A game this phone's player played with Hana.
+        let me = clovece::net::identity::load_or_create(dirs[0].path())
+            .unwrap()
+            .public()
+            .to_peer_id();
         let record = clovece::stats::Record {
             game: "00".repeat(32),
             rules: "classic".to_owned(),
-            players: vec![played(host_id.to_base58(), "Hana Nováková")],
+            players: vec![
+                played(me.to_base58(), "Player"),
+                played(host_id.to_base58(), "Hana Nováková"),
+            ],
         };
         clovece::stats::Store::new(dirs[0].path())
             .add(record)
