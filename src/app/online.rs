@@ -5,7 +5,7 @@
 //! how updates reach the window (`upgrade_in_event_loop`), tests take them
 //! from a channel.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -563,7 +563,8 @@ impl Drop for Session {
 enum Stopped {
     /// The game ended, was recorded and its folder removed.
     Recorded,
-    /// Stopped first: a started game stays in its folder.
+    /// Stopped first, or the game goes on for this player ([`settle`]):
+    /// a started game stays in its folder.
     Kept,
 }
 
@@ -574,7 +575,7 @@ enum Stopped {
 fn run(
     role: Role,
     place: Place,
-    folder: &std::path::Path,
+    folder: &Path,
     sightings: mpsc::UnboundedReceiver<Sighting>,
     front: &mut dyn Front,
     stop: oneshot::Receiver<()>,
@@ -610,18 +611,30 @@ fn run(
             },
             _ = stop => Ok(None),
         };
-        let finished = match finished {
-            Ok(Some(finished)) => finished,
+        match finished {
+            Ok(Some(finished)) => settle(&finished, &place.data, folder),
             // Stopped: a started game stays for Home to offer again.
-            Ok(None) => return Ok(Stopped::Kept),
-            Err(e) => return Err(e),
-        };
-        crate::stats::Store::new(&place.data)
-            .record(&finished)
-            .map_err(Problem::storage)?;
-        let _ = super::resume::discard(folder);
-        Ok(Stopped::Recorded)
+            Ok(None) => Ok(Stopped::Kept),
+            Err(e) => Err(e),
+        }
     })
+}
+
+/// Records `finished` in the statistics of `data` and removes its session
+/// `folder`, once the game is over for this player. A leave can be taken
+/// out again as the phone goes (a certificate the others completed at its
+/// place outranks it, docs/protocol.md): the game then goes on for this
+/// player, and stays, for the session's end to record it as the leave it
+/// was given up as (before, it was removed unrecorded).
+fn settle(finished: &game::Finished, data: &Path, folder: &Path) -> Result<Stopped, Problem> {
+    if !finished.phone.log().over_for(finished.phone.seat()) {
+        return Ok(Stopped::Kept);
+    }
+    crate::stats::Store::new(data)
+        .record(finished)
+        .map_err(Problem::storage)?;
+    let _ = super::resume::discard(folder);
+    Ok(Stopped::Recorded)
 }
 
 #[cfg(test)]
@@ -630,6 +643,7 @@ mod tests {
     use crate::net::ticket::TicketError;
     use crate::platform::discovery::SwarmMdns;
     use crate::platform::multicast::NoLock;
+    use crate::stats::Outcome;
 
     #[test]
     fn the_failures_of_joining_are_named_and_the_rest_say_their_kind() {
@@ -784,5 +798,53 @@ mod tests {
         ended_rx
             .recv_timeout(std::time::Duration::from_secs(30))
             .unwrap();
+    }
+
+    /// A game this player gave up whose leave was taken out again as the
+    /// phone went stays, and is recorded as the leave by the session's
+    /// end; a game over for the player is recorded and removed.
+    #[test]
+    fn a_game_not_over_for_this_player_is_kept_for_its_giving_up() {
+        struct Nowhere;
+        impl crate::protocol::Transport for Nowhere {
+            fn send(&mut self, _: Colour, _: &[u8]) {}
+            fn broadcast(&mut self, _: &[u8]) {}
+        }
+        let outcomes = |data: &Path| -> Vec<Outcome> {
+            let stats = crate::stats::Store::new(data).load().unwrap();
+            stats.records.iter().map(|r| r.players[1].outcome).collect()
+        };
+        let data = tempfile::tempdir().unwrap();
+        let (folder, phone) = super::super::resume::tests::kept_game_of(data.path(), None);
+        let on = game::Finished {
+            phone,
+            names: Vec::new(),
+        };
+        assert!(matches!(
+            settle(&on, data.path(), &folder),
+            Ok(Stopped::Kept)
+        ));
+        assert!(folder.exists(), "kept, not removed");
+        assert!(outcomes(data.path()).is_empty(), "nothing recorded yet");
+        super::super::resume::give_up(data.path(), &folder).unwrap();
+        assert_eq!(outcomes(data.path()), [Outcome::Left]);
+
+        // Against the computer, Green's turn comes and the leave is
+        // signed: the game is over for Green, and removed (it is nobody's
+        // statistics).
+        let data = tempfile::tempdir().unwrap();
+        let (folder, mut phone) =
+            super::super::resume::tests::kept_game_of(data.path(), Some(Level::Easy));
+        phone.leave(&mut Nowhere).unwrap();
+        let left = game::Finished {
+            phone,
+            names: Vec::new(),
+        };
+        assert!(matches!(
+            settle(&left, data.path(), &folder),
+            Ok(Stopped::Recorded)
+        ));
+        assert!(!folder.exists());
+        assert!(outcomes(data.path()).is_empty());
     }
 }

@@ -282,7 +282,7 @@ pub enum GiveUpError {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
 
     #[test]
@@ -381,7 +381,7 @@ mod tests {
 
     /// The game of [`kept_game`], with the computer at `computer` in Red's
     /// seat if that is some: the folder and Green's phone.
-    fn kept_game_of(data: &Path, computer: Option<Level>) -> (PathBuf, Phone) {
+    pub(in crate::app) fn kept_game_of(data: &Path, computer: Option<Level>) -> (PathBuf, Phone) {
         let keys = keys();
         let signers = keys.each_ref().map(|k| Signer::new(k).unwrap());
         let secret = || DiceSecret::from_bytes([9; 32]);
