@@ -398,6 +398,30 @@ fn errors_stay_on_one_line_whatever_the_input() {
     );
 }
 
+/// A word the input made long is quoted in part: the error stays a short
+/// line, whatever the input's size.
+#[test]
+fn errors_quote_a_long_word_in_part() {
+    let long = "x".repeat(100_000);
+    let colours = vec![json!("red"); 10_000];
+    let cases = [
+        with(position(), "rules", json!(long)),
+        with(position(), "turn", json!(long)),
+        with(position(), "house", json!([long])),
+        with_pieces(json!([long, "B", "B", "B"]), json!(["B", "B", "B", "B"])),
+        with(position(), "seats", json!(colours)),
+    ];
+    for doc in cases {
+        let err = refused("moves", &with(doc, "roll", json!(1)).to_string());
+        assert!(err.len() < 300, "{} bytes: {}…", err.len(), &err[..100]);
+    }
+    let err = refused(
+        "replay",
+        &with(position(), "script", json!([{"move": long}])).to_string(),
+    );
+    assert!(err.len() < 300, "{} bytes", err.len());
+}
+
 /// A colour (or any key) given twice states two different things; JSON
 /// parsers differ on which one counts, and the notation silently takes the
 /// last one. Red given twice is eight red pieces, which the spec calls an

@@ -130,7 +130,7 @@ impl FromStr for Level {
         [Level::Easy, Level::Medium, Level::Hard]
             .into_iter()
             .find(|l| l.name() == s)
-            .ok_or_else(|| UnknownLevel(s.to_owned()))
+            .ok_or_else(|| UnknownLevel(crate::rules::board::excerpt(s)))
     }
 }
 

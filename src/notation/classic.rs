@@ -5,6 +5,7 @@ use serde_json::{Value, json};
 
 use super::{HouseRuleError, NotationError, Step};
 use crate::bot;
+use crate::rules::board::excerpt;
 use crate::rules::classic::{Game, HouseRules, Phase, Position};
 use crate::rules::{self, Colour, Place};
 
@@ -70,7 +71,7 @@ pub fn house_rules<'a>(
             "compulsory-capture" => &mut house.compulsory_capture,
             "optional-bring-out" => &mut house.optional_bring_out,
             "no-jump-home" => &mut house.no_jump_home,
-            _ => return Err(HouseRuleError::Unknown(name.clone())),
+            _ => return Err(HouseRuleError::Unknown(excerpt(name))),
         };
         if std::mem::replace(switch, true) {
             return Err(HouseRuleError::Repeated(name.clone()));

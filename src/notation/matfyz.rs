@@ -7,6 +7,7 @@ use serde::de::IgnoredAny;
 use serde_json::{Map, Value, json};
 
 use super::{NotationError, Step};
+use crate::rules::board::excerpt;
 use crate::rules::matfyz::{Game, Layout, Phase, Position, Rolls};
 use crate::rules::{Colour, Die, FlowError, Place};
 
@@ -260,7 +261,7 @@ fn next_json(game: &Game) -> Value {
 /// then `>` and a square per roll, then optionally `*<colour>`), so that a
 /// typo gets its own message rather than "not a legal move".
 fn check_run_syntax(text: &str) -> Result<(), NotationError> {
-    let bad = || NotationError::RunSyntax(text.to_owned());
+    let bad = || NotationError::RunSyntax(excerpt(text));
     let (path, recipient) = match text.split_once('*') {
         Some((path, recipient)) => (path, Some(recipient)),
         None => (text, None),

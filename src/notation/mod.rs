@@ -13,7 +13,7 @@ use serde_json::Value;
 
 use crate::bot::{Level, UnknownLevel};
 use crate::rules::FlowError;
-use crate::rules::board::{InvalidDie, InvalidSeats, UnknownColour, UnknownPlace};
+use crate::rules::board::{InvalidDie, InvalidSeats, UnknownColour, UnknownPlace, excerpt};
 use crate::rules::classic::InvalidPosition;
 use crate::rules::{Colour, Die, Seats};
 
@@ -211,8 +211,8 @@ fn rule_set(input: &str) -> Result<RuleSet, NotationError> {
         None => Err(NotationError::Missing("rules")),
         Some(Value::String(s)) if s == "classic" => Ok(RuleSet::Classic),
         Some(Value::String(s)) if s == "matfyz" => Ok(RuleSet::Matfyz),
-        Some(Value::String(s)) => Err(NotationError::UnknownRules(s)),
-        Some(other) => Err(NotationError::UnknownRules(other.to_string())),
+        Some(Value::String(s)) => Err(NotationError::UnknownRules(excerpt(&s))),
+        Some(other) => Err(NotationError::UnknownRules(excerpt(&other.to_string()))),
     }
 }
 
@@ -244,5 +244,5 @@ pub fn die(value: i64) -> Result<Die, NotationError> {
 pub fn split_move(text: &str) -> Result<(&str, &str), NotationError> {
     text.split_once('>')
         .filter(|(a, b)| !a.is_empty() && !b.is_empty())
-        .ok_or_else(|| NotationError::MoveSyntax(text.to_owned()))
+        .ok_or_else(|| NotationError::MoveSyntax(excerpt(text)))
 }

@@ -64,6 +64,16 @@ impl fmt::Display for Colour {
     }
 }
 
+/// `text` as an error message quotes it: its first 40 characters, then
+/// "…". The word quoted is the input's, which may be megabytes long, and
+/// the message is one line.
+pub fn excerpt(text: &str) -> String {
+    match text.char_indices().nth(40) {
+        Some((at, _)) => format!("{}…", &text[..at]),
+        None => text.to_owned(),
+    }
+}
+
 /// A word that names no colour.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("unknown colour {0:?} (expected red, blue, green or yellow)")]
@@ -75,7 +85,7 @@ impl FromStr for Colour {
         Colour::ALL
             .into_iter()
             .find(|c| c.name() == s)
-            .ok_or_else(|| UnknownColour(s.to_owned()))
+            .ok_or_else(|| UnknownColour(excerpt(s)))
     }
 }
 
@@ -90,11 +100,14 @@ pub struct Seats(u8);
 #[error("seats must be red+green, red+blue+green or all four colours, not {}", names(.0))]
 pub struct InvalidSeats(pub Vec<Colour>);
 
-/// Colour names joined with `+`, as the seat messages write them.
+/// Colour names joined with `+`, as the seat messages write them (the
+/// first few of a list the input made long).
 fn names(colours: &[Colour]) -> String {
-    let names: Vec<&str> = colours.iter().map(|c| c.name()).collect();
+    let names: Vec<&str> = colours.iter().take(8).map(|c| c.name()).collect();
     if names.is_empty() {
         "none".to_owned()
+    } else if colours.len() > names.len() {
+        names.join("+") + "+…"
     } else {
         names.join("+")
     }
@@ -272,7 +285,7 @@ pub struct UnknownPlace(pub String);
 impl FromStr for Place {
     type Err = UnknownPlace;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        let err = || UnknownPlace(s.to_owned());
+        let err = || UnknownPlace(excerpt(s));
         let number = |digits: &str| -> Result<u8, UnknownPlace> {
             // Reject signs, leading zeros ("T05") and empty numbers.
             if digits.is_empty()
