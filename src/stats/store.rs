@@ -92,6 +92,9 @@ impl Store {
             Err(e) => return Err(StatsError::Read(self.path.clone(), e)),
         };
         let mut loaded = Loaded::default();
+        // A game's line given twice (two copies of the file joined)
+        // counts once; the line stays as it is.
+        let mut games = std::collections::HashSet::new();
         for (i, line) in bytes.split(|&b| b == b'\n').enumerate() {
             if line.iter().all(u8::is_ascii_whitespace) {
                 continue;
@@ -103,7 +106,9 @@ impl Store {
                         .iter()
                         .all(|p| p.peer.parse::<libp2p::PeerId>().is_ok()) =>
                 {
-                    loaded.records.push(record);
+                    if games.insert(record.game.clone()) {
+                        loaded.records.push(record);
+                    }
                     loaded.lines.push(line.to_vec());
                 }
                 _ => {
@@ -288,6 +293,18 @@ mod tests {
     /// Two writers at once (say `clovece stats` beside a game recording
     /// its end) keep every game: without the lock each wrote back what it
     /// had read, and most games were lost.
+    #[test]
+    fn a_game_whose_line_is_there_twice_counts_once_and_its_lines_stay() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::new(dir.path());
+        store.add(record("a")).unwrap();
+        let once = std::fs::read_to_string(store.path()).unwrap();
+        std::fs::write(store.path(), once.repeat(2)).unwrap();
+        let loaded = store.load().unwrap();
+        assert_eq!((loaded.records.len(), loaded.lines.len()), (1, 2));
+        assert!(loaded.damaged.is_empty());
+    }
+
     #[test]
     fn two_writers_at_once_keep_every_game() {
         let dir = tempfile::tempdir().unwrap();

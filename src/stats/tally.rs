@@ -121,7 +121,9 @@ impl fmt::Display for PlayerStats {
         };
         writeln!(f, "player {} name {name:?} {}", self.peer, self.overall)?;
         for (rules, tally) in &self.by_rules {
-            writeln!(f, "  rules {rules} {tally}")?;
+            // The file's word, escaped: a line break in it would start a
+            // line of its own.
+            writeln!(f, "  rules {} {tally}", rules.escape_debug())?;
         }
         write!(f, "  dice")?;
         for (face, n) in self.dice.iter().enumerate() {
@@ -212,6 +214,17 @@ mod tests {
             .collect();
         // Not c, whom a never played, nor b's game with c.
         assert_eq!(met, [("b".to_owned(), 2), ("d".to_owned(), 1)]);
+    }
+
+    #[test]
+    fn a_rule_set_with_a_line_break_prints_on_one_line() {
+        let records = [game(
+            "classic\nplayer forged",
+            &[("a", Outcome::Won), ("b", Outcome::Lost)],
+        )];
+        let printed = players(&records)[0].to_string();
+        assert_eq!(printed.lines().count(), 3, "{printed}");
+        assert!(printed.contains(r"classic\nplayer forged"), "{printed}");
     }
 
     #[test]
