@@ -38,11 +38,13 @@ enum Command {
     /// Measure the rules engine: random 4-player classic playouts per
     /// second on one core.
     Bench {
-        /// How long to measure, in seconds.
-        #[arg(long, default_value_t = 5, conflicts_with = "games")]
+        /// How long to measure, in seconds (at least 1).
+        #[arg(long, default_value_t = 5, conflicts_with = "games",
+          value_parser = clap::value_parser!(u64).range(1..))]
         seconds: u64,
-        /// Play exactly this many games instead (repeatable work).
-        #[arg(long)]
+        /// Play exactly this many games instead (repeatable work; at
+        /// least 1).
+        #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
         games: Option<u64>,
     },
     /// List the clovece phones nearby (found by mDNS), with timestamps.
@@ -249,8 +251,8 @@ struct TournamentArgs {
     /// hard, or rollout (the experimental Monte-Carlo player of docs/bots.md).
     #[arg(long, value_delimiter = ',', required = true)]
     players: Vec<Player>,
-    /// Number of games.
-    #[arg(long, default_value_t = 1000)]
+    /// Number of games (at least 1).
+    #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u32).range(1..))]
     games: u32,
     /// Seed of the dice and of the players' randomness.
     #[arg(long, default_value_t = 1)]

@@ -260,3 +260,23 @@ fn a_damaged_ticket_is_told_why() {
         assert!(stderr.contains(why), "{link}: {stderr}");
     }
 }
+
+/// No games is no measure: refused, rather than a rate of 0 % in 0–100 %
+/// or "NaN rolls/game".
+#[test]
+fn zero_games_or_seconds_are_refused() {
+    for args in [
+        &["bench", "--games", "0"][..],
+        &["bench", "--seconds", "0"],
+        &["tournament", "--players", "hard,random", "--games", "0"],
+    ] {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_clovece"))
+            .args(args)
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8(out.stderr).unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(stderr.contains("'0'"), "{args:?}: {stderr}");
+        assert!(out.stdout.is_empty());
+    }
+}
