@@ -805,45 +805,35 @@ mod tests {
     /// end; a game over for the player is recorded and removed.
     #[test]
     fn a_game_not_over_for_this_player_is_kept_for_its_giving_up() {
-        struct Nowhere;
-        impl crate::protocol::Transport for Nowhere {
-            fn send(&mut self, _: Colour, _: &[u8]) {}
-            fn broadcast(&mut self, _: &[u8]) {}
-        }
+        use super::super::resume::tests::{Nowhere, kept_game_of};
         let outcomes = |data: &Path| -> Vec<Outcome> {
             let stats = crate::stats::Store::new(data).load().unwrap();
             stats.records.iter().map(|r| r.players[1].outcome).collect()
         };
-        let data = tempfile::tempdir().unwrap();
-        let (folder, phone) = super::super::resume::tests::kept_game_of(data.path(), None);
-        let on = game::Finished {
-            phone,
-            names: Vec::new(),
+        // Green leaves its game, against the computer at red or not.
+        let settled = |computer| {
+            let data = tempfile::tempdir().unwrap();
+            let (folder, mut phone) = kept_game_of(data.path(), computer);
+            phone.leave(&mut Nowhere).unwrap();
+            let finished = game::Finished {
+                phone,
+                names: Vec::new(),
+            };
+            let stopped = settle(&finished, data.path(), &folder).unwrap();
+            (data, folder, stopped)
         };
-        assert!(matches!(
-            settle(&on, data.path(), &folder),
-            Ok(Stopped::Kept)
-        ));
+        // Red (a person) begins: Green's leave waits, the game goes on.
+        let (data, folder, stopped) = settled(None);
+        assert!(matches!(stopped, Stopped::Kept));
         assert!(folder.exists(), "kept, not removed");
         assert!(outcomes(data.path()).is_empty(), "nothing recorded yet");
         super::super::resume::give_up(data.path(), &folder).unwrap();
         assert_eq!(outcomes(data.path()), [Outcome::Left]);
-
         // Against the computer, Green's turn comes and the leave is
         // signed: the game is over for Green, and removed (it is nobody's
         // statistics).
-        let data = tempfile::tempdir().unwrap();
-        let (folder, mut phone) =
-            super::super::resume::tests::kept_game_of(data.path(), Some(Level::Easy));
-        phone.leave(&mut Nowhere).unwrap();
-        let left = game::Finished {
-            phone,
-            names: Vec::new(),
-        };
-        assert!(matches!(
-            settle(&left, data.path(), &folder),
-            Ok(Stopped::Recorded)
-        ));
+        let (data, folder, stopped) = settled(Some(Level::Easy));
+        assert!(matches!(stopped, Stopped::Recorded));
         assert!(!folder.exists());
         assert!(outcomes(data.path()).is_empty());
     }

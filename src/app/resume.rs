@@ -405,13 +405,16 @@ pub(super) mod tests {
         (folder, phone)
     }
 
+    /// A transport that loses everything: a phone alone.
+    pub(in crate::app) struct Nowhere;
+
+    impl crate::protocol::Transport for Nowhere {
+        fn send(&mut self, _: Colour, _: &[u8]) {}
+        fn broadcast(&mut self, _: &[u8]) {}
+    }
+
     #[test]
     fn a_room_of_one_player_that_ended_unrecorded_is_cleared_away_not_offered() {
-        struct Nowhere;
-        impl crate::protocol::Transport for Nowhere {
-            fn send(&mut self, _: Colour, _: &[u8]) {}
-            fn broadcast(&mut self, _: &[u8]) {}
-        }
         let data = tempfile::tempdir().unwrap();
         // Green against the computer leaves, and the app is killed before
         // its session removes the game: nobody's statistics, nothing to
