@@ -1,13 +1,14 @@
 //! Wires the invitations (`ui/invite.slint`, `InviteAdapter`) to their
 //! controllers ([`super::invite`]): the host's invite list, whose Invite
 //! is the lobby's invite command on the room's session, and the inbox
-//! that runs while Home or the join screen is open, whose Accept joins the room by the
-//! invitation's ticket and whose Decline tells the host. The inbox stops
-//! while an online session runs (its node is this phone then) and while an
-//! offline game is on screen (nobody can answer an invitation there, and
-//! its discovery would keep Android's multicast lock, which drains the
-//! battery); Home or the join screen starts it again. The nodes' threads reach the window
-//! with `upgrade_in_event_loop`.
+//! that runs while Home or the join screen is open, whose Accept joins
+//! the room by the invitation's ticket and whose Decline tells the host.
+//! The inbox stops while an online session runs (its node is this phone
+//! then) and while an offline game is on screen (nobody can answer an
+//! invitation there, and its discovery would keep Android's multicast
+//! lock, which drains the battery); Home or the join screen starts it
+//! again. The nodes' threads reach the window with
+//! `upgrade_in_event_loop`.
 
 use std::cell::RefCell;
 use std::rc::{Rc, Weak};
