@@ -8,9 +8,10 @@
 //! Every such file is its owner's alone (mode 0600 on Unix): one holds the
 //! player's private key, another the secret their dice are drawn from.
 
-use std::fs::{self, File, OpenOptions};
+use std::fs::{self, File, OpenOptions, TryLockError};
 use std::io;
 use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
 
 /// The platform's data folder for clovece (e.g. `~/.local/share/clovece`
 /// on Linux, Application Support on iOS), where these files live unless
@@ -67,6 +68,49 @@ pub fn create_folder(dir: &Path) -> io::Result<()> {
     }
     fs::create_dir_all(dir)?;
     missing.iter().try_for_each(|new| sync_dir(folder(new)))
+}
+
+/// How long [`hold`] waits for another holder to let go.
+#[derive(Clone, Copy, Debug)]
+pub enum Patience {
+    /// As long as it takes (the holder's work is short).
+    Forever,
+    /// Up to this long, polling; then an error of kind `WouldBlock`.
+    Up(Duration),
+}
+
+/// An exclusive hold on the lock file at `path` (created if missing),
+/// between processes and between two opens in one process, let go when
+/// the returned file is dropped. `None` where the platform does not lock
+/// files (the standard library does not on Android before Rust 1.98).
+pub fn hold(path: &Path, patience: Patience) -> io::Result<Option<File>> {
+    const POLL: Duration = Duration::from_millis(50);
+    let mut options = OpenOptions::new();
+    options.create(true).truncate(false).write(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+    let file = options.open(path)?;
+    let held = match patience {
+        Patience::Forever => file.lock(),
+        Patience::Up(longest) => {
+            let until = Instant::now() + longest;
+            loop {
+                match file.try_lock() {
+                    Ok(()) => break Ok(()),
+                    Err(TryLockError::Error(e)) => break Err(e),
+                    Err(TryLockError::WouldBlock) if Instant::now() >= until => {
+                        break Err(io::ErrorKind::WouldBlock.into());
+                    }
+                    Err(TryLockError::WouldBlock) => std::thread::sleep(POLL),
+                }
+            }
+        }
+    };
+    match held {
+        Ok(()) => Ok(Some(file)),
+        Err(e) if e.kind() == io::ErrorKind::Unsupported => Ok(None),
+        Err(e) => Err(e),
+    }
 }
 
 fn folder(path: &Path) -> &Path {
@@ -130,6 +174,20 @@ mod tests {
         replace(&path, |file| file.write_all(b"dice")).unwrap();
         let mode = fs::metadata(&path).unwrap().permissions().mode();
         assert_eq!(mode & 0o077, 0, "{mode:o}");
+    }
+
+    #[test]
+    fn a_hold_is_refused_while_another_stands_and_given_when_it_goes() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("lock");
+        let first = hold(&path, Patience::Forever).unwrap();
+        assert!(first.is_some(), "this platform locks files");
+
+        let second = hold(&path, Patience::Up(Duration::from_millis(120)));
+        assert_eq!(second.unwrap_err().kind(), io::ErrorKind::WouldBlock);
+
+        drop(first);
+        assert!(hold(&path, Patience::Up(Duration::ZERO)).unwrap().is_some());
     }
 
     #[test]

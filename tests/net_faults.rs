@@ -246,6 +246,39 @@ fn resuming_with_no_saved_game_says_so_and_exits_2() {
     assert!(err.contains("no saved game to resume"), "{err}");
 }
 
+/// A game another process has open (a second `clovece join --data` on the
+/// folder, or the app) is left to it: neither resumed (both would sign in
+/// one log) nor replaced by a new room.
+#[test]
+fn a_game_open_in_another_process_is_left_to_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let game = dir.path().join("game");
+    std::fs::create_dir(&game).unwrap();
+    let held = std::fs::File::create(game.join("lock")).unwrap();
+    held.lock().unwrap();
+    for args in [
+        &["join"][..],
+        &["host", "--players", "2", "--computer", "1"][..],
+    ] {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_clovece"))
+            .args(args)
+            .args(["--bot", "easy", "--listen", "/ip4/127.0.0.1/tcp/0"])
+            .args(["--data", dir.path().to_str().unwrap()])
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(
+            err.contains("is open in another window or process"),
+            "{err}"
+        );
+        assert!(
+            !err.contains("saved game"),
+            "not said to be missing or damaged: {err}"
+        );
+    }
+}
+
 #[test]
 fn a_saved_game_that_cannot_be_read_is_kept_and_no_new_game_replaces_it() {
     let dir = tempfile::tempdir().unwrap();

@@ -51,6 +51,33 @@ fn a_restarted_phone_reloads_its_game_and_continues() {
     assert_eq!(again.log.head(), table.log().head());
 }
 
+/// A game is open in one store at a time: a second (another window, or a
+/// second `clovece join --data` on the folder) would append at its own end
+/// and could sign another act in the place of one the first had sent. It
+/// is refused with a clear error, and the game opens again once the first
+/// store is closed.
+#[test]
+fn a_game_open_in_one_store_is_refused_to_another_until_it_closes() {
+    let dir = tempfile::tempdir().unwrap();
+    let phone = saved_game(dir.path(), 20);
+    let head = phone.log().head();
+
+    let second = Store::open(dir.path());
+    assert!(
+        matches!(second, Err(StoreError::InUse { .. })),
+        "{:?}",
+        second.map(|r| r.log.len())
+    );
+    let why = Store::open(dir.path()).unwrap_err().to_string();
+    assert!(
+        why.ends_with("is open in another window or process"),
+        "{why}"
+    );
+
+    drop(phone);
+    assert_eq!(Store::open(dir.path()).unwrap().log.head(), head);
+}
+
 /// Green moves, then the certificate that it is gone takes the move's
 /// place: written to a temporary file and renamed over the log. A phone
 /// stopped before the rename leaves the log as it was and part of the

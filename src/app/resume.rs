@@ -422,6 +422,7 @@ pub(super) mod tests {
         let (folder, mut phone) = kept_game_of(data.path(), Some(Level::Easy));
         phone.leave(&mut Nowhere).unwrap();
         mark_ended(&folder).unwrap();
+        drop(phone);
         assert!(kept(data.path()).is_none(), "not offered");
         assert!(!folder.exists());
         let stats = crate::stats::Store::new(data.path()).load().unwrap();

@@ -183,6 +183,8 @@ pub async fn run(
     };
     let dir = peer.data.join(GAME_DIR);
     let start = match (&mut peer.role, saved_game(&dir)) {
+        // Another process plays it: neither resumed nor replaced here.
+        (_, Err(e @ StoreError::InUse { .. })) => return Err(PhoneError::Store(e).into()),
         (Role::Join(None), Ok(saved)) => Start::Resume(Box::new(saved)),
         (Role::Join(None), Err(e)) => return Err(GameError::NoSavedGame(dir, e)),
         (Role::Host(..), Ok(saved)) if !saved.log.over_for(saved.seat) => {

@@ -20,6 +20,7 @@
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
@@ -35,6 +36,15 @@ use crate::rules::Colour;
 
 const LOG_FILE: &str = "log";
 const SECRET_FILE: &str = "secret";
+/// Held by the one [`Store`] open on a game: two (two app windows, or two
+/// `clovece join --data` on one folder) would each append at their own
+/// end, and one could go on writing to a log the other renamed away, and
+/// sign another act at a place it had sent one for (cheating, to the
+/// others).
+const LOCK_FILE: &str = "lock";
+/// How long opening a game waits for another holder to let it go (a
+/// session of this process that is ending).
+const LOCK_PATIENCE: Duration = Duration::from_secs(2);
 const HEAD_LEN: usize = 8;
 
 /// This phone's part of a game that only it knows.
@@ -58,6 +68,8 @@ pub struct Store {
     /// A replacement's rename is not synced yet: nothing is appended until
     /// it is (see [`Store::replace`]).
     unsynced_rename: bool,
+    /// The hold on [`LOCK_FILE`], where the platform locks files.
+    _held: Option<File>,
 }
 
 /// A game loaded from disk.
@@ -105,6 +117,8 @@ pub enum StoreError {
         index: u32,
         saved: u32,
     },
+    #[error("{} is open in another window or process", .path.display())]
+    InUse { path: PathBuf },
     #[error("{} holds no game: {why}", .path.display())]
     NoGame { path: PathBuf, why: Damage },
     #[error("{}: this phone's dice secret is damaged: {why}", .path.display())]
@@ -230,6 +244,21 @@ fn read_saved(dir: &Path, write: bool) -> Result<Saved, StoreError> {
     })
 }
 
+/// The hold on the game in `dir` ([`LOCK_FILE`]), once no other store
+/// has it open. A missing folder holds no game.
+fn hold(dir: &Path) -> Result<Option<File>, StoreError> {
+    let path = dir.join(LOCK_FILE);
+    durable::hold(&path, durable::Patience::Up(LOCK_PATIENCE)).map_err(|e| {
+        if e.kind() == io::ErrorKind::WouldBlock {
+            StoreError::InUse {
+                path: dir.to_owned(),
+            }
+        } else {
+            missing_is_empty(dir, &path)(e)
+        }
+    })
+}
+
 /// Makes a rename or a new file in `dir` durable.
 fn sync_dir(dir: &Path) -> Result<(), StoreError> {
     durable::sync_dir(dir).map_err(io_error(dir))
@@ -250,6 +279,7 @@ impl Store {
             dice: secret.clone(),
         };
         durable::create_folder(dir).map_err(io_error(dir))?;
+        let held = hold(dir)?;
         // A game saved here before (a finished one: nothing else is
         // replaced) goes first, so that a crash before the new log is
         // written leaves no game (`Empty`), not the new secret beside the
@@ -276,6 +306,7 @@ impl Store {
             ends: vec![end],
             file_len: end,
             unsynced_rename: false,
+            _held: held,
         })
     }
 
@@ -300,6 +331,7 @@ impl Store {
 
     /// Loads the game saved in `dir`, checking every entry again.
     pub fn open(dir: &Path) -> Result<Restored, StoreError> {
+        let held = hold(dir)?;
         let Saved {
             secret,
             file,
@@ -337,6 +369,7 @@ impl Store {
             // A replacement's rename before a restart of the app may not
             // have been synced: the first write syncs it.
             unsynced_rename: true,
+            _held: held,
         };
         let restored = Restored {
             log,

@@ -221,18 +221,7 @@ impl Store {
         path.push(".lock");
         let path = PathBuf::from(path);
         let file = crate::durable::create_folder(self.folder())
-            .and_then(|()| {
-                let file = OpenOptions::new()
-                    .create(true)
-                    .truncate(false)
-                    .write(true)
-                    .open(&path)?;
-                match file.lock() {
-                    Ok(()) => Ok(Some(file)),
-                    Err(e) if e.kind() == io::ErrorKind::Unsupported => Ok(None),
-                    Err(e) => Err(e),
-                }
-            })
+            .and_then(|()| crate::durable::hold(&path, crate::durable::Patience::Forever))
             .map_err(|e| StatsError::Write(path, e))?;
         Ok(Lock {
             _file: file,
