@@ -8,17 +8,21 @@
 //!
 //! The file is written whole by write-to-temporary, sync and rename, so a
 //! crash leaves the old book or the new one. A missing or damaged book is
-//! not fatal: the game resumes and waits for mDNS or for the others to dial.
+//! not fatal: the game resumes and waits for mDNS or for the others to dial
+//! (a damaged one is set aside first, not written over).
 
 use std::fs;
-use std::io::{self, Write};
+use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
 
 use libp2p::{Multiaddr, PeerId};
 use serde::{Deserialize, Serialize};
 use serde_bytes::ByteBuf;
+use tracing::warn;
 
 const FILE: &str = "peers";
+/// Where a book that cannot be read is set aside.
+const DAMAGED: &str = "peers.damaged";
 /// A book lists at most 4 phones with 16 addresses each; far below this.
 const MAX_BYTES: usize = 64 * 1024;
 
@@ -100,13 +104,35 @@ impl Book {
         Book::load(dir).map(|book| book.names).unwrap_or_default()
     }
 
+    /// The book of the game folder `dir` for a game that resumes, or none.
+    /// A book that cannot be read is first renamed to `peers.damaged`, so
+    /// that the one the game saves next does not take the nicknames it
+    /// may still hold.
+    pub fn resumed(dir: &Path) -> Book {
+        Book::load(dir).unwrap_or_else(|e| {
+            warn!("no saved addresses; looking for the other players by mDNS: {e}");
+            let path = dir.join(FILE);
+            if path.exists()
+                && let Err(e) = fs::rename(&path, dir.join(DAMAGED))
+            {
+                warn!("cannot set the damaged address book aside: {e}");
+            }
+            Book::default()
+        })
+    }
+
     /// Loads the book of the game folder `dir`.
     pub fn load(dir: &Path) -> Result<Book, BookError> {
         let path = dir.join(FILE);
-        let bytes = fs::read(&path).map_err(|source| BookError::Io {
+        let io = |source| BookError::Io {
             path: path.clone(),
             source,
-        })?;
+        };
+        // Read no further than a book can be.
+        let mut bytes = Vec::new();
+        fs::File::open(&path)
+            .and_then(|file| file.take(MAX_BYTES as u64 + 1).read_to_end(&mut bytes))
+            .map_err(io)?;
         if bytes.len() > MAX_BYTES {
             return Err(BookError::TooLarge { path });
         }
@@ -220,6 +246,32 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let e = Book::load(dir.path()).unwrap_err().to_string();
         assert!(e.contains("peers"), "{e}");
+    }
+
+    #[test]
+    fn a_damaged_book_is_set_aside_before_a_resumed_game_saves_its_own() {
+        let dir = tempfile::tempdir().unwrap();
+        assert_eq!(Book::resumed(dir.path()), Book::default());
+        assert!(!dir.path().join(DAMAGED).exists(), "nothing to set aside");
+
+        book().save(dir.path()).unwrap();
+        let path = dir.path().join(FILE);
+        let mut damaged = fs::read(&path).unwrap();
+        damaged.push(0);
+        fs::write(&path, &damaged).unwrap();
+        assert_eq!(Book::resumed(dir.path()), Book::default());
+        assert_eq!(fs::read(dir.path().join(DAMAGED)).unwrap(), damaged);
+        assert!(!path.exists());
+    }
+
+    #[test]
+    fn a_book_larger_than_a_book_can_be_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        fs::write(dir.path().join(FILE), vec![0; MAX_BYTES + 1]).unwrap();
+        assert!(matches!(
+            Book::load(dir.path()),
+            Err(BookError::TooLarge { .. })
+        ));
     }
 
     #[test]

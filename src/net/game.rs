@@ -344,10 +344,7 @@ async fn resume(
     front: &mut dyn Front,
 ) -> Result<(Node, Phone, Book), GameError> {
     let phone = Phone::resume(restored, keypair)?;
-    let book = Book::load(dir).unwrap_or_else(|e| {
-        warn!("no saved addresses; looking for the other players by mDNS: {e}");
-        Book::default()
-    });
+    let book = Book::resumed(dir);
     let again = (!book.me.is_empty()).then(|| Config {
         listen: book.me.clone(),
         ..config.clone()
