@@ -204,6 +204,23 @@ fn a_flipped_byte_is_detected() {
     assert!(matches!(why, Damage::Checksum | Damage::Length(_)), "{why}");
     assert!(intact.log.len() < 30);
     assert!(error.to_string().contains("intact"), "{error}");
+
+    // The entries behind the flip are intact but cannot be trusted in
+    // place: the first write cuts them off, and a copy of the file as it
+    // was keeps them.
+    let StoreError::Corrupt { intact, .. } = error else {
+        unreachable!()
+    };
+    let keypair = player(&config(), GREEN).keypair;
+    let mut phone = Phone::resume(*intact, &keypair).unwrap();
+    let table = table_until(|t| t.log().len() >= 30);
+    let next = Message::Entry(table.log().entries()[phone.log().len() as usize].clone());
+    let mut out = protocol_support::Sent::default();
+    phone
+        .receive(Colour::Red, &next.encode(), &mut out)
+        .unwrap();
+    assert!(fs::read(&path).unwrap().len() < bytes.len(), "cut");
+    assert_eq!(fs::read(dir.path().join("log.damaged")).unwrap(), bytes);
 }
 
 #[test]

@@ -8,7 +8,8 @@
 //! of the log file is the signed header, each later one an entry. A crash in
 //! the middle of an append leaves a short or unchecked last record; loading
 //! stops there with an error that carries everything before it, and the
-//! first write after that cuts the damage off.
+//! first write after that cuts the damage off (a copy of the file as it
+//! was is kept in `log.damaged`).
 //!
 //! When an entry loses a conflict, the log up to its place and the winner
 //! are written to a temporary file, synced and renamed over the log: whole
@@ -36,6 +37,10 @@ use crate::rules::Colour;
 
 const LOG_FILE: &str = "log";
 const SECRET_FILE: &str = "secret";
+/// A copy of the log as it was when damage was found in it, before the
+/// first write cuts the damage off: nothing the phone could not read is
+/// lost.
+const DAMAGED_FILE: &str = "log.damaged";
 /// Held by the one [`Store`] open on a game: two (two app windows, or two
 /// `clovece join --data` on one folder) would each append at their own
 /// end, and one could go on writing to a log the other renamed away, and
@@ -379,13 +384,19 @@ impl Store {
         };
         match damage {
             None => Ok(restored),
-            Some((offset, why)) => Err(StoreError::Corrupt {
-                path,
-                index: intact,
-                offset,
-                why,
-                intact: Box::new(restored),
-            }),
+            Some((offset, why)) => {
+                // The first write cuts the damage off, and intact entries
+                // behind damage in the middle (a flipped bit) with it.
+                let kept = dir.join(DAMAGED_FILE);
+                durable::replace(&kept, |file| file.write_all(&bytes)).map_err(io_error(&kept))?;
+                Err(StoreError::Corrupt {
+                    path,
+                    index: intact,
+                    offset,
+                    why,
+                    intact: Box::new(restored),
+                })
+            }
         }
     }
 
