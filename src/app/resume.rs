@@ -110,7 +110,8 @@ impl Unfinished {
 }
 
 /// The newest online game kept in `data`, if any. A session's folder that
-/// holds no game (a room left before its start) is removed on the way, and
+/// holds no game (a room left before its start, or a game whose creation
+/// was cut short) is removed on the way, and
 /// a game the player gave up or saw end (the app was killed before its
 /// session recorded it) is recorded and removed (a given-up one that
 /// cannot be is damaged); one that cannot be looked into (a file-system
@@ -136,7 +137,7 @@ pub fn kept(data: &Path) -> Option<Kept> {
         }
         let dir = folder.join(GAME_DIR);
         match dir.try_exists() {
-            Ok(true) => Some(look(folder, &dir)),
+            Ok(true) => look(folder, &dir),
             Ok(false) => {
                 let _ = std::fs::remove_dir_all(&folder);
                 None
@@ -156,19 +157,25 @@ fn record_ended(data: &Path, folder: &Path) -> bool {
 
 /// What the game saved in `dir` (of session `folder`) is: its header, as
 /// the rest is checked when it resumes (from the part before any damage).
-fn look(folder: PathBuf, dir: &Path) -> Kept {
+/// A game whose creation was cut short (the app killed before its header
+/// was on disk) is none, and its folder is removed.
+fn look(folder: PathBuf, dir: &Path) -> Option<Kept> {
     let header = match Store::header(dir) {
         Ok(signed) => signed.header,
+        Err(StoreError::Empty { .. }) => {
+            let _ = std::fs::remove_dir_all(&folder);
+            return None;
+        }
         Err(e) => {
-            return Kept::Damaged {
+            return Some(Kept::Damaged {
                 folder,
                 why: e.to_string(),
-            };
+            });
         }
     };
     let last = Store::last_change(dir);
     let names = Book::names_in(dir);
-    Kept::Unfinished(Unfinished {
+    Some(Kept::Unfinished(Unfinished {
         seats: seats(&header, &names),
         rules: header.rules,
         timer: header.timer,
@@ -179,7 +186,7 @@ fn look(folder: PathBuf, dir: &Path) -> Kept {
             folder.join(FORFEIT).exists(),
         ),
         folder,
-    })
+    }))
 }
 
 /// The seats of `header`, the players named by `names`.
@@ -296,6 +303,17 @@ pub(super) mod tests {
         let data = tempfile::tempdir().unwrap();
         let folder = new_folder(data.path());
         std::fs::create_dir_all(&folder).unwrap();
+        assert!(kept(data.path()).is_none());
+        assert!(!folder.exists());
+    }
+
+    /// The app killed while creating a game: its secret is written, its
+    /// log with the header not yet. No game was saved, none to discard.
+    #[test]
+    fn a_game_whose_creation_was_cut_short_is_cleared_away() {
+        let data = tempfile::tempdir().unwrap();
+        let folder = kept_game(data.path());
+        std::fs::remove_file(folder.join(GAME_DIR).join("log")).unwrap();
         assert!(kept(data.path()).is_none());
         assert!(!folder.exists());
     }
