@@ -26,7 +26,8 @@
 //! - [`resume`]: online games kept to be resumed after the app was closed;
 //!   `resume_adapter`: Home's offer of one.
 //! - [`qr`]: the room's QR code as a pixel-sharp picture.
-//! - [`settings`]: the player's settings and where they are kept.
+//! - [`settings`]: the player's settings and where they are kept;
+//!   [`choices`]: the setup screens' last choices, kept with them.
 //! - [`turn_clock`]: the turn timer of pass-and-play games.
 //! - [`join`]: joining a room by its code or ticket link.
 //! - [`nearby`]: the nearby rooms list, live, with its filters.

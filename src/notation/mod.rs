@@ -1,7 +1,8 @@
 //! The position notation of `../shared/spec/notation.md` (a JSON object per
-//! position, like FEN for chess) and the `moves` / `replay` answers built on
-//! it. Every input error is a [`NotationError`] with a one-line message;
-//! nothing here panics on bad input.
+//! position, like FEN for chess) and the `moves` / `replay` / `bot` answers
+//! built on it: `classic` and `matfyz` read and write each rule set's
+//! positions. Every input error is a [`NotationError`] with a one-line
+//! message; nothing here panics on bad input.
 
 mod classic;
 mod matfyz;
