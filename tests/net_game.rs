@@ -199,6 +199,17 @@ async fn a_phone_lingering_after_the_end_keeps_it_against_an_entry_for_an_old_tu
     })
     .await;
     assert!(taken.is_ok(), "the host takes the message while it lingers");
+    // Taken by the channel is not yet read by the game: the host says
+    // why it refused the entry.
+    let refused = std::time::Instant::now() + Duration::from_secs(20);
+    while !host.stderr().contains("refused a message") {
+        assert!(
+            std::time::Instant::now() < refused,
+            "the entry never reached the host's game:\n{}",
+            host.stderr()
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
 
     let lines = host.run_out();
     let results = lines.iter().filter(|l| l.starts_with("result: ")).count();
