@@ -225,19 +225,6 @@ fn bad_positions_are_refused_by_both_commands() {
             with(position(), "house", json!(["no-jump-home", "no-jump-home"])),
         ),
         (
-            "seats: one colour",
-            with(position(), "seats", json!(["red"])),
-        ),
-        ("seats: none", with(position(), "seats", json!([]))),
-        (
-            "seats: red and blue",
-            with(position(), "seats", json!(["red", "blue"])),
-        ),
-        (
-            "seats: red, green and yellow",
-            with(position(), "seats", json!(["red", "green", "yellow"])),
-        ),
-        (
             "seats: a colour twice",
             with(position(), "seats", json!(["red", "red", "green"])),
         ),
@@ -267,6 +254,33 @@ fn bad_positions_are_refused_by_both_commands() {
         eprintln!("case: {what}");
         refused("moves", &with(doc.clone(), "roll", json!(1)).to_string());
         refused("replay", &with(doc, "script", json!([])).to_string());
+    }
+}
+
+/// Seats no game has, each with a piece list for exactly those seats, so
+/// that the seats alone are what is refused.
+#[test]
+fn seats_no_game_has_are_refused_by_both_commands() {
+    for seats in [
+        &["red"][..],
+        &[],
+        &["red", "blue"],
+        &["red", "green", "yellow"],
+    ] {
+        let pieces: serde_json::Map<String, Value> = seats
+            .iter()
+            .map(|&c| (c.to_owned(), json!(["B", "B", "B", "B"])))
+            .collect();
+        let doc = with(
+            with(position(), "seats", json!(seats)),
+            "pieces",
+            json!(pieces),
+        );
+        for (command, key, value) in [("moves", "roll", json!(1)), ("replay", "script", json!([]))]
+        {
+            let error = refused(command, &with(doc.clone(), key, value).to_string());
+            assert!(error.contains("seats must be"), "{seats:?}: {error}");
+        }
     }
 }
 
