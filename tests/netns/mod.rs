@@ -39,15 +39,25 @@ fn ip(args: &[&str]) -> Result<(), String> {
 }
 
 /// [`pair`] for the test `what`, or `None` after saying why it is skipped
-/// (not Linux, no root, no `ip netns`).
+/// (not Linux, no root, no `ip netns`). Where `CLOVECE_REQUIRE_NETNS` is
+/// set (`.ci/run` sets it on a machine that can make namespaces), a skip
+/// is a failure: these tests would otherwise pass without running.
 pub fn pair_or_skip(tag: &str, what: &str) -> Option<Namespaces> {
-    if !cfg!(target_os = "linux") {
-        eprintln!("skipping {what}: network namespaces are Linux only");
-        return None;
+    let made = if cfg!(target_os = "linux") {
+        pair(tag)
+    } else {
+        Err("network namespaces are Linux only".to_owned())
+    };
+    match made {
+        Ok(namespaces) => Some(namespaces),
+        Err(why) if std::env::var_os("CLOVECE_REQUIRE_NETNS").is_some() => {
+            panic!("{what} needs network namespaces, which CLOVECE_REQUIRE_NETNS requires: {why}")
+        }
+        Err(why) => {
+            eprintln!("skipping {what} (needs root and `ip netns`): {why}");
+            None
+        }
     }
-    pair(tag)
-        .inspect_err(|why| eprintln!("skipping {what} (needs root and `ip netns`): {why}"))
-        .ok()
 }
 
 /// Two namespaces named `clovece-<tag>-<pid>-a/b`, `192.0.2.1` and
