@@ -24,7 +24,7 @@ fn open_room_appears_nearby_by_mdns_and_leaves_when_full() {
     };
     let (a, b) = namespaces.names();
     let data = tempfile::tempdir().unwrap();
-    let mut list = rooms_in_namespace(b, "192.0.2.2", data.path());
+    let mut list = rooms_in_namespace(b, "192.0.2.2", data.path(), "warn");
     let opened = Instant::now();
     let bot = ["--bot", "medium", "--linger", "5"];
     let mut host = in_namespace(

@@ -17,6 +17,7 @@ use std::time::{Duration, Instant};
 use libp2p::identity::Keypair;
 use libp2p::multiaddr::Protocol;
 use libp2p::{Multiaddr, PeerId};
+use tracing::debug;
 
 use super::options::{Filter, Shown};
 use crate::net::game::is_loopback;
@@ -264,6 +265,7 @@ pub async fn keep(
         }
         if let Ok(out) = seen::make_room(known, kept) {
             if let Some(out) = out {
+                debug!(%out, "pushed out of the nearby list: given up");
                 node.give_up(out);
             }
             known.push(peer);

@@ -69,13 +69,15 @@ fn namespaced(ns: &str, addr: &str, data: &Path, args: &[&str]) -> Command {
 }
 
 /// `clovece rooms` for 2-player rooms inside the namespace `ns`, on
-/// `addr`, given half a second for its node to come up.
-pub fn rooms_in_namespace(ns: &str, addr: &str, data: &Path) -> Proc {
-    let list = in_namespace(
+/// `addr`, logging as `RUST_LOG` `log` says, given half a second for its
+/// node to come up.
+pub fn rooms_in_namespace(ns: &str, addr: &str, data: &Path, log: &str) -> Proc {
+    let list = logging_in_namespace(
         ns,
         addr,
         &data.join("list"),
         &["rooms", "--seconds", "60", "--players", "2"],
+        log,
     );
     thread::sleep(Duration::from_millis(500));
     list
