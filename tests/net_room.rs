@@ -97,6 +97,9 @@ async fn wrong_code_finds_no_room() {
         matches!(result, Err(LookupError::NotFound(_))),
         "{result:?}"
     );
+    // Not a host that never answered: the right code finds its room.
+    let found = room::find(&mut node, ticket.code(), &nearby, WAIT).await;
+    assert_eq!(found.unwrap(), ticket);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
