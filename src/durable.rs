@@ -11,7 +11,6 @@
 use std::fs::{self, File, OpenOptions, TryLockError};
 use std::io;
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
 
 /// The platform's data folder for clovece (e.g. `~/.local/share/clovece`
 /// on Linux, Application Support on iOS), where these files live unless
@@ -70,43 +69,33 @@ pub fn create_folder(dir: &Path) -> io::Result<()> {
     missing.iter().try_for_each(|new| sync_dir(folder(new)))
 }
 
-/// How long [`hold`] waits for another holder to let go.
-#[derive(Clone, Copy, Debug)]
-pub enum Patience {
-    /// As long as it takes (the holder's work is short).
-    Forever,
-    /// Up to this long, polling; then an error of kind `WouldBlock`.
-    Up(Duration),
+/// An exclusive lock on the lock file at `path` (created if missing),
+/// between processes and between two opens in one process, held until the
+/// returned file is dropped; waits for another holder to let go. `None`
+/// where the platform does not lock files (the standard library does not
+/// on Android before Rust 1.98).
+pub fn lock(path: &Path) -> io::Result<Option<File>> {
+    locked(path, |file| file.lock())
 }
 
-/// An exclusive hold on the lock file at `path` (created if missing),
-/// between processes and between two opens in one process, let go when
-/// the returned file is dropped. `None` where the platform does not lock
-/// files (the standard library does not on Android before Rust 1.98).
-pub fn hold(path: &Path, patience: Patience) -> io::Result<Option<File>> {
-    const POLL: Duration = Duration::from_millis(50);
+/// [`lock`] without waiting: an error of kind `WouldBlock` while another
+/// holds it.
+pub fn try_lock(path: &Path) -> io::Result<Option<File>> {
+    locked(path, |file| {
+        file.try_lock().map_err(|e| match e {
+            TryLockError::Error(e) => e,
+            TryLockError::WouldBlock => io::ErrorKind::WouldBlock.into(),
+        })
+    })
+}
+
+fn locked(path: &Path, lock: impl FnOnce(&File) -> io::Result<()>) -> io::Result<Option<File>> {
     let mut options = OpenOptions::new();
     options.create(true).truncate(false).write(true);
     #[cfg(unix)]
     std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
     let file = options.open(path)?;
-    let held = match patience {
-        Patience::Forever => file.lock(),
-        Patience::Up(longest) => {
-            let until = Instant::now() + longest;
-            loop {
-                match file.try_lock() {
-                    Ok(()) => break Ok(()),
-                    Err(TryLockError::Error(e)) => break Err(e),
-                    Err(TryLockError::WouldBlock) if Instant::now() >= until => {
-                        break Err(io::ErrorKind::WouldBlock.into());
-                    }
-                    Err(TryLockError::WouldBlock) => std::thread::sleep(POLL),
-                }
-            }
-        }
-    };
-    match held {
+    match lock(&file) {
         Ok(()) => Ok(Some(file)),
         Err(e) if e.kind() == io::ErrorKind::Unsupported => Ok(None),
         Err(e) => Err(e),
@@ -177,17 +166,17 @@ mod tests {
     }
 
     #[test]
-    fn a_hold_is_refused_while_another_stands_and_given_when_it_goes() {
+    fn a_lock_is_refused_while_another_stands_and_given_when_it_goes() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("lock");
-        let first = hold(&path, Patience::Forever).unwrap();
+        let first = lock(&path).unwrap();
         assert!(first.is_some(), "this platform locks files");
 
-        let second = hold(&path, Patience::Up(Duration::from_millis(120)));
+        let second = try_lock(&path);
         assert_eq!(second.unwrap_err().kind(), io::ErrorKind::WouldBlock);
 
         drop(first);
-        assert!(hold(&path, Patience::Up(Duration::ZERO)).unwrap().is_some());
+        assert!(try_lock(&path).unwrap().is_some());
     }
 
     #[test]

@@ -173,6 +173,8 @@ fn a_truncated_file_gives_a_clear_error_and_the_intact_prefix() {
     };
     assert_eq!(index, 39);
     assert_eq!(why, Damage::Truncated);
+    // A record cut short was never sent: nothing in it to keep.
+    assert!(!dir.path().join("log.damaged").exists());
     assert_eq!(intact.log.hashes(), &full.hashes()[..39]);
     // The phone goes on from the intact prefix, and its first write cuts
     // the damage off.

@@ -108,6 +108,36 @@ fn what_cannot_be_saved_is_taken_back() {
     an_entry_that_takes_the_place_of_others_and_cannot_be_saved_gives_them_back();
     a_new_game_whose_log_cannot_be_written_leaves_no_game_behind();
     a_cheaters_winning_second_act_is_never_saved_without_the_proof();
+    a_damaged_log_whose_copy_cannot_be_written_still_resumes();
+}
+
+/// A damaged log is copied aside before its first write cuts the damage
+/// off; a disk too full for the copy (which may be why the log is
+/// damaged) does not keep the game from going on from its intact part.
+fn a_damaged_log_whose_copy_cannot_be_written_still_resumes() {
+    let dir = tempfile::tempdir().unwrap();
+    drop(
+        protocol_support::phone_of(
+            &table_until(|t| t.log().len() >= 30),
+            GREEN,
+            Some(dir.path()),
+        )
+        .0,
+    );
+    let path = dir.path().join("log");
+    let mut bytes = fs::read(&path).unwrap();
+    let middle = bytes.len() / 2;
+    bytes[middle] ^= 0x10;
+    fs::write(&path, &bytes).unwrap();
+
+    let limit = SizeLimit::new(bytes.len() as u64 / 2);
+    let opened = Store::open(dir.path());
+    drop(limit);
+    let Err(StoreError::Corrupt { intact, .. }) = opened else {
+        panic!("{:?}", opened.map(|r| r.log.len()));
+    };
+    assert!(intact.log.len() < 30);
+    assert!(!dir.path().join("log.damaged").exists());
 }
 
 /// Red moved at a turn with a choice, the game went on, and then red signs

@@ -18,13 +18,15 @@
 //! player could sign another act (which would read as cheating;
 //! docs/protocol.md); after it, the log with the winner.
 
+use std::collections::BTreeSet;
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
-use std::time::Duration;
+use std::sync::{Mutex, MutexGuard, PoisonError};
 
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
+use tracing::warn;
 
 use super::dice::DiceSecret;
 use super::digest::{Digest, Domain};
@@ -41,15 +43,8 @@ const SECRET_FILE: &str = "secret";
 /// first write cuts the damage off: nothing the phone could not read is
 /// lost.
 const DAMAGED_FILE: &str = "log.damaged";
-/// Held by the one [`Store`] open on a game: two (two app windows, or two
-/// `clovece join --data` on one folder) would each append at their own
-/// end, and one could go on writing to a log the other renamed away, and
-/// sign another act at a place it had sent one for (cheating, to the
-/// others).
+/// Locked by the one [`Store`] open on a game ([`Open`]).
 const LOCK_FILE: &str = "lock";
-/// How long opening a game waits for another holder to let it go (a
-/// session of this process that is ending).
-const LOCK_PATIENCE: Duration = Duration::from_secs(2);
 const HEAD_LEN: usize = 8;
 
 /// This phone's part of a game that only it knows.
@@ -73,8 +68,7 @@ pub struct Store {
     /// A replacement's rename is not synced yet: nothing is appended until
     /// it is (see [`Store::replace`]).
     unsynced_rename: bool,
-    /// The hold on [`LOCK_FILE`], where the platform locks files.
-    _held: Option<File>,
+    _open: Open,
 }
 
 /// A game loaded from disk.
@@ -249,19 +243,50 @@ fn read_saved(dir: &Path, write: bool) -> Result<Saved, StoreError> {
     })
 }
 
-/// The hold on the game in `dir` ([`LOCK_FILE`]), once no other store
-/// has it open. A missing folder holds no game.
-fn hold(dir: &Path) -> Result<Option<File>, StoreError> {
-    let path = dir.join(LOCK_FILE);
-    durable::hold(&path, durable::Patience::Up(LOCK_PATIENCE)).map_err(|e| {
-        if e.kind() == io::ErrorKind::WouldBlock {
-            StoreError::InUse {
-                path: dir.to_owned(),
-            }
-        } else {
-            missing_is_empty(dir, &path)(e)
+/// The folders of the games open in this process.
+static OPEN: Mutex<BTreeSet<PathBuf>> = Mutex::new(BTreeSet::new());
+
+/// A game open in one store at a time. Two (two app windows, or two
+/// `clovece join --data` on one folder) would each append at their own
+/// end, and one could go on appending to a log the other renamed away,
+/// then sign another act in the place of one it had sent (cheating, to
+/// the others). Between processes [`LOCK_FILE`] is locked, where the
+/// platform locks files; within this one the folder is in [`OPEN`] (so on
+/// Android too, where the app is the one process).
+#[derive(Debug)]
+struct Open {
+    dir: PathBuf,
+    _lock: Option<File>,
+}
+
+impl Open {
+    /// The game in `dir`, unless a store has it open. A missing folder
+    /// holds no game.
+    fn take(dir: &Path) -> Result<Open, StoreError> {
+        let in_use = || StoreError::InUse {
+            path: dir.to_owned(),
+        };
+        let path = dir.join(LOCK_FILE);
+        let lock = durable::try_lock(&path).map_err(|e| match e.kind() {
+            io::ErrorKind::WouldBlock => in_use(),
+            _ => missing_is_empty(dir, &path)(e),
+        })?;
+        let dir = fs::canonicalize(dir).map_err(io_error(dir))?;
+        if !open_games().insert(dir.clone()) {
+            return Err(in_use());
         }
-    })
+        Ok(Open { dir, _lock: lock })
+    }
+}
+
+impl Drop for Open {
+    fn drop(&mut self) {
+        open_games().remove(&self.dir);
+    }
+}
+
+fn open_games() -> MutexGuard<'static, BTreeSet<PathBuf>> {
+    OPEN.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
 /// Makes a rename or a new file in `dir` durable.
@@ -284,16 +309,18 @@ impl Store {
             dice: secret.clone(),
         };
         durable::create_folder(dir).map_err(io_error(dir))?;
-        let held = hold(dir)?;
+        let open = Open::take(dir)?;
         // A game saved here before (a finished one: nothing else is
         // replaced) goes first, so that a crash before the new log is
         // written leaves no game (`Empty`), not the new secret beside the
         // old game's log, which no phone could open. The secret's write
-        // flushes the folder, and this removal with it.
-        let path = dir.join(LOG_FILE);
-        match fs::remove_file(&path) {
-            Err(e) if e.kind() != io::ErrorKind::NotFound => return Err(io_error(&path)(e)),
-            _ => {}
+        // flushes the folder, and this removal with it. A copy of its log
+        // kept from damage goes with it.
+        for path in [dir.join(LOG_FILE), dir.join(DAMAGED_FILE)] {
+            match fs::remove_file(&path) {
+                Err(e) if e.kind() != io::ErrorKind::NotFound => return Err(io_error(&path)(e)),
+                _ => {}
+            }
         }
         let path = dir.join(SECRET_FILE);
         durable::replace(&path, |file| file.write_all(&record(&secret)))
@@ -311,8 +338,16 @@ impl Store {
             ends: vec![end],
             file_len: end,
             unsynced_rename: false,
-            _held: held,
+            _open: open,
         })
+    }
+
+    /// Whether `dir` holds a game whose creation was cut short (the app
+    /// stopped after its secret and before its log with the header were
+    /// written) that no store has open: nothing was saved, nothing is
+    /// being created, and the folder can go.
+    pub fn cut_short(dir: &Path) -> bool {
+        !dir.join(LOG_FILE).exists() && Open::take(dir).is_ok()
     }
 
     /// The id of the game saved in `dir`, from its dice secret alone (no
@@ -336,7 +371,7 @@ impl Store {
 
     /// Loads the game saved in `dir`, checking every entry again.
     pub fn open(dir: &Path) -> Result<Restored, StoreError> {
-        let held = hold(dir)?;
+        let open = Open::take(dir)?;
         let Saved {
             secret,
             file,
@@ -374,7 +409,7 @@ impl Store {
             // A replacement's rename before a restart of the app may not
             // have been synced: the first write syncs it.
             unsynced_rename: true,
-            _held: held,
+            _open: open,
         };
         let restored = Restored {
             log,
@@ -386,9 +421,20 @@ impl Store {
             None => Ok(restored),
             Some((offset, why)) => {
                 // The first write cuts the damage off, and intact entries
-                // behind damage in the middle (a flipped bit) with it.
+                // behind damage in the middle (a flipped bit) with them; a
+                // record cut short at the end (a crash while appending)
+                // was never sent, and holds nothing to keep. Kept as far
+                // as the disk allows (a full one may be why the log is
+                // damaged): the game goes on from its intact part anyway.
                 let kept = dir.join(DAMAGED_FILE);
-                durable::replace(&kept, |file| file.write_all(&bytes)).map_err(io_error(&kept))?;
+                if why != Damage::Truncated
+                    && let Err(e) = durable::replace(&kept, |file| file.write_all(&bytes))
+                {
+                    warn!(
+                        "cannot keep a copy of the damaged log in {}: {e}",
+                        kept.display()
+                    );
+                }
                 Err(StoreError::Corrupt {
                     path,
                     index: intact,

@@ -221,7 +221,7 @@ impl Store {
         path.push(".lock");
         let path = PathBuf::from(path);
         let file = crate::durable::create_folder(self.folder())
-            .and_then(|()| crate::durable::hold(&path, crate::durable::Patience::Forever))
+            .and_then(|()| crate::durable::lock(&path))
             .map_err(|e| StatsError::Write(path, e))?;
         Ok(Lock {
             _file: file,
