@@ -162,8 +162,8 @@ fn record_ended(data: &Path, folder: &Path) -> bool {
 fn look(folder: PathBuf, dir: &Path) -> Option<Kept> {
     let header = match Store::header(dir) {
         Ok(signed) => signed.header,
-        Err(StoreError::Empty { .. }) => {
-            let _ = std::fs::remove_dir_all(&folder);
+        Err(StoreError::Empty { .. }) if Store::cut_short(dir) => {
+            let _ = discard(&folder);
             return None;
         }
         Err(e) => {
@@ -316,6 +316,28 @@ pub(super) mod tests {
         std::fs::remove_file(folder.join(GAME_DIR).join("log")).unwrap();
         assert!(kept(data.path()).is_none());
         assert!(!folder.exists());
+    }
+
+    /// Not every game with a part missing is one cut short: one being
+    /// created right now (its store open), and one whose secret is gone
+    /// beside its log (damage, as the secret is written first) stay.
+    #[test]
+    fn a_game_being_created_or_missing_its_secret_is_not_cleared_away() {
+        let data = tempfile::tempdir().unwrap();
+        let (folder, phone) = kept_game_of(data.path(), None);
+        let log = folder.join(GAME_DIR).join("log");
+        std::fs::remove_file(&log).unwrap();
+        assert!(
+            matches!(kept(data.path()), Some(Kept::Damaged { .. })),
+            "being created"
+        );
+        assert!(folder.exists());
+        drop(phone);
+
+        let folder = kept_game(data.path());
+        std::fs::remove_file(folder.join(GAME_DIR).join("secret")).unwrap();
+        assert!(matches!(kept(data.path()), Some(Kept::Damaged { .. })));
+        assert!(folder.exists());
     }
 
     #[test]
