@@ -111,10 +111,10 @@ impl Book {
     pub fn resumed(dir: &Path) -> Book {
         Book::load(dir).unwrap_or_else(|e| {
             warn!("no saved addresses; looking for the other players by mDNS: {e}");
-            let path = dir.join(FILE);
-            if path.exists()
-                && let Err(e) = fs::rename(&path, dir.join(DAMAGED))
-            {
+            // A missing book, or one the disk would not give, is no
+            // damage to keep.
+            let damaged = !matches!(e, BookError::Io { .. });
+            if damaged && let Err(e) = fs::rename(dir.join(FILE), dir.join(DAMAGED)) {
                 warn!("cannot set the damaged address book aside: {e}");
             }
             Book::default()
