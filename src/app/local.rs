@@ -1,9 +1,9 @@
 //! The game on this device, kept in the data folder after each roll and
-//! move once a person has rolled in it: a phone's operating system kills an app in the background when it
-//! wants the memory, and a game against the computer or passed from hand
-//! to hand must not be lost with it. Home offers to go on with it, and an
-//! app the system recreates reopens it. A game that ends, or that its
-//! players leave, is no longer kept.
+//! move once a person has rolled in it: a phone's operating system kills
+//! an app in the background when it wants the memory, and a game against
+//! the computer or passed from hand to hand must not be lost with it. Home
+//! offers to go on with it, and an app the system recreates reopens it. A
+//! game that ends, or that its players leave, is no longer kept.
 //!
 //! The file holds the game's [`Record`] (its setup and every roll and move,
 //! played again when it is read), in postcard after a format byte. One that
