@@ -22,7 +22,7 @@ use clovece::protocol::sim::{Config, Table};
 use clovece::protocol::{
     Act, Actor, Change, Colours, Due, Entry, Message, Reveal, Theme, TurnTimer,
 };
-use clovece::rules::{Colour, Die, HouseRules, Next, RuleSet, Seats};
+use clovece::rules::{Colour, Die, FirstPlayer, HouseRules, Next, RuleSet, Seats};
 use libp2p::Multiaddr;
 use libp2p::identity::Keypair;
 use serde_bytes::ByteBuf;
@@ -262,6 +262,7 @@ fn lobby_inputs(game_message: &[u8]) -> Vec<Vec<u8>> {
         rules: RuleSet::Classic(HouseRules::CROATIAN),
         timer: TurnTimer::Seconds30,
         theme: Theme::Sea,
+        first: FirstPlayer::FirstSix,
     };
     let lobby = [
         Lobby::Lookup,

@@ -53,7 +53,10 @@ fn declined_then_accepted() {
         "invitation shown {:?} after the host's invite",
         invited.elapsed()
     );
-    assert!(shows(window, "2 players · 30 s · Classic board · Classic"));
+    assert!(shows(
+        window,
+        "2 players · 30 s · Classic board · Classic · A random player begins"
+    ));
     ui_support::find(window, "Decline the invitation").mock_single_click(PointerEventButton::Left);
     assert!(!window.global::<InviteAdapter>().get_invited());
     assert_eq!(first.wait_for("declined: "), id);
@@ -80,6 +83,8 @@ fn declined_then_accepted() {
             "60",
             "--board",
             "sea",
+            "--first",
+            "red",
             "--private",
             "--name",
             "Ema",
@@ -92,7 +97,11 @@ fn declined_then_accepted() {
     pump_until("the second invitation is shown", || {
         shows(window, "Ema invites you to a room")
     });
-    assert!(shows(window, "3 players · 60 s · Sea board · Classic"));
+    // Who begins is the host's to choose, so the invitation says it.
+    assert!(shows(
+        window,
+        "3 players · 60 s · Sea board · Classic · Red begins"
+    ));
     let declined = first.wait_for_within("declined: ", std::time::Duration::from_secs(10));
     assert_eq!(declined.map(|(_, peer)| peer), Some(id.clone()));
     drop(first);

@@ -45,7 +45,7 @@ fn invitation_accepted_joins_the_room_and_makes_friends() {
     assert!(
         invite.starts_with("from \"Hana\" ")
             && invite.contains(&format!(
-                " room {code} players 2 turn 60 board sea rules classic ticket {ticket}"
+                " room {code} players 2 turn 60 board sea rules classic first random ticket {ticket}"
             )),
         "{invite}"
     );

@@ -54,7 +54,7 @@ fn open_room_appears_in_another_peers_list_and_disappears_when_full() {
     eprintln!("listed after {:?} (process start included)", at - started);
     assert!(
         room.starts_with(&format!(
-            "{code} free 1 players 2 turn 20 board sea rules classic ticket "
+            "{code} free 1 players 2 turn 20 board sea rules classic first random ticket "
         )),
         "{room}"
     );

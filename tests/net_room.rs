@@ -9,7 +9,7 @@ use std::time::Duration;
 use clovece::net::room::{self, Frame, Listing, Lobby, LookupError, Refusal, Room};
 use clovece::net::{Event, Node, RoomCode, RoomId, RoomSecret, Ticket};
 use clovece::protocol::{Theme, TurnTimer};
-use clovece::rules::RuleSet;
+use clovece::rules::{FirstPlayer, RuleSet};
 use libp2p::PeerId;
 use libp2p::identity::Keypair;
 use support::loopback;
@@ -34,6 +34,7 @@ async fn host(secret: Option<RoomSecret>, places: usize) -> Ticket {
         rules: RuleSet::Classic(Default::default()),
         timer: TurnTimer::Seconds30,
         theme: Theme::Classic,
+        first: FirstPlayer::Random,
     };
     let mut room = Room::new(ticket.clone(), places, listing, "Hana".into());
     tokio::spawn(async move {

@@ -351,6 +351,7 @@ pub(super) fn game_data(listing: &Listing) -> ui::RoomData {
         turn: listing.timer.seconds().map_or(0, i32::from),
         board: board(listing.theme),
         rules: rules_data(Some(listing.rules)),
+        first: super::online_adapter::first_index(listing.first),
     }
 }
 

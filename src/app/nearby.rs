@@ -291,6 +291,7 @@ mod tests {
             rules: crate::rules::RuleSet::Matfyz,
             timer: crate::protocol::TurnTimer::Seconds20,
             theme: Theme::Sea,
+            first: crate::rules::FirstPlayer::Random,
         };
         let choose = || CHOSEN.with(|c| *c.borrow_mut() = Some(("CLOVECE:A".into(), listing)));
         choose();

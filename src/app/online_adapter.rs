@@ -217,10 +217,7 @@ pub fn connect(
         let Some(window) = weak.upgrade() else { return };
         let adapter = window.global::<RoomAdapter>();
         let rules = options_from_ui(&adapter, settings().1).rules;
-        let first = FirstPlayer::for_room(rules);
-        if let Some(i) = FIRST.iter().position(|&f| f == first) {
-            adapter.set_first(i as i32);
-        }
+        adapter.set_first(first_index(FirstPlayer::for_room(rules)));
     });
     let (weak, state) = (window.as_weak(), online.clone());
     window.global::<ui::AppAdapter>().on_join_room(move |link| {
@@ -798,6 +795,11 @@ const FIRST: [FirstPlayer; 4] = [
     FirstPlayer::HighestRoll,
     FirstPlayer::FirstSix,
 ];
+
+/// `first` as the screens number it ([`FIRST`]).
+pub(super) fn first_index(first: FirstPlayer) -> i32 {
+    FIRST.iter().position(|&f| f == first).unwrap_or_default() as i32
+}
 
 /// The host's options as the host screen shows them; classic rules with
 /// the host's `house` rules (the header carries them to every phone), the

@@ -21,7 +21,7 @@ use crate::net::book::{Book, nickname_of};
 use crate::net::game::GAME_DIR;
 use crate::protocol::store::{Store, StoreError};
 use crate::protocol::{Header, Seat, Theme, TurnTimer};
-use crate::rules::{Colour, RuleSet};
+use crate::rules::{Colour, FirstPlayer, RuleSet};
 use crate::stats::Record;
 
 use super::leave::LeaveCost;
@@ -87,6 +87,7 @@ pub struct Unfinished {
     pub seats: Vec<(Colour, Sitter)>,
     pub timer: TurnTimer,
     pub theme: Theme,
+    pub first: FirstPlayer,
     /// When the log last changed.
     pub last: Option<SystemTime>,
     /// What giving it up costs: nothing for a game of one player
@@ -180,6 +181,7 @@ fn look(folder: PathBuf, dir: &Path) -> Option<Kept> {
         rules: header.rules,
         timer: header.timer,
         theme: header.theme,
+        first: header.first,
         last,
         leave: LeaveCost::of(
             crate::stats::record::counts(&header.seats),

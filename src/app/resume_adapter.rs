@@ -143,6 +143,7 @@ fn show(window: &AppWindow, s: &Online, shown: &Card) {
                 rules: game.rules,
                 timer: game.timer,
                 theme: game.theme,
+                first: game.first,
             }));
             let seats: Vec<ui::PlayerData> = game
                 .seats

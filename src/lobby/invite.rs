@@ -240,6 +240,7 @@ mod tests {
             rules: RuleSet::Classic(HouseRules::default()),
             timer: TurnTimer::Seconds60,
             theme: Theme::Sea,
+            first: crate::rules::FirstPlayer::Random,
         };
         let invite = || Lobby::Invite {
             ticket: ticket.to_string(),
@@ -251,7 +252,7 @@ mod tests {
         assert_eq!(got.from, "Hana");
         assert!(
             got.to_string()
-                .contains("players 2 turn 60 board sea rules classic"),
+                .contains("players 2 turn 60 board sea rules classic first random"),
             "{got}"
         );
         assert_eq!(Invitation::of(host, Lobby::Browse), None);

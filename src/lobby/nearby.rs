@@ -400,6 +400,7 @@ mod tests {
             rules: RuleSet::Classic(crate::rules::HouseRules::default()),
             timer: TurnTimer::Seconds30,
             theme: Theme::Classic,
+            first: crate::rules::FirstPlayer::Random,
         }
     }
 

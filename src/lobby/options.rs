@@ -156,13 +156,27 @@ pub fn rules_name(rules: RuleSet) -> String {
     }
 }
 
+/// The way of choosing who begins named `s`.
 pub fn first(s: &str) -> Result<FirstPlayer, OptionsError> {
-    match s.trim().to_ascii_lowercase().as_str() {
-        "random" => Ok(FirstPlayer::Random),
-        "red" => Ok(FirstPlayer::Red),
-        "highest-roll" => Ok(FirstPlayer::HighestRoll),
-        "first-six" => Ok(FirstPlayer::FirstSix),
-        _ => Err(OptionsError::First(s.to_owned())),
+    let name = s.trim().to_ascii_lowercase();
+    [
+        FirstPlayer::Random,
+        FirstPlayer::Red,
+        FirstPlayer::HighestRoll,
+        FirstPlayer::FirstSix,
+    ]
+    .into_iter()
+    .find(|&first| first_name(first) == name)
+    .ok_or_else(|| OptionsError::First(s.to_owned()))
+}
+
+/// The name of `first` on the command line.
+pub fn first_name(first: FirstPlayer) -> &'static str {
+    match first {
+        FirstPlayer::Random => "random",
+        FirstPlayer::Red => "red",
+        FirstPlayer::HighestRoll => "highest-roll",
+        FirstPlayer::FirstSix => "first-six",
     }
 }
 
@@ -236,7 +250,7 @@ impl Filter {
 }
 
 /// How the rooms list prints a listing: `players 3 turn 30 board sea rules
-/// classic`.
+/// classic first random`.
 pub struct Shown<'a>(pub &'a Listing);
 
 impl fmt::Display for Shown<'_> {
@@ -248,10 +262,11 @@ impl fmt::Display for Shown<'_> {
             .map_or_else(|| "none".to_owned(), |s| s.to_string());
         write!(
             f,
-            "players {} turn {turn} board {} rules {}",
+            "players {} turn {turn} board {} rules {} first {}",
             l.players,
             board_name(l.theme),
-            rules_name(l.rules)
+            rules_name(l.rules),
+            first_name(l.first)
         )
     }
 }
@@ -266,6 +281,7 @@ mod tests {
             rules: RuleSet::Classic(HouseRules::default()),
             timer,
             theme,
+            first: crate::rules::FirstPlayer::Random,
         }
     }
 

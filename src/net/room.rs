@@ -21,8 +21,9 @@ use super::seen;
 use super::ticket::{RoomId, RoomSecret, Ticket};
 use crate::bot::Level;
 use crate::protocol::computer::LevelDef;
+use crate::protocol::header::FirstPlayerDef;
 use crate::protocol::{Header, Theme, TurnTimer};
-use crate::rules::RuleSet;
+use crate::rules::{FirstPlayer, RuleSet};
 
 /// What travels on the byte channel: lobby messages, and the game log's
 /// messages once a game runs.
@@ -195,6 +196,10 @@ pub struct Listing {
     pub rules: RuleSet,
     pub timer: TurnTimer,
     pub theme: Theme,
+    /// Who begins: the host's to choose, so said before anyone is ready
+    /// (the host is red, and could otherwise begin every game unseen).
+    #[serde(with = "FirstPlayerDef")]
+    pub first: FirstPlayer,
 }
 
 impl Listing {
@@ -206,6 +211,7 @@ impl Listing {
             rules: header.rules,
             timer: header.timer,
             theme: header.theme,
+            first: header.first,
         }
     }
 
@@ -906,6 +912,7 @@ mod tests {
             rules: RuleSet::Matfyz,
             timer: TurnTimer::Seconds20,
             theme: Theme::Sea,
+            first: crate::rules::FirstPlayer::Random,
         }
     }
 

@@ -145,6 +145,7 @@ impl Table {
             rules: self.rules,
             timer: self.timer,
             theme: self.theme,
+            first: self.first,
         }
     }
 }
@@ -1367,6 +1368,7 @@ mod tests {
             rules: RuleSet::Classic(Default::default()),
             timer: TurnTimer::Seconds30,
             theme: Theme::Classic,
+            first: FirstPlayer::Random,
         };
         let two = Listing { players: 2, ..four };
         let none = Listing { players: 0, ..four };
@@ -1392,6 +1394,7 @@ mod tests {
                 rules: RuleSet::Classic(Default::default()),
                 timer: TurnTimer::Seconds30,
                 theme: Theme::Classic,
+                first: FirstPlayer::Random,
             }
         );
         let check = |header: &Header, terms| {
@@ -1418,12 +1421,19 @@ mod tests {
         other_board.theme = Theme::Sea;
         let mut weaker_stand_in = offered.clone();
         weaker_stand_in.stand_in = Level::Easy;
+        // The host is red: red beginning every game unseen is no game a
+        // guest agreed to.
+        let host_begins = Header {
+            first: FirstPlayer::Red,
+            ..offered.clone()
+        };
         let others = [
             more_players,
             other_rules,
             other_timer,
             other_board,
             weaker_stand_in,
+            host_begins,
         ];
         for other in others {
             let refused = check(&other, Some(&terms));
@@ -1974,6 +1984,7 @@ mod tests {
             rules: RuleSet::Classic(Default::default()),
             timer: TurnTimer::Seconds30,
             theme: Theme::Classic,
+            first: FirstPlayer::Random,
         }
     }
 
@@ -2393,6 +2404,7 @@ mod tests {
             rules: RuleSet::Matfyz,
             timer: TurnTimer::Seconds60,
             theme: Theme::Sea,
+            first: FirstPlayer::HighestRoll,
         };
         let joined = joined_as(Some(chosen), |_| {}, |_| Vec::new()).await;
         assert!(matches!(joined, Err(GameError::NotAsOffered)), "{joined:?}");

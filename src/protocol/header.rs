@@ -15,8 +15,9 @@ use crate::rules::{Colour, FirstPlayer, Game, RuleSet, Seats};
 
 /// The version of the log's messages and rules of validation, and of the
 /// room's setup before them (since 7 a guest signs only the game its
-/// host's terms name). Phones only play games of their own version.
-pub const PROTOCOL_VERSION: u16 = 7;
+/// host's terms name; since 8 the terms say who begins). Phones only play
+/// games of their own version.
+pub const PROTOCOL_VERSION: u16 = 8;
 
 /// The version of everything that every phone must compute identically: the
 /// rules engine and the computer players. Bump it whenever either changes
@@ -86,10 +87,11 @@ pub enum Theme {
     Sea,
 }
 
-/// How the first player is chosen, in the header's encoding.
+/// How the first player is chosen, in the header's encoding (and a room's
+/// listing's).
 #[derive(Serialize, Deserialize)]
 #[serde(remote = "FirstPlayer")]
-enum FirstPlayerDef {
+pub(crate) enum FirstPlayerDef {
     Red,
     Random,
     HighestRoll,
