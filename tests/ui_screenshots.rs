@@ -543,7 +543,7 @@ fn the_nearby_rooms_screen_looks_as_recorded() {
     // A screen reader hears whose room it is after what it is like.
     assert!(ui_support::shows(
         app.window(),
-        "Room P3RW9A: 1 of 2 seats free, 30 s per turn, Sea board, Croatian rules. Host: Ivo"
+        "Room P3RW9A: 1 of 2 seats free, 30 s per turn, Sea board, Croatian rules. The first six begins. Host: Ivo"
     ));
 }
 

@@ -98,7 +98,8 @@ impl Room {
         self.ticket()
     }
 
-    /// The game the room starts (players, rules, timer, board), once known.
+    /// The game the room starts (players, rules, timer, board, who begins),
+    /// once known.
     pub fn terms(&self) -> Option<&Listing> {
         self.terms.as_ref()
     }

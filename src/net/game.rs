@@ -122,7 +122,7 @@ pub enum GameError {
     /// The room's host said it starts another game than the one the
     /// player chose it for, or asked to sign another than it said.
     #[error(
-        "the host asked to start another game than its room offered (players, rules, turn timer, board, or the computer that plays for a player gone); not signed"
+        "the host asked to start another game than its room offered (players, rules, turn timer, board, who begins, or the computer that plays for a player gone); not signed"
     )]
     NotAsOffered,
     /// No turn timer, or another wait for a phone that is gone than this

@@ -1181,8 +1181,8 @@ fn as_shown(seats: Vec<SeatView>) -> Vec<SeatView> {
 
 /// Whether a guest whose offer was `key` and `commitment`, in a room whose
 /// host said it starts `terms`, signs `header`: it must be of this app's
-/// version, start that game (the players, rules, timer and board the
-/// guest was shown), seat the guest as offered, with the standard dice,
+/// version, start that game (the players, rules, timer, board and who
+/// begins the guest was shown), seat the guest as offered, with the standard dice,
 /// and be fair to every player. Every room has a turn timer and waits
 /// `grace_secs` (the rules' 45 s, [`Joining::grace_secs`]) for a phone
 /// that is gone: without a timer or with a longer wait, a host could hold
