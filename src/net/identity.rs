@@ -11,11 +11,15 @@
 use std::fs;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
+use std::sync::{Mutex, PoisonError};
 
 use libp2p::identity::Keypair;
 
 /// The key's file name inside the data folder.
 pub const KEY_FILE: &str = "identity.key";
+
+/// Held while the key is made ([`load_or_create`]).
+const LOCK_FILE: &str = "identity.key.lock";
 
 /// The largest key file read: a protobuf-encoded ed25519 key is 68 bytes.
 const MAX_KEY_FILE: u64 = 4096;
@@ -41,16 +45,31 @@ fn io_error(path: &Path) -> impl FnOnce(io::Error) -> IdentityError + '_ {
 }
 
 /// The identity kept in `dir`, made (and the folder created) on first use.
+/// Made under a lock ([`LOCK_FILE`] between processes where the platform
+/// locks files, a mutex within this one): two processes (or threads)
+/// starting at once for the first time would each make a key, the last
+/// renamed over the first, and the other would play as a player no file
+/// keeps, a stranger to its own saved game after a restart.
 pub fn load_or_create(dir: &Path) -> Result<Keypair, IdentityError> {
     let path = dir.join(KEY_FILE);
-    match load(&path) {
-        Err(IdentityError::Io { source, .. }) if source.kind() == io::ErrorKind::NotFound => {
-            let keypair = Keypair::generate_ed25519();
-            save(dir, &keypair)?;
-            Ok(keypair)
-        }
-        loaded => loaded,
+    let missing = |loaded: &Result<Keypair, IdentityError>| matches!(loaded, Err(IdentityError::Io { source, .. }) if source.kind() == io::ErrorKind::NotFound);
+    let loaded = load(&path);
+    if !missing(&loaded) {
+        return loaded;
     }
+    static MAKING: Mutex<()> = Mutex::new(());
+    let _making = MAKING.lock().unwrap_or_else(PoisonError::into_inner);
+    crate::durable::create_folder(dir).map_err(io_error(dir))?;
+    let lock = dir.join(LOCK_FILE);
+    let _held = crate::durable::lock(&lock).map_err(io_error(&lock))?;
+    // Made meanwhile by whoever held the lock before.
+    let loaded = load(&path);
+    if !missing(&loaded) {
+        return loaded;
+    }
+    let keypair = Keypair::generate_ed25519();
+    save(dir, &keypair)?;
+    Ok(keypair)
 }
 
 /// Reads the key at `path`.
@@ -90,6 +109,28 @@ fn save(dir: &Path, keypair: &Keypair) -> Result<(), IdentityError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn players_starting_at_once_for_the_first_time_make_one_key() {
+        let dir = tempfile::tempdir().unwrap();
+        let start = std::sync::Barrier::new(8);
+        let ids: Vec<_> = std::thread::scope(|s| {
+            let made: Vec<_> = (0..8)
+                .map(|_| {
+                    s.spawn(|| {
+                        start.wait();
+                        load_or_create(dir.path()).unwrap().public().to_peer_id()
+                    })
+                })
+                .collect();
+            made.into_iter().map(|t| t.join().unwrap()).collect()
+        });
+        let kept = load(&dir.path().join(KEY_FILE))
+            .unwrap()
+            .public()
+            .to_peer_id();
+        assert!(ids.iter().all(|&id| id == kept), "{ids:?} vs {kept}");
+    }
 
     #[test]
     fn identity_is_kept_across_restarts() {
