@@ -212,6 +212,16 @@ fn join_and_close_mid_game(dir: &std::path::Path, ticket: &str, taps: usize) {
     let window = app.window();
     join(window, ticket);
     play_until_my_roll(window, taps);
+    drop(app);
+    // Its network thread stops at its next await, and lets the game go
+    // (a killed app's at once): until then Home passes it by, as a game
+    // another window plays.
+    let games = session_folders(dir);
+    pump_until("the closed app's session lets its game go", || {
+        !games
+            .iter()
+            .any(|f| clovece::protocol::Store::in_use(&f.join(clovece::net::game::GAME_DIR)))
+    });
 }
 
 /// `window`'s app joins the room of `ticket`, says ready, and waits for
@@ -362,8 +372,10 @@ fn resume_pressed_on_home_rejoins_the_game_by_name_plays_it_out_and_records_it_o
             "You win!"
         };
         assert!(shows(window, said), "the result says {said:?}: {result}");
+        // Recorded, its session removes its folder (Home passes by a
+        // game a session still has open).
         pump_until("the game is recorded", || {
-            resume::kept(app_dir.path()).is_none()
+            session_folders(app_dir.path()).is_empty()
         });
         let record = recorded_once(app_dir.path());
         assert!(record.players.iter().all(|p| p.outcome != Outcome::Dropped));
@@ -480,8 +492,10 @@ fn a_resumed_game_whose_other_phone_is_gone_is_played_on_with_the_computer_in_it
             label_starting(window, "Ivo (Red, computer), ").is_some()
         });
         play_to_the_result(window);
+        // Recorded, its session removes its folder (Home passes by a
+        // game a session still has open).
         pump_until("the game is recorded", || {
-            resume::kept(app_dir.path()).is_none()
+            session_folders(app_dir.path()).is_empty()
         });
         let record = recorded_once(app_dir.path());
         let ivo = record.players.iter().find(|p| p.name == "Ivo").unwrap();
@@ -627,8 +641,10 @@ fn a_kept_game_everyone_else_left_is_offered_on_home_as_a_win_and_recorded_so() 
             "Home says what giving the game up counts as"
         );
         ui_support::find(window, "Leave game").mock_single_click(PointerEventButton::Left);
+        // Recorded, its session removes its folder (Home passes by a
+        // game a session still has open).
         pump_until("the game is recorded", || {
-            resume::kept(app_dir.path()).is_none()
+            session_folders(app_dir.path()).is_empty()
         });
         assert_eq!(my_outcome(app_dir.path()), Outcome::Won);
         host.finish();
@@ -653,8 +669,10 @@ fn leaving_a_game_everyone_else_left_shows_the_win_and_records_it() {
         assert!(shows(window, "left the game"), "the host's place says so");
         ui_support::find(window, "Home").mock_single_click(PointerEventButton::Left);
         assert_eq!(window.global::<AppAdapter>().get_screen(), Screen::Home);
+        // Recorded, its session removes its folder (Home passes by a
+        // game a session still has open).
         pump_until("the game is recorded", || {
-            resume::kept(app_dir.path()).is_none()
+            session_folders(app_dir.path()).is_empty()
         });
         assert_eq!(my_outcome(app_dir.path()), Outcome::Won);
         host.finish();
@@ -850,6 +868,30 @@ fn a_tap_on_a_kept_game_damaged_since_the_card_showed_it_shows_it_damaged() {
         card.invoke_discard();
         assert!(!folder.exists());
         assert!(!dir.path().join("stats.jsonl").exists());
+    });
+}
+
+/// Leave on the card cannot record the two losses (the statistics cannot
+/// be written): the card shows the game damaged, and its Discard then
+/// removes it, as Home does with a game given up that cannot be recorded,
+/// rather than trying the leave again.
+#[test]
+fn a_leave_that_cannot_be_recorded_shows_the_game_damaged_and_discard_removes_it() {
+    ui_support::on_ui_thread(|| {
+        let dir = tempfile::tempdir().unwrap();
+        let folder = kept_game(dir.path(), 1);
+        // A folder where the statistics file goes: no write can replace it.
+        std::fs::create_dir(dir.path().join("stats.jsonl")).unwrap();
+        let app = shown_app(dir.path());
+        let window = app.window();
+        ui_support::find(window, "Leave game").mock_single_click(PointerEventButton::Left);
+        let card = window.global::<ResumeAdapter>();
+        assert_eq!(card.get_state(), ResumeState::Damaged);
+        assert!(folder.exists());
+        card.invoke_discard();
+        assert!(!folder.exists(), "discarded, as the card says");
+        card.invoke_check();
+        assert_eq!(card.get_state(), ResumeState::None);
     });
 }
 

@@ -112,16 +112,22 @@ impl Unfinished {
 
 /// The newest online game kept in `data`, if any. A session's folder that
 /// holds no game (a room left before its start, or a game whose creation
-/// was cut short) is removed on the way, and
-/// a game the player gave up or saw end (the app was killed before its
-/// session recorded it) is recorded and removed (a given-up one that
-/// cannot be is damaged); one that cannot be looked into (a file-system
-/// error) is left alone.
+/// was cut short) is removed on the way, and a game the player gave up or
+/// saw end (the app was killed before its session recorded it) is
+/// recorded and removed (a given-up one that cannot be is damaged); one
+/// that cannot be looked into (a file-system error), or that another
+/// window of the app has open, is left alone.
 pub fn kept(data: &Path) -> Option<Kept> {
     let entries = std::fs::read_dir(data.join(GAMES)).ok()?;
     let mut folders: Vec<PathBuf> = entries.flatten().map(|e| e.path()).collect();
     folders.sort();
     folders.into_iter().rev().find_map(|folder| {
+        // A game another window of the app plays is its own: neither
+        // offered, nor shown as damaged (and discarded from under it),
+        // nor recorded as given up.
+        if Store::in_use(&folder.join(GAME_DIR)) {
+            return None;
+        }
         // A game given up is never offered back, even one whose leave
         // cannot be recorded: Discard then removes it.
         if folder.join(GIVEN_UP).exists() {
@@ -329,10 +335,7 @@ pub(super) mod tests {
         let (folder, phone) = kept_game_of(data.path(), None);
         let log = folder.join(GAME_DIR).join("log");
         std::fs::remove_file(&log).unwrap();
-        assert!(
-            matches!(kept(data.path()), Some(Kept::Damaged { .. })),
-            "being created"
-        );
+        assert!(kept(data.path()).is_none(), "being created");
         assert!(folder.exists());
         drop(phone);
 
@@ -340,6 +343,25 @@ pub(super) mod tests {
         std::fs::remove_file(folder.join(GAME_DIR).join("secret")).unwrap();
         assert!(matches!(kept(data.path()), Some(Kept::Damaged { .. })));
         assert!(folder.exists());
+    }
+
+    /// Another window plays the game (its store is open): Home passes it
+    /// by, even marked given up (that window's session records it), and
+    /// offers the one before it.
+    #[test]
+    fn a_game_another_window_plays_is_neither_offered_nor_given_up() {
+        let data = tempfile::tempdir().unwrap();
+        let older = kept_game(data.path());
+        let (playing, phone) = kept_game_of(data.path(), None);
+        assert_eq!(unfinished(data.path()).folder, older);
+        mark_given_up(&playing).unwrap();
+        assert_eq!(unfinished(data.path()).folder, older);
+        assert!(playing.exists());
+        let stats = crate::stats::Store::new(data.path()).load().unwrap();
+        assert!(stats.records.is_empty());
+        drop(phone);
+        assert_eq!(unfinished(data.path()).folder, older, "given up now");
+        assert!(!playing.exists());
     }
 
     #[test]

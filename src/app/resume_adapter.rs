@@ -56,12 +56,21 @@ pub fn connect(window: &AppWindow, online: &Rc<RefCell<Online>>, name: Rc<dyn Fn
     adapter.on_discard(move || {
         let Some(window) = weak.upgrade() else { return };
         let s = state.borrow();
-        let given_up = match tapped(&window, &s, &shown) {
+        let (folder, given_up) = match tapped(&window, &s, &shown) {
+            // Marked first: a leave that cannot be recorded leaves a game
+            // given up, which Home shows damaged from then on, as the
+            // card does now, and discards unrecorded.
             Some(Kept::Unfinished(game)) => {
-                resume::give_up(&s.data, &game.folder).map_err(|e| e.to_string())
+                let left = resume::mark_given_up(&game.folder)
+                    .map_err(|e| e.to_string())
+                    .and_then(|()| {
+                        resume::give_up(&s.data, &game.folder).map_err(|e| e.to_string())
+                    });
+                (game.folder, left)
             }
             Some(Kept::Damaged { folder, .. }) => {
-                resume::discard(&folder).map_err(|e| e.to_string())
+                let discarded = resume::discard(&folder).map_err(|e| e.to_string());
+                (folder, discarded)
             }
             None => return,
         };
@@ -69,6 +78,7 @@ pub fn connect(window: &AppWindow, online: &Rc<RefCell<Online>>, name: Rc<dyn Fn
             let adapter = window.global::<ResumeAdapter>();
             adapter.set_problem(e.into());
             adapter.set_state(ui::ResumeState::Damaged);
+            *shown.borrow_mut() = Some((folder, true));
             return;
         }
         hide(&window, &shown);

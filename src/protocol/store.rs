@@ -342,6 +342,13 @@ impl Store {
         })
     }
 
+    /// Whether a store, of this process or another, has the game in `dir`
+    /// open: it is being played (in another window, say), so neither
+    /// offered to resume nor given up.
+    pub fn in_use(dir: &Path) -> bool {
+        matches!(Open::take(dir), Err(StoreError::InUse { .. }))
+    }
+
     /// Whether `dir` holds a game whose creation was cut short (the app
     /// stopped after its secret and before its log with the header were
     /// written) that no store has open: nothing was saved, nothing is
