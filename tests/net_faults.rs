@@ -246,6 +246,20 @@ fn resuming_with_no_saved_game_says_so_and_exits_2() {
     assert!(err.contains("no saved game to resume"), "{err}");
 }
 
+/// `clovece <args>` with the data folder `data`, a computer player and
+/// loopback only, which must exit with status 2: its standard error.
+fn refused_with_data(data: &std::path::Path, args: &[&str]) -> String {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_clovece"))
+        .args(args)
+        .args(["--bot", "easy", "--listen", "/ip4/127.0.0.1/tcp/0"])
+        .args(["--data", data.to_str().unwrap()])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+    err
+}
+
 /// A game another process has open (a second `clovece join --data` on the
 /// folder, or the app) is left to it: neither resumed (both would sign in
 /// one log) nor replaced by a new room.
@@ -260,14 +274,7 @@ fn a_game_open_in_another_process_is_left_to_it() {
         &["join"][..],
         &["host", "--players", "2", "--computer", "1"][..],
     ] {
-        let out = std::process::Command::new(env!("CARGO_BIN_EXE_clovece"))
-            .args(args)
-            .args(["--bot", "easy", "--listen", "/ip4/127.0.0.1/tcp/0"])
-            .args(["--data", dir.path().to_str().unwrap()])
-            .output()
-            .unwrap();
-        let err = String::from_utf8_lossy(&out.stderr);
-        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        let err = refused_with_data(dir.path(), args);
         assert!(
             err.contains("is open in another window or process"),
             "{err}"
@@ -290,14 +297,7 @@ fn a_saved_game_that_cannot_be_read_is_kept_and_no_new_game_replaces_it() {
         &["host", "--players", "2", "--computer", "1"][..],
         &["join", "ABCD2345"],
     ] {
-        let out = std::process::Command::new(env!("CARGO_BIN_EXE_clovece"))
-            .args(args)
-            .args(["--bot", "easy", "--listen", "/ip4/127.0.0.1/tcp/0"])
-            .args(["--data", dir.path().to_str().unwrap()])
-            .output()
-            .unwrap();
-        let err = String::from_utf8_lossy(&out.stderr);
-        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        let err = refused_with_data(dir.path(), args);
         assert!(err.contains("cannot be read"), "{err}");
         assert_eq!(std::fs::read(game.join("secret")).unwrap(), b"not a secret");
         assert_eq!(

@@ -84,6 +84,32 @@ fn seats_of(players: usize) -> Vec<&'static str> {
     }
 }
 
+/// Where the pieces of a game of `players` may stand, no two on one square:
+/// the seat in turn, the seats, a spot for each piece, the track's 40
+/// squares shuffled (pieces on the track take them in order) and each
+/// seat's four home squares (0–3) shuffled (likewise).
+type Placing = (
+    &'static str,
+    Vec<&'static str>,
+    Vec<Spot>,
+    Vec<u8>,
+    Vec<Vec<usize>>,
+);
+
+fn placing(players: usize) -> impl Strategy<Value = Placing> {
+    let seats = seats_of(players);
+    (
+        prop::sample::select(seats.clone()),
+        Just(seats),
+        prop::collection::vec(
+            prop_oneof![Just(Spot::Base), Just(Spot::Home), Just(Spot::Track)],
+            4 * players,
+        ),
+        Just((0..40).collect::<Vec<u8>>()).prop_shuffle(),
+        prop::collection::vec(Just(vec![0usize, 1, 2, 3]).prop_shuffle(), players),
+    )
+}
+
 /// A classic document that is mostly a position that can arise: four
 /// pieces of each seated colour in its base, on its own home squares or on
 /// the track, no two on one square; so that the engine, not only the
@@ -92,16 +118,8 @@ fn seats_of(players: usize) -> Vec<&'static str> {
 fn classic_doc() -> impl Strategy<Value = Value> {
     (2usize..=4)
         .prop_flat_map(|players| {
-            let seats = seats_of(players);
             (
-                prop::sample::select(seats.clone()),
-                Just(seats),
-                prop::collection::vec(
-                    prop_oneof![Just(Spot::Base), Just(Spot::Home), Just(Spot::Track)],
-                    4 * players,
-                ),
-                Just((0..40).collect::<Vec<u8>>()).prop_shuffle(),
-                prop::collection::vec(Just(vec![1u8, 2, 3, 4]).prop_shuffle(), players),
+                placing(players),
                 prop::option::weighted(0.9, 1i64..=6),
                 prop::collection::vec(
                     prop_oneof![
@@ -124,7 +142,7 @@ fn classic_doc() -> impl Strategy<Value = Value> {
             )
         })
         .prop_map(
-            |(turn, seats, spots, squares, mut home_orders, roll, script, hostile)| {
+            |((turn, seats, spots, squares, mut home_orders), roll, script, hostile)| {
                 let mut squares = squares.into_iter();
                 let mut pieces = Map::new();
                 for (seat, colour) in seats.iter().enumerate() {
@@ -132,7 +150,7 @@ fn classic_doc() -> impl Strategy<Value = Value> {
                         .iter()
                         .map(|spot| match spot {
                             Spot::Base => "B".to_owned(),
-                            Spot::Home => format!("H{}", home_orders[seat].pop().unwrap()),
+                            Spot::Home => format!("H{}", home_orders[seat].pop().unwrap() + 1),
                             Spot::Track => format!("T{}", squares.next().unwrap()),
                         })
                         .collect();
@@ -157,16 +175,8 @@ fn matfyz_doc() -> impl Strategy<Value = Value> {
     const COLOURS: [&str; 4] = ["red", "blue", "green", "yellow"];
     (2usize..=4)
         .prop_flat_map(|players| {
-            let seats = seats_of(players);
             (
-                prop::sample::select(seats.clone()),
-                Just(seats),
-                prop::collection::vec(
-                    prop_oneof![Just(Spot::Base), Just(Spot::Home), Just(Spot::Track)],
-                    4 * players,
-                ),
-                Just((0..40).collect::<Vec<u8>>()).prop_shuffle(),
-                prop::collection::vec(Just(vec![0usize, 1, 2, 3]).prop_shuffle(), players),
+                placing(players),
                 (0usize..3, prop::option::weighted(0.9, 1i64..=6)),
                 prop::option::weighted(0.2, token()),
                 prop::collection::vec(
@@ -180,7 +190,7 @@ fn matfyz_doc() -> impl Strategy<Value = Value> {
             )
         })
         .prop_map(
-            |(turn, seats, spots, squares, home_orders, (sixes, last), done, script, hostile)| {
+            |((turn, seats, spots, squares, home_orders), (sixes, last), done, script, hostile)| {
                 let mut bases = vec![Vec::new(); seats.len()];
                 let mut homes = vec![vec![Value::Null; 4]; seats.len()];
                 let mut track = Map::new();

@@ -105,9 +105,9 @@ impl Book {
     }
 
     /// The book of the game folder `dir` for a game that resumes, or none.
-    /// A book that cannot be read is first renamed to `peers.damaged`, so
-    /// that the one the game saves next does not take the nicknames it
-    /// may still hold.
+    /// A book found damaged is first renamed to `peers.damaged`, so that
+    /// the one the game saves next does not take the nicknames it may
+    /// still hold.
     pub fn resumed(dir: &Path) -> Book {
         Book::load(dir).unwrap_or_else(|e| {
             warn!("no saved addresses; looking for the other players by mDNS: {e}");
