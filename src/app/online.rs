@@ -26,7 +26,8 @@ use crate::platform::discovery::Discovery;
 use crate::platform::multicast::Multicast;
 use crate::platform::multicast::MulticastHold;
 use crate::protocol::{
-    Colours, Control, Digest, Due, HeaderError, Phone, PhoneError, RollRecord, Theme, TurnTimer,
+    Colours, Control, Digest, Due, HeaderError, Phone, PhoneError, RollRecord, StoreError, Theme,
+    TurnTimer,
 };
 use crate::rules::{Colour, Die, FirstPlayer, Game, Move};
 
@@ -215,6 +216,9 @@ pub enum Problem {
     /// seats this player wrongly, is not fair to every player, or is not a
     /// valid game), in its (English) words: a broken or hostile host.
     BadStart(String),
+    /// The game is open in another window of the app (or another
+    /// process on its data folder), which plays it.
+    InUse,
     /// This phone cannot save or read what it keeps (the game, the
     /// player's key, the statistics), in the system's (English) words:
     /// its storage is full or not writable, or a kept game is damaged.
@@ -274,6 +278,7 @@ impl From<GameError> for Problem {
             | GameError::Unfair { .. }
             | GameError::Header(_)
             | GameError::Phone(PhoneError::Header(_)) => Problem::BadStart(e.to_string()),
+            GameError::Phone(PhoneError::Store(StoreError::InUse { .. })) => Problem::InUse,
             GameError::Folder(..)
             | GameError::NoSavedGame(..)
             | GameError::Unreadable(..)
@@ -675,6 +680,13 @@ mod tests {
                 Problem::Private,
             ),
             (LookupError::NoAnswer.into(), Problem::NoAnswer),
+            (
+                PhoneError::Store(StoreError::InUse {
+                    path: "/data/game".into(),
+                })
+                .into(),
+                Problem::InUse,
+            ),
             (
                 HeaderError::Protocol { ours: 6, theirs: 7 }.into(),
                 Problem::OtherVersion,

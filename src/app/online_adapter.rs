@@ -550,6 +550,7 @@ fn show_problem(adapter: &RoomAdapter, problem: Option<&Problem>) {
         Some(Problem::OtherVersion) => Ui::OtherVersion,
         Some(Problem::NotAsOffered) => Ui::NotAsOffered,
         Some(Problem::BadStart(_)) => Ui::BadStart,
+        Some(Problem::InUse) => Ui::InUse,
         Some(Problem::Storage(_)) => Ui::Storage,
         Some(Problem::Network(_)) => Ui::Network,
         Some(Problem::Other(_)) => Ui::Other,
