@@ -35,18 +35,20 @@ pub fn rename_over(
     path: &Path,
     write: impl FnOnce(&mut File) -> io::Result<()>,
 ) -> io::Result<File> {
-    let mut temp = path.to_owned().into_os_string();
-    temp.push(".tmp");
-    let temp = PathBuf::from(temp);
-    let mut options = OpenOptions::new();
-    options.read(true).write(true).create(true).truncate(true);
-    #[cfg(unix)]
-    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
-    let mut file = options.open(&temp)?;
-    write(&mut file)?;
-    file.sync_all()?;
-    fs::rename(&temp, path)?;
-    Ok(file)
+    // A temporary name of its own for each write: two processes replacing
+    // one file at once (two windows on one data folder) would otherwise
+    // write into the same temporary file, and rename the other's half.
+    // Created for its owner alone (tempfile's default on Unix: 0600); a
+    // failed write's temporary file is removed when dropped.
+    let mut name = path.file_name().unwrap_or_default().to_owned();
+    name.push(".");
+    let mut temp = tempfile::Builder::new()
+        .prefix(&name)
+        .suffix(".tmp")
+        .tempfile_in(folder(path))?;
+    write(temp.as_file_mut())?;
+    temp.as_file().sync_all()?;
+    temp.persist(path).map_err(|e| e.error)
 }
 
 /// Flushes the folder `dir`, which makes a rename or a new file in it
@@ -127,6 +129,29 @@ mod tests {
 
         assert_eq!(failed.unwrap_err().to_string(), "disk full");
         assert_eq!(fs::read(&path).unwrap(), b"old");
+        assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 1, "no temporary file left");
+    }
+
+    /// Two windows of the app on one data folder may save their settings
+    /// at the same moment: each write lands whole or not at all.
+    #[test]
+    fn writers_at_once_never_mix_their_content() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("settings.json");
+        let contents: Vec<Vec<u8>> = (0..8u8).map(|i| vec![b'a' + i; 64 * 1024]).collect();
+        std::thread::scope(|threads| {
+            for content in &contents {
+                let (path, contents) = (&path, &contents);
+                threads.spawn(move || {
+                    for _ in 0..20 {
+                        replace(path, |file| file.write_all(content)).unwrap();
+                        let read = fs::read(path).unwrap();
+                        assert!(contents.contains(&read), "a mixed file");
+                    }
+                });
+            }
+        });
+        assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 1, "no temporary file left");
     }
 
     #[test]
