@@ -484,7 +484,8 @@ impl Session {
         let (done, session_folder) = (given_up.clone(), folder.clone());
         std::thread::spawn(move || {
             let data = place.data.clone();
-            let ended = match run(role, place, &folder, sightings, &mut front, stopped) {
+            let session = || run(role, place, &folder, sightings, &mut front, stopped);
+            let ended = match unwound(session) {
                 Ok(Stopped::Recorded) => Ok(()),
                 // Given up, the game is recorded as its log stands, not
                 // kept for Home: the player left it (or saw its end).
@@ -577,6 +578,21 @@ enum Stopped {
 /// discovery's `sightings`, until the game ends (recording it in the
 /// statistics, then removing the folder) or `stop` fires (keeping a
 /// started game there, to be resumed).
+/// `run`'s result, or the problem of a panic in it: the screen waiting
+/// for the session's `Ended` would otherwise wait for ever. (The panic
+/// hook has already written the panic where the platform keeps such
+/// messages.)
+fn unwound<T>(run: impl FnOnce() -> Result<T, Problem>) -> Result<T, Problem> {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(run)).unwrap_or_else(|panic| {
+        let what = panic
+            .downcast_ref::<&str>()
+            .copied()
+            .or_else(|| panic.downcast_ref::<String>().map(String::as_str))
+            .unwrap_or("no message");
+        Err(Problem::Other(format!("the app failed: {what}")))
+    })
+}
+
 fn run(
     role: Role,
     place: Place,
@@ -649,6 +665,15 @@ mod tests {
     use crate::platform::discovery::SwarmMdns;
     use crate::platform::multicast::NoLock;
     use crate::stats::Outcome;
+
+    #[test]
+    fn a_panic_on_the_network_thread_ends_its_session_with_a_problem() {
+        let say = |what: &str| Err(Problem::Other(format!("the app failed: {what}")));
+        assert_eq!(unwound(|| -> Result<(), _> { panic!("boom") }), say("boom"));
+        let n = 3;
+        assert_eq!(unwound(|| -> Result<(), _> { panic!("{n} left") }), say("3 left"));
+        assert_eq!(unwound(|| Ok(7)), Ok(7));
+    }
 
     #[test]
     fn the_failures_of_joining_are_named_and_the_rest_say_their_kind() {
