@@ -129,7 +129,11 @@ mod tests {
 
         assert_eq!(failed.unwrap_err().to_string(), "disk full");
         assert_eq!(fs::read(&path).unwrap(), b"old");
-        assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 1, "no temporary file left");
+        assert_eq!(
+            fs::read_dir(dir.path()).unwrap().count(),
+            1,
+            "no temporary file left"
+        );
     }
 
     /// Two windows of the app on one data folder may save their settings
@@ -151,7 +155,11 @@ mod tests {
                 });
             }
         });
-        assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 1, "no temporary file left");
+        assert_eq!(
+            fs::read_dir(dir.path()).unwrap().count(),
+            1,
+            "no temporary file left"
+        );
     }
 
     #[test]

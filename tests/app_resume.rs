@@ -679,39 +679,48 @@ fn leaving_a_game_everyone_else_left_shows_the_win_and_records_it() {
     });
 }
 
+/// This app (its data in `dirs[0]`) in a game of three with a grace of
+/// 2 s, at another's turn; Ivo hosts it (`dirs[1]`) and Jana joins
+/// (`dirs[2]`), each waiting three seconds before each action, so that
+/// the game waits on one of them for that long once this player's turn
+/// ends.
+fn at_anothers_turn_among_three(dirs: &[tempfile::TempDir]) -> (App, process::Proc, process::Proc) {
+    let host_args = [
+        "host",
+        "--players",
+        "3",
+        "--name",
+        "Ivo",
+        "--grace",
+        "2",
+        "--turn",
+        "10",
+    ];
+    let paced = |dir: &std::path::Path, args: &[&str]| {
+        process::Proc::start(dir, args, process::Hand::Bot, 3000)
+    };
+    let mut host = paced(dirs[1].path(), &host_args);
+    let (ticket, _) = process::ticket(&mut host);
+    let guest = ["join", &ticket, "--name", "Jana", "--grace", "2"];
+    let other = paced(dirs[2].path(), &guest);
+    let app = shown_app(dirs[0].path());
+    app.agree_to_grace(2);
+    let window = app.window();
+    join(window, &ticket);
+    play_until_my_roll(window, 1);
+    let game = window.global::<GameAdapter>();
+    let others_turn = || ["Ivo", "Jana"].contains(&game.get_turn_name().as_str());
+    pump_until("another's turn", || others_turn() || !tap_turn(window));
+    pump_until("another's turn", others_turn);
+    (app, host, other)
+}
+
 #[test]
 fn a_stranded_game_left_is_recorded_as_a_leave_at_once() {
     ui_support::on_ui_thread(|| {
         let dirs: Vec<_> = (0..3).map(|_| tempfile::tempdir().unwrap()).collect();
-        let host_args = [
-            "host",
-            "--players",
-            "3",
-            "--name",
-            "Ivo",
-            "--grace",
-            "2",
-            "--turn",
-            "10",
-        ];
-        // Three seconds before each of their actions: the game waits on one
-        // of them for that long once this player's turn ends.
-        let paced = |dir: &std::path::Path, args: &[&str]| {
-            process::Proc::start(dir, args, process::Hand::Bot, 3000)
-        };
-        let mut host = paced(dirs[1].path(), &host_args);
-        let (ticket, _) = process::ticket(&mut host);
-        let guest = ["join", &ticket, "--name", "Jana", "--grace", "2"];
-        let other = paced(dirs[2].path(), &guest);
-        let app = shown_app(dirs[0].path());
-        app.agree_to_grace(2);
-        let window = app.window();
-        join(window, &ticket);
-        play_until_my_roll(window, 1);
-        let game = window.global::<GameAdapter>();
-        let others_turn = || ["Ivo", "Jana"].contains(&game.get_turn_name().as_str());
-        pump_until("another's turn", || others_turn() || !tap_turn(window));
-        pump_until("another's turn", others_turn);
+        let (app, host, other) = at_anothers_turn_among_three(&dirs);
+        let game = app.window().global::<GameAdapter>();
         // Both gone: no certificate can come, and this player's turn, where
         // a leave is signed, never comes again.
         host.kill();
@@ -724,6 +733,30 @@ fn a_stranded_game_left_is_recorded_as_a_leave_at_once() {
         pump_until("the left game is recorded and removed", || {
             !folders[0].exists()
         });
+        assert_eq!(my_outcome(dirs[0].path()), Outcome::Left);
+    });
+}
+
+/// Left while the others still played, the game waits for this player's
+/// turn to sign the leave in; the others gone before it comes, the game
+/// is stuck, and its session, unseen, records it then rather than run on
+/// until the app closes.
+#[test]
+fn a_game_left_that_gets_stranded_afterwards_is_recorded_as_a_leave() {
+    ui_support::on_ui_thread(|| {
+        let dirs: Vec<_> = (0..3).map(|_| tempfile::tempdir().unwrap()).collect();
+        let (app, host, other) = at_anothers_turn_among_three(&dirs);
+        let game = app.window().global::<GameAdapter>();
+        host.kill();
+        other.kill();
+        assert!(!game.get_stranded(), "not stuck yet as the player leaves");
+        let folders = session_folders(dirs[0].path());
+        game.invoke_leave();
+        ui_support::pump_within(
+            Duration::from_secs(120),
+            "the left game is recorded and removed",
+            || !folders[0].exists(),
+        );
         assert_eq!(my_outcome(dirs[0].path()), Outcome::Left);
     });
 }

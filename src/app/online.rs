@@ -671,7 +671,10 @@ mod tests {
         let say = |what: &str| Err(Problem::Other(format!("the app failed: {what}")));
         assert_eq!(unwound(|| -> Result<(), _> { panic!("boom") }), say("boom"));
         let n = 3;
-        assert_eq!(unwound(|| -> Result<(), _> { panic!("{n} left") }), say("3 left"));
+        assert_eq!(
+            unwound(|| -> Result<(), _> { panic!("{n} left") }),
+            say("3 left")
+        );
         assert_eq!(unwound(|| Ok(7)), Ok(7));
     }
 

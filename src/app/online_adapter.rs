@@ -50,10 +50,10 @@ pub struct Online {
     grace_secs: u16,
     pub(super) session: Option<Session>,
     /// A session whose game the player gave up (left, or closed after its
-    /// end), with its generation: it plays on unseen until it has signed
-    /// the leave or the others hold the end, and records the game. Or the
-    /// session of a room left before the start, until its goodbye is sent.
-    leaving: Option<(u64, Session)>,
+    /// end): it plays on unseen until it has signed the leave or the
+    /// others hold the end, and records the game. Or the session of a room
+    /// left before the start, until its goodbye is sent.
+    leaving: Option<Leaving>,
     /// The platform's multicast lock, held by each session (the
     /// invitations' nodes hold it through their discovery), and the
     /// bookmark of what to reopen if the system kills the app.
@@ -180,6 +180,38 @@ impl Online {
     }
 }
 
+/// A session playing on after the player gave its game up, or left its
+/// room.
+struct Leaving {
+    /// The session's generation, whose updates are its own.
+    generation: u64,
+    session: Session,
+    /// The game left before its end, kept up to date unseen: should it get
+    /// stuck (the others gone before this player's turn, in which the
+    /// leave is signed, comes), the session stops, and the game is
+    /// recorded as its log then stands, with this player's leave.
+    game: Option<OnlineGame>,
+}
+
+impl Leaving {
+    /// Takes in an update of its session: whether the session ended.
+    fn apply(&mut self, update: Update) -> bool {
+        match (update, &mut self.game) {
+            (Update::Ended(_), _) => return true,
+            (Update::Log(snapshot), Some(game)) => game.update(snapshot),
+            (Update::Silent(silent), Some(game)) => {
+                game.tick(&silent);
+                if game.stranded(&silent) {
+                    self.game = None;
+                    self.session.stop();
+                }
+            }
+            _ => {}
+        }
+        false
+    }
+}
+
 /// The player's identity, kept in the data folder.
 pub(super) fn identity(s: &Online) -> Result<libp2p::identity::Keypair, String> {
     crate::net::identity::load_or_create(&s.data).map_err(|e| e.to_string())
@@ -277,7 +309,11 @@ pub fn connect(
             && s.leaving.is_none()
         {
             session.act(Action::LeaveRoom);
-            s.leaving = Some((s.generation, session));
+            s.leaving = Some(Leaving {
+                generation: s.generation,
+                session,
+                game: None,
+            });
         }
         s.generation += 1;
         s.room = None;
@@ -318,8 +354,8 @@ pub(super) fn begin(
     invite_adapter::session_begins(window, &mut s.invites);
     // One game at a time: a given-up game still playing out stops here
     // and is recorded as it stands (it stays busy until then).
-    if let Some((_, leaving)) = &mut s.leaving {
-        leaving.stop();
+    if let Some(leaving) = &mut s.leaving {
+        leaving.session.stop();
     }
     s.generation += 1;
     s.game = None;
@@ -387,8 +423,12 @@ fn seat_command(
 fn apply(window: &AppWindow, online: &Rc<RefCell<Online>>, generation: u64, update: Update) {
     let mut s = online.borrow_mut();
     if s.generation != generation {
-        let given_up = s.leaving.as_ref().is_some_and(|(g, _)| *g == generation);
-        if given_up && matches!(update, Update::Ended(_)) {
+        let ended = s
+            .leaving
+            .as_mut()
+            .filter(|leaving| leaving.generation == generation)
+            .is_some_and(|leaving| leaving.apply(update));
+        if ended {
             s.leaving = None;
             drop(s);
             // Its folder is free: Home may offer another kept game.
@@ -724,11 +764,10 @@ pub fn cancel_choice(window: &AppWindow, online: &Rc<RefCell<Online>>) -> bool {
 /// is final and the leave is ignored.
 pub fn leave(online: &Rc<RefCell<Online>>) -> bool {
     let mut s = online.borrow_mut();
-    if s.game.is_none() {
+    let Some(game) = s.game.take() else {
         return false;
-    }
-    give_up(&mut s);
-    s.game = None;
+    };
+    give_up(&mut s, Some(game));
     s.keep_bookmark();
     true
 }
@@ -742,7 +781,8 @@ pub fn leave_won(window: &AppWindow, online: &Rc<RefCell<Online>>) -> bool {
     if !s.game.as_ref().is_some_and(OnlineGame::won_if_left) {
         return false;
     }
-    give_up(&mut s);
+    // Its end comes with this leave: no wait to get stuck in.
+    give_up(&mut s, None);
     if let Some(game) = s.game.as_mut() {
         game.leave();
     }
@@ -753,16 +793,22 @@ pub fn leave_won(window: &AppWindow, online: &Rc<RefCell<Online>>) -> bool {
 
 /// Gives the game's session up: it goes on until the others hold the end
 /// (or the leave), then records the game in the statistics; its later
-/// updates are not shown, and the next session may begin at once.
-fn give_up(s: &mut Online) {
+/// updates are not shown, and the next session may begin at once. `game`,
+/// the game as shown, is watched meanwhile ([`Leaving::game`]).
+fn give_up(s: &mut Online, game: Option<OnlineGame>) {
     if let Some(mut session) = s.session.take() {
         session.give_up();
         // Stranded, the game may never come back to this player's turn to
         // sign the leave in: it is recorded now.
-        if s.game.as_ref().is_some_and(|g| g.stranded(&s.silent)) {
+        let stranded = game.as_ref().is_some_and(|g| g.stranded(&s.silent));
+        if stranded {
             session.stop();
         }
-        s.leaving = Some((s.generation, session));
+        s.leaving = Some(Leaving {
+            generation: s.generation,
+            session,
+            game: game.filter(|_| !stranded),
+        });
     }
     s.generation += 1;
     s.room = None;

@@ -138,7 +138,11 @@ mod tests {
         let first = load_or_create(dir.path()).unwrap();
         let again = load_or_create(dir.path()).unwrap();
         assert_eq!(first.public().to_peer_id(), again.public().to_peer_id());
-        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 2, "the key and its lock, no temporary file");
+        assert_eq!(
+            std::fs::read_dir(dir.path()).unwrap().count(),
+            2,
+            "the key and its lock, no temporary file"
+        );
     }
 
     #[test]

@@ -276,7 +276,11 @@ mod tests {
         let loaded = store.load().unwrap();
         assert_eq!(loaded.records.len(), 2);
         assert!(loaded.damaged.is_empty());
-        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 2, "the statistics and their lock, no temporary file");
+        assert_eq!(
+            std::fs::read_dir(dir.path()).unwrap().count(),
+            2,
+            "the statistics and their lock, no temporary file"
+        );
     }
 
     /// Two writers at once (say `clovece stats` beside a game recording
