@@ -21,7 +21,7 @@ use clovece::app::online::{Part, Update};
 use clovece::app::resume::{self, Kept, Sitter};
 use clovece::app::room::{self, Room};
 use clovece::app::ui::{
-    AppAdapter, AppWindow, GameAdapter, LeaveCost, ResumeAdapter, ResumeState, Screen,
+    AppAdapter, AppWindow, GameAdapter, LeaveCost, ResumeAdapter, ResumeState, RoomAdapter, Screen,
 };
 use clovece::app::{App, Services};
 use clovece::lobby::RoomOptions;
@@ -967,5 +967,35 @@ fn home_gives_up_no_game_while_a_session_plays_it() {
         drop(app);
         // Its network thread stops at its next await.
         std::thread::sleep(Duration::from_millis(500));
+    });
+}
+
+/// The room screen left while a resumed game still loads: its session
+/// stops, and once it has (its folder free again), Home offers the game
+/// again, rather than passing it by as one another window plays.
+#[test]
+fn a_resume_called_off_while_it_loads_is_offered_again_once_its_session_stops() {
+    ui_support::on_ui_thread(|| {
+        let data = tempfile::tempdir().unwrap();
+        let folder = kept_game(data.path(), 1);
+        let app = shown_app(data.path());
+        let window = app.window();
+        let card = window.global::<ResumeAdapter>();
+        assert_eq!(card.get_state(), ResumeState::Unfinished, "Home offers it");
+        ui_support::find(window, "Resume the game").mock_single_click(PointerEventButton::Left);
+        assert_eq!(window.global::<AppAdapter>().get_screen(), Screen::Room);
+        // The session has the game open; the event loop, not pumped, has
+        // not shown it on the board yet.
+        let open = std::time::Instant::now();
+        while !clovece::protocol::Store::in_use(&folder.join(GAME_DIR)) {
+            assert!(open.elapsed() < Duration::from_secs(30), "the game opens");
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        window.global::<RoomAdapter>().invoke_leave();
+        assert_eq!(window.global::<AppAdapter>().get_screen(), Screen::Home);
+        pump_until("Home offers the game again", || {
+            card.get_state() == ResumeState::Unfinished
+        });
+        assert!(folder.exists(), "kept, not given up");
     });
 }

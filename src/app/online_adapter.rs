@@ -300,15 +300,20 @@ pub fn connect(
         // Before the start leaving costs nothing. In the room, the session
         // says goodbye (a host's guests learn at once that the room is
         // closed) and ends; if the game started meanwhile, it stops and
-        // the game is kept to be resumed. Still looking for the room, it
-        // just stops.
+        // the game is kept to be resumed. Still looking for the room (or
+        // loading a game to resume), it just stops. Either way it is
+        // kept until it has ended: its game's folder is in use until then,
+        // and Home looks for kept games again once it is free.
         let mut s = state.borrow_mut();
         let in_room = s.room.as_ref().is_some_and(|r| r.ticket().is_some());
-        if let Some(session) = s.session.take()
-            && in_room
+        if let Some(mut session) = s.session.take()
             && s.leaving.is_none()
         {
-            session.act(Action::LeaveRoom);
+            if in_room {
+                session.act(Action::LeaveRoom);
+            } else {
+                session.stop();
+            }
             s.leaving = Some(Leaving {
                 generation: s.generation,
                 session,
