@@ -59,12 +59,9 @@ impl Statistics {
             Err(e) => return Err(e.into()),
         };
         let loaded = Store::new(data).load()?;
-        let player = tally::players(&loaded.records)
-            .into_iter()
-            .find(|p| p.peer == me);
+        let (player, mut others) = tally::with(&loaded.records, &me);
         // A friend listed in a game that never finished has no game to
         // show.
-        let mut others = tally::met(&loaded.records, &me);
         others.retain(|p| p.overall.games > 0);
         Ok(match player {
             Some(player) => Statistics::Shown {

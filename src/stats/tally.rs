@@ -102,12 +102,18 @@ pub fn players<'a>(records: impl IntoIterator<Item = &'a Record>) -> Vec<PlayerS
 /// their statistics over those games, most games first. A record without
 /// `me` (a file copied from another phone) is no game with them.
 pub fn met(records: &[Record], me: &str) -> Vec<PlayerStats> {
+    with(records, me).1
+}
+
+/// `me`'s statistics (`None`: in no record) and the players `me` met
+/// ([`met`]), from one pass over the records.
+pub fn with(records: &[Record], me: &str) -> (Option<PlayerStats>, Vec<PlayerStats>) {
     let together = records
         .iter()
         .filter(|r| r.players.iter().any(|p| p.peer == me));
     let mut met = players(together);
-    met.retain(|p| p.peer != me);
-    met
+    let mine = met.iter().position(|p| p.peer == me).map(|at| met.remove(at));
+    (mine, met)
 }
 
 impl fmt::Display for PlayerStats {
