@@ -565,17 +565,19 @@ fn bench(budget: Budget) -> Result<(), String> {
     ))
 }
 
-/// The message with control characters escaped, so that an error quoting
-/// hostile input (a key with a newline in it) stays on one line.
+/// The message with control characters and line breaks escaped, so that
+/// an error quoting hostile input (a key with a newline, or U+2028, in it)
+/// stays on one line for any reader.
 fn one_line(message: &str) -> String {
+    let breaks = |c: char| c.is_control() || matches!(c, '\u{2028}' | '\u{2029}');
     message
         .chars()
         .flat_map(|c| {
-            let escaped = c.is_control().then(|| c.escape_default());
+            let escaped = breaks(c).then(|| c.escape_default());
             escaped
                 .into_iter()
                 .flatten()
-                .chain((!c.is_control()).then_some(c))
+                .chain((!breaks(c)).then_some(c))
         })
         .collect()
 }

@@ -398,8 +398,8 @@ fn any_step_after_the_game_ended_is_refused_naming_its_index() {
 }
 
 /// serde's messages for an unknown field or step name quote the name
-/// as written, so a name with an escaped newline splits the error over
-/// two lines of stderr.
+/// as written, so a name with an escaped newline (or any other of
+/// Unicode's line breaks) splits the error over two lines of stderr.
 #[test]
 fn errors_stay_on_one_line_whatever_the_input() {
     refused(
@@ -410,6 +410,13 @@ fn errors_stay_on_one_line_whatever_the_input() {
         "replay",
         &with(position(), "script", json!([{"bad\nstep": 1}])).to_string(),
     );
+    for line_break in ["\r", "\u{2028}", "\u{2029}", "\u{85}"] {
+        let key = format!("bad{line_break}key");
+        refused(
+            "moves",
+            &with(with(position(), "roll", json!(1)), &key, json!(1)).to_string(),
+        );
+    }
 }
 
 /// A word the input made long is quoted in part: the error stays a short

@@ -112,7 +112,10 @@ pub fn with(records: &[Record], me: &str) -> (Option<PlayerStats>, Vec<PlayerSta
         .iter()
         .filter(|r| r.players.iter().any(|p| p.peer == me));
     let mut met = players(together);
-    let mine = met.iter().position(|p| p.peer == me).map(|at| met.remove(at));
+    let mine = met
+        .iter()
+        .position(|p| p.peer == me)
+        .map(|at| met.remove(at));
     (mine, met)
 }
 
