@@ -284,6 +284,40 @@ fn seats_no_game_has_are_refused_by_both_commands() {
     }
 }
 
+/// A key only another command reads is let pass, so that one document
+/// serves every command, but it must be of its kind: a `script` given to
+/// `moves` or `bot` is still a list of steps.
+#[test]
+fn a_script_passed_by_is_still_a_list_of_steps() {
+    let doc = with(
+        with(with(position(), "roll", json!(1)), "level", json!("easy")),
+        "seed",
+        json!(1),
+    );
+    for command in ["moves", "bot"] {
+        let good = json!([{"roll": 9}, {"move": "X>Y"}]);
+        assert_eq!(
+            common::run(command, &with(doc.clone(), "script", good).to_string()).code,
+            0
+        );
+        for bad in [
+            json!(5),
+            json!([5]),
+            json!([{"roll": 1}, "x"]),
+            json!([{"jump": 1}]),
+        ] {
+            let error = refused(
+                command,
+                &with(doc.clone(), "script", bad.clone()).to_string(),
+            );
+            assert!(
+                error.contains("step") || error.contains("JSON"),
+                "{bad}: {error}"
+            );
+        }
+    }
+}
+
 #[test]
 fn malformed_json_is_refused_by_both_commands() {
     let valid = with(with(position(), "roll", json!(1)), "script", json!([]));

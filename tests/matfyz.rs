@@ -647,6 +647,20 @@ fn positions_that_cannot_arise_are_rejected_with_a_clear_error() {
         assert!(err.contains(expected), "{err:?} lacks {expected:?}");
         assert!(!err.contains('\n'));
     }
+    // A script, which only `replay` reads, is still a list of steps.
+    let scripted = with(good.clone(), "script", json!([{"roll": 1}, "x"]));
+    let scripted_bot = with(
+        with(scripted.clone(), "level", json!("easy")),
+        "seed",
+        json!(1),
+    );
+    for err in [
+        notation::moves(&scripted.to_string()),
+        notation::bot(&scripted_bot.to_string()),
+    ] {
+        let err = err.unwrap_err().to_string();
+        assert!(err.contains("step 1"), "{err}");
+    }
     // `moves` and `bot` need rolls to move with; empty is not missing.
     let empty = with(good.clone(), "rolls", json!([])).to_string();
     let bot = with(with(good, "level", json!("hard")), "seed", json!(1));

@@ -141,6 +141,7 @@ impl Pieces {
 /// `moves` for a classic position.
 pub fn moves(input: &str) -> Result<Value, NotationError> {
     let doc = Doc::parse(input)?;
+    super::passed_by(doc.script.as_ref())?;
     let roll = super::die(doc.roll.ok_or(NotationError::Missing("roll"))?)?;
     let game = doc.game()?;
     let mut moves: Vec<String> = match game.phase() {
@@ -191,6 +192,7 @@ pub fn replay(input: &str) -> Result<Value, NotationError> {
 /// `bot` for a classic position: the computer's move for the roll.
 pub fn bot(input: &str) -> Result<Value, NotationError> {
     let doc = Doc::parse(input)?;
+    super::passed_by(doc.script.as_ref())?;
     let roll = super::die(doc.roll.ok_or(NotationError::Missing("roll"))?)?;
     let level = super::level(
         doc.level

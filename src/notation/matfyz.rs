@@ -182,6 +182,7 @@ fn position_json(position: &Position) -> Value {
 /// turn: a trailing six counts as the last roll).
 pub fn moves(input: &str) -> Result<Value, NotationError> {
     let doc = Doc::parse(input)?;
+    super::passed_by(doc.script.as_ref())?;
     let position = doc.position(Trailing::Last)?;
     if position.rolls().last.is_none() {
         return Err(NotationError::NoRolls);
@@ -200,6 +201,7 @@ pub fn moves(input: &str) -> Result<Value, NotationError> {
 /// (read as for `moves`: the listed rolls are the whole turn).
 pub fn bot(input: &str) -> Result<Value, NotationError> {
     let doc = Doc::parse(input)?;
+    super::passed_by(doc.script.as_ref())?;
     let level = super::level(
         doc.level
             .as_deref()

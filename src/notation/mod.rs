@@ -120,6 +120,16 @@ fn steps(
     }))
 }
 
+/// Checks a `script` that the command reads past (`moves`, `bot`): one
+/// document may be given to every command, but its script must still be
+/// a list of steps, as `replay` would read it.
+fn passed_by(script: Option<&Script>) -> Result<(), NotationError> {
+    match script {
+        Some(_) => steps(script)?.try_for_each(|step| step.map(drop)),
+        None => Ok(()),
+    }
+}
+
 /// `clovece moves`: the legal moves for a position and a roll.
 pub fn moves(input: &str) -> Result<String, NotationError> {
     answer(input, classic::moves, matfyz::moves)

@@ -46,8 +46,8 @@ pub struct Rolls {
     /// capture each other, so sixes never run out of uses).
     pub sixes: u32,
     /// The number that ended the rolling, while it is unused; `None` while
-    /// the colour in turn still rolls. Only `clovece moves` ever makes it a
-    /// six (there the listed rolls are the whole turn).
+    /// the colour in turn still rolls. Only `clovece moves` and `clovece
+    /// bot` ever make it a six (there the listed rolls are the whole turn).
     pub last: Option<Die>,
 }
 
