@@ -87,6 +87,9 @@ fn a_game_against_the_computer_is_played_to_the_result() {
             };
             assert!(header(" wins!"));
             assert!(!header("'s turn") && !header(" is playing"));
+            // The person plays red; the computer, the others.
+            let computer = game.get_turn() != Hue::Red;
+            assert_eq!(header(" (computer) wins!"), computer, "the winner as such");
             won_shown = true;
         }
         if window.global::<AppAdapter>().get_screen() == Screen::Result {

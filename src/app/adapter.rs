@@ -981,7 +981,8 @@ fn show_game(window: &AppWindow, state: &State, game: &OfflineGame) {
     };
     adapter.set_turn(hue(turn));
     adapter.set_turn_name(name(game.player(turn)).into());
-    adapter.set_turn_computer(!human);
+    // The winner's too, until the result shows ("Blue (computer) wins!").
+    adapter.set_turn_computer(matches!(game.player(turn), Some(Player::Computer { .. })));
     adapter.set_turn_yours(human && game.only_person() == Some(turn));
     adapter.set_can_roll(rolling && human);
     adapter.set_ran_out(game.ran_out());
