@@ -53,7 +53,9 @@ impl GameFile {
         if !record.started() {
             return false;
         }
+        let folder = self.path.parent().unwrap_or(Path::new("."));
         let written = encode(record).map_err(io::Error::other).and_then(|bytes| {
+            crate::durable::create_folder(folder)?;
             crate::durable::rename_over(&self.path, |file| file.write_all(&bytes)).map(drop)
         });
         if let Err(e) = &written {
@@ -190,6 +192,16 @@ mod tests {
         assert!(kept.load().is_none());
         assert!(!kept.offered());
         kept.discard();
+    }
+
+    /// The app's data folder is made by whatever first writes into it;
+    /// the game on the device may be the first.
+    #[test]
+    fn a_game_is_kept_in_a_data_folder_not_made_yet() {
+        let data = tempfile::tempdir().unwrap();
+        let kept = GameFile::in_folder(&data.path().join("clovece"));
+        assert!(kept.save(&game()));
+        assert!(kept.offered());
     }
 
     #[test]
