@@ -280,3 +280,37 @@ fn the_game_survives_its_host_leaving_after_the_start() {
     let result = ana.wait_for("result: ");
     assert_eq!(ivo.wait_for("result: "), result);
 }
+
+/// A phone asking for a seat once the game has started (an invitation
+/// accepted, or a QR code scanned, late) is told at once that the room is
+/// closed, rather than left waiting to be told the host did not answer.
+#[test]
+fn a_phone_asking_for_a_seat_after_the_start_is_told_the_room_is_closed() {
+    let dirs = dirs(3);
+    let mut host = Proc::start(
+        dirs[0].path(),
+        &["host", "--players", "2", "--name", "Hana"],
+        process::Hand::Bot,
+        300,
+    );
+    let (ticket, _) = ticket(&mut host);
+    let mut guest = Proc::start(dirs[1].path(), &["join", &ticket], process::Hand::Bot, 300);
+    host.wait_for("seat: ");
+    guest.wait_for("seat: ");
+    let late = std::process::Command::new(process::BIN)
+        .args([
+            "join",
+            &ticket,
+            "--listen",
+            "/ip4/127.0.0.1/tcp/0",
+            "--data",
+        ])
+        .arg(dirs[2].path())
+        .output()
+        .unwrap();
+    assert_eq!(late.status.code(), Some(2));
+    let said = String::from_utf8_lossy(&late.stderr);
+    assert!(said.contains("the host closed the room"), "{said}");
+    // The game itself is not what this tests: both are killed as dropped.
+    drop((host, guest));
+}

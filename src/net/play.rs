@@ -13,6 +13,7 @@ use tracing::warn;
 use super::front::{Action, Front, Progress};
 use super::game::{GameError, Peer};
 use super::node::{Event, Node};
+use super::room;
 use super::setup::{Envelope, send};
 use crate::protocol::presence::Millis;
 use crate::protocol::state::Control;
@@ -233,7 +234,12 @@ pub(super) async fn play(
         // What this player does now, if anything.
         let action = tokio::select! {
             event = node.next() => {
-                if let Event::Message { from, bytes } = event
+                if let Event::Message { from, bytes } = &event
+                    && colour_of(*from).is_none()
+                    && let Some(refusal) = room::started(bytes)
+                {
+                    let _ = node.send(*from, refusal);
+                } else if let Event::Message { from, bytes } = event
                     && let Some(colour) = colour_of(from)
                 {
                     watch.heard(colour, now());

@@ -507,6 +507,23 @@ fn ask_among(node: &mut Node, asked: &mut Vec<PeerId>, peer: PeerId) {
     asked.push(peer);
 }
 
+/// What a room whose game has started answers `bytes`, if they ask for a
+/// seat (an invitation accepted, or a QR code scanned, after the start):
+/// that it is closed, at once, rather than nothing, which would leave the
+/// phone asking to wait and then say the host did not answer.
+pub(super) fn started(bytes: &[u8]) -> Option<Vec<u8>> {
+    match lobby(bytes)? {
+        Lobby::Join { room, .. } => Some(
+            Frame::Lobby(Lobby::Refused {
+                room,
+                why: Refusal::Closed,
+            })
+            .encode(),
+        ),
+        _ => None,
+    }
+}
+
 /// The lobby message in a channel message, if it is one.
 fn lobby(bytes: &[u8]) -> Option<Lobby> {
     match Frame::decode(bytes) {
