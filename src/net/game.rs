@@ -207,6 +207,8 @@ pub async fn run(
         (Role::Join(Some(joining)), _) => Start::Join(joining),
     };
     let sightings = peer.sightings.take();
+    // Whether the player left the room as its game started.
+    let mut left = false;
     // A resumed game's nicknames, said at its setup, come from its book.
     let (mut node, phone, book, names) = match start {
         Start::Resume(saved) => {
@@ -229,7 +231,7 @@ pub async fn run(
         Start::Join(joining) => {
             let secret = DiceSecret::generate()?;
             let mut node = listen(&keypair, config, sightings, front).await?;
-            let (header, peers) = setup::join(
+            let joined = setup::join(
                 &mut node,
                 &keypair,
                 &secret,
@@ -239,8 +241,9 @@ pub async fn run(
                 front,
             )
             .await?;
-            let phone = new_phone(header, &keypair, secret, &dir)?;
-            let (book, names) = book_and_names(peers);
+            let phone = new_phone(joined.header, &keypair, secret, &dir)?;
+            left = joined.left;
+            let (book, names) = book_and_names(joined.peers);
             (node, phone, book, names)
         }
     };
@@ -253,6 +256,11 @@ pub async fn run(
     };
     if let Err(e) = book.save(&dir) {
         warn!("cannot save the peers' addresses; a restart will rely on mDNS: {e}");
+    }
+    if left {
+        // Saved, with its book, for Home to offer as a game the app closed
+        // on; not played.
+        return Err(GameError::LeftRoom);
     }
     for (id, addrs) in &book.peers {
         node.add_addrs(*id, addrs.iter().cloned());

@@ -227,6 +227,18 @@ pub fn nickname(name: &str) -> String {
 /// Every player's peer id, addresses and nickname, as the host sends them.
 pub(super) type Peers = Vec<(PeerId, Vec<Multiaddr>, String)>;
 
+/// How a guest's setup ends: the game started, with its signed header and
+/// its players.
+#[derive(Debug)]
+pub(super) struct Joined {
+    pub header: SignedHeader,
+    pub peers: Peers,
+    /// The player left the room just as the game started (the host's start
+    /// crossed the leave): the game is saved, not played, and kept for
+    /// Home as one whose app was closed.
+    pub left: bool,
+}
+
 /// The header the host asked its guests to sign, while they sign it.
 struct Signing {
     header: Header,
@@ -420,18 +432,30 @@ fn refuse(peer: PeerId, node: &mut Node, room: &mut Room, why: Refusal) {
 
 /// Tells each of `to` `message` on leaving the room, and waits until they
 /// have taken it or [`FAREWELL_WAIT`] has passed (the node sends only
-/// while it is polled).
-async fn farewell(node: &mut Node, to: &[PeerId], message: Lobby) {
+/// while it is polled): the first message meanwhile that `heard` takes,
+/// if any.
+async fn farewell<T>(
+    node: &mut Node,
+    to: &[PeerId],
+    message: Lobby,
+    mut heard: impl FnMut(PeerId, &[u8]) -> Option<T>,
+) -> Option<T> {
     let bytes = Frame::Lobby(message).encode();
     for &peer in to {
         let _ = node.send(peer, bytes.clone());
     }
+    let mut took = None;
     let taken = async {
         while to.iter().any(|&peer| node.unacknowledged(peer) > 0) {
-            node.next().await;
+            if let Event::Message { from, bytes } = node.next().await
+                && took.is_none()
+            {
+                took = heard(from, &bytes);
+            }
         }
     };
     let _ = tokio::time::timeout(FAREWELL_WAIT, taken).await;
+    took
 }
 
 /// Opens the room, waits until it is full and makes the signed header.
@@ -654,7 +678,7 @@ pub(super) async fn host(
                         room: room.ticket().room(),
                         why: Refusal::Closed,
                     };
-                    farewell(node, room.guests(), closed).await;
+                    farewell(node, room.guests(), closed, |_, _| None::<()>).await;
                     return Err(GameError::LeftRoom);
                 }
                 continue;
@@ -908,7 +932,7 @@ pub(super) async fn join(
     name: &str,
     ready_after: Option<Duration>,
     front: &mut dyn Front,
-) -> Result<(SignedHeader, Peers), GameError> {
+) -> Result<Joined, GameError> {
     let link = joining.link.as_str();
     let mut ticket = match link.parse::<Ticket>() {
         Ok(ticket) => ticket,
@@ -983,9 +1007,26 @@ pub(super) async fn join(
                         let _ = node.send(host, ready_message(ready));
                     }
                     Some(Action::LeaveRoom) => {
+                        // The host's start may cross the leave: the game
+                        // this player signed then started with them in it,
+                        // and is kept (saved, not played) rather than lost.
                         let leave = Lobby::Leave { room: ticket.room() };
-                        farewell(node, &[host], leave).await;
-                        return Err(GameError::LeftRoom);
+                        let start = |from, bytes: &[u8]| match Envelope::unframe(bytes) {
+                            Some(Envelope::Setup(Setup::Start { header, peers, names }))
+                                if from == host =>
+                            {
+                                Some((header, players(peers, &names)))
+                            }
+                            _ => None,
+                        };
+                        return match farewell(node, &[host], leave, start).await {
+                            Some((header, peers)) => Ok(Joined {
+                                header,
+                                peers,
+                                left: true,
+                            }),
+                            None => Err(GameError::LeftRoom),
+                        };
                     }
                     _ => {}
                 }
@@ -1109,7 +1150,13 @@ pub(super) async fn join(
                 header,
                 peers,
                 names,
-            })) => return Ok((header, players(peers, &names))),
+            })) => {
+                return Ok(Joined {
+                    header,
+                    peers: players(peers, &names),
+                    left: false,
+                });
+            }
             _ => {}
         }
     }
@@ -2253,7 +2300,7 @@ mod tests {
         joining: Joining,
         ready: Option<Duration>,
         mut front: impl Front + 'static,
-    ) -> JoinHandle<Result<(SignedHeader, Peers), GameError>> {
+    ) -> JoinHandle<Result<Joined, GameError>> {
         local.spawn_local(async move {
             let (mut node, keypair) = node(2).await;
             let secret = DiceSecret::from_bytes([2; 32]);
@@ -2366,7 +2413,7 @@ mod tests {
         chosen: Option<Listing>,
         change: fn(&mut Header),
         stale: fn(RoomId) -> Vec<Lobby>,
-    ) -> Result<(SignedHeader, Peers), GameError> {
+    ) -> Result<Joined, GameError> {
         let (mut host_node, host_keys, ticket) = hand_host().await;
         let joining = Joining {
             listing: chosen,
@@ -2464,7 +2511,7 @@ mod tests {
         mut host_node: Node,
         host_keys: Keypair,
         ticket: Ticket,
-        guest: tokio::task::JoinHandle<Result<(SignedHeader, Peers), GameError>>,
+        guest: tokio::task::JoinHandle<Result<Joined, GameError>>,
     ) {
         // The host's side, by hand: admit the guest, have it sign...
         let (guest_id, host_signer, header) =
@@ -2502,8 +2549,60 @@ mod tests {
             joined = guest => joined.unwrap(),
             () = polled(&mut host_node) => unreachable!(),
         };
-        let (header, _) = started.expect("the guest starts with the start it was sent");
-        assert_eq!(header, signed);
+        let joined = started.expect("the guest starts with the start it was sent");
+        assert_eq!(joined.header, signed);
+        assert!(!joined.left);
+    }
+
+    /// The player leaves the room just as the host's start comes (the two
+    /// cross): the game the player signed started with them in it, so the
+    /// join ends with that start, marked left (to be saved and kept for
+    /// Home), rather than with the room left and the game lost to them.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_start_that_crosses_the_players_leave_is_kept() {
+        let (mut host_node, host_keys, ticket) = hand_host().await;
+        let (leave, told) = tokio::sync::oneshot::channel();
+        let local = tokio::task::LocalSet::new();
+        let link = Joining::by(ticket.to_string());
+        let guest = jana_joins(&local, link, Some(Duration::ZERO), Told(Some(told)));
+        let crossed = local.run_until(async move {
+            let (guest_id, host_signer, header) =
+                seated(&mut host_node, &host_keys, &ticket, Vec::new()).await;
+            is_ready(&mut host_node, guest_id).await;
+            let sign = Envelope::Setup(Setup::Sign(header.clone()));
+            send(&mut host_node, guest_id, &sign);
+            let Setup::Signed(theirs) = heard(&mut host_node, guest_id, setup).await else {
+                panic!("no signature");
+            };
+            let signed = SignedHeader {
+                signatures: vec![
+                    (Colour::ALL[0], header.sign(&host_signer)),
+                    (Colour::ALL[2], theirs),
+                ],
+                header,
+            };
+            // The player leaves (the guest's loop takes it at once), and
+            // the host, which has not heard it, starts.
+            leave.send(Action::LeaveRoom).unwrap();
+            tokio::task::yield_now().await;
+            let start = Setup::Start {
+                header: signed.clone(),
+                peers: Vec::new(),
+                names: Vec::new(),
+            };
+            send(&mut host_node, guest_id, &Envelope::Setup(start));
+            let joined = tokio::select! {
+                joined = guest => joined.unwrap(),
+                () = polled(&mut host_node) => unreachable!(),
+            };
+            (joined, signed)
+        });
+        let (joined, signed) = tokio::time::timeout(Duration::from_secs(60), crossed)
+            .await
+            .expect("the guest's join ends");
+        let joined = joined.expect("the join ends with the start");
+        assert_eq!(joined.header, signed);
+        assert!(joined.left, "left as it started");
     }
 
     #[test]
