@@ -238,7 +238,10 @@ pub(super) async fn play(
                     && colour_of(*from).is_none()
                     && let Some(refusal) = room::started(bytes)
                 {
-                    let _ = node.send(*from, refusal);
+                    // A stranger that takes no answer gets no more.
+                    if node.answers(*from) {
+                        let _ = node.send(*from, refusal);
+                    }
                 } else if let Event::Message { from, bytes } = event
                     && let Some(colour) = colour_of(from)
                 {
