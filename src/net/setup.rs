@@ -433,11 +433,14 @@ fn refuse(peer: PeerId, node: &mut Node, room: &mut Room, why: Refusal) {
 /// Tells each of `to` `message` on leaving the room, and waits until they
 /// have taken it or [`FAREWELL_WAIT`] has passed (the node sends only
 /// while it is polled): the first message meanwhile that `heard` takes,
-/// if any.
+/// if any. With `listen`, waits for one until [`FAREWELL_WAIT`] has passed
+/// even once `message` is taken (the taking may come before a message the
+/// peer sent first).
 async fn farewell<T>(
     node: &mut Node,
     to: &[PeerId],
     message: Lobby,
+    listen: bool,
     mut heard: impl FnMut(PeerId, &[u8]) -> Option<T>,
 ) -> Option<T> {
     let bytes = Frame::Lobby(message).encode();
@@ -446,10 +449,8 @@ async fn farewell<T>(
     }
     let mut took = None;
     let taken = async {
-        while to.iter().any(|&peer| node.unacknowledged(peer) > 0) {
-            if let Event::Message { from, bytes } = node.next().await
-                && took.is_none()
-            {
+        while took.is_none() && (listen || to.iter().any(|&peer| node.unacknowledged(peer) > 0)) {
+            if let Event::Message { from, bytes } = node.next().await {
                 took = heard(from, &bytes);
             }
         }
@@ -678,7 +679,7 @@ pub(super) async fn host(
                         room: room.ticket().room(),
                         why: Refusal::Closed,
                     };
-                    farewell(node, room.guests(), closed, |_, _| None::<()>).await;
+                    farewell(node, room.guests(), closed, false, |_, _| None::<()>).await;
                     return Err(GameError::LeftRoom);
                 }
                 continue;
@@ -985,6 +986,9 @@ pub(super) async fn join(
     // Which seat the host said is this guest's, for the seats it sends
     // next.
     let mut mine: Option<usize> = None;
+    // Whether this guest has signed a start: the host may start the game
+    // as the player leaves, and the start is then waited for.
+    let mut signed = false;
     loop {
         let event = tokio::select! {
             event = node.next() => event,
@@ -1019,7 +1023,7 @@ pub(super) async fn join(
                             }
                             _ => None,
                         };
-                        return match farewell(node, &[host], leave, start).await {
+                        return match farewell(node, &[host], leave, signed, start).await {
                             Some((header, peers)) => Ok(Joined {
                                 header,
                                 peers,
@@ -1145,6 +1149,7 @@ pub(super) async fn join(
                     host,
                     &Envelope::Setup(Setup::Signed(header.sign(&signer))),
                 );
+                signed = true;
             }
             Some(Envelope::Setup(Setup::Start {
                 header,
