@@ -49,11 +49,12 @@ pub struct Online {
     /// ([`Joining::grace_secs`]).
     grace_secs: u16,
     pub(super) session: Option<Session>,
-    /// A session whose game the player gave up (left, or closed after its
-    /// end): it plays on unseen until it has signed the leave or the
+    /// Sessions whose game the player gave up (left, or closed after its
+    /// end): each plays on unseen until it has signed the leave or the
     /// others hold the end, and records the game. Or the session of a room
-    /// left before the start, until its goodbye is sent.
-    leaving: Option<Leaving>,
+    /// left before the start, until its goodbye is sent. (A new session
+    /// stops them, but one may take a moment to end.)
+    leaving: Vec<Leaving>,
     /// The platform's multicast lock, held by each session (the
     /// invitations' nodes hold it through their discovery), and the
     /// bookmark of what to reopen if the system kills the app.
@@ -105,7 +106,7 @@ impl Online {
             listen: vec!["/ip4/0.0.0.0/tcp/0".parse().expect("a valid address")],
             grace_secs: crate::protocol::header::DEFAULT_GRACE_SECS,
             session: None,
-            leaving: None,
+            leaving: Vec::new(),
             lifecycle,
             discovery,
             room: None,
@@ -138,7 +139,7 @@ impl Online {
     pub(super) fn close(&mut self) {
         self.generation += 1;
         self.session = None;
-        self.leaving = None;
+        self.leaving.clear();
         self.invites = Invites::default();
     }
 
@@ -176,7 +177,7 @@ impl Online {
     /// Whether a session runs, shown or given up: its game's folder is in
     /// use.
     pub(super) fn busy(&self) -> bool {
-        self.session.is_some() || self.leaving.is_some()
+        self.session.is_some() || !self.leaving.is_empty()
     }
 }
 
@@ -306,16 +307,15 @@ pub fn connect(
         // and Home looks for kept games again once it is free.
         let mut s = state.borrow_mut();
         let in_room = s.room.as_ref().is_some_and(|r| r.ticket().is_some());
-        if let Some(mut session) = s.session.take()
-            && s.leaving.is_none()
-        {
+        if let Some(mut session) = s.session.take() {
             if in_room {
                 session.act(Action::LeaveRoom);
             } else {
                 session.stop();
             }
-            s.leaving = Some(Leaving {
-                generation: s.generation,
+            let generation = s.generation;
+            s.leaving.push(Leaving {
+                generation,
                 session,
                 game: None,
             });
@@ -359,7 +359,7 @@ pub(super) fn begin(
     invite_adapter::session_begins(window, &mut s.invites);
     // One game at a time: a given-up game still playing out stops here
     // and is recorded as it stands (it stays busy until then).
-    if let Some(leaving) = &mut s.leaving {
+    for leaving in &mut s.leaving {
         leaving.session.stop();
     }
     s.generation += 1;
@@ -428,13 +428,11 @@ fn seat_command(
 fn apply(window: &AppWindow, online: &Rc<RefCell<Online>>, generation: u64, update: Update) {
     let mut s = online.borrow_mut();
     if s.generation != generation {
-        let ended = s
-            .leaving
-            .as_mut()
-            .filter(|leaving| leaving.generation == generation)
-            .is_some_and(|leaving| leaving.apply(update));
-        if ended {
-            s.leaving = None;
+        let leaving = s.leaving.iter().position(|l| l.generation == generation);
+        if let Some(at) = leaving
+            && s.leaving[at].apply(update)
+        {
+            s.leaving.remove(at);
             drop(s);
             // Its folder is free: Home may offer another kept game.
             if window.global::<ui::AppAdapter>().get_screen() == ui::Screen::Home {
@@ -809,8 +807,9 @@ fn give_up(s: &mut Online, game: Option<OnlineGame>) {
         if stranded {
             session.stop();
         }
-        s.leaving = Some(Leaving {
-            generation: s.generation,
+        let generation = s.generation;
+        s.leaving.push(Leaving {
+            generation,
             session,
             game: game.filter(|_| !stranded),
         });
