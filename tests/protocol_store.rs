@@ -107,7 +107,11 @@ fn a_phone_stopped_while_an_entry_loses_its_place_finds_it_again() {
     drop(phone);
     let replaced = fs::read(log_file(dir.path())).unwrap();
     fs::write(log_file(dir.path()), &before).unwrap();
-    fs::write(dir.path().join("log.tmp"), &replaced[..replaced.len() / 2]).unwrap();
+    fs::write(
+        dir.path().join("log.k3Jv9a.tmp"),
+        &replaced[..replaced.len() / 2],
+    )
+    .unwrap();
     let restored = Store::open(dir.path()).unwrap();
     assert_eq!(restored.log.len() as usize, at + 1);
     assert_eq!(restored.log.entries()[at], moved);

@@ -574,10 +574,6 @@ enum Stopped {
     Kept,
 }
 
-/// Plays as `role` in session folder `folder`, hearing the platform
-/// discovery's `sightings`, until the game ends (recording it in the
-/// statistics, then removing the folder) or `stop` fires (keeping a
-/// started game there, to be resumed).
 /// `run`'s result, or the problem of a panic in it: the screen waiting
 /// for the session's `Ended` would otherwise wait for ever. (The panic
 /// hook has already written the panic where the platform keeps such
@@ -593,6 +589,10 @@ fn unwound<T>(run: impl FnOnce() -> Result<T, Problem>) -> Result<T, Problem> {
     })
 }
 
+/// Plays as `role` in session folder `folder`, hearing the platform
+/// discovery's `sightings`, until the game ends (recording it in the
+/// statistics, then removing the folder) or `stop` fires (keeping a
+/// started game there, to be resumed).
 fn run(
     role: Role,
     place: Place,
