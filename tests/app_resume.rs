@@ -715,41 +715,25 @@ fn at_anothers_turn_among_three(dirs: &[tempfile::TempDir]) -> (App, process::Pr
     (app, host, other)
 }
 
-#[test]
-fn a_stranded_game_left_is_recorded_as_a_leave_at_once() {
-    ui_support::on_ui_thread(|| {
-        let dirs: Vec<_> = (0..3).map(|_| tempfile::tempdir().unwrap()).collect();
-        let (app, host, other) = at_anothers_turn_among_three(&dirs);
-        let game = app.window().global::<GameAdapter>();
-        // Both gone: no certificate can come, and this player's turn, where
-        // a leave is signed, never comes again.
-        host.kill();
-        other.kill();
-        ui_support::pump_within(Duration::from_secs(120), "the game is stranded", || {
-            game.get_stranded()
-        });
-        let folders = session_folders(dirs[0].path());
-        game.invoke_leave();
-        pump_until("the left game is recorded and removed", || {
-            !folders[0].exists()
-        });
-        assert_eq!(my_outcome(dirs[0].path()), Outcome::Left);
-    });
-}
-
-/// Left while the others still played, the game waits for this player's
-/// turn to sign the leave in; the others gone before it comes, the game
-/// is stuck, and its session, unseen, records it then rather than run on
-/// until the app closes.
-#[test]
-fn a_game_left_that_gets_stranded_afterwards_is_recorded_as_a_leave() {
-    ui_support::on_ui_thread(|| {
+/// The player leaves once both others are gone (no certificate can come,
+/// and this player's turn, where a leave is signed, never comes again):
+/// after the board showed the game stuck (`stuck_first`), or before. The
+/// game is recorded as a leave and removed either way, not played on
+/// unseen until the app closes.
+fn left_with_the_others_gone(stuck_first: bool) {
+    ui_support::on_ui_thread(move || {
         let dirs: Vec<_> = (0..3).map(|_| tempfile::tempdir().unwrap()).collect();
         let (app, host, other) = at_anothers_turn_among_three(&dirs);
         let game = app.window().global::<GameAdapter>();
         host.kill();
         other.kill();
-        assert!(!game.get_stranded(), "not stuck yet as the player leaves");
+        if stuck_first {
+            ui_support::pump_within(Duration::from_secs(120), "the game is stranded", || {
+                game.get_stranded()
+            });
+        } else {
+            assert!(!game.get_stranded(), "not stuck yet as the player leaves");
+        }
         let folders = session_folders(dirs[0].path());
         game.invoke_leave();
         ui_support::pump_within(
@@ -759,6 +743,19 @@ fn a_game_left_that_gets_stranded_afterwards_is_recorded_as_a_leave() {
         );
         assert_eq!(my_outcome(dirs[0].path()), Outcome::Left);
     });
+}
+
+#[test]
+fn a_stranded_game_left_is_recorded_as_a_leave_at_once() {
+    left_with_the_others_gone(true);
+}
+
+/// Left while the others still played, the game waits for this player's
+/// turn to sign the leave in; the others gone before it comes, it gets
+/// stuck, and its session, unseen, records it then.
+#[test]
+fn a_game_left_that_gets_stranded_afterwards_is_recorded_as_a_leave() {
+    left_with_the_others_gone(false);
 }
 
 #[test]

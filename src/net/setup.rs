@@ -2512,29 +2512,21 @@ mod tests {
         hosted.await.expect("the guest starts");
     }
 
-    async fn start_lost_and_found(
-        mut host_node: Node,
-        host_keys: Keypair,
-        ticket: Ticket,
-        guest: tokio::task::JoinHandle<Result<Joined, GameError>>,
-    ) {
-        // The host's side, by hand: admit the guest, have it sign...
+    /// The host's side of [`seated`]'s guest signing, by hand, once the
+    /// guest is ready: the guest's peer id and the header signed by both.
+    async fn signed_by_both(
+        host_node: &mut Node,
+        host_keys: &Keypair,
+        ticket: &Ticket,
+    ) -> (PeerId, SignedHeader) {
         let (guest_id, host_signer, header) =
-            seated(&mut host_node, &host_keys, &ticket, Vec::new()).await;
-        is_ready(&mut host_node, guest_id).await;
-        send(
-            &mut host_node,
-            guest_id,
-            &Envelope::Setup(Setup::Sign(header.clone())),
-        );
-        let Setup::Signed(theirs) = heard(&mut host_node, guest_id, setup).await else {
+            seated(host_node, host_keys, ticket, Vec::new()).await;
+        is_ready(host_node, guest_id).await;
+        let sign = Envelope::Setup(Setup::Sign(header.clone()));
+        send(host_node, guest_id, &sign);
+        let Setup::Signed(theirs) = heard(host_node, guest_id, setup).await else {
             panic!("no signature");
         };
-
-        // ...then lose the connection just as the game starts: the start
-        // waits in the host's node and goes once the guest is back.
-        host_node.disconnect_all();
-        while host_node.next().await != Event::Disconnected(guest_id) {}
         let signed = SignedHeader {
             signatures: vec![
                 (Colour::ALL[0], header.sign(&host_signer)),
@@ -2542,12 +2534,32 @@ mod tests {
             ],
             header,
         };
-        let start = Setup::Start {
+        (guest_id, signed)
+    }
+
+    /// The start of `signed`, naming no addresses or nicknames.
+    fn start_of(signed: &SignedHeader) -> Envelope {
+        Envelope::Setup(Setup::Start {
             header: signed.clone(),
             peers: Vec::new(),
             names: Vec::new(),
-        };
-        send(&mut host_node, guest_id, &Envelope::Setup(start));
+        })
+    }
+
+    async fn start_lost_and_found(
+        mut host_node: Node,
+        host_keys: Keypair,
+        ticket: Ticket,
+        guest: tokio::task::JoinHandle<Result<Joined, GameError>>,
+    ) {
+        // The host's side, by hand: admit the guest, have it sign...
+        let (guest_id, signed) = signed_by_both(&mut host_node, &host_keys, &ticket).await;
+
+        // ...then lose the connection just as the game starts: the start
+        // waits in the host's node and goes once the guest is back.
+        host_node.disconnect_all();
+        while host_node.next().await != Event::Disconnected(guest_id) {}
+        send(&mut host_node, guest_id, &start_of(&signed));
 
         // A host playing answers no lobby message; the guest starts anyway.
         let started = tokio::select! {
@@ -2571,31 +2583,12 @@ mod tests {
         let link = Joining::by(ticket.to_string());
         let guest = jana_joins(&local, link, Some(Duration::ZERO), Told(Some(told)));
         let crossed = local.run_until(async move {
-            let (guest_id, host_signer, header) =
-                seated(&mut host_node, &host_keys, &ticket, Vec::new()).await;
-            is_ready(&mut host_node, guest_id).await;
-            let sign = Envelope::Setup(Setup::Sign(header.clone()));
-            send(&mut host_node, guest_id, &sign);
-            let Setup::Signed(theirs) = heard(&mut host_node, guest_id, setup).await else {
-                panic!("no signature");
-            };
-            let signed = SignedHeader {
-                signatures: vec![
-                    (Colour::ALL[0], header.sign(&host_signer)),
-                    (Colour::ALL[2], theirs),
-                ],
-                header,
-            };
+            let (guest_id, signed) = signed_by_both(&mut host_node, &host_keys, &ticket).await;
             // The player leaves (the guest's loop takes it at once), and
             // the host, which has not heard it, starts.
             leave.send(Action::LeaveRoom).unwrap();
             tokio::task::yield_now().await;
-            let start = Setup::Start {
-                header: signed.clone(),
-                peers: Vec::new(),
-                names: Vec::new(),
-            };
-            send(&mut host_node, guest_id, &Envelope::Setup(start));
+            send(&mut host_node, guest_id, &start_of(&signed));
             let joined = tokio::select! {
                 joined = guest => joined.unwrap(),
                 () = polled(&mut host_node) => unreachable!(),
