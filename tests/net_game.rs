@@ -125,15 +125,19 @@ fn framed(message: &Message) -> Vec<u8> {
     Frame::Game(serde_bytes::ByteBuf::from(inner)).encode()
 }
 
-/// The guest's second move for one of its turns with a choice, from its
-/// saved log, signed with its key: valid, it proves the guest a cheater,
-/// and a phone taking it sets the game back to that turn.
+/// The guest's second move for one of its turns, from its saved log,
+/// signed with its key: valid, it proves the guest a cheater, and a phone
+/// taking it sets the game back to that turn. Another piece where the
+/// guest had a choice; else (the dice gave it none before its phone died)
+/// the same piece, said to be moved by hand where it was moved for it, or
+/// the other way round: another act for the place all the same.
 fn second_move(guest: &Path) -> (Keypair, Entry) {
     let keypair = clovece::net::identity::load_or_create(guest).unwrap();
     let signer = Signer::new(&keypair).unwrap();
     let saved = Store::open(&guest.join(GAME_DIR)).unwrap();
     let seat = saved.seat;
     let mut log = Log::new(saved.log.header().clone()).unwrap();
+    let mut fallback = None;
     for entry in saved.log.entries() {
         let choice = log
             .state()
@@ -142,23 +146,30 @@ fn second_move(guest: &Path) -> (Keypair, Entry) {
             .unwrap_or_default();
         if let Kind::Player(Signed {
             seat: s,
-            act: Act::Move { mv, .. },
+            act: Act::Move { mv, auto },
             ..
         }) = &entry.kind
             && *s == seat
-            && choice.len() >= 2
         {
-            let other = *choice.iter().find(|m| *m != mv).unwrap();
+            let sign = |act| Entry::sign(&signer, log.game(), entry.index, entry.prev, seat, act);
+            if let Some(&other) = choice.iter().find(|m| *m != mv) {
+                let act = Act::Move {
+                    mv: other,
+                    auto: false,
+                };
+                return (keypair, sign(act));
+            }
             let act = Act::Move {
-                mv: other,
-                auto: false,
+                mv: *mv,
+                auto: !*auto,
             };
-            let entry = Entry::sign(&signer, log.game(), entry.index, entry.prev, seat, act);
-            return (keypair, entry);
+            fallback.get_or_insert_with(|| sign(act));
         }
         log.offer(entry.clone()).unwrap();
     }
-    panic!("the guest had no choice in {} entries", log.len());
+    let entry =
+        fallback.unwrap_or_else(|| panic!("the guest moved in none of {} entries", log.len()));
+    (keypair, entry)
 }
 
 /// A loser cannot take the end from a phone that holds it: the guest's
