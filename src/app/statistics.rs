@@ -7,7 +7,6 @@
 //! The player is the one whose identity key is in the data folder; a
 //! folder without a key has never played online, so it has no games.
 
-use std::io;
 use std::path::{Path, PathBuf};
 
 use slint::{ComponentHandle, ModelRc, VecModel};
@@ -53,9 +52,7 @@ impl Statistics {
     fn try_load(data: &Path) -> Result<Statistics, LoadError> {
         let me = match identity::load(&data.join(KEY_FILE)) {
             Ok(keypair) => keypair.public().to_peer_id().to_base58(),
-            Err(IdentityError::Io { source, .. }) if source.kind() == io::ErrorKind::NotFound => {
-                return Ok(Statistics::NoGames);
-            }
+            Err(e) if e.is_missing() => return Ok(Statistics::NoGames),
             Err(e) => return Err(e.into()),
         };
         let loaded = Store::new(data).load()?;

@@ -52,8 +52,8 @@ pub enum Progress<'a> {
     /// given), so it can show the room's QR code to a friend too.
     Joined(&'a Ticket),
     /// The game the room starts (players, rules, timer, board, who begins):
-    /// the host's
-    /// choice, and what its host told this guest, which signs no other.
+    /// the host's choice, and what its host told this guest, which signs no
+    /// other.
     Terms(&'a Listing),
     /// The room's seats as the guests are shown them; with the host, also
     /// whether the game may start now (every seat taken, every guest

@@ -37,6 +37,13 @@ pub enum IdentityError {
     NotEd25519 { path: PathBuf, kind: String },
 }
 
+impl IdentityError {
+    /// Whether there is no key file yet: a player who has not played.
+    pub fn is_missing(&self) -> bool {
+        matches!(self, IdentityError::Io { source, .. } if source.kind() == io::ErrorKind::NotFound)
+    }
+}
+
 fn io_error(path: &Path) -> impl FnOnce(io::Error) -> IdentityError + '_ {
     move |source| IdentityError::Io {
         path: path.to_owned(),
@@ -52,7 +59,9 @@ fn io_error(path: &Path) -> impl FnOnce(io::Error) -> IdentityError + '_ {
 /// keeps, a stranger to its own saved game after a restart.
 pub fn load_or_create(dir: &Path) -> Result<Keypair, IdentityError> {
     let path = dir.join(KEY_FILE);
-    let missing = |loaded: &Result<Keypair, IdentityError>| matches!(loaded, Err(IdentityError::Io { source, .. }) if source.kind() == io::ErrorKind::NotFound);
+    let missing = |loaded: &Result<Keypair, IdentityError>| {
+        loaded.as_ref().is_err_and(IdentityError::is_missing)
+    };
     let loaded = load(&path);
     if !missing(&loaded) {
         return loaded;
