@@ -70,6 +70,12 @@ const FAREWELL_WAIT: Duration = Duration::from_secs(1);
 /// How often the host looks whether a phone invited has taken its
 /// invitation, while one has not.
 const REACHED_EVERY: Duration = Duration::from_millis(250);
+/// How long a guest waits before it says its readiness again when the
+/// host shows it otherwise: the host takes a guest's changes of mind only
+/// a few at once and about one a second after (`lobby`'s organiser), and
+/// shows a change it did not take as not made. The seats it sends before
+/// taking a change still on its way disagree too, for a moment.
+const READY_AGAIN: Duration = Duration::from_secs(1);
 /// The longest nickname a phone passes on (in characters); longer ones are
 /// cut, so a hostile peer cannot fill the others' statistics.
 pub const MAX_NAME: usize = 32;
@@ -971,7 +977,12 @@ pub(super) async fn join(
     let timer = tokio::time::sleep(ready_after.unwrap_or_default());
     tokio::pin!(timer);
     let mut timed = ready_after.is_some();
+    // Whether the player is ready (their last word), and when to say it
+    // again if the seats the host last sent show otherwise: the host
+    // starts when it shows every guest ready, and this guest signs only
+    // when the player is.
     let mut ready = false;
+    let mut say_again: Option<Instant> = None;
     // While the seat is asked for (again), when to stop waiting for the
     // host.
     let mut asked_again = Some(Instant::now() + JOIN_WAIT);
@@ -1001,6 +1012,11 @@ pub(super) async fn join(
             () = &mut timer, if timed && admitted_at.is_some() => {
                 timed = false;
                 ready = true;
+                let _ = node.send(host, ready_message(ready));
+                continue;
+            }
+            () = sleep_until(say_again.unwrap_or_else(Instant::now)), if say_again.is_some() => {
+                say_again = None;
                 let _ = node.send(host, ready_message(ready));
                 continue;
             }
@@ -1092,11 +1108,20 @@ pub(super) async fn join(
             }
             Ok(Frame::Lobby(Lobby::Seats { room, seats })) if room == ticket.room() => {
                 let seats = as_shown(seats);
+                // Told before each: seats without it mark none. The host
+                // shows this guest ready or not, as it will start.
+                let shown = mine.take().and_then(|seat| match seats.get(seat) {
+                    Some(&SeatView::Guest { ready, .. }) => Some((seat, ready)),
+                    _ => None,
+                });
+                say_again = match shown {
+                    Some((_, shown)) if shown != ready => {
+                        say_again.or(Some(Instant::now() + READY_AGAIN))
+                    }
+                    _ => None,
+                };
                 front.show(Progress::Seats {
-                    // Told before each: seats without it mark none.
-                    mine: mine
-                        .take()
-                        .filter(|&seat| matches!(seats.get(seat), Some(SeatView::Guest { .. }))),
+                    mine: shown.map(|(seat, _)| seat),
                     seats: &seats,
                     startable: None,
                     guests: &[],
@@ -2409,6 +2434,58 @@ mod tests {
             .await
             .expect("the guest signs once ready");
         assert!(signed, "a signature of the header asked");
+    }
+
+    /// A host that did not take a change of readiness (too many at once)
+    /// shows the guest as it was: the guest says its word again until the
+    /// seats show it, and then says nothing more.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_guest_says_its_readiness_again_until_its_host_shows_it() {
+        let (mut host_node, host_keys, ticket) = hand_host().await;
+        let (ready, told) = tokio::sync::oneshot::channel();
+        let local = tokio::task::LocalSet::new();
+        let link = Joining::by(ticket.to_string());
+        let _guest = jana_joins(&local, link, None, Told(Some(told)));
+        let room = ticket.room();
+        let said_ready = |bytes: &[u8]| match Frame::decode(bytes) {
+            Ok(Frame::Lobby(Lobby::Ready { ready, .. })) => Some(ready),
+            _ => None,
+        };
+        let agreed = local.run_until(async move {
+            let (guest_id, ..) = seated(&mut host_node, &host_keys, &ticket, Vec::new()).await;
+            let show = |node: &mut Node, ready| {
+                let seats = vec![
+                    SeatView::Host {
+                        name: "Hana".into(),
+                    },
+                    SeatView::Guest {
+                        name: "Jana".into(),
+                        ready,
+                    },
+                ];
+                for said in [
+                    Lobby::YourSeat { room, seat: 1 },
+                    Lobby::Seats { room, seats },
+                ] {
+                    node.send(guest_id, Frame::Lobby(said).encode()).unwrap();
+                }
+            };
+            ready.send(Action::Ready(true)).unwrap();
+            assert!(heard(&mut host_node, guest_id, said_ready).await);
+            // Not taken: shown not ready, twice. It says so again each time.
+            for _ in 0..2 {
+                show(&mut host_node, false);
+                assert!(heard(&mut host_node, guest_id, said_ready).await);
+            }
+            // Shown ready: it has nothing more to say.
+            show(&mut host_node, true);
+            let more = heard(&mut host_node, guest_id, said_ready);
+            tokio::time::timeout(3 * READY_AGAIN, more).await.is_err()
+        });
+        let agreed = tokio::time::timeout(Duration::from_secs(60), agreed)
+            .await
+            .expect("the guest says it is ready again");
+        assert!(agreed, "said again once shown ready");
     }
 
     /// A ready guest joining as `chosen` (a listing, or none) a room whose
