@@ -332,6 +332,28 @@ fn kept_by_room(room: &Room, peer: PeerId) -> bool {
     room.vouched(peer) || room.guests().contains(&peer)
 }
 
+/// A phone found nearby that the host asked who it is.
+struct Asked {
+    peer: PeerId,
+    /// Whether its connection is the question's alone: the host dialled
+    /// it to ask, and the phone has asked the room nothing over it since.
+    /// Only such a connection is closed when the question ends; another
+    /// is the phone's own (its nearby list asks twice a second, and would
+    /// drop the room with the connection, only to list it again).
+    dialled: bool,
+}
+
+impl Asked {
+    /// The question to `peer` ends (answered, or pushed out): the
+    /// connection the host dialled for it is closed, unless the room
+    /// needs it.
+    fn end(self, node: &mut Node, room: &Room) {
+        if self.dialled && !kept_by_room(room, self.peer) {
+            node.disconnect(self.peer);
+        }
+    }
+}
+
 /// Asks `peer`, a phone found nearby, who it is (for the invite list,
 /// which would show only its id), unless a question to it is still
 /// queued: found again at a new address (its app went from a game to
@@ -339,24 +361,27 @@ fn kept_by_room(room: &Room, peer: PeerId) -> bool {
 /// answer (an older app's phone, a player with no nickname, which tells
 /// the host when it chooses one): past that the oldest one goes, and so
 /// does the connection the host dialled for it (a connection answered is
-/// closed too). So a stranger announcing made-up phones cannot make the
-/// host hold connections it dialled without end; and the phone pushed out
-/// stays on the list, by its id.
-fn ask_who(peer: PeerId, node: &mut Node, room: &Room, asked: &mut Vec<PeerId>) {
-    let pending = asked.contains(&peer);
+/// closed too, [`Asked::end`]). So a stranger announcing made-up phones
+/// cannot make the host hold connections it dialled without end; and the
+/// phone pushed out stays on the list, by its id.
+fn ask_who(peer: PeerId, node: &mut Node, room: &Room, asked: &mut Vec<Asked>) {
+    let pending = asked.iter().any(|a| a.peer == peer);
     if pending && node.unacknowledged(peer) > 0 {
         return;
     }
     if !pending {
-        match seen::make_room_within(MAX_ASKED, asked, |&p| kept_by_room(room, p)) {
+        match seen::make_room_within(MAX_ASKED, asked, |a| kept_by_room(room, a.peer)) {
             Ok(Some(out)) => {
-                node.drop_queued(out);
-                node.disconnect(out);
+                node.drop_queued(out.peer);
+                out.end(node, room);
             }
             Ok(None) => {}
             Err(seen::Full) => return,
         }
-        asked.push(peer);
+        asked.push(Asked {
+            peer,
+            dialled: !node.is_connected(peer),
+        });
     }
     let _ = node.send(peer, Frame::Lobby(Lobby::WhoAreYou).encode());
     node.dial(peer);
@@ -501,7 +526,7 @@ pub(super) async fn host(
     let mut held_notes: BTreeMap<PeerId, Lobby> = BTreeMap::new();
     // The phones found nearby asked their nicknames, until they answer
     // (only their first answer is shown), oldest first ([`ask_who`]).
-    let mut asked: Vec<PeerId> = Vec::new();
+    let mut asked: Vec<Asked> = Vec::new();
     // The phones invited whose invitation is still queued (a phone that is
     // off, or not found yet), until they take it.
     let mut unreached: BTreeSet<PeerId> = BTreeSet::new();
@@ -742,7 +767,7 @@ pub(super) async fn host(
                 continue;
             }
             Event::Expired(peer) => {
-                asked.retain(|&p| p != peer);
+                asked.retain(|a| a.peer != peer);
                 front.show(Progress::Nearby { peer, here: false })?;
                 continue;
             }
@@ -759,12 +784,8 @@ pub(super) async fn host(
         };
         if let Ok(Frame::Lobby(lobby)) = Frame::decode(&bytes) {
             if let Lobby::IAm { name } = &lobby {
-                if let Some(i) = asked.iter().position(|&p| p == from) {
-                    asked.remove(i);
-                    // The connection was for the question.
-                    if !kept_by_room(&room, from) {
-                        node.disconnect(from);
-                    }
+                if let Some(i) = asked.iter().position(|a| a.peer == from) {
+                    asked.remove(i).end(node, &room);
                     let name = nickname(name);
                     front.show(Progress::Named {
                         peer: from,
@@ -772,6 +793,10 @@ pub(super) async fn host(
                     })?;
                 }
                 continue;
+            }
+            // Asking the room something, the phone uses the connection too.
+            if let Some(a) = asked.iter_mut().find(|a| a.peer == from) {
+                a.dialled = false;
             }
             if let Some(answer) = room.answer(from, &lobby) {
                 let admitted = matches!(answer, Lobby::Admitted { .. });
@@ -1691,7 +1716,18 @@ mod tests {
         organiser: &mut dyn Organiser,
         front: &mut dyn Front,
     ) -> (Node, Result<SignedHeader, GameError>) {
-        let (mut node, keypair) = node(1).await;
+        let (node, keypair) = node(1).await;
+        hosted_on(node, &keypair, players, organiser, front).await
+    }
+
+    /// The same, on `node` with `keypair`.
+    async fn hosted_on(
+        mut node: Node,
+        keypair: &Keypair,
+        players: u8,
+        organiser: &mut dyn Organiser,
+        front: &mut dyn Front,
+    ) -> (Node, Result<SignedHeader, GameError>) {
         let table = Table {
             players,
             rules: RuleSet::Classic(Default::default()),
@@ -1702,10 +1738,7 @@ mod tests {
             grace_secs: DEFAULT_GRACE_SECS,
         };
         let secret = DiceSecret::from_bytes([1; 32]);
-        let result = host(
-            &mut node, &keypair, &secret, table, organiser, "Hana", front,
-        )
-        .await;
+        let result = host(&mut node, keypair, &secret, table, organiser, "Hana", front).await;
         (node, result.map(|(signed, _)| signed))
     }
 
@@ -2183,6 +2216,61 @@ mod tests {
             hosted.header, second,
             "started with the header signed when ready"
         );
+    }
+
+    /// A host asks a phone it finds nearby who it is, and closes the
+    /// connection it dialled for that once answered; but not one the
+    /// phone looks at the room through, before or since: its nearby list
+    /// would drop the room with it, only to list it again.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_host_closes_only_the_connection_it_dialled_to_ask_who_a_phone_is() {
+        // Whether the phone looks at the room: no; before it is found; or
+        // only once asked who it is.
+        for browses in [None, Some(true), Some(false)] {
+            let (found, sightings) = tokio::sync::mpsc::unbounded_channel();
+            let host = |mut organiser| async move {
+                let (mut node, keypair) = node(1).await;
+                node.hear(sightings);
+                let mut front = crate::net::lines::Lines::new(std::io::sink(), None, false);
+                hosted_on(node, &keypair, 3, &mut organiser, &mut front)
+                    .await
+                    .1
+            };
+            let closed = beside_a_room(3, host, |ticket, _hosting, _| async move {
+                let (mut phone, _) = node(2).await;
+                let host = ticket.host();
+                phone.add_addrs(host, ticket.dial_addrs());
+                let browse = async |phone: &mut Node| {
+                    let browse = Frame::Lobby(Lobby::Browse).encode();
+                    phone.dial(host);
+                    phone.send(host, browse).unwrap();
+                    let listed = heard(phone, host, lobby).await;
+                    assert!(matches!(listed, Lobby::Listed { .. }), "{listed:?}");
+                };
+                if browses == Some(true) {
+                    browse(&mut phone).await;
+                }
+                let (peer, addrs) = (phone.peer_id(), phone.listen_addrs());
+                found
+                    .send(crate::net::node::Sighting::Found { peer, addrs })
+                    .unwrap();
+                let asked = heard(&mut phone, host, lobby).await;
+                assert_eq!(asked, Lobby::WhoAreYou);
+                if browses == Some(false) {
+                    browse(&mut phone).await;
+                }
+                let name = "Ivo".to_owned();
+                phone
+                    .send(host, Frame::Lobby(Lobby::IAm { name }).encode())
+                    .unwrap();
+                let disconnected =
+                    async { while phone.next().await != Event::Disconnected(host) {} };
+                tokio::time::timeout(Duration::from_secs(3), disconnected)
+                    .await
+                    .is_ok()
+            });
+            assert_eq!(closed.await, browses.is_none(), "{browses:?}");
+        }
     }
 
     /// A player who does what they are told once (and nothing else).
