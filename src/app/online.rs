@@ -1,7 +1,7 @@
 //! An online game of the app: the networked game ([`crate::net::game`])
 //! on a tokio runtime of its own thread, its progress handed to the UI as
 //! owned [`Update`]s and the player's taps sent to it as [`Action`]s (the
-//! host's room commands as [`Command`]s). Plain Rust: the adapter decides
+//! host's room commands as [`Given`] commands). Plain Rust: the adapter decides
 //! how updates reach the window (`upgrade_in_event_loop`), tests take them
 //! from a channel.
 
@@ -15,7 +15,7 @@ use tokio::sync::{mpsc, oneshot};
 use super::announce::{NodeAnnouncement, announcement, to_node};
 use crate::bot::Level;
 use crate::lobby::RoomOptions;
-use crate::lobby::host::{Command, Console, Host};
+use crate::lobby::host::{Console, Given, Host};
 use crate::net::NetError;
 use crate::net::Sighting;
 use crate::net::front::{Action, Front, Progress};
@@ -437,7 +437,7 @@ impl<F: FnMut(Update)> Front for AppFront<F> {
 /// the start that is leaving the room, which costs nothing).
 pub struct Session {
     actions: mpsc::UnboundedSender<Action>,
-    commands: Option<mpsc::UnboundedSender<Command>>,
+    commands: Option<mpsc::UnboundedSender<Given>>,
     stop: Option<oneshot::Sender<()>>,
     /// The platform's multicast lock, held while the session runs: its
     /// node finds the other phones again by mDNS after a Wi-Fi change.
@@ -550,7 +550,7 @@ impl Session {
     }
 
     /// Sends a host's room command (a guest has none).
-    pub fn command(&self, command: Command) {
+    pub fn command(&self, command: Given) {
         if let Some(commands) = &self.commands {
             let _ = commands.send(command);
         }

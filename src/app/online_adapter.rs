@@ -29,7 +29,7 @@ use super::ui::{
 };
 use crate::bot::Level;
 use crate::lobby::RoomOptions;
-use crate::lobby::host::Command;
+use crate::lobby::host::Given;
 use crate::lobby::options::{Players, TurnTime};
 use crate::net::Ticket;
 use crate::net::front::Action;
@@ -413,7 +413,7 @@ pub(super) fn begin(
 fn seat_command(
     online: &Rc<RefCell<Online>>,
     seat: i32,
-    command: impl FnOnce(&Room, usize) -> Option<Command>,
+    command: impl FnOnce(&Room, usize) -> Option<Given>,
 ) {
     let s = online.borrow();
     let command = usize::try_from(seat)

@@ -1,13 +1,13 @@
 //! The room screen's controller: what the room shows (code, seats, who is
 //! ready) from the network's [`Update`]s, and the host's and guests'
-//! intents turned into the lobby's [`Command`]s and the game's
-//! [`Action`]s. The decisions (who may sit where, when the game may start)
+//! intents turned into the lobby's commands ([`Given`] for the guests
+//! the screen showed) and the game's [`Action`]s. The decisions (who may sit where, when the game may start)
 //! stay the lobby's: this only asks.
 
 use libp2p::PeerId;
 
 use crate::bot::Level;
-use crate::lobby::host::Command;
+use crate::lobby::host::{Command, Given};
 use crate::lobby::invite::Target;
 use crate::net::front::Action;
 use crate::net::room::{Listing, SeatView};
@@ -241,32 +241,32 @@ impl Room {
 
     /// The host puts the computer at `level` in seat `seat` (from 0), or
     /// takes it out with `None`.
-    pub fn computer(&self, seat: usize, level: Option<Level>) -> Option<Command> {
-        self.hosting().then_some(Command::Computer(seat + 1, level))
+    pub fn computer(&self, seat: usize, level: Option<Level>) -> Option<Given> {
+        self.given(Command::Computer(seat + 1, level))
     }
 
     /// The host removes the guest of seat `seat` (from 0) from the room.
-    pub fn remove(&self, seat: usize) -> Option<Command> {
-        self.hosting().then_some(Command::Remove(seat + 1))
+    pub fn remove(&self, seat: usize) -> Option<Given> {
+        self.given(Command::Remove(seat + 1))
     }
 
     /// The host moves the player in seat `seat` (from 0) one seat up,
     /// swapping with the one before; the first seat swaps with the last.
-    pub fn move_up(&self, seat: usize) -> Option<Command> {
+    pub fn move_up(&self, seat: usize) -> Option<Given> {
         let n = self.seats.len();
-        if !self.hosting() || seat >= n || n < 2 {
+        if seat >= n || n < 2 {
             return None;
         }
         let other = (seat + n - 1) % n;
         let mut order: Vec<usize> = (1..=n).collect();
         order.swap(seat, other);
-        Some(Command::Order(order))
+        self.given(Command::Order(order))
     }
 
     /// The host invites `target` (whether or not the room suits them),
     /// while a seat is free for them.
-    pub fn invite(&self, target: Target) -> Option<Command> {
-        (self.hosting() && !self.full()).then_some(Command::Invite(target))
+    pub fn invite(&self, target: Target) -> Option<Given> {
+        self.given(Command::Invite(target)).filter(|_| !self.full())
     }
 
     /// Whether this phone joined the room (rather than hosting it).
@@ -279,9 +279,18 @@ impl Room {
         self.part == Part::Host && !self.ended
     }
 
+    /// The host's `command`, for the guests in the seats as shown, while
+    /// it hosts the room.
+    fn given(&self, command: Command) -> Option<Given> {
+        self.hosting().then(|| Given {
+            command,
+            guests: self.guests.clone(),
+        })
+    }
+
     /// The host starts the game, when it may.
-    pub fn start(&self) -> Option<Command> {
-        self.startable().then_some(Command::Start)
+    pub fn start(&self) -> Option<Given> {
+        self.given(Command::Start).filter(|_| self.startable())
     }
 }
 
@@ -353,7 +362,7 @@ mod tests {
         assert!(room.apply(&seats(false)));
         assert_eq!(room.start(), None);
         room.apply(&seats(true));
-        assert_eq!(room.start(), Some(Command::Start));
+        assert_eq!(room.start().map(|g| g.command), Some(Command::Start));
     }
 
     #[test]
@@ -381,8 +390,14 @@ mod tests {
     fn the_host_moves_a_player_up_by_swapping_seats() {
         let mut room = Room::new(Part::Host);
         room.apply(&seats(true));
-        assert_eq!(room.move_up(1), Some(Command::Order(vec![2, 1, 3])));
-        assert_eq!(room.move_up(0), Some(Command::Order(vec![3, 2, 1])));
+        assert_eq!(
+            room.move_up(1).map(|g| g.command),
+            Some(Command::Order(vec![2, 1, 3]))
+        );
+        assert_eq!(
+            room.move_up(0).map(|g| g.command),
+            Some(Command::Order(vec![3, 2, 1]))
+        );
         assert_eq!(room.move_up(3), None);
     }
 
@@ -390,11 +405,14 @@ mod tests {
     fn the_hosts_seat_commands_number_seats_from_one_for_the_lobby() {
         let room = Room::new(Part::Host);
         assert_eq!(
-            room.computer(2, Some(Level::Easy)),
+            room.computer(2, Some(Level::Easy)).map(|g| g.command),
             Some(Command::Computer(3, Some(Level::Easy)))
         );
-        assert_eq!(room.computer(2, None), Some(Command::Computer(3, None)));
-        assert_eq!(room.remove(1), Some(Command::Remove(2)));
+        assert_eq!(
+            room.computer(2, None).map(|g| g.command),
+            Some(Command::Computer(3, None))
+        );
+        assert_eq!(room.remove(1).map(|g| g.command), Some(Command::Remove(2)));
     }
 
     #[test]
@@ -464,7 +482,7 @@ mod tests {
             addrs: Vec::new(),
         };
         assert_eq!(
-            room.invite(target.clone()),
+            room.invite(target.clone()).map(|g| g.command),
             Some(Command::Invite(target.clone()))
         );
         assert_eq!(Room::new(Part::Guest).invite(target), None);

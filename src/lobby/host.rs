@@ -77,32 +77,52 @@ impl FromStr for Command {
     }
 }
 
+/// A command given on the app's room screen, with the guests the screen
+/// showed in their seats (by seat, from 0, as the room's seats say them).
+/// Its seat numbers mean whoever sat there then, but it may be taken
+/// later: commands wait while a start is signed, and guests come and go
+/// meanwhile. So a command about the seats given for other guests than
+/// the room now has is refused rather than turning out, moving or
+/// starting with someone the host did not see there.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Given {
+    pub command: Command,
+    pub guests: Vec<(usize, PeerId)>,
+}
+
 /// Where the host's commands come from.
 pub enum Console {
     /// Lines typed, one command a line (`clovece host --console`): the
     /// input split at each `\n`.
     Lines(Split<Box<dyn AsyncBufRead + Unpin + Send>>),
     /// Commands given one by one (the app's room screen).
-    Commands(mpsc::UnboundedReceiver<Command>),
+    Commands(mpsc::UnboundedReceiver<Given>),
 }
 
 impl Console {
     /// The next command, a line that is not one, or `None` once the
-    /// console is closed.
-    async fn next(&mut self) -> Option<Result<Command, UnknownCommand>> {
+    /// console is closed. A line typed is taken as it reads then (the
+    /// console prints the seats at each change); a command given comes
+    /// with the guests it was given for.
+    async fn next(
+        &mut self,
+    ) -> Option<Result<(Command, Option<Vec<(usize, PeerId)>>), UnknownCommand>> {
         match self {
             Console::Lines(lines) => loop {
                 match lines.next_segment().await {
                     Ok(Some(line)) => {
                         let line = typed(line);
                         if !line.trim().is_empty() {
-                            return Some(line.parse());
+                            return Some(line.parse().map(|command| (command, None)));
                         }
                     }
                     Ok(None) | Err(_) => return None,
                 }
             },
-            Console::Commands(commands) => commands.recv().await.map(Ok),
+            Console::Commands(commands) => commands
+                .recv()
+                .await
+                .map(|given| Ok((given.command, Some(given.guests)))),
         }
     }
 }
@@ -383,7 +403,15 @@ impl Organiser for Host {
             None => None,
         };
         match command {
-            Some(Ok(command)) => self.command(command),
+            Some(Ok((command, Some(shown))))
+                if !matches!(command, Command::Seats | Command::Invite(_))
+                    && shown != self.seating.guest_seats() =>
+            {
+                self.notes.push(Note::Say(format!(
+                    "refused: {command:?}: the guests in the seats changed since it was given"
+                )));
+            }
+            Some(Ok((command, _))) => self.command(command),
             Some(Err(e)) => self.notes.push(Note::Say(format!("refused: {e}"))),
             // No console, or it ended: nothing more will come from it.
             None => std::future::pending().await,
@@ -412,7 +440,7 @@ mod tests {
         let typed: Box<dyn AsyncBufRead + Unpin + Send> = Box::new(&b"\xe8akaj\r\n\nseats\r\n"[..]);
         let mut console = Console::Lines(typed.split(b'\n'));
         assert!(matches!(console.next().await, Some(Err(_))));
-        assert_eq!(console.next().await, Some(Ok(Command::Seats)));
+        assert_eq!(console.next().await, Some(Ok((Command::Seats, None))));
         assert_eq!(console.next().await, None);
     }
 
@@ -757,7 +785,12 @@ mod tests {
         let runtime = tokio::runtime::Builder::new_current_thread()
             .build()
             .unwrap();
-        commands.send(Command::Start).unwrap();
+        // Given for the room as it is: no guests.
+        let given = |command| Given {
+            command,
+            guests: Vec::new(),
+        };
+        commands.send(given(Command::Start)).unwrap();
         runtime.block_on(host.input());
         assert_eq!(host.started(), None, "an empty seat");
         let said = host.notes();
@@ -768,7 +801,7 @@ mod tests {
             "{said:?}"
         );
         commands
-            .send(Command::Computer(2, Some(Level::Easy)))
+            .send(given(Command::Computer(2, Some(Level::Easy))))
             .unwrap();
         runtime.block_on(host.input());
         assert!(
@@ -781,11 +814,54 @@ mod tests {
             )),
             "the seats say the game may start"
         );
-        commands.send(Command::Start).unwrap();
+        commands.send(given(Command::Start)).unwrap();
         runtime.block_on(host.input());
         assert_eq!(
             host.started(),
             Some(vec![Sitter::Host, Sitter::Computer(Level::Easy)])
         );
+    }
+
+    /// A seat's number means whoever the screen showed there: a command
+    /// given for other guests than the room now has is refused, and the
+    /// guest now in the seat stays.
+    #[test]
+    fn a_command_given_for_guests_no_longer_in_their_seats_is_refused() {
+        let (commands, console) = mpsc::unbounded_channel();
+        let console = Some(Console::Commands(console));
+        let mut host = Host::new(Players::Two, "Hana", 0, Level::Medium, console);
+        open(&mut host);
+        let (ana, ivo) = (PeerId::random(), PeerId::random());
+        host.arrived(ana, "Ana");
+        let shown = host.seating.guest_seats();
+        assert_eq!(shown, [(1, ana)]);
+        // Ana goes and Ivo takes her seat before the command is taken.
+        host.left(ana);
+        host.arrived(ivo, "Ivo");
+        host.notes();
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .build()
+            .unwrap();
+        let remove = |guests| Given {
+            command: Command::Remove(2),
+            guests,
+        };
+        commands.send(remove(shown)).unwrap();
+        runtime.block_on(host.input());
+        let said = host.notes();
+        assert!(
+            said.iter()
+                .any(|n| matches!(n, Note::Say(s) if s.starts_with("refused: "))),
+            "{said:?}"
+        );
+        assert!(
+            !said.iter().any(|n| matches!(n, Note::Remove(_))),
+            "{said:?}"
+        );
+        assert_eq!(host.seating.seat_of(ivo), Some(1));
+        // Given for Ivo there, it is taken.
+        commands.send(remove(host.seating.guest_seats())).unwrap();
+        runtime.block_on(host.input());
+        assert!(host.notes().contains(&Note::Remove(ivo)));
     }
 }
