@@ -40,6 +40,10 @@ const ENDED: &str = "ended";
 /// ([`crate::stats::record::wins_by_forfeit`]). Only what Home says of a
 /// kept game: what giving it up records is read from its log.
 const FORFEIT: &str = "forfeit";
+/// The extension a session's folder is renamed to before it is removed
+/// ([`discard`]): a removal cut short (the app killed) then leaves no
+/// game behind to offer again, only a folder Home removes.
+const DISCARDED: &str = "discarded";
 
 /// A new session's folder in `data`, named after the time it starts (so
 /// the newest kept game is found first).
@@ -122,6 +126,10 @@ pub fn kept(data: &Path) -> Option<Kept> {
     let mut folders: Vec<PathBuf> = entries.flatten().map(|e| e.path()).collect();
     folders.sort();
     folders.into_iter().rev().find_map(|folder| {
+        if folder.extension().is_some_and(|e| e == DISCARDED) {
+            let _ = std::fs::remove_dir_all(&folder);
+            return None;
+        }
         // A game another window of the app plays is its own: neither
         // offered, nor shown as damaged (and discarded from under it),
         // nor recorded as given up.
@@ -139,8 +147,18 @@ pub fn kept(data: &Path) -> Option<Kept> {
                 }),
             };
         }
-        if folder.join(ENDED).exists() && record_ended(data, &folder) {
-            return None;
+        // A game seen to its end is recorded, not offered; one whose
+        // record cannot be written yet is named with the reason (looked
+        // at again each time), not offered as if it went on.
+        if folder.join(ENDED).exists() {
+            match record_ended(data, &folder) {
+                Ok(true) => return None,
+                Ok(false) => {}
+                Err(e) => {
+                    let why = e.to_string();
+                    return Some(Kept::Damaged { folder, why });
+                }
+            }
         }
         let dir = folder.join(GAME_DIR);
         match dir.try_exists() {
@@ -155,11 +173,16 @@ pub fn kept(data: &Path) -> Option<Kept> {
 }
 
 /// Records the game of session `folder`, whose end its player saw, with
-/// its result, and removes it: whether it was. (Home opens often, so
+/// its result, and removes it: whether it was (not if its log, damaged,
+/// no longer holds the end: then it goes on). (Home opens often, so
 /// only such a game is checked whole here.)
-fn record_ended(data: &Path, folder: &Path) -> bool {
+fn record_ended(data: &Path, folder: &Path) -> Result<bool, GiveUpError> {
     let stats = crate::stats::Store::new(data);
-    stats.record_saved(&folder.join(GAME_DIR)).unwrap_or(false) && discard(folder).is_ok()
+    if !stats.record_saved(&folder.join(GAME_DIR))? {
+        return Ok(false);
+    }
+    discard(folder).map_err(GiveUpError::Remove)?;
+    Ok(true)
 }
 
 /// What the game saved in `dir` (of session `folder`) is: its header, as
@@ -234,9 +257,13 @@ fn folders() -> MutexGuard<'static, ()> {
 }
 
 /// Removes the kept game in `folder`: it is recorded, or cannot be.
+/// Renamed away first, so that the app killed half way through leaves
+/// no game without its marks (`given-up`, `ended`) to offer again.
 pub fn discard(folder: &Path) -> io::Result<()> {
     let _held = folders();
-    std::fs::remove_dir_all(folder)
+    let going = folder.with_extension(DISCARDED);
+    std::fs::rename(folder, &going)?;
+    std::fs::remove_dir_all(going)
 }
 
 /// Gives up the kept game in `folder`: recorded in the statistics of
@@ -402,6 +429,42 @@ pub(super) mod tests {
         assert_eq!(named, folder);
         discard(&folder).unwrap();
         assert!(kept(data.path()).is_none());
+    }
+
+    /// A game seen to its end whose record cannot be written yet (the
+    /// statistics file cannot be read) is named with the reason, not
+    /// offered as one that goes on; once it can be, it is recorded.
+    #[test]
+    fn an_ended_game_that_cannot_be_recorded_yet_is_named_not_offered() {
+        let data = tempfile::tempdir().unwrap();
+        let (folder, mut phone) = kept_game_of(data.path(), Some(Level::Easy));
+        phone.leave(&mut Nowhere).unwrap();
+        mark_ended(&folder).unwrap();
+        drop(phone);
+        let stats = data.path().join(crate::stats::store::FILE);
+        std::fs::create_dir(&stats).unwrap();
+        let Some(Kept::Damaged { folder: named, why }) = kept(data.path()) else {
+            panic!("an ended game is never offered to resume");
+        };
+        assert_eq!(named, folder);
+        assert!(!why.is_empty());
+        std::fs::remove_dir(&stats).unwrap();
+        assert!(kept(data.path()).is_none());
+        assert!(!folder.exists());
+    }
+
+    /// The app killed while a game recorded (or left) was being removed:
+    /// what is left of it is removed, never offered, and the game before
+    /// it is.
+    #[test]
+    fn a_game_whose_removal_was_cut_short_is_not_offered_again() {
+        let data = tempfile::tempdir().unwrap();
+        let older = kept_game(data.path());
+        let folder = kept_game(data.path());
+        let going = folder.with_extension(DISCARDED);
+        std::fs::rename(&folder, &going).unwrap();
+        assert_eq!(unfinished(data.path()).folder, older);
+        assert!(!going.exists());
     }
 
     #[test]

@@ -4,7 +4,7 @@
 //! leaves either the old file or the new one. A line that is not a record
 //! is reported by number and skipped. Every line is written back as it was
 //! read, so a record of a newer version (a field or an outcome this one
-//! does not know) survives an older app; a line that is not JSON at all (a
+//! does not know) survives an older app; a line that is not a JSON object (a
 //! disk error, a torn write) is dropped, but before the next write
 //! replaces such a file, it is added to the end of `stats.jsonl.damaged`
 //! beside it, so nothing is lost.
@@ -44,7 +44,7 @@ pub struct Loaded {
     /// The games of the lines kept but not read: recorded already, even
     /// if this version cannot show them.
     unread: Vec<String>,
-    /// Some line is not JSON at all (a torn write, a disk error): the
+    /// Some line is not a JSON object (a torn write, a disk error): the
     /// next write drops it, after keeping the file as it was.
     torn: bool,
 }
