@@ -915,7 +915,7 @@ impl Node {
             entry.learn(address.clone());
         }
         if let Some(b) = &mut entry.redial {
-            b.connected();
+            b.connected(now);
         }
         if entry.connections == 1 {
             self.events.push_back(Event::Connected(peer));
