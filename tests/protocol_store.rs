@@ -177,8 +177,12 @@ fn a_truncated_file_gives_a_clear_error_and_the_intact_prefix() {
     };
     assert_eq!(index, 39);
     assert_eq!(why, Damage::Truncated);
-    // A record cut short was never sent: nothing in it to keep.
-    assert!(!dir.path().join("log.damaged").exists());
+    // Kept as it was: a length made longer by a flipped bit reads the
+    // same as a record cut short.
+    assert_eq!(
+        fs::read(dir.path().join("log.damaged")).unwrap(),
+        &bytes[..bytes.len() - 20]
+    );
     assert_eq!(intact.log.hashes(), &full.hashes()[..39]);
     // The phone goes on from the intact prefix, and its first write cuts
     // the damage off.
@@ -192,6 +196,33 @@ fn a_truncated_file_gives_a_clear_error_and_the_intact_prefix() {
     drop(phone);
     let again = Store::open(dir.path()).unwrap();
     assert_eq!(again.log.head(), full.head());
+}
+
+/// A flipped bit that makes a length in the middle reach past the end
+/// reads as a record cut short, as a crash while appending leaves: the
+/// intact entries behind it, which the first write cuts off, are kept in
+/// the copy.
+#[test]
+fn a_length_in_the_middle_made_to_reach_past_the_end_keeps_a_copy() {
+    let dir = tempfile::tempdir().unwrap();
+    drop(saved_game(dir.path(), 40));
+    let path = log_file(dir.path());
+    let mut bytes = fs::read(&path).unwrap();
+    // Each record: its length (4 bytes, little-endian), 4 check bytes,
+    // the payload. The twentieth's length is made to reach past the end.
+    let mut at = 0;
+    for _ in 0..20 {
+        let len = u32::from_le_bytes(bytes[at..at + 4].try_into().unwrap());
+        at += 8 + len as usize;
+    }
+    let past = u32::try_from(bytes.len() - at).unwrap();
+    bytes[at..at + 4].copy_from_slice(&past.to_le_bytes());
+    fs::write(&path, &bytes).unwrap();
+    let Err(StoreError::Corrupt { why, .. }) = Store::open(dir.path()) else {
+        panic!("a damaged length must be reported");
+    };
+    assert_eq!(why, Damage::Truncated);
+    assert_eq!(fs::read(dir.path().join("log.damaged")).unwrap(), bytes);
 }
 
 #[test]

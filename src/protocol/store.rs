@@ -428,15 +428,15 @@ impl Store {
             None => Ok(restored),
             Some((offset, why)) => {
                 // The first write cuts the damage off, and intact entries
-                // behind damage in the middle (a flipped bit) with them; a
-                // record cut short at the end (a crash while appending)
-                // was never sent, and holds nothing to keep. Kept as far
-                // as the disk allows (a full one may be why the log is
-                // damaged): the game goes on from its intact part anyway.
+                // behind damage in the middle (a flipped bit) with them.
+                // So does a record cut short: most often the end of a
+                // crash while appending, which holds nothing to keep, but
+                // a flipped bit in a length in the middle reads the same,
+                // and the copy is cheap. Kept as far as the disk allows (a
+                // full one may be why the log is damaged): the game goes
+                // on from its intact part anyway.
                 let kept = dir.join(DAMAGED_FILE);
-                if why != Damage::Truncated
-                    && let Err(e) = durable::replace(&kept, |file| file.write_all(&bytes))
-                {
+                if let Err(e) = durable::replace(&kept, |file| file.write_all(&bytes)) {
                     warn!(
                         "cannot keep a copy of the damaged log in {}: {e}",
                         kept.display()
