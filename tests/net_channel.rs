@@ -257,18 +257,27 @@ fn raw_peer(target: &Handle, frames: Vec<Vec<u8>>) -> (PeerId, tokio::task::Join
     let raw_id = *raw.local_peer_id();
     raw.dial(target.addrs[0].clone()).unwrap();
     let driver = tokio::spawn(async move {
-        let mut frames = Some(frames);
+        use libp2p::request_response::{Event as Rr, Message};
+        use libp2p::swarm::SwarmEvent;
+        let mut frames = frames.into_iter();
         loop {
-            match raw.select_next_some().await {
-                libp2p::swarm::SwarmEvent::ConnectionEstablished { peer_id, .. } => {
-                    for frame in frames.take().into_iter().flatten() {
-                        raw.behaviour_mut().log.send_request(&peer_id, frame);
+            let to = match raw.select_next_some().await {
+                SwarmEvent::ConnectionEstablished { peer_id, .. } => peer_id,
+                SwarmEvent::Behaviour(raw::RawEvent::Log(
+                    Rr::Message {
+                        peer,
+                        message: Message::Response { .. },
+                        ..
                     }
-                }
-                libp2p::swarm::SwarmEvent::ConnectionClosed {
+                    | Rr::OutboundFailure { peer, .. },
+                )) => peer,
+                SwarmEvent::ConnectionClosed {
                     num_established: 0, ..
                 } => return,
-                _ => {}
+                _ => continue,
+            };
+            if let Some(frame) = frames.next() {
+                raw.behaviour_mut().log.send_request(&to, frame);
             }
         }
     });

@@ -125,14 +125,29 @@ fn encode<T: Serialize>(value: &T) -> Vec<u8> {
     postcard::to_stdvec(value).expect("frames serialise to memory")
 }
 
+/// What [`read_frame`] reads at once.
+const PIECE: usize = 8 * 1024;
+
 /// Reads the rest of the stream, but never more than `max` bytes: a
-/// longer stream is cut off there and refused.
+/// longer stream is cut off there and refused. Read a piece at a time,
+/// so that the memory held is what came: `read_to_end` zero-fills the
+/// whole spare capacity of its doubling buffer, and a stranger's stream
+/// just past half the bound, held open, cost twice the bound.
 async fn read_frame<T: AsyncRead + Unpin + Send>(
     io: &mut T,
     max: usize,
 ) -> io::Result<Result<Vec<u8>, WireError>> {
+    let mut limited = io.take(max as u64 + 1);
     let mut bytes = Vec::new();
-    io.take(max as u64 + 1).read_to_end(&mut bytes).await?;
+    let mut piece = [0u8; PIECE];
+    loop {
+        match limited.read(&mut piece).await {
+            Ok(0) => break,
+            Ok(n) => bytes.extend_from_slice(&piece[..n]),
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
     if bytes.len() > max {
         return Ok(Err(WireError::TooLarge { max }));
     }
