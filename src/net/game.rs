@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use libp2p::identity::Keypair;
+use libp2p::multiaddr::Protocol;
 use libp2p::{Multiaddr, PeerId};
 use tokio::sync::mpsc::UnboundedReceiver;
 use tracing::warn;
@@ -340,9 +341,9 @@ fn listening(
     Ok(node)
 }
 
-/// Continues the game saved in `dir`: listens where this phone listened
-/// before if it can (the others redial those addresses), else as `config`
-/// says, and shows how far the log had come.
+/// Continues the game saved in `dir`: listens on the ports this phone
+/// listened on before if it can (the others redial those addresses),
+/// else as `config` says, and shows how far the log had come.
 async fn resume(
     keypair: &Keypair,
     restored: Restored,
@@ -354,7 +355,7 @@ async fn resume(
     let phone = Phone::resume(restored, keypair)?;
     let book = Book::resumed(dir);
     let again = (!book.me.is_empty()).then(|| Config {
-        listen: book.me.clone(),
+        listen: again(&config.listen, &book.me),
         ..config.clone()
     });
     let node = match again {
@@ -372,6 +373,47 @@ async fn resume(
     Ok((node, phone, book))
 }
 
+/// Where to listen to resume a game: `listen` (as this start is told),
+/// each address of it that asks for any port given the port this phone
+/// listened on with that address before, as `saved`. So a phone told to
+/// listen on every interface does again, on its old port: an interface
+/// gone since (a VPN's, the mobile network's) does not fail the start,
+/// and one that comes up or changes its address during the game takes
+/// dials too, where listening on each saved address again did neither.
+fn again(listen: &[Multiaddr], saved: &[Multiaddr]) -> Vec<Multiaddr> {
+    listen
+        .iter()
+        .map(|addr| {
+            let (Some(ip), Some(0)) = (ip_of(addr), port_of(addr)) else {
+                return addr.clone();
+            };
+            let before = saved.iter().find(|s| {
+                ip_of(s).is_some_and(|s| {
+                    s.is_ipv4() == ip.is_ipv4() && (ip.is_unspecified() || s == ip)
+                })
+            });
+            match before.and_then(port_of) {
+                Some(port) => addr
+                    .iter()
+                    .map(|p| match p {
+                        Protocol::Tcp(_) => Protocol::Tcp(port),
+                        p => p,
+                    })
+                    .collect(),
+                None => addr.clone(),
+            }
+        })
+        .collect()
+}
+
+/// The TCP port of `addr`, if it has one.
+fn port_of(addr: &Multiaddr) -> Option<u16> {
+    addr.iter().find_map(|p| match p {
+        Protocol::Tcp(port) => Some(port),
+        _ => None,
+    })
+}
+
 /// The peer ids of the other players of `phone`'s game.
 fn players(phone: &Phone) -> impl Iterator<Item = PeerId> + '_ {
     let seats = &phone.log().header().header.seats;
@@ -386,4 +428,33 @@ fn players(phone: &Phone) -> impl Iterator<Item = PeerId> + '_ {
 
 pub(crate) fn is_loopback(addr: &Multiaddr) -> bool {
     ip_of(addr).is_some_and(|ip| ip.is_loopback())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn addrs(list: &[&str]) -> Vec<Multiaddr> {
+        list.iter().map(|a| a.parse().unwrap()).collect()
+    }
+
+    #[test]
+    fn a_resumed_phone_listens_as_told_on_the_ports_it_had() {
+        let saved = addrs(&["/ip4/127.0.0.1/tcp/4000", "/ip4/192.168.1.5/tcp/4000"]);
+        // Every interface, on the old port: one gone since fails nothing.
+        let any = addrs(&["/ip4/0.0.0.0/tcp/0"]);
+        assert_eq!(again(&any, &saved), addrs(&["/ip4/0.0.0.0/tcp/4000"]));
+        // One interface, on the port it had there.
+        let one = addrs(&["/ip4/127.0.0.1/tcp/0"]);
+        assert_eq!(again(&one, &saved), addrs(&["/ip4/127.0.0.1/tcp/4000"]));
+        // Nothing saved for it: as told.
+        for told in [
+            "/ip4/10.0.0.2/tcp/0",
+            "/ip6/::/tcp/0",
+            "/ip4/0.0.0.0/tcp/5000",
+        ] {
+            let told = addrs(&[told]);
+            assert_eq!(again(&told, &saved), told);
+        }
+    }
 }
