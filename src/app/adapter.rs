@@ -14,7 +14,7 @@ use slint::{ComponentHandle, Model, ModelRc, SharedString, VecModel};
 use super::board::{Board, Note, PieceView, home_count};
 use super::choices::Choices;
 use super::dice::Dice;
-use super::fairness::Fairness;
+use super::fairness::{Fairness, Roll};
 use super::geometry::{self, Cell, Spot};
 use super::invite_adapter;
 use super::leave::LeaveCost;
@@ -1163,8 +1163,23 @@ pub(super) fn show_fairness(
     let most = stats.iter().flat_map(|s| s.faces.iter()).max().unwrap_or(0);
     adapter.set_players(ModelRc::new(VecModel::from(stats)));
     adapter.set_most(most);
-    let rolls = fairness.history();
-    if history.row_count() > rolls.len() {
+    show_history(history, fairness.history(), sitters);
+}
+
+/// Shows `rolls` in `history`, newest first: the rolls not shown yet are
+/// added, and the list is filled anew when a roll shown is no longer
+/// among them (the log was cut short, or this side's turns were undone
+/// as the phones met again), so it never lists a roll that was undone.
+fn show_history(history: &VecModel<ui::RollData>, rolls: &[Roll], sitters: &[Sitter]) {
+    let shown = history.row_count();
+    let kept = shown <= rolls.len()
+        && rolls[..shown].iter().enumerate().all(|(number, roll)| {
+            history.row_data(shown - 1 - number).is_some_and(|row| {
+                (row.hue, row.die, row.computer)
+                    == (hue(roll.seat), i32::from(roll.die.get()), roll.by_computer)
+            })
+        });
+    if !kept {
         history.set_vec(Vec::new());
     }
     for (number, roll) in rolls.iter().enumerate().skip(history.row_count()) {
@@ -1436,5 +1451,40 @@ mod tests {
         let one = [player(ui::Hue::Red, "Player"), player(ui::Hue::Blue, "")];
         assert_eq!(telling_name(&one, Colour::Red), "Player");
         assert_eq!(telling_name(&one, Colour::Green), "", "no seat");
+    }
+
+    /// The roll history follows the rolls: new ones are added on top, and
+    /// when this side's turns are undone as the phones meet again (the
+    /// others kept as many rolls, or more), the undone ones go.
+    #[test]
+    fn the_roll_history_never_lists_a_roll_that_was_undone() {
+        let roll = |seat, face| Roll {
+            seat,
+            die: Die::new(face).unwrap(),
+            by_computer: false,
+        };
+        let sitters: Vec<Sitter> = [Colour::Red, Colour::Green]
+            .into_iter()
+            .map(|c| (c, SharedString::new(), false))
+            .collect();
+        let history = VecModel::default();
+        let shown = |history: &VecModel<ui::RollData>| -> Vec<(i32, i32)> {
+            history.iter().map(|r| (r.number, r.die)).collect()
+        };
+        show_history(&history, &[roll(Colour::Red, 2)], &sitters);
+        assert_eq!(shown(&history), [(1, 2)]);
+        let mut rolls = vec![roll(Colour::Red, 2), roll(Colour::Green, 5)];
+        show_history(&history, &rolls, &sitters);
+        assert_eq!(shown(&history), [(2, 5), (1, 2)], "newest first");
+        // Undone: the others kept a 3 for Red's roll, then as many more.
+        rolls[0] = roll(Colour::Red, 3);
+        show_history(&history, &rolls, &sitters);
+        assert_eq!(shown(&history), [(2, 5), (1, 3)]);
+        rolls.push(roll(Colour::Red, 6));
+        rolls[1] = roll(Colour::Green, 1);
+        show_history(&history, &rolls, &sitters);
+        assert_eq!(shown(&history), [(3, 6), (2, 1), (1, 3)]);
+        show_history(&history, &rolls[..1], &sitters);
+        assert_eq!(shown(&history), [(1, 3)], "cut short");
     }
 }
