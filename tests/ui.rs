@@ -680,7 +680,13 @@ fn a_dropped_player_is_marked_with_the_time_waited_and_the_computer_with_its_mar
     // The online game (wired later) reports how long it has waited.
     players[1].waiting = 32;
     game.set_players(slint::ModelRc::new(slint::VecModel::from(players)));
-    assert!(find(window, "Green (Green, computer), 0 home, waiting 0:32").is_valid());
+    let waiting = "Green (Green, computer), 0 home, waiting 0:32";
+    assert!(find(window, waiting).is_valid());
+    assert!(shows(window, "waiting 0:32"));
+    // A Matfyz game's chips (with what each player holds) say it too.
+    window.global::<MatfyzAdapter>().set_active(true);
+    assert!(find(window, waiting).is_valid());
+    assert!(shows(window, "waiting 0:32"));
 }
 
 #[test]
