@@ -223,6 +223,16 @@ pub struct Received {
     pub invitation: Invitation,
 }
 
+impl Received {
+    /// Whether `other` is an invitation to the same room from the same
+    /// host: sent again, not a new one. A room's id is no secret (an open
+    /// room's ticket is listed to anyone), so another phone can host a
+    /// room under the same id, and its invitation is another.
+    pub fn same_room(&self, other: &Received) -> bool {
+        (self.host, self.invitation.ticket.room()) == (other.host, other.invitation.ticket.room())
+    }
+}
+
 /// Hosts kept connected at once until they take their decline.
 const MAX_DECLINING: usize = 8;
 
@@ -648,6 +658,29 @@ mod tests {
         assert_eq!(from(&shown), "host 29");
         assert_eq!(replaced.len(), MAX_REPLACED, "the latest replaced");
         assert_eq!(from(&replaced[0]), "host 21");
+    }
+
+    #[test]
+    fn an_invitation_to_a_room_of_the_same_id_from_another_host_is_another() {
+        let host = PeerId::random();
+        let invitation = |host, ticket_host| Received {
+            host,
+            invitation: Invitation {
+                ticket: Ticket::new(
+                    RoomId::from_bytes([1; 16]),
+                    ticket_host,
+                    ["/ip4/127.0.0.1/tcp/1".parse().unwrap()],
+                    None,
+                )
+                .unwrap(),
+                from: "Hana".into(),
+                listing: RoomOptions::default().table().listing(),
+            },
+        };
+        let first = invitation(host, host);
+        assert!(first.same_room(&invitation(host, host)), "sent again");
+        let copy = PeerId::random();
+        assert!(!first.same_room(&invitation(copy, copy)));
     }
 
     #[test]

@@ -112,16 +112,18 @@ pub(super) fn heard(window: slint::Weak<AppWindow>) -> impl Fn(Received) + Send 
                 return;
             }
             let invites = &mut s.invites;
-            let room = received.invitation.ticket.room();
             // A newer invitation takes the place of those not answered,
-            // which are declined: their hosts would show them as invited
-            // for ever.
-            let shown = invites.received.replace(received);
+            // which are declined (their hosts would show them as invited
+            // for ever), unless it is the same one sent again.
+            let declined: Vec<Received> = replaced
+                .into_iter()
+                .chain(invites.received.take())
+                .filter(|old| !old.same_room(&received))
+                .collect();
+            invites.received = Some(received);
             if let Some(inbox) = &invites.inbox {
-                for old in replaced.into_iter().chain(shown) {
-                    if old.invitation.ticket.room() != room {
-                        inbox.decline(old);
-                    }
+                for old in declined {
+                    inbox.decline(old);
                 }
             }
             show_invitation(window, &s);
