@@ -676,6 +676,13 @@ pub(super) async fn host(
             for &guest in &order {
                 send(node, guest, &Envelope::Setup(start.clone()));
             }
+            // An invitation not yet taken goes: the phone would be shown
+            // it when next in touch with this node, which plays the game.
+            for peer in unreached {
+                if !order.contains(&peer) {
+                    node.drop_queued(peer);
+                }
+            }
             // A guest admitted too late for a seat is told and let go.
             let late: Vec<PeerId> = room
                 .guests()
@@ -2271,6 +2278,31 @@ mod tests {
             });
             assert_eq!(closed.await, browses.is_none(), "{browses:?}");
         }
+    }
+
+    /// An invitation still waiting for its phone (off, or not found yet)
+    /// when the game starts is not delivered later by the node that
+    /// plays the game.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn an_invitation_not_taken_by_the_start_goes() {
+        let away = PeerId::random();
+        let host = move |mut organiser: Starter| async move {
+            organiser.invites.push(away);
+            let (node, started) = hosted(2, &mut organiser).await;
+            (node.unacknowledged(away), started.is_ok())
+        };
+        let (queued, started) = beside_a_room(2, host, |ticket, hosting, _| async move {
+            let (mut guest, signer, header) = offered(&ticket, 2).await;
+            let signed = Envelope::Setup(Setup::Signed(header.sign(&signer)));
+            send(&mut guest, ticket.host(), &signed);
+            tokio::select! {
+                hosted = hosting => hosted.unwrap(),
+                () = polled(&mut guest) => unreachable!(),
+            }
+        })
+        .await;
+        assert!(started);
+        assert_eq!(queued, 0, "the invitation is dropped");
     }
 
     /// A player who does what they are told once (and nothing else).
