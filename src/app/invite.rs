@@ -172,9 +172,12 @@ impl Seen {
             phones.retain(|p| p.target.peer != peer || self.told.contains(&peer));
             return phones.len() != before;
         }
-        if phones.iter().any(|p| p.target.peer == peer)
-            || seen::make_room(phones, |p| self.told.contains(&p.target.peer)).is_err()
-        {
+        // A phone the app was told of, or one that said its nickname (a
+        // made-up one never answers), stays: a flood passes through the
+        // others' places. The node reports a phone found only once, so
+        // one pushed out would not come back.
+        let kept = |p: &Invitee| self.told.contains(&p.target.peer) || !p.name.is_empty();
+        if phones.iter().any(|p| p.target.peer == peer) || seen::make_room(phones, kept).is_err() {
             return false;
         }
         phones.push(nearby(Target {
@@ -799,14 +802,18 @@ mod tests {
     }
 
     #[test]
-    fn a_flood_of_phones_seen_keeps_the_list_bounded_and_the_phones_told_of() {
+    fn a_flood_of_phones_seen_keeps_the_list_bounded_and_the_phones_told_of_or_named() {
         let told = PeerId::random();
         let mut seen = Seen::new(&[(told, "/ip4/127.0.0.1/tcp/1".parse().unwrap())]);
+        let named = PeerId::random();
+        assert!(seen.take(named, true));
+        assert!(seen.name(named, "Ivo".into()));
         for _ in 0..1_000 {
             assert!(seen.take(PeerId::random(), true));
         }
         assert_eq!(seen.phones().len(), seen::MAX_PHONES);
         assert_eq!(seen.phones()[0].target.peer, told);
+        assert_eq!(seen.phones()[1].target.peer, named);
     }
 
     /// Anyone on the Wi-Fi can ask who this phone is, as often as it
