@@ -643,6 +643,28 @@ fn discovery_bonjour_follows_a_phone_across_the_names_libp2p_gives_each_answer()
     );
 }
 
+/// An iPhone announces one instance, named by its peer id, for as long as
+/// its app runs: another instance naming that peer (anyone on the Wi-Fi
+/// can announce one) does not take its place, so withdrawing it does not
+/// report the phone lost.
+#[test]
+fn discovery_bonjour_keeps_an_iphones_own_instance_against_another_naming_it() {
+    let mut browsed = Browsed::new("me");
+    let a = "/ip4/192.168.1.5/tcp/4001";
+    browsed.found(PEER);
+    browsed.querying(PEER, Some(1));
+    assert!(browsed.txt(&1, &txt_for(PEER, a)).1.is_some());
+    browsed.found("spoof");
+    browsed.querying("spoof", Some(2));
+    let spoofed = browsed.txt(&2, &txt_for(PEER, "/ip4/10.9.9.9/tcp/1"));
+    assert_eq!(spoofed, (Some(2), None), "its query stops, nothing found");
+    assert_eq!(browsed.lost("spoof"), (None, None), "nothing lost");
+    assert_eq!(
+        browsed.lost(PEER),
+        (Some(1), Some(Nearby::Lost { peer: PEER.into() }))
+    );
+}
+
 #[test]
 fn discovery_bonjour_retries_an_instance_whose_query_failed() {
     let mut browsed = Browsed::<u32>::new("me");

@@ -176,7 +176,8 @@ pub fn txt_peer(record: &[u8]) -> Option<Nearby> {
 /// libp2p names every answer anew (each phone answers every query, about
 /// one a second), so an instance that names a peer an older one named
 /// takes its place: otherwise each old name's expiry would report the
-/// phone lost while its newer name still stands.
+/// phone lost while its newer name still stands. An iPhone's instance is
+/// named by its peer id and keeps that name, so none takes its place.
 /// Anyone on the Wi-Fi can announce instances and records, so both lists
 /// are bounded ([`seen`]): an instance whose records named its peer is kept,
 /// the oldest other one makes room for a new one.
@@ -291,6 +292,14 @@ impl<Q: PartialEq> Browsed<Q> {
                     .instances
                     .iter()
                     .position(|i| i.peer.as_ref() == Some(&peer));
+                // An iPhone's instance, named by its peer id for as long
+                // as its app runs, is the phone's own: another naming the
+                // same peer is someone else's, which would take its place
+                // and, withdrawn, report the phone lost, and Bonjour
+                // would never report its own instance again. It goes.
+                if other.is_some_and(|other| self.instances[other].name == peer) {
+                    return (self.instances.remove(at).query, None);
+                }
                 if let Some(other) = other {
                     at -= usize::from(other < at);
                     let other = self.instances.remove(other);
