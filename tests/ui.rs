@@ -669,6 +669,22 @@ fn a_game_against_the_computer_has_no_turn_timer() {
     );
 }
 
+/// The players' chips are updated in place as the game goes on (an
+/// online game shows them again every second while a phone is waited
+/// for): new rows would throw a screen reader off the chip it reads.
+#[test]
+fn the_players_chips_are_updated_in_place() {
+    let (_folder, app) = against_the_computer("chips", 4);
+    let window = app.window();
+    let game = window.global::<GameAdapter>();
+    let chips = game.get_players();
+    // A roll (its die turns for a moment) shows the game again.
+    find(window, "Die").mock_single_click(PointerEventButton::Left);
+    mock_elapsed_time(Duration::from_millis(500));
+    assert_ne!(game.get_die(), 0, "rolled");
+    assert!(game.get_players() == chips, "the same rows");
+}
+
 #[test]
 fn a_dropped_player_is_marked_with_the_time_waited_and_the_computer_with_its_mark() {
     let (_folder, app) = against_the_computer("waiting", 4);

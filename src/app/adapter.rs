@@ -973,7 +973,7 @@ fn show_game(window: &AppWindow, state: &State, game: &OfflineGame) {
     adapter.set_note(note(game.note(), game.only_person(), &shown));
     let plans = show_matfyz(window, game.board(), &shown, human);
     mark_squares(window, &targets, &plans);
-    adapter.set_players(ModelRc::new(VecModel::from(shown)));
+    show_players(&adapter, shown);
     let (turn, rolling) = match game.next() {
         Next::Roll { seat, .. } => (seat, true),
         Next::Move { seat } => (seat, false),
@@ -1000,6 +1000,18 @@ fn show_game(window: &AppWindow, state: &State, game: &OfflineGame) {
         })
         .collect();
     show_fairness(window, &state.history, game.fairness(), &sitters);
+}
+
+/// Shows the players' chips, in place: the screen shows them again every
+/// second while a phone is waited for, and new rows each time would throw
+/// a screen reader off the chip it reads.
+pub(super) fn show_players(adapter: &GameAdapter, players: Vec<ui::PlayerData>) {
+    super::rows::show(
+        adapter.get_players(),
+        players,
+        |p| p.hue,
+        |rows| adapter.set_players(rows),
+    );
 }
 
 /// Fills the Matfyz parts of the game screen from `board`: the rolls still
@@ -1042,7 +1054,12 @@ pub(super) fn show_matfyz(
             }
         })
         .collect();
-    adapter.set_holdings(ModelRc::new(VecModel::from(holdings)));
+    super::rows::show(
+        adapter.get_holdings(),
+        holdings,
+        |_| (),
+        |rows| adapter.set_holdings(rows),
+    );
     let choice = board.choice().filter(|_| asking);
     let mut ends = Vec::new();
     match choice.map(|(_, c)| c) {
@@ -1161,7 +1178,12 @@ pub(super) fn show_fairness(
         })
         .collect();
     let most = stats.iter().flat_map(|s| s.faces.iter()).max().unwrap_or(0);
-    adapter.set_players(ModelRc::new(VecModel::from(stats)));
+    super::rows::show(
+        adapter.get_players(),
+        stats,
+        |s| s.hue,
+        |rows| adapter.set_players(rows),
+    );
     adapter.set_most(most);
     show_history(history, fairness.history(), sitters);
 }

@@ -14,7 +14,7 @@ use slint::{ComponentHandle, Image, Model, ModelRc, VecModel};
 
 use super::adapter::{
     Sitter, count, hue, leave_cost, mark_squares, note, piece_data, show_fairness, show_matfyz,
-    square_spot,
+    show_players, square_spot,
 };
 use super::board::home_count;
 use super::invite_adapter::{self, Invites};
@@ -665,7 +665,7 @@ fn show_game(window: &AppWindow, s: &Online) {
     let plans = show_matfyz(window, game.board(), &players, true);
     mark_squares(window, &game.targets(), &plans);
     adapter.set_note(note(game.note(), Some(game.me()), &players));
-    adapter.set_players(ModelRc::new(VecModel::from(players)));
+    show_players(&adapter, players);
     let turn = game.named();
     adapter.set_turn(hue(turn));
     adapter.set_turn_name(s.names[turn.index()].as_str().into());
