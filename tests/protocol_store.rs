@@ -225,6 +225,24 @@ fn a_length_in_the_middle_made_to_reach_past_the_end_keeps_a_copy() {
     assert_eq!(fs::read(dir.path().join("log.damaged")).unwrap(), bytes);
 }
 
+/// A copy kept of a log damaged earlier (it may hold the entries a flip
+/// cut off) is not replaced by a later log cut short.
+#[test]
+fn a_log_cut_short_keeps_an_earlier_copy() {
+    let dir = tempfile::tempdir().unwrap();
+    drop(saved_game(dir.path(), 40));
+    let path = log_file(dir.path());
+    let bytes = fs::read(&path).unwrap();
+    let earlier = dir.path().join("log.damaged");
+    fs::write(&earlier, b"an earlier copy").unwrap();
+    fs::write(&path, &bytes[..bytes.len() - 20]).unwrap();
+    let Err(StoreError::Corrupt { why, .. }) = Store::open(dir.path()) else {
+        panic!("a truncated log must be reported");
+    };
+    assert_eq!(why, Damage::Truncated);
+    assert_eq!(fs::read(&earlier).unwrap(), b"an earlier copy");
+}
+
 #[test]
 fn a_flipped_byte_is_detected() {
     let dir = tempfile::tempdir().unwrap();

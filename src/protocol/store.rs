@@ -431,12 +431,15 @@ impl Store {
                 // behind damage in the middle (a flipped bit) with them.
                 // So does a record cut short: most often the end of a
                 // crash while appending, which holds nothing to keep, but
-                // a flipped bit in a length in the middle reads the same,
-                // and the copy is cheap. Kept as far as the disk allows (a
-                // full one may be why the log is damaged): the game goes
-                // on from its intact part anyway.
+                // a flipped bit in a length in the middle reads the same.
+                // Such a copy does not replace one kept before, which may
+                // hold what a flip cut off. Kept as far as the disk allows
+                // (a full one may be why the log is damaged): the game
+                // goes on from its intact part anyway.
                 let kept = dir.join(DAMAGED_FILE);
-                if let Err(e) = durable::replace(&kept, |file| file.write_all(&bytes)) {
+                if (why != Damage::Truncated || !kept.exists())
+                    && let Err(e) = durable::replace(&kept, |file| file.write_all(&bytes))
+                {
                     warn!(
                         "cannot keep a copy of the damaged log in {}: {e}",
                         kept.display()
