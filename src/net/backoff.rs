@@ -52,6 +52,16 @@ impl Backoff {
         self.delay = (self.delay * 2).min(MAX);
     }
 
+    /// A dial failed at `now`: a failure as [`Backoff::failed`] says,
+    /// unless a connection is up (the peer's own dial won the race):
+    /// then nothing is due, and the connection's drop still counts from
+    /// when it was made.
+    pub fn dial_failed(&mut self, now: Instant) {
+        if self.up_since.is_none() {
+            self.failed(now);
+        }
+    }
+
     /// Connected at `now`: no dial is due while the connection lasts.
     pub fn connected(&mut self, now: Instant) {
         self.due = None;
@@ -92,6 +102,24 @@ mod tests {
         let ms: Vec<u128> = delays.iter().map(Duration::as_millis).collect();
         assert_eq!(ms, [100, 200, 400, 800, 1000, 1000]);
         backoff.connected(now);
+        let later = now + STEADY;
+        backoff.failed(later);
+        assert_eq!(backoff.due.unwrap() - later, FIRST);
+    }
+
+    /// A dial of this node's that fails while the peer's own connection
+    /// is up schedules nothing, and leaves that connection's start: its
+    /// drop, a second later, starts the delays afresh.
+    #[test]
+    fn a_dial_failing_while_connected_leaves_the_connection_counted() {
+        let mut backoff = Backoff::default();
+        let now = Instant::now();
+        for _ in 0..4 {
+            backoff.failed(now);
+        }
+        backoff.connected(now);
+        backoff.dial_failed(now);
+        assert_eq!(backoff.due, None);
         let later = now + STEADY;
         backoff.failed(later);
         assert_eq!(backoff.due.unwrap() - later, FIRST);

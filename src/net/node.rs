@@ -887,7 +887,7 @@ impl Node {
                 if let Some(entry) = self.peers.get_mut(&peer) {
                     entry.dialing = false;
                     if let Some(b) = &mut entry.redial {
-                        b.failed(Instant::now());
+                        b.dial_failed(Instant::now());
                     }
                 }
             }

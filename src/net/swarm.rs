@@ -53,12 +53,14 @@ pub const IDLE_TIMEOUT: Duration = Duration::from_secs(6 * 60 * 60);
 /// again.
 pub const REQUEST_TIMEOUT: Duration = Duration::from_secs(10);
 
-/// Inbound streams of the log protocol open at once on one connection; an
-/// honest peer has one batch in flight (and, for a moment, the one sent
-/// again after a timeout). Each may hold a batch's worth of bytes
-/// (`wire::MAX_BATCH_BYTES`, some 260 KB) for the request timeout, so
-/// the strangers' connections can hold 64 × 2 of them, some 33 MB, where
-/// 8 a connection let one device make a phone hold 130 MB.
+/// Streams of the log protocol open at once on one connection, inbound
+/// and outbound together (libp2p counts both): one batch in flight each
+/// way, as honest peers have; past it a stream is dropped, and its batch
+/// sent again after the pause of a failed one. Each inbound stream may
+/// hold a batch's worth of bytes (`wire::MAX_BATCH_BYTES`, some 260 KB)
+/// for the request timeout, so the strangers' connections can hold 64 ×
+/// 2 of them, some 33 MB, where 8 a connection let one device make a
+/// phone hold 130 MB.
 const MAX_CONCURRENT_STREAMS: usize = 2;
 
 /// Connections to one peer (two dialling each other at once make two; a
