@@ -124,12 +124,16 @@ impl Unfinished {
 pub fn kept(data: &Path) -> Option<Kept> {
     let entries = std::fs::read_dir(data.join(GAMES)).ok()?;
     let mut folders: Vec<PathBuf> = entries.flatten().map(|e| e.path()).collect();
+    // What a removal cut short left goes, older than the game offered too.
+    folders.retain(|folder| {
+        let discarded = folder.extension().is_some_and(|e| e == DISCARDED);
+        if discarded {
+            let _ = std::fs::remove_dir_all(folder);
+        }
+        !discarded
+    });
     folders.sort();
     folders.into_iter().rev().find_map(|folder| {
-        if folder.extension().is_some_and(|e| e == DISCARDED) {
-            let _ = std::fs::remove_dir_all(&folder);
-            return None;
-        }
         // A game another window of the app plays is its own: neither
         // offered, nor shown as damaged (and discarded from under it),
         // nor recorded as given up.
@@ -459,12 +463,16 @@ pub(super) mod tests {
     #[test]
     fn a_game_whose_removal_was_cut_short_is_not_offered_again() {
         let data = tempfile::tempdir().unwrap();
+        let oldest = kept_game(data.path());
         let older = kept_game(data.path());
         let folder = kept_game(data.path());
         let going = folder.with_extension(DISCARDED);
         std::fs::rename(&folder, &going).unwrap();
+        let gone = oldest.with_extension(DISCARDED);
+        std::fs::rename(&oldest, &gone).unwrap();
         assert_eq!(unfinished(data.path()).folder, older);
         assert!(!going.exists());
+        assert!(!gone.exists(), "older than the game offered, too");
     }
 
     #[test]
