@@ -2,7 +2,10 @@
 //! the list asks each phone it knows (found by mDNS, or named with `--ask`)
 //! with [`Lobby::Browse`]; an open room with a free seat answers with its
 //! listing. A room that has not answered for [`STALE`] (full, started,
-//! gone) or whose phone disconnects leaves the list. Once listed, each
+//! gone) leaves the list, as one whose phone is no longer announced does.
+//! A connection closing says nothing by itself: the list dials again at
+//! its next question (a host closes the connection it dialled to ask a
+//! phone who it is, though that phone's list may be using it). Once listed, each
 //! host's phone is asked its nickname ([`Lobby::WhoAreYou`]) once, so that
 //! the list says whose room it is.
 //!
@@ -330,7 +333,6 @@ pub async fn keep(
                     node.give_up(peer);
                     list.lost(peer).into_iter().collect()
                 }
-                Event::Disconnected(peer) => list.lost(peer).into_iter().collect(),
                 Event::Message { from, bytes } => match Frame::decode(&bytes) {
                     Ok(Frame::Lobby(Lobby::Listed { ticket, listing, free })) => {
                         match list.heard(from, &ticket, listing, free, Instant::now()) {
@@ -402,6 +404,77 @@ mod tests {
             theme: Theme::Classic,
             first: crate::rules::FirstPlayer::Random,
         }
+    }
+
+    /// A host closing the connection the list asks through (it closes one
+    /// it dialled to ask the list's phone who it is) does not take its
+    /// room off the list: the next question dials again, and the room,
+    /// still answering, stays listed.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_room_whose_host_closes_the_connection_stays_listed_while_it_answers() {
+        let mut host = Node::start(Keypair::generate_ed25519(), Config::loopback())
+            .await
+            .unwrap();
+        let mut phone = Node::start(Keypair::generate_ed25519(), Config::loopback())
+            .await
+            .unwrap();
+        let (host_id, phone_id) = (host.peer_id(), phone.peer_id());
+        let addr = host.listen_addrs()[0].clone();
+        let room = Ticket::new(RoomId::from_bytes([3; 16]), host_id, [addr.clone()], None)
+            .unwrap()
+            .to_string();
+        let mut changes = Vec::new();
+        let listed = keep(
+            &mut phone,
+            vec![(host_id, addr)],
+            Filter::default(),
+            tokio::time::sleep(Duration::from_secs(4)),
+            |_, new| {
+                changes.extend_from_slice(new);
+                Ok(())
+            },
+            |_, _, _| {},
+            |_| {},
+        );
+        let hosting = async {
+            // Once the list has had an answer, the connection goes.
+            let mut close_at: Option<tokio::time::Instant> = None;
+            let mut closed = false;
+            loop {
+                let due = close_at.unwrap_or_else(tokio::time::Instant::now);
+                let event = tokio::select! {
+                    event = host.next() => event,
+                    () = tokio::time::sleep_until(due), if close_at.is_some() => {
+                        close_at = None;
+                        closed = true;
+                        host.disconnect(phone_id);
+                        continue;
+                    }
+                };
+                if let Event::Message { from, bytes } = event
+                    && from == phone_id
+                    && Frame::decode(&bytes) == Ok(Frame::Lobby(Lobby::Browse))
+                {
+                    let answer = Lobby::Listed {
+                        ticket: room.clone(),
+                        listing: listing(4),
+                        free: 3,
+                    };
+                    let _ = host.send(from, Frame::Lobby(answer).encode());
+                    if !closed && close_at.is_none() {
+                        close_at = Some(tokio::time::Instant::now() + Duration::from_millis(300));
+                    }
+                }
+            }
+        };
+        tokio::select! {
+            kept = listed => kept.unwrap(),
+            () = hosting => unreachable!(),
+        }
+        assert!(
+            matches!(changes.as_slice(), [Change::Listed(_)]),
+            "{changes:?}"
+        );
     }
 
     #[test]
