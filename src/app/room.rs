@@ -1,8 +1,8 @@
 //! The room screen's controller: what the room shows (code, seats, who is
 //! ready) from the network's [`Update`]s, and the host's and guests'
 //! intents turned into the lobby's commands ([`Given`] for the guests
-//! the screen showed) and the game's [`Action`]s. The decisions (who may sit where, when the game may start)
-//! stay the lobby's: this only asks.
+//! the screen showed) and the game's [`Action`]s. The decisions (who may
+//! sit where, when the game may start) stay the lobby's: this only asks.
 
 use libp2p::PeerId;
 

@@ -337,9 +337,9 @@ struct Asked {
     peer: PeerId,
     /// Whether the host dialled its connection to ask: only such a
     /// connection is closed when the question ends. One the phone had
-    /// opened before is its own (its nearby list asks twice a second, and
-    /// would drop the room with the connection, only to list it again),
-    /// and counts against the strangers' slots as any it opens. (One the
+    /// opened before is its own (its nearby list asks through it twice a
+    /// second, and would have to dial again), and counts against the
+    /// strangers' slots as any it opens. (One the
     /// host dialled is closed even if the phone has used it since: else a
     /// device announcing identity after identity, each asking the room
     /// something, would have the host hold connections it dialled until
