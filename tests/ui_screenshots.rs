@@ -289,6 +289,23 @@ fn the_matfyz_board_on_a_small_phone_leaves_the_panel_and_holdings_their_room() 
     check(app.window(), SMALL_PHONE, "board-matfyz-small");
 }
 
+/// A Matfyz game waiting for a dropped phone: its chip says how long,
+/// and the holdings still fit a small phone.
+#[test]
+fn the_matfyz_board_waiting_for_a_phone_says_so_on_a_small_phone() {
+    use clovece::app::ui::GameAdapter;
+    use slint::{ComponentHandle, Model};
+    ui_support::init();
+    let folder = ui_support::settings_dir("shot-matfyz-waiting");
+    let app = ui_support::app(folder.path(), 1);
+    app.resume(matfyz_mid_game());
+    let game = app.window().global::<GameAdapter>();
+    let mut players: Vec<_> = game.get_players().iter().collect();
+    players[1].waiting = 32;
+    game.set_players(slint::ModelRc::new(slint::VecModel::from(players)));
+    check(app.window(), SMALL_PHONE, "board-matfyz-waiting");
+}
+
 #[test]
 fn the_sea_board_in_mid_game_looks_as_recorded() {
     ui_support::init();
