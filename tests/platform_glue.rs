@@ -572,12 +572,16 @@ fn txt_for(peer: &str, addr: &str) -> Vec<u8> {
 fn discovery_bonjour_gathers_an_instances_addresses_and_reports_its_loss() {
     let mut browsed = Browsed::new("me");
     assert_eq!(
-        browsed.found("me"),
+        browsed.found("me", 1),
         Find::Skip,
         "our own instance is not queried"
     );
-    assert_eq!(browsed.found("x7kq"), Find::Query { stop: None });
-    assert_eq!(browsed.found("x7kq"), Find::Skip, "nor one instance twice");
+    assert_eq!(browsed.found("x7kq", 1), Find::Query { stop: None });
+    assert_eq!(
+        browsed.found("x7kq", 1),
+        Find::Skip,
+        "nor one instance twice"
+    );
     browsed.querying("x7kq", Some(1));
     let a = "/ip4/192.168.1.5/tcp/4001";
     let b = "/ip6/fe80::5/tcp/4001";
@@ -607,10 +611,10 @@ fn discovery_bonjour_gathers_an_instances_addresses_and_reports_its_loss() {
     assert_eq!(browsed.txt(&1, &txt_for("12D3KooWother", a)), (None, None));
     assert_eq!(browsed.txt(&2, &txt_for(PEER, a)), (None, None));
     assert_eq!(
-        browsed.lost("x7kq"),
+        browsed.lost("x7kq", 1),
         (Some(1), Some(Nearby::Lost { peer: PEER.into() }))
     );
-    assert_eq!(browsed.lost("x7kq"), (None, None));
+    assert_eq!(browsed.lost("x7kq", 1), (None, None));
 }
 
 #[test]
@@ -618,13 +622,13 @@ fn discovery_bonjour_follows_a_phone_across_the_names_libp2p_gives_each_answer()
     let mut browsed = Browsed::new("me");
     let a = "/ip4/192.168.1.5/tcp/4001";
     let b = "/ip4/10.0.0.5/tcp/4001";
-    browsed.found("first");
+    browsed.found("first", 1);
     browsed.querying("first", Some(1));
     assert!(browsed.txt(&1, &txt_for(PEER, a)).1.is_some());
     // The phone's next answer, under a new name: it takes the first
     // name's place (whose query stops) and its addresses, so the same
     // address is no news and only a new one is reported.
-    assert_eq!(browsed.found("second"), Find::Query { stop: None });
+    assert_eq!(browsed.found("second", 1), Find::Query { stop: None });
     browsed.querying("second", Some(2));
     assert_eq!(browsed.txt(&2, &txt_for(PEER, a)), (Some(1), None));
     assert_eq!(
@@ -636,9 +640,9 @@ fn discovery_bonjour_follows_a_phone_across_the_names_libp2p_gives_each_answer()
     );
     // The first name expires: the phone is not lost, its second name
     // stands; when that one goes, it is.
-    assert_eq!(browsed.lost("first"), (None, None));
+    assert_eq!(browsed.lost("first", 1), (None, None));
     assert_eq!(
-        browsed.lost("second"),
+        browsed.lost("second", 1),
         (Some(2), Some(Nearby::Lost { peer: PEER.into() }))
     );
 }
@@ -651,16 +655,38 @@ fn discovery_bonjour_follows_a_phone_across_the_names_libp2p_gives_each_answer()
 fn discovery_bonjour_keeps_an_iphones_own_instance_against_another_naming_it() {
     let mut browsed = Browsed::new("me");
     let a = "/ip4/192.168.1.5/tcp/4001";
-    browsed.found(PEER);
+    browsed.found(PEER, 1);
     browsed.querying(PEER, Some(1));
     assert!(browsed.txt(&1, &txt_for(PEER, a)).1.is_some());
-    browsed.found("spoof");
+    browsed.found("spoof", 1);
     browsed.querying("spoof", Some(2));
     let spoofed = browsed.txt(&2, &txt_for(PEER, "/ip4/10.9.9.9/tcp/1"));
     assert_eq!(spoofed, (Some(2), None), "its query stops, nothing found");
-    assert_eq!(browsed.lost("spoof"), (None, None), "nothing lost");
+    assert_eq!(browsed.lost("spoof", 1), (None, None), "nothing lost");
     assert_eq!(
-        browsed.lost(PEER),
+        browsed.lost(PEER, 1),
+        (Some(1), Some(Nearby::Lost { peer: PEER.into() }))
+    );
+}
+
+/// Bonjour reports an instance on each network interface it is found
+/// on: a phone that leaves one of two (a second Wi-Fi, a cable) is not
+/// lost while it is still on the other.
+#[test]
+fn discovery_bonjour_loses_a_phone_only_once_it_is_gone_from_every_interface() {
+    let mut browsed = Browsed::new("me");
+    assert_eq!(browsed.found("x7kq", 4), Find::Query { stop: None });
+    assert_eq!(browsed.found("x7kq", 9), Find::Skip, "the same instance");
+    browsed.querying("x7kq", Some(1));
+    assert!(
+        browsed
+            .txt(&1, &txt_for(PEER, "/ip4/192.168.1.5/tcp/4001"))
+            .1
+            .is_some()
+    );
+    assert_eq!(browsed.lost("x7kq", 4), (None, None), "still on the other");
+    assert_eq!(
+        browsed.lost("x7kq", 9),
         (Some(1), Some(Nearby::Lost { peer: PEER.into() }))
     );
 }
@@ -668,18 +694,18 @@ fn discovery_bonjour_keeps_an_iphones_own_instance_against_another_naming_it() {
 #[test]
 fn discovery_bonjour_retries_an_instance_whose_query_failed() {
     let mut browsed = Browsed::<u32>::new("me");
-    assert_eq!(browsed.found("x7kq"), Find::Query { stop: None });
+    assert_eq!(browsed.found("x7kq", 1), Find::Query { stop: None });
     browsed.querying("x7kq", None);
-    assert_eq!(browsed.found("x7kq"), Find::Query { stop: None });
+    assert_eq!(browsed.found("x7kq", 1), Find::Query { stop: None });
     // Lost before any TXT record: nothing to report.
     browsed.querying("x7kq", Some(3));
-    assert_eq!(browsed.lost("x7kq"), (Some(3), None));
+    assert_eq!(browsed.lost("x7kq", 1), (Some(3), None));
 }
 
 #[test]
 fn discovery_bonjour_keeps_the_instances_that_named_their_peer_through_a_flood() {
     let mut browsed = Browsed::<usize>::new("me");
-    assert_eq!(browsed.found("real"), Find::Query { stop: None });
+    assert_eq!(browsed.found("real", 1), Find::Query { stop: None });
     browsed.querying("real", Some(0));
     let a = "/ip4/127.0.0.1/tcp/4001";
     assert!(browsed.txt(&0, &txt_for(PEER, a)).1.is_some());
@@ -687,7 +713,7 @@ fn discovery_bonjour_keeps_the_instances_that_named_their_peer_through_a_flood()
     // new one pushes out the oldest of them, whose query is stopped.
     let mut stopped = Vec::new();
     for n in 1..1_000 {
-        match browsed.found(&format!("fake{n}")) {
+        match browsed.found(&format!("fake{n}"), 1) {
             Find::Query { stop } => stopped.extend(stop),
             Find::Skip => panic!("a made-up instance left no room"),
         }
@@ -704,7 +730,7 @@ fn discovery_bonjour_keeps_the_instances_that_named_their_peer_through_a_flood()
         other => panic!("{other:?}"),
     }
     assert_eq!(
-        browsed.lost("real"),
+        browsed.lost("real", 1),
         (Some(0), Some(Nearby::Lost { peer: PEER.into() }))
     );
 }

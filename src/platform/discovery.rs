@@ -195,6 +195,9 @@ struct Instance<Q> {
     query: Option<Q>,
     peer: Option<String>,
     addrs: Vec<String>,
+    /// The network interfaces browsing found it on (Bonjour reports an
+    /// instance on each): it is lost once lost on all of them.
+    interfaces: Vec<u32>,
 }
 
 /// What to do about an instance browsing found.
@@ -220,9 +223,15 @@ impl<Q: PartialEq> Browsed<Q> {
         self.instances.iter_mut().find(|i| i.name == name)
     }
 
-    /// Browsing found `name`.
-    pub fn found(&mut self, name: &str) -> Find<Q> {
-        if name == self.own || self.named(name).is_some() {
+    /// Browsing found `name` on the network interface `interface`.
+    pub fn found(&mut self, name: &str, interface: u32) -> Find<Q> {
+        if name == self.own {
+            return Find::Skip;
+        }
+        if let Some(instance) = self.named(name) {
+            if !instance.interfaces.contains(&interface) {
+                instance.interfaces.push(interface);
+            }
             return Find::Skip;
         }
         let Ok(out) = seen::make_room(&mut self.instances, |i| i.peer.is_some()) else {
@@ -233,6 +242,7 @@ impl<Q: PartialEq> Browsed<Q> {
             query: None,
             peer: None,
             addrs: Vec::new(),
+            interfaces: vec![interface],
         });
         Find::Query {
             stop: out.and_then(|i| i.query),
@@ -252,11 +262,17 @@ impl<Q: PartialEq> Browsed<Q> {
         }
     }
 
-    /// Browsing lost `name`: its query to stop, and the loss to report if
-    /// its peer was known.
-    pub fn lost(&mut self, name: &str) -> (Option<Q>, Option<Nearby>) {
+    /// Browsing lost `name` on the network interface `interface`: once
+    /// it is lost on every interface it was found on, its query to stop,
+    /// and the loss to report if its peer was known.
+    pub fn lost(&mut self, name: &str, interface: u32) -> (Option<Q>, Option<Nearby>) {
         match self.instances.iter().position(|i| i.name == name) {
             Some(at) => {
+                let interfaces = &mut self.instances[at].interfaces;
+                interfaces.retain(|&i| i != interface);
+                if !interfaces.is_empty() {
+                    return (None, None);
+                }
                 let instance = self.instances.remove(at);
                 (
                     instance.query,

@@ -331,7 +331,7 @@ unsafe extern "C" fn on_browsed(
         let session = &mut *(context as *mut Session);
         let instance = CStr::from_ptr(name).to_string_lossy().into_owned();
         if flags & FLAGS_ADD == 0 {
-            let (query, lost) = session.browsed.lost(&instance);
+            let (query, lost) = session.browsed.lost(&instance, interface);
             if let Some(query) = query {
                 DNSServiceRefDeallocate(query);
             }
@@ -340,7 +340,7 @@ unsafe extern "C" fn on_browsed(
             }
             return;
         }
-        match session.browsed.found(&instance) {
+        match session.browsed.found(&instance, interface) {
             Find::Skip => return,
             Find::Query { stop: Some(out) } => DNSServiceRefDeallocate(out),
             Find::Query { stop: None } => {}
