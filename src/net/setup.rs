@@ -1693,16 +1693,13 @@ mod tests {
     }
 
     /// A phone that offers to play in `ticket`'s room and signs the start
-    /// it is asked to: the start `hosting` ends with.
-    async fn takes_the_seat(
-        ticket: &Ticket,
-        hosting: tokio::task::JoinHandle<Result<SignedHeader, GameError>>,
-    ) -> SignedHeader {
+    /// it is asked to: what `hosting` ends with, once it has started.
+    async fn takes_the_seat<T>(ticket: &Ticket, hosting: JoinHandle<T>) -> T {
         let (mut guest, signer, header) = offered(ticket, 4).await;
         let signed = Envelope::Setup(Setup::Signed(header.sign(&signer)));
         send(&mut guest, ticket.host(), &signed);
         tokio::select! {
-            hosted = hosting => hosted.unwrap().unwrap(),
+            hosted = hosting => hosted.unwrap(),
             () = polled(&mut guest) => unreachable!(),
         }
     }
@@ -2016,7 +2013,7 @@ mod tests {
             assert!(admitted.elapsed() >= OFFER_WAIT - Duration::from_secs(1));
             // The next phone takes the seat and plays.
             let _polled = tokio::task::spawn_local(async move { polled(&mut silent).await });
-            takes_the_seat(&ticket, hosting).await
+            takes_the_seat(&ticket, hosting).await.unwrap()
         })
         .await;
         assert!(signed.verify().is_ok());
@@ -2049,7 +2046,7 @@ mod tests {
                     }
                 }
             });
-            takes_the_seat(&ticket, hosting).await
+            takes_the_seat(&ticket, hosting).await.unwrap()
         })
         .await;
         assert!(signed.verify().is_ok());
@@ -2293,13 +2290,7 @@ mod tests {
             (node.unacknowledged(away), started.is_ok())
         };
         let (queued, started) = beside_a_room(2, host, |ticket, hosting, _| async move {
-            let (mut guest, signer, header) = offered(&ticket, 2).await;
-            let signed = Envelope::Setup(Setup::Signed(header.sign(&signer)));
-            send(&mut guest, ticket.host(), &signed);
-            tokio::select! {
-                hosted = hosting => hosted.unwrap(),
-                () = polled(&mut guest) => unreachable!(),
-            }
+            takes_the_seat(&ticket, hosting).await
         })
         .await;
         assert!(started);
