@@ -216,8 +216,10 @@ fn look(folder: PathBuf, dir: &Path) -> Option<Kept> {
         theme: header.theme,
         first: header.first,
         last,
+        // Seen to its end (its log has lost the end since), it costs
+        // nothing to give up: `give_up` records nothing.
         leave: LeaveCost::of(
-            crate::stats::record::counts(&header.seats),
+            crate::stats::record::counts(&header.seats) && !folder.join(ENDED).exists(),
             folder.join(FORFEIT).exists(),
         ),
         folder,
@@ -281,8 +283,12 @@ pub fn give_up(data: &Path, folder: &Path) -> Result<(), GiveUpError> {
         Err(StoreError::Corrupt { intact, .. }) => *intact,
         Err(e) => return Err(GiveUpError::Unreadable(e)),
     };
+    // A game its player saw end, whose log has lost the end since (a
+    // damaged disk), has no result left to record, and was not left.
+    let lost_end = folder.join(ENDED).exists() && !restored.log.over_for(restored.seat);
     let names = Book::names_in(&dir);
-    if let Some(record) = Record::given_up(&restored.log, restored.seat, &names) {
+    let record = Record::given_up(&restored.log, restored.seat, &names);
+    if let Some(record) = record.filter(|_| !lost_end) {
         crate::stats::Store::new(data).add(record)?;
     }
     discard(folder).map_err(GiveUpError::Remove)
@@ -667,6 +673,24 @@ pub(super) mod tests {
         assert_eq!(friends[0].target.peer, keys[0].public().to_peer_id());
         assert!(!folder.exists());
         assert!(kept(data.path()).is_none());
+    }
+
+    /// The player saw the game end; the app was killed before recording
+    /// it, and the log has lost its end since (as a log never finished).
+    #[test]
+    fn a_game_seen_to_its_end_whose_log_lost_it_costs_nothing_to_give_up() {
+        let data = tempfile::tempdir().unwrap();
+        let folder = kept_game(data.path());
+        mark_ended(&folder).unwrap();
+        let Some(Kept::Unfinished(game)) = kept(data.path()) else {
+            panic!("offered, to be played on from the other phones")
+        };
+        assert_eq!(game.leave, LeaveCost::Nothing);
+        mark_given_up(&folder).unwrap();
+        give_up(data.path(), &folder).unwrap();
+        let stats = crate::stats::Store::new(data.path()).load().unwrap();
+        assert!(stats.records.is_empty(), "not a leave: {:?}", stats.records);
+        assert!(!folder.exists());
     }
 
     #[test]
