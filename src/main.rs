@@ -251,8 +251,9 @@ struct TournamentArgs {
     /// hard, or rollout (the experimental Monte-Carlo player of docs/bots.md).
     #[arg(long, value_delimiter = ',', required = true)]
     players: Vec<Player>,
-    /// Number of games (at least 1).
-    #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u32).range(1..))]
+    /// Number of games (at least 1; by default 1,200, which rotates the
+    /// seats evenly for 2, 3 and 4 players).
+    #[arg(long, default_value_t = 1200, value_parser = clap::value_parser!(u32).range(1..))]
     games: u32,
     /// Seed of the dice and of the players' randomness.
     #[arg(long, default_value_t = 1)]

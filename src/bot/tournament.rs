@@ -2,10 +2,11 @@
 //!
 //! Game `g` seats player `i` on the `(i + g) mod n`-th seated colour
 //! (clockwise from red, who rolls first), so every player sits on every
-//! seat equally often. Its dice come from a ChaCha generator seeded with
-//! (tournament seed, `g`), and the players' seeds from a second stream of
-//! it: the results are a function of the seed alone, whatever the number of
-//! threads, and every line-up meets the same dice in game `g`.
+//! seat equally often when the games are a multiple of the players (the
+//! table says when they are not). Its dice come from a ChaCha generator
+//! seeded with (tournament seed, `g`), and the players' seeds from a second
+//! stream of it: the results are a function of the seed alone, whatever the
+//! number of threads, and every line-up meets the same dice in game `g`.
 
 use std::fmt;
 use std::sync::atomic::{AtomicU32, Ordering};
@@ -36,6 +37,10 @@ pub struct Tournament {
 pub enum TournamentError {
     #[error("a game has 2, 3 or 4 players, not {0}")]
     Players(usize),
+    /// A bug, never a result: a player chose no move, or one the rules
+    /// refuse, where a move was due.
+    #[error("game {game}: {player} did not play a legal move")]
+    Illegal { game: u32, player: Player },
 }
 
 /// How a tournament ended.
@@ -65,7 +70,7 @@ impl Tournament {
             unfinished: 0,
         };
         for winner in results {
-            match winner {
+            match winner? {
                 Some(slot) => standings.wins[slot] += 1,
                 None => standings.unfinished += 1,
             }
@@ -74,7 +79,7 @@ impl Tournament {
     }
 
     /// Plays game `g`; the index of the winning player, `None` if unfinished.
-    fn play(&self, seats: Seats, g: u32) -> Option<usize> {
+    fn play(&self, seats: Seats, g: u32) -> Result<Option<usize>, TournamentError> {
         let n = self.players.len();
         let colours: Vec<Colour> = seats.iter().collect();
         let slot_of = |colour: Colour| {
@@ -84,22 +89,25 @@ impl Tournament {
         // Game `g`'s stream 0 is its dice, stream 1 its players' seeds.
         let mut dice = seeded::keyed(self.seed, g, 0);
         let mut bot_seeds = seeded::keyed(self.seed, g, 1);
-        let mut game = Game::new(self.rules, seats, Colour::Red)?;
+        // `run` checked the seats; a game always starts with red.
+        let mut game = Game::new(self.rules, seats, Colour::Red).expect("valid seats");
         for _ in 0..MAX_ROLLS {
             loop {
                 match game.next() {
-                    Next::Won { winner } => return Some(slot_of(winner)),
+                    Next::Won { winner } => return Ok(Some(slot_of(winner))),
                     Next::Roll { .. } => break,
                     Next::Move { seat } => {
                         let player = self.players[slot_of(seat)];
-                        let mv = player.choose(&game, bot_seeds.next_u64())?;
-                        game.play(mv).ok()?;
+                        let illegal = TournamentError::Illegal { game: g, player };
+                        let mv = player.choose(&game, bot_seeds.next_u64());
+                        game.play(mv.ok_or(illegal.clone())?).map_err(|_| illegal)?;
                     }
                 }
             }
-            game.roll(seeded::die(&mut dice)).ok()?;
+            // Rolled only when `next` asks for a roll.
+            game.roll(seeded::die(&mut dice)).expect("a roll is due");
         }
-        None
+        Ok(None)
     }
 }
 
@@ -202,6 +210,14 @@ impl fmt::Display for Standings {
         if self.unfinished > 0 {
             writeln!(f, "({} games unfinished)", self.unfinished)?;
         }
+        let n = self.players.len() as u32;
+        if n > 0 && self.games % n != 0 {
+            writeln!(
+                f,
+                "({} games, not a multiple of {n} players: some sat on some seats once more)",
+                self.games
+            )?;
+        }
         Ok(())
     }
 }
@@ -217,5 +233,18 @@ mod tests {
         assert!((low - 0.6041).abs() < 1e-3, "{low}");
         assert!((high - 0.7810).abs() < 1e-3, "{high}");
         assert_eq!(wilson(0, 0), (0.0, 1.0));
+    }
+
+    #[test]
+    fn the_table_says_when_the_seats_did_not_rotate_evenly() {
+        let standings = |games| Standings {
+            players: vec![Player::Random; 3],
+            wins: vec![games / 3; 3],
+            games,
+            unfinished: 0,
+        };
+        assert!(!standings(999).to_string().contains("not a multiple"));
+        let uneven = standings(1000).to_string();
+        assert!(uneven.contains("not a multiple of 3 players"), "{uneven}");
     }
 }
