@@ -189,6 +189,57 @@ fn bot_input(rules: RuleSet, game: &Game, script: Vec<Value>, level: Level, seed
     with(position, "seed", json!(seed)).to_string()
 }
 
+/// The moves of every level in positions of every rule set, pinned to
+/// what this build plays. A change (to the evaluation, the search, the
+/// rules engine or a dependency such as `rand_chacha`) makes phones of two
+/// builds disagree about a computer's move in the middle of a game, so it
+/// must come with a new `ENGINE` (the crate's version: phones of different
+/// engines refuse to play together).
+#[test]
+fn the_moves_of_every_level_are_pinned() {
+    use sha2::{Digest, Sha256};
+
+    let every_house_rule = HouseRules {
+        compulsory_capture: true,
+        optional_bring_out: true,
+        no_jump_home: true,
+    };
+    let rule_sets = [
+        RuleSet::Classic(HouseRules::default()),
+        RuleSet::Classic(every_house_rule),
+        RuleSet::Classic(HouseRules::CROATIAN),
+        RuleSet::Matfyz,
+    ];
+    let mut played = String::new();
+    for rules in rule_sets {
+        for players in [2, 4] {
+            // Positions where a choice is to be made: three moves or more.
+            let choices = (0..).filter_map(|seed: u64| {
+                let steps = 20 + 10 * (seed % 12) as usize;
+                let (game, _) = random_game(rules, players, seed, steps);
+                (game.legal_moves().len() >= 3).then_some((seed, game))
+            });
+            for (seed, game) in choices.take(6) {
+                for level in [Level::Easy, Level::Medium, Level::Hard] {
+                    let mv = choose(&game, level, seed * 7 + 1);
+                    played += &mv.map_or("-".to_owned(), |m| m.to_string());
+                    played.push(' ');
+                }
+            }
+        }
+    }
+    let digest: String = Sha256::digest(played.as_bytes())[..8]
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect();
+    assert_eq!(
+        (clovece::protocol::header::ENGINE, digest.as_str()),
+        ("clovece 0.1.1", "0e6f51cd4d7bf6eb"),
+        "the computer players' moves changed ({played}): \
+         bump the version in Cargo.toml and pin the new values"
+    );
+}
+
 /// The rule sets the properties range over.
 fn rule_sets() -> impl Strategy<Value = RuleSet> {
     prop_oneof![

@@ -122,3 +122,35 @@ fn the_roll_history_and_dice_statistics_come_from_the_log() {
     assert_eq!(counts[Colour::Blue.index()], [0; 6]);
     assert_eq!(counts[Colour::Yellow.index()], [0; 6]);
 }
+
+/// The dice every phone derives from the same reveals, pinned to what
+/// this build derives: a change here makes phones of two builds disagree
+/// about every roll, so it must come with a new `PROTOCOL_VERSION` (phones
+/// of different versions then refuse to play together).
+#[test]
+fn the_dice_of_given_reveals_are_pinned() {
+    let chains = chains(40);
+    let game = Digest([7; 32]);
+    let commitments: Vec<_> = chains
+        .iter()
+        .map(|(_, c)| c.commitment().to_string())
+        .collect();
+    let throws: Vec<Throw> = (1..=40)
+        .map(|roll| Throw::new(&game, roll, &reveals(&chains, roll)))
+        .collect();
+    let faces: String = throws.iter().map(|t| t.die().to_string()).collect();
+    let draws: Vec<u32> = throws.iter().take(8).map(|t| t.below(4)).collect();
+    assert_eq!(
+        (
+            commitments.iter().map(String::as_str).collect(),
+            faces.as_str(),
+            draws
+        ),
+        (
+            vec!["b2a59d71", "c1561cfe", "c8279b53", "fdd8dfba"],
+            "5543441636365431244221336453141222261631",
+            vec![0, 2, 3, 2, 3, 3, 0, 3]
+        ),
+        "the dice changed: bump PROTOCOL_VERSION and pin the new values"
+    );
+}

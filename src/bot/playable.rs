@@ -59,7 +59,9 @@ fn log_sum_exp(a: i64, b: i64) -> i64 {
         236, 208, 184, 162, 143, 126, 112, 98, 87, 77, 68, 60, 53, 47, 41, 36, 32, 28, 25, 22,
     ];
     const STEP: i64 = LOGIT_UNIT / 8;
-    let d = (a - b).abs();
+    // Clamped before the cast, so that a 32-bit phone reads the same
+    // entry (none) as a 64-bit one for any difference.
+    let d = (a - b).abs().min(STEP * SOFTPLUS.len() as i64);
     let k = (d / STEP) as usize;
     let within = d % STEP;
     let extra = match (SOFTPLUS.get(k), SOFTPLUS.get(k + 1)) {

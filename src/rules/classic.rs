@@ -253,7 +253,7 @@ impl Position {
 
     /// The seated colour standing on track square `square`, if any.
     pub fn occupant(&self, square: u8) -> Option<Colour> {
-        let bit = 1u64 << square;
+        let bit = 1u64.checked_shl(square.into())?;
         self.seats
             .iter()
             .find(|&c| self.track_squares(c) & bit != 0)
