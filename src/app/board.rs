@@ -15,6 +15,7 @@
 //! which of a colour's pieces stands where, because it animates one piece
 //! moving.
 
+use crate::rules::board::TRACK_LEN;
 use crate::rules::matfyz::Run;
 use crate::rules::{Capture, Colour, Die, FlowError, Game, Move, Next, Played, Rolled};
 
@@ -147,6 +148,42 @@ pub fn home_count(pieces: &[PieceView], seat: Colour) -> usize {
         .iter()
         .filter(|p| matches!(p.spot, Spot::Home(home, _) if home == seat))
         .count()
+}
+
+/// `game`'s seats from first to last place: the winner, then those who
+/// did not leave on purpose (`left`), by pieces home, then by how far
+/// their pieces have come (Matfyz pieces are nobody's until home). One
+/// order for the result screen of a game on this device and online.
+pub fn ranking(
+    game: &Game,
+    pieces: &[PieceView],
+    winner: Option<Colour>,
+    left: impl Fn(Colour) -> bool,
+) -> Vec<Colour> {
+    let mut seats: Vec<Colour> = game.seats().iter().collect();
+    seats.sort_by_key(|&seat| {
+        let progress: u32 = pieces
+            .iter()
+            .filter(|p| match game {
+                Game::Classic(_) => p.id.colour == seat,
+                Game::Matfyz(_) => matches!(p.spot, Spot::Home(home, _) if home == seat),
+            })
+            .map(|p| u32::from(progress(seat, p.spot)))
+            .sum();
+        let home = home_count(pieces, seat);
+        std::cmp::Reverse((Some(seat) == winner, !left(seat), home, progress))
+    });
+    seats
+}
+
+/// How far a piece on `spot` has come for `seat`: 0 in a base, 1..=40 on
+/// the track from the seat's start square, 41..=44 home.
+fn progress(seat: Colour, spot: Spot) -> u8 {
+    match spot {
+        Spot::Base(_) => 0,
+        Spot::Track(n) => (n + TRACK_LEN - seat.start()) % TRACK_LEN + 1,
+        Spot::Home(_, h) => TRACK_LEN + h,
+    }
 }
 
 /// What a tap (on a piece, a square or an answer) comes to.

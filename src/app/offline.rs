@@ -7,7 +7,6 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::rules::board::TRACK_LEN;
 use crate::rules::opening::{Opening, OpeningNext};
 use crate::rules::{Colour, Die, FirstPlayer, FlowError, Game, Move, Next, Rolled, RuleSet, Seats};
 
@@ -518,40 +517,12 @@ impl OfflineGame {
     /// The seated colours from first to last place: the winner first, then
     /// by pieces home, then by how far the pieces have come.
     pub fn placings(&self) -> Vec<Colour> {
-        let mut colours: Vec<Colour> = self.game().seats().iter().collect();
-        let pieces = self.pieces();
         let winner = match self.game().next() {
             Next::Won { winner } => Some(winner),
             _ => None,
         };
-        colours.sort_by_key(|&seat| {
-            let (mut home, mut progress) = (0, 0);
-            for &PieceView { id, spot, .. } in &pieces {
-                if matches!(spot, Spot::Home(s, _) if s == seat) {
-                    home += 1;
-                }
-                // Matfyz pieces are nobody's until they are home.
-                let counts = match self.game() {
-                    Game::Classic(_) => id.colour == seat,
-                    Game::Matfyz(_) => matches!(spot, Spot::Home(s, _) if s == seat),
-                };
-                if counts {
-                    progress += u32::from(self::progress(seat, spot));
-                }
-            }
-            std::cmp::Reverse((Some(seat) == winner, home, progress))
-        });
-        colours
-    }
-}
-
-/// How far a piece on `spot` has come for `seat`: 0 in a base, 1..=40 on
-/// the track from the seat's start square, 41..=44 home.
-fn progress(seat: Colour, spot: Spot) -> u8 {
-    match spot {
-        Spot::Base(_) => 0,
-        Spot::Track(n) => (n + TRACK_LEN - seat.start()) % TRACK_LEN + 1,
-        Spot::Home(_, h) => TRACK_LEN + h,
+        // Nobody leaves a game on this device.
+        super::board::ranking(self.game(), &self.pieces(), winner, |_| false)
     }
 }
 

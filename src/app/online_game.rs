@@ -11,7 +11,7 @@ use crate::net::front::Action;
 use crate::protocol::{Actor, Colours, Control, Due, End, may_certify};
 use crate::rules::{Capture, Colour, Die, FirstPlayer, Next};
 
-use super::board::{self, Board, Note, PieceId, PieceView, Step, Tap, home_count, unused_rolls};
+use super::board::{self, Board, Note, PieceId, PieceView, Step, Tap, unused_rolls};
 use super::fairness::{Fairness, Roll};
 use super::geometry::Spot;
 use super::matfyz::Choice;
@@ -360,15 +360,13 @@ impl OnlineGame {
     }
 
     /// The seats in the order of the result: the winner, then the players
-    /// who stayed, by their pieces home, then those who left on purpose.
+    /// who stayed, by their pieces home and how far the rest have come,
+    /// then those who left on purpose.
     pub fn ranking(&self) -> Vec<Colour> {
         let winner = self.over().flatten();
-        let pieces = self.pieces();
-        let mut seats: Vec<Colour> = self.snapshot.shown().seats().iter().collect();
-        seats.sort_by_key(|&c| {
-            std::cmp::Reverse((Some(c) == winner, !self.left(c), home_count(&pieces, c)))
-        });
-        seats
+        board::ranking(&self.snapshot.shown(), &self.pieces(), winner, |c| {
+            self.left(c)
+        })
     }
 
     /// The game's rolls, for the die and the fairness view.
@@ -1187,6 +1185,9 @@ mod tests {
             game.unwon(),
             "the header says the game ended without a winner"
         );
+        // Nobody home: green, further ahead, places first, as it would
+        // in a game on one device.
+        assert_eq!(game.ranking(), [Colour::Green, Colour::Red]);
         assert!(!game.yours());
         let game = two_player_classic(["T1", "B", "B", "B"], ["T11", "B", "B", "B"]);
         let playing = Due::Roll {
