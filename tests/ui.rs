@@ -221,6 +221,7 @@ fn a_game_on_this_device_outlives_the_app_until_it_is_left() {
         let folder = settings_dir("local-kept");
         let dir = folder.path();
         let continue_label = "Continue the game on this device";
+        let replaces = "A new game replaces the unfinished game on this device.";
         // The app, shown, with a handle on its life events.
         let app_with_life = |seed| {
             let lifecycle = Platform::desktop().lifecycle;
@@ -236,7 +237,9 @@ fn a_game_on_this_device_outlives_the_app_until_it_is_left() {
             let (app, lifecycle) = app_with_life(7);
             let window = app.window();
             assert!(!shows(window, continue_label), "nothing kept yet");
-            play_the_computer(window);
+            find(window, "Play against the computer").mock_single_click(PointerEventButton::Left);
+            assert!(!shows(window, replaces), "nothing to replace");
+            find(window, "Start").mock_single_click(PointerEventButton::Left);
             let game = window.global::<GameAdapter>();
             while game.get_rolls() < 30 {
                 if game.get_can_roll() {
@@ -258,7 +261,10 @@ fn a_game_on_this_device_outlives_the_app_until_it_is_left() {
             let window = app.window();
             // A new game nobody has rolled in yet is not the one the system
             // would reopen: that is still the game kept, which Home offers.
-            play_the_computer(window);
+            // The setup says that a new game replaces it.
+            find(window, "Play against the computer").mock_single_click(PointerEventButton::Left);
+            assert!(shows(window, replaces));
+            find(window, "Start").mock_single_click(PointerEventButton::Left);
             assert_eq!(lifecycle.bookmark(), Bookmark::Home);
             find(window, "Leave game").mock_single_click(PointerEventButton::Left);
             find(window, "Leave").mock_single_click(PointerEventButton::Left);
