@@ -2115,3 +2115,63 @@ fn taps_that_only_ask_or_take_back_leave_the_turn_clock_running() {
     }
     assert!(game.get_time_left() <= 7, "{}", game.get_time_left());
 }
+
+#[test]
+fn a_game_on_this_device_that_does_not_play_again_is_removed_with_a_word() {
+    use clovece::app::offline::{Player, Setup};
+    use clovece::protocol::header::TurnTimer;
+    use clovece::rules::{Colour, Die, Game, HouseRules, Move, RuleSet, Seats};
+
+    /// The kept file's record, as `app::offline` writes it.
+    #[derive(serde::Serialize)]
+    enum Step {
+        Roll(Die, bool),
+        Move(Move, bool),
+    }
+    #[derive(serde::Serialize)]
+    struct Record {
+        setup: Setup,
+        opening: Vec<Die>,
+        steps: Vec<Step>,
+    }
+    ui_support::init();
+    let rules = RuleSet::Classic(HouseRules::default());
+    // Red's bringing out after a six, kept as if played after a one (as
+    // a file that another version's rules wrote might hold).
+    let mut game = Game::new(rules, Seats::for_players(2).unwrap(), Colour::Red).unwrap();
+    game.roll(Die::SIX).unwrap();
+    let bring_out = game.legal_moves()[0];
+    let record = Record {
+        setup: Setup {
+            players: vec![
+                Player::Human { name: "Ann".into() },
+                Player::Human { name: "Bob".into() },
+            ],
+            rules,
+            timer: TurnTimer::None,
+        },
+        opening: vec![],
+        steps: vec![
+            Step::Roll(Die::new(1).unwrap(), false),
+            Step::Move(bring_out, false),
+        ],
+    };
+    let folder = settings_dir("local-lost");
+    let mut bytes = vec![1];
+    bytes.extend(postcard::to_allocvec(&record).unwrap());
+    std::fs::write(folder.path().join("local-game"), bytes).unwrap();
+
+    let app = app(folder.path(), 1);
+    let window = app.window();
+    let lost = "The game on this device could not be continued and was removed.";
+    assert!(!shows(window, lost));
+    find(window, "Continue the game on this device").mock_single_click(PointerEventButton::Left);
+    assert_eq!(window.global::<AppAdapter>().get_screen(), Screen::Home);
+    assert!(shows(window, lost));
+    assert!(!shows(window, "Continue the game on this device"));
+    // Said until a game starts.
+    play_the_computer(window);
+    find(window, "Leave game").mock_single_click(PointerEventButton::Left);
+    find(window, "Leave").mock_single_click(PointerEventButton::Left);
+    assert!(!shows(window, lost));
+}

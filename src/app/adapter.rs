@@ -386,10 +386,13 @@ impl App {
                         state.borrow_mut().setup = game.record().map(|r| r.setup().clone());
                         start(&window, &state, &online, game);
                     }
-                    // It did not play again: not offered any more.
+                    // It did not play again: not offered any more, and
+                    // Home says why the button went.
                     Some(Err(_)) => {
                         state.borrow().kept.discard();
-                        window.global::<ui::ResumeAdapter>().invoke_check();
+                        let adapter = window.global::<ui::ResumeAdapter>();
+                        adapter.set_local_lost(true);
+                        adapter.invoke_check();
                     }
                     None => window.global::<ui::ResumeAdapter>().invoke_check(),
                 }
@@ -800,6 +803,7 @@ fn start(
     game: OfflineGame,
 ) {
     invite_adapter::away_from_home(window, &mut online.borrow_mut().invites);
+    window.global::<ui::ResumeAdapter>().set_local_lost(false);
     {
         let mut s = state.borrow_mut();
         s.generation += 1;
