@@ -2175,3 +2175,17 @@ fn a_game_on_this_device_that_does_not_play_again_is_removed_with_a_word() {
     find(window, "Leave").mock_single_click(PointerEventButton::Left);
     assert!(!shows(window, lost));
 }
+
+#[test]
+fn a_person_without_a_nickname_is_named_by_colour_in_the_language_of_the_moment() {
+    ui_support::init();
+    let folder = settings_dir("no-nickname");
+    let app = app(folder.path(), 1);
+    let window = app.window();
+    play_the_computer(window);
+    let players = window.global::<GameAdapter>().get_players();
+    let red = players.row_data(0).unwrap();
+    assert!(!red.computer);
+    // Not the word for "Player" of the language the game began in.
+    assert_eq!(red.name, "");
+}

@@ -721,9 +721,12 @@ fn setup_from_ui(window: &AppWindow, state: &State) -> Setup {
         let seat = usize::try_from(adapter.get_seat()).unwrap_or(0);
         (0..count)
             .map(|i| {
+                // No nickname is no name: the board names the colour, in
+                // the language of the moment, not in the one the game
+                // began in.
                 if i == seat {
                     Player::Human {
-                        name: nickname(window, &state.settings),
+                        name: state.settings.nickname.trim().to_owned(),
                     }
                 } else {
                     Player::Computer { level }
