@@ -115,3 +115,62 @@ impl Search {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::classic::{Game, HouseRules, Position};
+    use crate::rules::{Colour, Die, Seats};
+
+    /// A classic 4-player game after a fixed run of rolls (each colour
+    /// playing its first move), at the first decision of two moves or more.
+    fn decision() -> Game {
+        let seats = Seats::for_players(4).unwrap();
+        let mut game = Game::new(
+            HouseRules::default(),
+            Position::start(seats, Colour::Red).unwrap(),
+        );
+        let faces = [6, 6, 3, 5, 6, 4, 2, 6, 1, 6, 5, 3, 4, 2, 6, 6, 1, 5];
+        for face in faces.iter().cycle() {
+            match Playable::next(&game) {
+                Next::Won { .. } => unreachable!("no game is won this soon"),
+                Next::Roll { .. } => Playable::roll(&mut game, Die::new(*face).unwrap()),
+                Next::Move { .. } if game.moves().count() >= 2 => return game,
+                Next::Move { .. } => {
+                    let first = game.moves().next().unwrap();
+                    assert!(Playable::play(&mut game, first));
+                }
+            }
+        }
+        unreachable!()
+    }
+
+    /// Nodes a search `depth` rolls deep visits, and its answer.
+    fn whole(game: &Game, depth: u8) -> (u64, Vec<usize>) {
+        let moves: Vec<_> = game.moves().collect();
+        let Next::Move { seat } = Playable::next(game) else {
+            unreachable!()
+        };
+        let mut search = Search {
+            nodes: 0,
+            budget: u64::MAX,
+        };
+        let best = search.root(game, &moves, seat, depth).unwrap();
+        (search.nodes, best)
+    }
+
+    #[test]
+    fn the_deepest_search_finished_within_the_budget_is_kept() {
+        let game = decision();
+        let moves: Vec<_> = game.moves().collect();
+        let (one, best_one) = whole(&game, 1);
+        let (two, best_two) = whole(&game, 2);
+        assert!(two > one);
+        // Not even one roll fits: no answer (the hard player then plays
+        // the medium move).
+        assert_eq!(best_moves(&game, &moves, one - 1), None);
+        // One roll fits and two do not: the one roll's answer.
+        assert_eq!(best_moves(&game, &moves, one + two - 1), Some(best_one));
+        assert_eq!(best_moves(&game, &moves, one + two), Some(best_two));
+    }
+}
