@@ -510,6 +510,8 @@ where
                 .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn")),
         )
         .with_writer(std::io::stderr)
+        // Colours only for a person at a terminal, not in a file or pipe.
+        .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
         .init();
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)

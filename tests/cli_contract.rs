@@ -311,11 +311,27 @@ fn a_script_passed_by_is_still_a_list_of_steps() {
                 &with(doc.clone(), "script", bad.clone()).to_string(),
             );
             assert!(
-                error.contains("step") || error.contains("JSON"),
+                error.contains("step") || error.contains("expected a sequence"),
                 "{bad}: {error}"
             );
         }
     }
+}
+
+#[test]
+fn an_error_says_whether_the_json_or_what_it_says_is_wrong() {
+    let valid = with(position(), "roll", json!(1));
+    let text = valid.to_string();
+    let syntax = refused("moves", &text[..text.len() - 1]);
+    assert!(syntax.contains("malformed JSON"), "{syntax}");
+    let unknown = refused("moves", &with(valid.clone(), "foo", json!(1)).to_string());
+    assert!(unknown.contains("wrong field or value"), "{unknown}");
+    assert!(unknown.contains("foo"), "{unknown}");
+    let kind = refused(
+        "moves",
+        &with(valid, "house", json!("no-jump-home")).to_string(),
+    );
+    assert!(kind.contains("wrong field or value"), "{kind}");
 }
 
 #[test]

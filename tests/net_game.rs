@@ -223,6 +223,8 @@ async fn a_phone_lingering_after_the_end_keeps_it_against_an_entry_for_an_old_tu
         );
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
+    // Written for a file or a pipe: no terminal's colour codes.
+    assert!(!host.stderr().contains('\u{1b}'), "{}", host.stderr());
 
     let lines = host.run_out();
     let results = lines.iter().filter(|l| l.starts_with("result: ")).count();

@@ -30,10 +30,21 @@ pub enum HouseRuleError {
     Repeated(String),
 }
 
+/// What is wrong with input that did not read: its JSON itself, or what
+/// the JSON says (a field unknown, missing or of the wrong kind).
+fn json_problem(e: &serde_json::Error) -> String {
+    use serde_json::error::Category;
+    match e.classify() {
+        Category::Syntax | Category::Eof => format!("malformed JSON: {e}"),
+        Category::Data => format!("wrong field or value: {e}"),
+        Category::Io => format!("cannot read the input: {e}"),
+    }
+}
+
 /// Why an input could not be answered.
 #[derive(Debug, thiserror::Error)]
 pub enum NotationError {
-    #[error("malformed JSON: {0}")]
+    #[error("{}", json_problem(.0))]
     Json(#[from] serde_json::Error),
     #[error("a position is a JSON object, {{\"rules\": …, …}}")]
     NotAnObject,
