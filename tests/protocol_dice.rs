@@ -142,11 +142,13 @@ fn the_dice_of_given_reveals_are_pinned() {
     let draws: Vec<u32> = throws.iter().take(8).map(|t| t.below(4)).collect();
     assert_eq!(
         (
+            clovece::protocol::header::PROTOCOL_VERSION,
             commitments.iter().map(String::as_str).collect(),
             faces.as_str(),
             draws
         ),
         (
+            8,
             vec!["b2a59d71", "c1561cfe", "c8279b53", "fdd8dfba"],
             "5543441636365431244221336453141222261631",
             vec![0, 2, 3, 2, 3, 3, 0, 3]

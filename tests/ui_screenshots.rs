@@ -301,7 +301,10 @@ fn the_matfyz_board_waiting_for_a_phone_says_so_on_a_small_phone() {
     app.resume(matfyz_mid_game());
     let game = app.window().global::<GameAdapter>();
     let mut players: Vec<_> = game.get_players().iter().collect();
-    players[1].waiting = 32;
+    // Three of them, so that three chips carry the longer line.
+    for (player, waited) in players[1..].iter_mut().zip([32, 5, 41]) {
+        player.waiting = waited;
+    }
     game.set_players(slint::ModelRc::new(slint::VecModel::from(players)));
     check(app.window(), SMALL_PHONE, "board-matfyz-waiting");
 }

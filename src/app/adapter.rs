@@ -391,8 +391,8 @@ impl App {
                     Some(Err(_)) => {
                         state.borrow().kept.discard();
                         let adapter = window.global::<ui::ResumeAdapter>();
-                        adapter.set_local_lost(true);
                         adapter.invoke_check();
+                        adapter.set_local_lost(true);
                     }
                     None => window.global::<ui::ResumeAdapter>().invoke_check(),
                 }
@@ -806,7 +806,6 @@ fn start(
     game: OfflineGame,
 ) {
     invite_adapter::away_from_home(window, &mut online.borrow_mut().invites);
-    window.global::<ui::ResumeAdapter>().set_local_lost(false);
     {
         let mut s = state.borrow_mut();
         s.generation += 1;

@@ -139,6 +139,7 @@ fn hide(window: &AppWindow, shown: &Card) {
 fn show(window: &AppWindow, s: &Online, shown: &Card) {
     let adapter = window.global::<ResumeAdapter>();
     adapter.set_local(GameFile::in_folder(&s.data).offered());
+    adapter.set_local_lost(false);
     let kept = offered(s);
     *shown.borrow_mut() = kept.as_ref().map(shown_as);
     match kept {

@@ -123,7 +123,8 @@ mod tests {
     use crate::rules::{Colour, Die, Seats};
 
     /// A classic 4-player game after a fixed run of rolls (each colour
-    /// playing its first move), at the first decision of two moves or more.
+    /// playing its first move), at the first decision that a search two
+    /// rolls deep answers otherwise than one roll deep.
     fn decision() -> Game {
         let seats = Seats::for_players(4).unwrap();
         let mut game = Game::new(
@@ -135,7 +136,7 @@ mod tests {
             match Playable::next(&game) {
                 Next::Won { .. } => unreachable!("no game is won this soon"),
                 Next::Roll { .. } => Playable::roll(&mut game, Die::new(*face).unwrap()),
-                Next::Move { .. } if game.moves().count() >= 2 => return game,
+                Next::Move { .. } if whole(&game, 1).1 != whole(&game, 2).1 => return game,
                 Next::Move { .. } => {
                     let first = game.moves().next().unwrap();
                     assert!(Playable::play(&mut game, first));
@@ -166,6 +167,7 @@ mod tests {
         let (one, best_one) = whole(&game, 1);
         let (two, best_two) = whole(&game, 2);
         assert!(two > one);
+        assert_ne!(best_one, best_two);
         // Not even one roll fits: no answer (the hard player then plays
         // the medium move).
         assert_eq!(best_moves(&game, &moves, one - 1), None);
