@@ -775,15 +775,34 @@ fn a_game_whose_end_was_seen_is_recorded_with_its_result_on_the_next_start_not_o
         host.finish();
         ivo.finish();
         let data = dirs[2].path();
-        let folder = resume::new_folder(data);
-        let (from, to) = (dirs[1].path().join(GAME_DIR), folder.join(GAME_DIR));
-        std::fs::create_dir_all(&to).unwrap();
-        for file in std::fs::read_dir(&from).unwrap() {
-            let file = file.unwrap();
-            std::fs::copy(file.path(), to.join(file.file_name())).unwrap();
-        }
+        let keep = |data: &std::path::Path| {
+            let folder = resume::new_folder(data);
+            let (from, to) = (dirs[1].path().join(GAME_DIR), folder.join(GAME_DIR));
+            std::fs::create_dir_all(&to).unwrap();
+            for file in std::fs::read_dir(&from).unwrap() {
+                let file = file.unwrap();
+                std::fs::copy(file.path(), to.join(file.file_name())).unwrap();
+            }
+            folder
+        };
+        let folder = keep(data);
         // Unmarked, a kept game is one to resume.
         assert!(matches!(resume::kept(data), Some(Kept::Unfinished(_))));
+
+        // Seen to its end and then left (the app killed before its session
+        // recorded either), it is recorded with its result too.
+        let other = tempfile::tempdir().unwrap();
+        let left = keep(other.path());
+        resume::mark_ended(&left).unwrap();
+        resume::mark_given_up(&left).unwrap();
+        assert!(resume::kept(other.path()).is_none());
+        let record = recorded_once(other.path());
+        let me = record.players.iter().find(|p| p.name == "Ivo").unwrap();
+        assert!(
+            matches!(me.outcome, Outcome::Won | Outcome::Lost),
+            "{:?}",
+            me.outcome
+        );
 
         resume::mark_ended(&folder).unwrap();
         let app = shown_app(data);

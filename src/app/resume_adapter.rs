@@ -48,6 +48,11 @@ pub fn connect(window: &AppWindow, online: &Rc<RefCell<Online>>, name: Rc<dyn Fn
         let kept = tapped(&window, &state.borrow(), &shown);
         if let Some(Kept::Unfinished(game)) = kept {
             hide(&window, &shown);
+            // Played on, it is no longer a game seen to its end (whose
+            // log lost the end): leaving it costs what leaving any does.
+            if let Err(e) = resume::going_on(&game.folder) {
+                tracing::warn!("cannot take the end's mark off the game resumed: {e}");
+            }
             online_adapter::begin(&window, &state, Part::Resume(game.folder), name());
         }
     });

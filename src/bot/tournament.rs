@@ -211,7 +211,7 @@ impl fmt::Display for Standings {
             writeln!(f, "({} games unfinished)", self.unfinished)?;
         }
         let n = self.players.len() as u32;
-        if n > 0 && self.games % n != 0 {
+        if n > 0 && !self.games.is_multiple_of(n) {
             writeln!(
                 f,
                 "({} games, not a multiple of {n} players: some sat on some seats once more)",
