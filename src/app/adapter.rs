@@ -806,6 +806,14 @@ fn start(
     game: OfflineGame,
 ) {
     invite_adapter::away_from_home(window, &mut online.borrow_mut().invites);
+    // The hard player's first move would build its tables on this thread,
+    // in the middle of the board's animations: built aside meanwhile.
+    let hard = Player::Computer { level: Level::Hard };
+    if game.players().iter().any(|(_, player)| *player == hard) {
+        let rules = game.game().rules();
+        let aside = std::thread::Builder::new().name("prepare".into());
+        let _ = aside.spawn(move || crate::bot::prepare(rules, Level::Hard));
+    }
     {
         let mut s = state.borrow_mut();
         s.generation += 1;

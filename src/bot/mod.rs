@@ -31,7 +31,7 @@ pub mod train;
 use std::fmt;
 use std::str::FromStr;
 
-use crate::rules::{Game, Move};
+use crate::rules::{Game, Move, RuleSet};
 use playable::Playable;
 
 /// How well a computer player plays.
@@ -63,6 +63,17 @@ pub enum Player {
 /// on every platform, at any speed.
 pub fn choose(game: &Game, level: Level, seed: u64) -> Option<Move> {
     Player::Bot(level).choose(game, seed)
+}
+
+/// Builds now what `level` computes once per process for `rules` on its
+/// first move (the hard player's race table for the classic rules: about
+/// 0.1 s on a desktop, docs/performance.md), so that a caller can build it
+/// off the UI thread before that move is due. A move due before it is
+/// ready waits for it.
+pub fn prepare(rules: RuleSet, level: Level) {
+    if let (RuleSet::Classic(house), Level::Hard) = (rules, level) {
+        classic::prepare(house);
+    }
 }
 
 impl Player {

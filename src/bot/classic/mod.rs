@@ -18,7 +18,7 @@ mod race;
 mod reach;
 
 use super::playable::{LOGIT_UNIT, Playable, Values};
-use crate::rules::classic::{self, Move, Phase};
+use crate::rules::classic::{self, HouseRules, Move, Phase};
 use crate::rules::{Die, Next};
 use board::{Board, LAST_TRACK, square};
 use race::TURN;
@@ -27,6 +27,12 @@ use reach::Reach;
 // The hard player averages the hand-made evaluation (in turns of the race
 // table) with the learnt one (in logits): one logit is one turn's units.
 const _: () = assert!(TURN == LOGIT_UNIT);
+
+/// Builds the race table of `house` now rather than on the hard player's
+/// first move ([`super::prepare`]).
+pub(super) fn prepare(house: HouseRules) {
+    race::Race::get(house);
+}
 
 impl Playable for classic::Game {
     type Move = Move;
