@@ -2189,3 +2189,39 @@ fn a_person_without_a_nickname_is_named_by_colour_in_the_language_of_the_moment(
     // Not the word for "Player" of the language the game began in.
     assert_eq!(red.name, "");
 }
+
+/// A name typed for a colour, and the colour chosen against the computer,
+/// stay with that colour when the number of players changes.
+#[test]
+fn names_and_the_colour_chosen_stay_with_their_colours() {
+    use clovece::app::ui::SetupAdapter;
+    ui_support::init();
+    let folder = settings_dir("setup-colours");
+    let app = app(folder.path(), 1);
+    let window = app.window();
+    let value = |label: &str| find(window, label).accessible_value().unwrap_or_default();
+
+    find(window, "Pass and play").mock_single_click(PointerEventButton::Left);
+    find(window, "2 players").mock_single_click(PointerEventButton::Left);
+    find(window, "Name of Green").set_accessible_value("Bob");
+    find(window, "3 players").mock_single_click(PointerEventButton::Left);
+    assert_eq!(value("Name of Green"), "Bob");
+    assert_eq!(value("Name of Blue"), "");
+    // Below the fold of the window's first size.
+    window.global::<SetupAdapter>().invoke_start();
+    assert_eq!(window.global::<AppAdapter>().get_screen(), Screen::Game);
+    let players = window.global::<GameAdapter>().get_players();
+    let names: Vec<_> = players.iter().map(|p| p.name.to_string()).collect();
+    assert_eq!(names[2], "Bob", "green, third of red, blue, green");
+    find(window, "Leave game").mock_single_click(PointerEventButton::Left);
+    find(window, "Leave").mock_single_click(PointerEventButton::Left);
+
+    find(window, "Play against the computer").mock_single_click(PointerEventButton::Left);
+    find(window, "Green").mock_single_click(PointerEventButton::Left);
+    find(window, "4 players").mock_single_click(PointerEventButton::Left);
+    assert_eq!(window.global::<SetupAdapter>().get_seat(), 2, "green still");
+    find(window, "Yellow").mock_single_click(PointerEventButton::Left);
+    // Yellow does not play in a game of two: red is the person's then.
+    find(window, "2 players").mock_single_click(PointerEventButton::Left);
+    assert_eq!(window.global::<SetupAdapter>().get_seat(), 0);
+}

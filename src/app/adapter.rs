@@ -36,7 +36,7 @@ use crate::platform::discovery::Discovery;
 use crate::platform::lifecycle::{Bookmark, Lifecycle};
 use crate::protocol::header::TurnTimer;
 use crate::rules::board::{HOME_LEN, TRACK_LEN};
-use crate::rules::{Colour, Die, FlowError, HouseRules, Next, RuleSet};
+use crate::rules::{Colour, Die, FlowError, HouseRules, Next, RuleSet, Seats};
 
 /// How long the computer waits before each roll or move, so people can
 /// follow it.
@@ -713,18 +713,29 @@ fn setup_from_ui(window: &AppWindow, state: &State) -> Setup {
     let count = usize::try_from(adapter.get_players())
         .unwrap_or(2)
         .clamp(2, 4);
+    // The colours that play, clockwise from red (none for a count out of
+    // range, which `OfflineGame::new` then refuses).
+    let seated: Vec<Colour> = u8::try_from(count)
+        .ok()
+        .and_then(Seats::for_players)
+        .map(|seats| seats.iter().collect())
+        .unwrap_or_default();
     let players = if adapter.get_vs_computer() {
         let level = usize::try_from(adapter.get_level())
             .ok()
             .and_then(|i| Level::ALL.get(i).copied())
             .unwrap_or_default();
-        let seat = usize::try_from(adapter.get_seat()).unwrap_or(0);
-        (0..count)
-            .map(|i| {
+        // The person's colour; red if the one chosen does not play.
+        let chosen = usize::try_from(adapter.get_seat()).ok();
+        let mine = (seated.iter().copied())
+            .find(|c| Some(c.index()) == chosen)
+            .unwrap_or(Colour::Red);
+        (seated.iter())
+            .map(|&c| {
                 // No nickname is no name: the board names the colour, in
                 // the language of the moment, not in the one the game
                 // began in.
-                if i == seat {
+                if c == mine {
                     Player::Human {
                         name: state.settings.nickname.trim().to_owned(),
                     }
@@ -734,11 +745,11 @@ fn setup_from_ui(window: &AppWindow, state: &State) -> Setup {
             })
             .collect()
     } else {
-        (0..count)
-            .map(|i| Player::Human {
+        (seated.iter())
+            .map(|c| Player::Human {
                 name: state
                     .names
-                    .row_data(i)
+                    .row_data(c.index())
                     .unwrap_or_default()
                     .trim()
                     .to_owned(),

@@ -9,6 +9,7 @@ use slint::{ComponentHandle, Model, VecModel};
 
 use super::settings::BoardTheme;
 use super::ui::{self, AppWindow, RoomAdapter, SetupAdapter};
+use crate::rules::{Colour, Seats};
 
 /// A setup screen's choice of rules.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -37,9 +38,11 @@ pub struct GameChoices {
     pub rules: Rules,
     /// The computer's level, 0 easy to 2 hard.
     pub level: u8,
-    /// The person's seat against the computer, 0-based.
+    /// The person's colour against the computer: red 0, blue 1, green 2,
+    /// yellow 3 (by seat, clockwise, before session 48: the same for red,
+    /// and for every colour in a game of four).
     pub seat: u8,
-    /// Pass and play: a name per seat.
+    /// Pass and play: a name per colour, as `seat` (by seat before).
     pub names: Vec<String>,
     /// Pass and play: seconds per roll or move, 0 for none.
     pub turn_time: u8,
@@ -157,7 +160,10 @@ impl Choices {
         GameChoices {
             players,
             level: within(g.level, 0..=2, default.level),
-            seat: within(g.seat, 0..players, default.seat),
+            // A colour that plays in a game of `players`.
+            seat: (Colour::ALL.get(usize::from(g.seat)))
+                .filter(|&&c| Seats::for_players(players).is_some_and(|s| s.contains(c)))
+                .map_or(default.seat, |_| g.seat),
             turn_time: within(g.turn_time, [0, 10, 20, 30, 60], default.turn_time),
             ..g.clone()
         }
@@ -232,15 +238,22 @@ mod tests {
         let room = damaged.checked_room();
         assert_eq!((room.players, room.turn_time, room.first), (4, 30, 0));
         assert!(room.private);
-        // The seat is checked against the players kept.
-        let three = Choices {
-            game: GameChoices {
-                players: 3,
-                seat: 2,
+        // The colour is checked against the players kept: green plays
+        // in every game, blue in one of three or four, yellow in one of four.
+        let checked = |players, seat| {
+            let game = GameChoices {
+                players,
+                seat,
                 ..GameChoices::default()
-            },
-            ..Choices::default()
+            };
+            let choices = Choices {
+                game,
+                ..Choices::default()
+            };
+            choices.checked_game().seat
         };
-        assert_eq!(three.checked_game().seat, 2);
+        assert_eq!([checked(2, 2), checked(2, 1), checked(2, 3)], [2, 0, 0]);
+        assert_eq!([checked(3, 1), checked(3, 3), checked(4, 3)], [1, 0, 3]);
+        assert_eq!(checked(4, 4), 0, "no fifth colour");
     }
 }
