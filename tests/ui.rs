@@ -2217,9 +2217,19 @@ fn names_and_the_colour_chosen_stay_with_their_colours() {
     find(window, "Leave").mock_single_click(PointerEventButton::Left);
 
     find(window, "Play against the computer").mock_single_click(PointerEventButton::Left);
+    find(window, "2 players").mock_single_click(PointerEventButton::Left);
     find(window, "Green").mock_single_click(PointerEventButton::Left);
-    find(window, "4 players").mock_single_click(PointerEventButton::Left);
+    find(window, "3 players").mock_single_click(PointerEventButton::Left);
     assert_eq!(window.global::<SetupAdapter>().get_seat(), 2, "green still");
+    window.global::<SetupAdapter>().invoke_start();
+    let players = window.global::<GameAdapter>().get_players();
+    let computers: Vec<bool> = players.iter().map(|p| p.computer).collect();
+    assert_eq!(computers, [true, true, false], "the person plays green");
+    find(window, "Leave game").mock_single_click(PointerEventButton::Left);
+    find(window, "Leave").mock_single_click(PointerEventButton::Left);
+
+    find(window, "Play against the computer").mock_single_click(PointerEventButton::Left);
+    find(window, "4 players").mock_single_click(PointerEventButton::Left);
     find(window, "Yellow").mock_single_click(PointerEventButton::Left);
     // Yellow does not play in a game of two: red is the person's then.
     find(window, "2 players").mock_single_click(PointerEventButton::Left);

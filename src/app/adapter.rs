@@ -391,8 +391,8 @@ impl App {
                     Some(Err(_)) => {
                         state.borrow().kept.discard();
                         let adapter = window.global::<ui::ResumeAdapter>();
-                        adapter.invoke_check();
                         adapter.set_local_lost(true);
+                        adapter.invoke_check();
                     }
                     None => window.global::<ui::ResumeAdapter>().invoke_check(),
                 }
@@ -713,8 +713,7 @@ fn setup_from_ui(window: &AppWindow, state: &State) -> Setup {
     let count = usize::try_from(adapter.get_players())
         .unwrap_or(2)
         .clamp(2, 4);
-    // The colours that play, clockwise from red (none for a count out of
-    // range, which `OfflineGame::new` then refuses).
+    // The colours that play, clockwise from red.
     let seated: Vec<Colour> = u8::try_from(count)
         .ok()
         .and_then(Seats::for_players)
@@ -817,6 +816,7 @@ fn start(
     game: OfflineGame,
 ) {
     invite_adapter::away_from_home(window, &mut online.borrow_mut().invites);
+    window.global::<ui::ResumeAdapter>().set_local_lost(false);
     // The hard player's first move would build its tables on this thread,
     // in the middle of the board's animations: built aside meanwhile.
     let hard = Player::Computer { level: Level::Hard };

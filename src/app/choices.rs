@@ -126,7 +126,7 @@ impl Choices {
 
     /// Shows the choices on the screens of `window`, each one the screens
     /// cannot show replaced by its default; the pass-and-play names that
-    /// were kept go into `names` (an empty one leaves its seat's name).
+    /// were kept go into `names` (an empty one leaves its colour's name).
     pub fn show(&self, window: &AppWindow, names: &VecModel<slint::SharedString>) {
         let (game, room) = (self.checked_game(), self.checked_room());
         let setup = window.global::<SetupAdapter>();

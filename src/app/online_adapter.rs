@@ -342,6 +342,7 @@ pub(super) fn begin(
     mut part: Part,
     name: String,
 ) {
+    window.global::<ui::ResumeAdapter>().set_local_lost(false);
     let role = match part {
         Part::Host(_) => room::Part::Host,
         Part::Join(_) | Part::Resume(_) => room::Part::Guest,

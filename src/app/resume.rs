@@ -97,8 +97,8 @@ pub struct Unfinished {
     /// When the log last changed.
     pub last: Option<SystemTime>,
     /// What giving it up costs: nothing for a game of one player
-    /// ([`crate::stats::record::counts`]) or one seen to its end, a win
-    /// when everyone else had left, two losses otherwise.
+    /// ([`crate::stats::record::counts`]) or one seen to its end, else a
+    /// win when everyone else had left, two losses otherwise.
     pub leave: LeaveCost,
 }
 
@@ -219,14 +219,11 @@ fn look(folder: PathBuf, dir: &Path) -> Option<Kept> {
         first: header.first,
         last,
         // Seen to its end (its log has lost the end since), it costs
-        // nothing to give up, short of a win: `give_up` records no leave.
-        leave: match LeaveCost::of(
-            crate::stats::record::counts(&header.seats),
+        // nothing to give up: `give_up` records nothing.
+        leave: LeaveCost::of(
+            crate::stats::record::counts(&header.seats) && !folder.join(ENDED).exists(),
             folder.join(FORFEIT).exists(),
-        ) {
-            LeaveCost::TwoLosses if folder.join(ENDED).exists() => LeaveCost::Nothing,
-            cost => cost,
-        },
+        ),
         folder,
     }))
 }
@@ -279,10 +276,9 @@ pub fn discard(folder: &Path) -> io::Result<()> {
 
 /// Gives up the kept game in `folder`: recorded in the statistics of
 /// `data` as this player leaving it on purpose (two losses; its real
-/// result if it is over, a win if everyone else left), so closing the app
-/// and discarding a game about to be lost costs what leaving it does;
-/// not recorded if the player saw it end and its log lost the end since.
-/// Then removes it.
+/// result if it is over), so closing the app and discarding a game about
+/// to be lost costs what leaving it does; not recorded at all if the
+/// player saw it end and its log has lost the end since. Then removes it.
 pub fn give_up(data: &Path, folder: &Path) -> Result<(), GiveUpError> {
     let dir = folder.join(GAME_DIR);
     let restored = match Store::open(&dir) {
@@ -291,14 +287,10 @@ pub fn give_up(data: &Path, folder: &Path) -> Result<(), GiveUpError> {
         Err(e) => return Err(GiveUpError::Unreadable(e)),
     };
     // A game its player saw end, whose log has lost the end since (a
-    // damaged disk), has no result left to record, and was not left
-    // (unless everyone else had: a win all the same).
-    let (log, me) = (&restored.log, restored.seat);
-    let lost_end = folder.join(ENDED).exists()
-        && !log.over_for(me)
-        && !crate::stats::record::wins_by_forfeit(log, me);
+    // damaged disk), has no result left to record, and was not left.
+    let lost_end = folder.join(ENDED).exists() && !restored.log.over_for(restored.seat);
     let names = Book::names_in(&dir);
-    let record = Record::given_up(log, me, &names);
+    let record = Record::given_up(&restored.log, restored.seat, &names);
     if let Some(record) = record.filter(|_| !lost_end) {
         crate::stats::Store::new(data).add(record)?;
     }
@@ -324,16 +316,6 @@ pub fn mark_given_up(folder: &Path) -> io::Result<()> {
 /// giving the game up records what its log says).
 pub fn mark_forfeit(folder: &Path) -> io::Result<()> {
     crate::durable::replace(&folder.join(FORFEIT), |_| Ok(()))
-}
-
-/// Takes the mark `ended` off the game of session `folder`, which is
-/// resumed: the mark of an end its log has lost since would otherwise
-/// make leaving the game on cost nothing.
-pub fn going_on(folder: &Path) -> io::Result<()> {
-    match std::fs::remove_file(folder.join(ENDED)) {
-        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(()),
-        removed => removed,
-    }
 }
 
 /// Marks the game of session `folder` as ended before the player's eyes,
@@ -700,25 +682,13 @@ pub(super) mod tests {
     /// it, and the log has lost its end since (as a log never finished).
     #[test]
     fn a_game_seen_to_its_end_whose_log_lost_it_costs_nothing_to_give_up() {
-        let (data, other) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+        let data = tempfile::tempdir().unwrap();
         let folder = kept_game(data.path());
         mark_ended(&folder).unwrap();
         let Some(Kept::Unfinished(game)) = kept(data.path()) else {
             panic!("offered, to be played on from the other phones")
         };
         assert_eq!(game.leave, LeaveCost::Nothing);
-        // Played on, it is a game like any other.
-        let on = kept_game(other.path());
-        mark_ended(&on).unwrap();
-        going_on(&on).unwrap();
-        let Some(Kept::Unfinished(game)) = kept(other.path()) else {
-            panic!("offered")
-        };
-        assert_eq!(game.leave, LeaveCost::TwoLosses);
-        // Won by forfeit, it stays a win.
-        mark_ended(&on).unwrap();
-        mark_forfeit(&on).unwrap();
-        assert_eq!(unfinished(other.path()).leave, LeaveCost::Won);
         mark_given_up(&folder).unwrap();
         give_up(data.path(), &folder).unwrap();
         let stats = crate::stats::Store::new(data.path()).load().unwrap();

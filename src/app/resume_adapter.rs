@@ -48,11 +48,6 @@ pub fn connect(window: &AppWindow, online: &Rc<RefCell<Online>>, name: Rc<dyn Fn
         let kept = tapped(&window, &state.borrow(), &shown);
         if let Some(Kept::Unfinished(game)) = kept {
             hide(&window, &shown);
-            // Played on, it is no longer a game seen to its end (whose
-            // log lost the end): leaving it costs what leaving any does.
-            if let Err(e) = resume::going_on(&game.folder) {
-                tracing::warn!("cannot take the end's mark off the game resumed: {e}");
-            }
             online_adapter::begin(&window, &state, Part::Resume(game.folder), name());
         }
     });
@@ -144,7 +139,6 @@ fn hide(window: &AppWindow, shown: &Card) {
 fn show(window: &AppWindow, s: &Online, shown: &Card) {
     let adapter = window.global::<ResumeAdapter>();
     adapter.set_local(GameFile::in_folder(&s.data).offered());
-    adapter.set_local_lost(false);
     let kept = offered(s);
     *shown.borrow_mut() = kept.as_ref().map(shown_as);
     match kept {
