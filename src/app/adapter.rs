@@ -755,16 +755,12 @@ fn setup_from_ui(window: &AppWindow, state: &State) -> Setup {
             })
             .collect()
     };
-    let timer = match adapter.get_turn_time() {
-        // The turn timer is for pass and play: against the computer, the
-        // one person may take their time.
-        _ if adapter.get_vs_computer() => TurnTimer::None,
-        10 => TurnTimer::Seconds10,
-        20 => TurnTimer::Seconds20,
-        30 => TurnTimer::Seconds30,
-        60 => TurnTimer::Seconds60,
-        _ => TurnTimer::None,
-    };
+    // The turn timer is for pass and play: against the computer, the one
+    // person may take their time.
+    let timer = (u16::try_from(adapter.get_turn_time()).ok())
+        .and_then(TurnTimer::from_seconds)
+        .filter(|_| !adapter.get_vs_computer())
+        .unwrap_or_default();
     let rules = match adapter.get_rules() {
         ui::RuleChoice::Classic => RuleSet::Classic(state.settings.house),
         ui::RuleChoice::Croatian => RuleSet::Classic(HouseRules::CROATIAN),

@@ -9,6 +9,8 @@ use slint::{ComponentHandle, Model, VecModel};
 
 use super::settings::BoardTheme;
 use super::ui::{self, AppWindow, RoomAdapter, SetupAdapter};
+use crate::lobby::options::TurnTime;
+use crate::protocol::header::TurnTimer;
 use crate::rules::{Colour, Seats};
 
 /// A setup screen's choice of rules.
@@ -164,7 +166,8 @@ impl Choices {
             seat: (Colour::ALL.get(usize::from(g.seat)))
                 .filter(|&&c| Seats::for_players(players).is_some_and(|s| s.contains(c)))
                 .map_or(default.seat, |_| g.seat),
-            turn_time: within(g.turn_time, [0, 10, 20, 30, 60], default.turn_time),
+            turn_time: TurnTimer::from_seconds(g.turn_time.into())
+                .map_or(default.turn_time, |_| g.turn_time),
             ..g.clone()
         }
     }
@@ -174,7 +177,8 @@ impl Choices {
         let (r, default) = (&self.room, RoomChoices::default());
         RoomChoices {
             players: within(r.players, PLAYERS, default.players),
-            turn_time: within(r.turn_time, [10, 20, 30, 60], default.turn_time),
+            turn_time: TurnTime::from_seconds(r.turn_time.into())
+                .map_or(default.turn_time, |_| r.turn_time),
             first: within(r.first, 0..=3, default.first),
             ..r.clone()
         }

@@ -857,12 +857,9 @@ pub(super) fn first_index(first: FirstPlayer) -> i32 {
 /// the host's `house` rules (the header carries them to every phone), the
 /// Croatian preset or the Matfyz rules.
 fn options_from_ui(adapter: &RoomAdapter, house: HouseRules) -> RoomOptions {
-    let turn = match adapter.get_turn_time() {
-        10 => TurnTime::Ten,
-        20 => TurnTime::Twenty,
-        60 => TurnTime::Sixty,
-        _ => TurnTime::Thirty,
-    };
+    let turn = (u16::try_from(adapter.get_turn_time()).ok())
+        .and_then(TurnTime::from_seconds)
+        .unwrap_or_default();
     let first = usize::try_from(adapter.get_first())
         .ok()
         .and_then(|i| FIRST.get(i))

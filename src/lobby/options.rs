@@ -88,6 +88,18 @@ pub enum TurnTime {
 }
 
 impl TurnTime {
+    /// The time a turn takes online of `seconds`, if there is one.
+    pub fn from_seconds(seconds: u16) -> Option<TurnTime> {
+        [
+            TurnTime::Ten,
+            TurnTime::Twenty,
+            TurnTime::Thirty,
+            TurnTime::Sixty,
+        ]
+        .into_iter()
+        .find(|turn| turn.timer().seconds() == Some(seconds))
+    }
+
     pub fn timer(self) -> TurnTimer {
         match self {
             TurnTime::Ten => TurnTimer::Seconds10,
@@ -103,12 +115,10 @@ impl FromStr for TurnTime {
 
     fn from_str(s: &str) -> Result<TurnTime, OptionsError> {
         match s.trim().to_ascii_lowercase().as_str() {
-            "10" => Ok(TurnTime::Ten),
-            "20" => Ok(TurnTime::Twenty),
-            "30" => Ok(TurnTime::Thirty),
-            "60" => Ok(TurnTime::Sixty),
             "none" => Err(OptionsError::NoTurnTimeOnline),
-            _ => Err(OptionsError::Turn(s.to_owned())),
+            seconds => (seconds.parse().ok())
+                .and_then(TurnTime::from_seconds)
+                .ok_or_else(|| OptionsError::Turn(s.to_owned())),
         }
     }
 }
@@ -309,6 +319,17 @@ mod tests {
             Err(OptionsError::Turn(_))
         ));
         assert_eq!("60".parse::<TurnTime>(), Ok(TurnTime::Sixty));
+        assert_eq!(" 10 ".parse::<TurnTime>(), Ok(TurnTime::Ten));
+        assert!(matches!(
+            "0".parse::<TurnTime>(),
+            Err(OptionsError::Turn(_))
+        ));
+        assert_eq!(TurnTime::from_seconds(20), Some(TurnTime::Twenty));
+        assert_eq!(
+            TurnTime::from_seconds(0),
+            None,
+            "no turn without a timer online"
+        );
     }
 
     #[test]

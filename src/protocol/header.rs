@@ -68,6 +68,20 @@ pub enum TurnTimer {
 }
 
 impl TurnTimer {
+    /// Every timer, none first: the one list of the times a turn may take.
+    pub const ALL: [TurnTimer; 5] = [
+        TurnTimer::None,
+        TurnTimer::Seconds10,
+        TurnTimer::Seconds20,
+        TurnTimer::Seconds30,
+        TurnTimer::Seconds60,
+    ];
+
+    /// The timer of `seconds` a turn (0: none), if there is one.
+    pub fn from_seconds(seconds: u16) -> Option<TurnTimer> {
+        (Self::ALL.into_iter()).find(|timer| timer.seconds().unwrap_or(0) == seconds)
+    }
+
     pub fn seconds(self) -> Option<u16> {
         match self {
             TurnTimer::None => None,
@@ -339,6 +353,18 @@ mod tests {
     use crate::protocol::dice::{DiceChain, DiceSecret};
     use crate::rules::HouseRules;
     use libp2p_identity::Keypair;
+
+    #[test]
+    fn a_turn_timer_is_found_by_its_seconds() {
+        for timer in TurnTimer::ALL {
+            assert_eq!(
+                TurnTimer::from_seconds(timer.seconds().unwrap_or(0)),
+                Some(timer)
+            );
+        }
+        assert_eq!(TurnTimer::from_seconds(0), Some(TurnTimer::None));
+        assert_eq!(TurnTimer::from_seconds(45), None);
+    }
 
     fn signer(seed: u8) -> Signer {
         Signer::new(&Keypair::ed25519_from_bytes([seed; 32]).unwrap()).unwrap()
