@@ -156,7 +156,7 @@ mod tests {
     use crate::app::offline::{Player, Setup};
     use crate::bot::Level;
     use crate::protocol::header::TurnTimer;
-    use crate::rules::{Die, HouseRules, RuleSet};
+    use crate::rules::{Die, HouseRules, Next, RuleSet};
 
     fn setup() -> Setup {
         Setup {
@@ -173,6 +173,23 @@ mod tests {
     fn game() -> OfflineGame {
         let mut game = OfflineGame::new(setup(), || Die::SIX).unwrap();
         game.roll(Die::SIX).unwrap();
+        game
+    }
+
+    /// A game of two computer players some sixty steps long: rolls and
+    /// moves of every kind to change in the fuzz below.
+    fn long_game() -> OfflineGame {
+        let players = vec![Player::Computer { level: Level::Easy }; 2];
+        let mut game = OfflineGame::new(Setup { players, ..setup() }, || Die::SIX).unwrap();
+        let faces = [6, 3, 6, 5, 1, 6, 6, 2, 4, 6, 3, 5];
+        for face in faces.iter().cycle().take(60) {
+            if let Next::Move { .. } = game.next() {
+                game.play_computer().unwrap();
+            }
+            if let Next::Roll { .. } = game.next() {
+                game.roll(Die::new(*face).unwrap()).unwrap();
+            }
+        }
         game
     }
 
@@ -283,5 +300,33 @@ mod tests {
         let kept = GameFile::in_folder(data.path());
         std::fs::create_dir(&kept.path).unwrap();
         assert!(kept.load().is_none());
+    }
+
+    proptest::proptest! {
+        /// Bytes of any kind read as a game or as why not; never a panic.
+        #[test]
+        fn any_bytes_read_as_a_game_or_a_refusal(
+            bytes in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..300),
+        ) {
+            let mut file = vec![FORMAT];
+            file.extend(bytes);
+            let _ = read(&file);
+        }
+
+        /// So do a kept game's bytes changed anywhere.
+        #[test]
+        fn a_kept_file_changed_anywhere_reads_or_is_refused(
+            changes in proptest::collection::vec(
+                (proptest::prelude::any::<proptest::sample::Index>(), 1..=u8::MAX),
+                1..6,
+            ),
+        ) {
+            let mut file = encode(long_game().record().unwrap()).unwrap();
+            for (at, flip) in changes {
+                let at = at.index(file.len());
+                file[at] ^= flip;
+            }
+            let _ = read(&file);
+        }
     }
 }
