@@ -235,6 +235,18 @@ fn the_home_screen_looks_as_recorded() {
     check(app.window(), PHONE, "home");
 }
 
+/// Home after the game on this device could not be continued.
+#[test]
+fn the_home_screen_says_when_the_game_on_this_device_was_lost() {
+    use clovece::app::ui::ResumeAdapter;
+    use slint::ComponentHandle;
+    ui_support::init();
+    let folder = ui_support::settings_dir("shot-home-lost");
+    let app = ui_support::app(folder.path(), 1);
+    app.window().global::<ResumeAdapter>().set_local_lost(true);
+    check(app.window(), PHONE, "home-local-lost");
+}
+
 #[test]
 fn how_to_play_looks_as_recorded() {
     use clovece::app::ui::{AppAdapter, Screen};
