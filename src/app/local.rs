@@ -176,8 +176,8 @@ mod tests {
         game
     }
 
-    /// A game of two computer players some sixty steps long: rolls and
-    /// moves of every kind to change in the fuzz below.
+    /// A game of two computer players, sixty rolls and the moves between
+    /// them: steps of every kind to change in the fuzz below.
     fn long_game() -> OfflineGame {
         let players = vec![Player::Computer { level: Level::Easy }; 2];
         let mut game = OfflineGame::new(Setup { players, ..setup() }, || Die::SIX).unwrap();
@@ -313,7 +313,7 @@ mod tests {
             let _ = read(&file);
         }
 
-        /// So do a kept game's bytes changed anywhere.
+        /// So do a game's bytes, as the file keeps them, changed anywhere.
         #[test]
         fn a_kept_file_changed_anywhere_reads_or_is_refused(
             changes in proptest::collection::vec(

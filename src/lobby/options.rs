@@ -88,16 +88,16 @@ pub enum TurnTime {
 }
 
 impl TurnTime {
+    const ALL: [TurnTime; 4] = [
+        TurnTime::Ten,
+        TurnTime::Twenty,
+        TurnTime::Thirty,
+        TurnTime::Sixty,
+    ];
+
     /// The time a turn takes online of `seconds`, if there is one.
     pub fn from_seconds(seconds: u16) -> Option<TurnTime> {
-        [
-            TurnTime::Ten,
-            TurnTime::Twenty,
-            TurnTime::Thirty,
-            TurnTime::Sixty,
-        ]
-        .into_iter()
-        .find(|turn| turn.timer().seconds() == Some(seconds))
+        (Self::ALL.into_iter()).find(|turn| turn.timer().seconds() == Some(seconds))
     }
 
     pub fn timer(self) -> TurnTimer {
@@ -116,8 +116,13 @@ impl FromStr for TurnTime {
     fn from_str(s: &str) -> Result<TurnTime, OptionsError> {
         match s.trim().to_ascii_lowercase().as_str() {
             "none" => Err(OptionsError::NoTurnTimeOnline),
-            seconds => (seconds.parse().ok())
-                .and_then(TurnTime::from_seconds)
+            // Written as the seconds are, and only so ("10", not "010").
+            seconds => (TurnTime::ALL.into_iter())
+                .find(|turn| {
+                    turn.timer()
+                        .seconds()
+                        .is_some_and(|t| t.to_string() == seconds)
+                })
                 .ok_or_else(|| OptionsError::Turn(s.to_owned())),
         }
     }
@@ -320,10 +325,12 @@ mod tests {
         ));
         assert_eq!("60".parse::<TurnTime>(), Ok(TurnTime::Sixty));
         assert_eq!(" 10 ".parse::<TurnTime>(), Ok(TurnTime::Ten));
-        assert!(matches!(
-            "0".parse::<TurnTime>(),
-            Err(OptionsError::Turn(_))
-        ));
+        for other in ["0", "010", "+10", "1e1"] {
+            assert!(
+                matches!(other.parse::<TurnTime>(), Err(OptionsError::Turn(_))),
+                "{other}"
+            );
+        }
         assert_eq!(TurnTime::from_seconds(20), Some(TurnTime::Twenty));
         assert_eq!(
             TurnTime::from_seconds(0),
