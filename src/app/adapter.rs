@@ -710,13 +710,9 @@ fn theme_to_ui(theme: BoardTheme) -> ui::BoardTheme {
 /// The setup the setup screen shows, with the settings' house rules.
 fn setup_from_ui(window: &AppWindow, state: &State) -> Setup {
     let adapter = window.global::<SetupAdapter>();
-    let count = usize::try_from(adapter.get_players())
-        .unwrap_or(2)
-        .clamp(2, 4);
     // The colours that play, clockwise from red.
-    let seated: Vec<Colour> = u8::try_from(count)
-        .ok()
-        .and_then(Seats::for_players)
+    let count = u8::try_from(adapter.get_players()).unwrap_or(2).clamp(2, 4);
+    let seated: Vec<Colour> = Seats::for_players(count)
         .map(|seats| seats.iter().collect())
         .unwrap_or_default();
     let players = if adapter.get_vs_computer() {

@@ -124,8 +124,9 @@ mod tests {
 
     /// A classic 4-player game after a fixed run of rolls (each colour
     /// playing its first move), at the first decision that a search two
-    /// rolls deep answers otherwise than one roll deep.
-    fn decision() -> Game {
+    /// rolls deep answers otherwise than one roll deep, with both searches
+    /// ([`whole`]).
+    fn decision() -> (Game, Searched, Searched) {
         let seats = Seats::for_players(4).unwrap();
         let mut game = Game::new(
             HouseRules::default(),
@@ -136,8 +137,11 @@ mod tests {
             match Playable::next(&game) {
                 Next::Won { .. } => unreachable!("no game is won this soon"),
                 Next::Roll { .. } => Playable::roll(&mut game, Die::new(*face).unwrap()),
-                Next::Move { .. } if whole(&game, 1).1 != whole(&game, 2).1 => return game,
                 Next::Move { .. } => {
+                    let (one, two) = (whole(&game, 1), whole(&game, 2));
+                    if one.1 != two.1 {
+                        return (game, one, two);
+                    }
                     let first = game.moves().next().unwrap();
                     assert!(Playable::play(&mut game, first));
                 }
@@ -146,8 +150,11 @@ mod tests {
         unreachable!()
     }
 
-    /// Nodes a search `depth` rolls deep visits, and its answer.
-    fn whole(game: &Game, depth: u8) -> (u64, Vec<usize>) {
+    /// Nodes a search visited, and its answer.
+    type Searched = (u64, Vec<usize>);
+
+    /// The search `depth` rolls deep, with no budget.
+    fn whole(game: &Game, depth: u8) -> Searched {
         let moves: Vec<_> = game.moves().collect();
         let Next::Move { seat } = Playable::next(game) else {
             unreachable!()
@@ -162,10 +169,8 @@ mod tests {
 
     #[test]
     fn the_deepest_search_finished_within_the_budget_is_kept() {
-        let game = decision();
+        let (game, (one, best_one), (two, best_two)) = decision();
         let moves: Vec<_> = game.moves().collect();
-        let (one, best_one) = whole(&game, 1);
-        let (two, best_two) = whole(&game, 2);
         assert!(two > one);
         assert_ne!(best_one, best_two);
         // Not even one roll fits: no answer (the hard player then plays
