@@ -289,9 +289,9 @@ pub fn give_up(data: &Path, folder: &Path) -> Result<(), GiveUpError> {
     // A game its player saw end, whose log has lost the end since (a
     // damaged disk), has no result left to record, and was not left.
     let lost_end = folder.join(ENDED).exists() && !restored.log.over_for(restored.seat);
-    let names = Book::names_in(&dir);
-    let record = Record::given_up(&restored.log, restored.seat, &names);
-    if let Some(record) = record.filter(|_| !lost_end) {
+    if !lost_end
+        && let Some(record) = Record::given_up(&restored.log, restored.seat, &Book::names_in(&dir))
+    {
         crate::stats::Store::new(data).add(record)?;
     }
     discard(folder).map_err(GiveUpError::Remove)
