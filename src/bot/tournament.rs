@@ -14,7 +14,7 @@ use std::sync::atomic::{AtomicU32, Ordering};
 use rand_chacha::rand_core::Rng;
 
 use super::{Player, seeded};
-use crate::rules::{Colour, Game, Next, RuleSet, Seats};
+use crate::rules::{Colour, Game, Move, Next, RuleSet, Seats};
 
 /// Rolls after which a game counts as unfinished (no real game comes near:
 /// this only guarantees that a tournament ends).
@@ -62,7 +62,9 @@ impl Tournament {
             .ok()
             .and_then(Seats::for_players)
             .ok_or(TournamentError::Players(n))?;
-        let results = in_parallel(self.games, self.threads, |g| self.play(seats, g));
+        let results = in_parallel(self.games, self.threads, |g| {
+            self.play(seats, g, Player::choose)
+        });
         let mut standings = Standings {
             players: self.players.clone(),
             wins: vec![0; n],
@@ -78,8 +80,15 @@ impl Tournament {
         Ok(standings)
     }
 
-    /// Plays game `g`; the index of the winning player, `None` if unfinished.
-    fn play(&self, seats: Seats, g: u32) -> Result<Option<usize>, TournamentError> {
+    /// Plays game `g`, each player's move chosen by `choose` (a test
+    /// passes a broken one); the index of the winning player, `None` if
+    /// unfinished.
+    fn play(
+        &self,
+        seats: Seats,
+        g: u32,
+        choose: impl Fn(Player, &Game, u64) -> Option<Move>,
+    ) -> Result<Option<usize>, TournamentError> {
         let n = self.players.len();
         let colours: Vec<Colour> = seats.iter().collect();
         let slot_of = |colour: Colour| {
@@ -99,7 +108,7 @@ impl Tournament {
                     Next::Move { seat } => {
                         let player = self.players[slot_of(seat)];
                         let illegal = TournamentError::Illegal { game: g, player };
-                        let mv = player.choose(&game, bot_seeds.next_u64());
+                        let mv = choose(player, &game, bot_seeds.next_u64());
                         game.play(mv.ok_or(illegal.clone())?).map_err(|_| illegal)?;
                     }
                 }
@@ -246,5 +255,41 @@ mod tests {
         assert!(!standings(999).to_string().contains("not a multiple"));
         let uneven = standings(1000).to_string();
         assert!(uneven.contains("not a multiple of 3 players"), "{uneven}");
+    }
+
+    #[test]
+    fn a_player_that_does_not_move_legally_is_an_error_not_a_result() {
+        let easy = Player::Bot(crate::bot::Level::Easy);
+        let tournament = Tournament {
+            rules: RuleSet::Classic(Default::default()),
+            players: vec![Player::Random, easy],
+            games: 2,
+            seed: 1,
+            threads: 1,
+        };
+        let seats = Seats::for_players(2).unwrap();
+        // A move of a Matfyz game, which the classic rules refuse.
+        let mut matfyz = Game::new(RuleSet::Matfyz, seats, Colour::Red).unwrap();
+        matfyz.roll(crate::rules::Die::SIX).unwrap();
+        while let Next::Roll { .. } = matfyz.next() {
+            matfyz.roll(crate::rules::Die::new(1).unwrap()).unwrap();
+        }
+        let foreign = Player::Random.choose(&matfyz, 0);
+        assert!(foreign.is_some());
+        // Game 1 seats easy on red, who moves first: easy answers `answer`.
+        let broken = |answer: Option<Move>| {
+            move |player, game: &Game, seed| match player {
+                Player::Random => Player::Random.choose(game, seed),
+                _ => answer.clone(),
+            }
+        };
+        let illegal = Err(TournamentError::Illegal {
+            game: 1,
+            player: easy,
+        });
+        assert_eq!(tournament.play(seats, 1, broken(None)), illegal);
+        assert_eq!(tournament.play(seats, 1, broken(foreign)), illegal);
+        let sound = tournament.play(seats, 1, Player::choose);
+        assert!(matches!(sound, Ok(Some(_))), "{sound:?}");
     }
 }
