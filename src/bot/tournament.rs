@@ -280,7 +280,7 @@ mod tests {
         let broken = |answer: Option<Move>| {
             move |player, game: &Game, seed| match player {
                 Player::Random => Player::Random.choose(game, seed),
-                _ => answer.clone(),
+                _ => answer,
             }
         };
         let illegal = Err(TournamentError::Illegal {
