@@ -78,6 +78,31 @@ fn a_game_open_in_one_store_is_refused_to_another_until_it_closes() {
     assert_eq!(Store::open(dir.path()).unwrap().log.head(), head);
 }
 
+/// Home asks whether a kept game is open (`Store::in_use`) while the
+/// session resuming it may be opening it on another thread: the question
+/// must never make that opening fail as if another window had the game.
+#[test]
+fn asking_whether_a_game_is_open_never_keeps_it_from_opening() {
+    let dir = tempfile::tempdir().unwrap();
+    drop(saved_game(dir.path(), 2));
+    let done = std::sync::atomic::AtomicBool::new(false);
+    std::thread::scope(|s| {
+        s.spawn(|| {
+            while !done.load(std::sync::atomic::Ordering::Relaxed) {
+                Store::in_use(dir.path());
+            }
+        });
+        for _ in 0..2000 {
+            let opened = Store::open(dir.path());
+            if opened.is_err() {
+                done.store(true, std::sync::atomic::Ordering::Relaxed);
+            }
+            assert!(opened.is_ok(), "{:?}", opened.map(|r| r.log.len()));
+        }
+        done.store(true, std::sync::atomic::Ordering::Relaxed);
+    });
+}
+
 /// Green moves, then the certificate that it is gone takes the move's
 /// place: written to a temporary file and renamed over the log. A phone
 /// stopped before the rename leaves the log as it was and part of the

@@ -253,16 +253,42 @@ static OPEN: Mutex<BTreeSet<PathBuf>> = Mutex::new(BTreeSet::new());
 /// the others). Between processes [`LOCK_FILE`] is locked, where the
 /// platform locks files; within this one the folder is in [`OPEN`] (so on
 /// Android too, where the app is the one process).
+///
+/// A question whether a store has a game open takes the lock too, for a
+/// moment: it holds [`OPEN`] meanwhile, as a store taking the game does, so
+/// that a question on one thread never makes a store on another fail as
+/// if the game were open elsewhere. (A question from another process still
+/// can, for that moment: two windows of the app opening one game at once.)
 #[derive(Debug)]
 struct Open {
     dir: PathBuf,
-    _lock: Option<File>,
+    lock: Option<File>,
 }
 
 impl Open {
     /// The game in `dir`, unless a store has it open. A missing folder
     /// holds no game.
     fn take(dir: &Path) -> Result<Open, StoreError> {
+        let mut open = open_games();
+        let (dir, lock) = Open::lock(dir, &open)?;
+        open.insert(dir.clone());
+        Ok(Open { dir, lock })
+    }
+
+    /// Whether a store has the game in `dir` open.
+    fn asked(dir: &Path) -> Result<bool, StoreError> {
+        let open = open_games();
+        match Open::lock(dir, &open) {
+            Ok(_) => Ok(false),
+            Err(StoreError::InUse { .. }) => Ok(true),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// Locks the lock file of `dir` if no store has the game open, of this
+    /// process (`open`: [`OPEN`], held by the caller) or another; the
+    /// folder's canonical path, and the lock.
+    fn lock(dir: &Path, open: &BTreeSet<PathBuf>) -> Result<(PathBuf, Option<File>), StoreError> {
         let in_use = || StoreError::InUse {
             path: dir.to_owned(),
         };
@@ -272,16 +298,19 @@ impl Open {
             _ => missing_is_empty(dir, &path)(e),
         })?;
         let dir = fs::canonicalize(dir).map_err(io_error(dir))?;
-        if !open_games().insert(dir.clone()) {
+        if open.contains(&dir) {
             return Err(in_use());
         }
-        Ok(Open { dir, _lock: lock })
+        Ok((dir, lock))
     }
 }
 
 impl Drop for Open {
     fn drop(&mut self) {
-        open_games().remove(&self.dir);
+        // The lock goes while [`OPEN`] is held, as it was taken.
+        let mut open = open_games();
+        self.lock = None;
+        open.remove(&self.dir);
     }
 }
 
@@ -346,7 +375,7 @@ impl Store {
     /// open: it is being played (in another window, say), so neither
     /// offered to resume nor given up.
     pub fn in_use(dir: &Path) -> bool {
-        matches!(Open::take(dir), Err(StoreError::InUse { .. }))
+        matches!(Open::asked(dir), Ok(true))
     }
 
     /// Whether `dir` holds a game whose creation was cut short (the app
@@ -354,7 +383,7 @@ impl Store {
     /// written) that no store has open: nothing was saved, nothing is
     /// being created, and the folder can go.
     pub fn cut_short(dir: &Path) -> bool {
-        !dir.join(LOG_FILE).exists() && Open::take(dir).is_ok()
+        !dir.join(LOG_FILE).exists() && matches!(Open::asked(dir), Ok(false))
     }
 
     /// The id of the game saved in `dir`, from its dice secret alone (no
