@@ -24,7 +24,6 @@ use crate::net::game::GAME_DIR;
 use crate::protocol::store::{Store, StoreError};
 use crate::protocol::{Header, Seat, Theme, TurnTimer};
 use crate::rules::{Colour, FirstPlayer, RuleSet};
-use crate::stats::Record;
 
 use super::leave::LeaveCost;
 
@@ -281,18 +280,12 @@ pub fn discard(folder: &Path) -> io::Result<()> {
 /// player saw it end and its log has lost the end since. Then removes it.
 pub fn give_up(data: &Path, folder: &Path) -> Result<(), GiveUpError> {
     let dir = folder.join(GAME_DIR);
-    let restored = match Store::open(&dir) {
-        Ok(restored) => restored,
-        Err(StoreError::Corrupt { intact, .. }) => *intact,
-        Err(e) => return Err(GiveUpError::Unreadable(e)),
-    };
+    let restored = Store::open_intact(&dir).map_err(GiveUpError::Unreadable)?;
     // A game its player saw end, whose log has lost the end since (a
     // damaged disk), has no result left to record, and was not left.
     let lost_end = folder.join(ENDED).exists() && !restored.log.over_for(restored.seat);
-    if !lost_end
-        && let Some(record) = Record::given_up(&restored.log, restored.seat, &Book::names_in(&dir))
-    {
-        crate::stats::Store::new(data).add(record)?;
+    if !lost_end {
+        crate::stats::Store::new(data).record_left(&restored, &dir)?;
     }
     discard(folder).map_err(GiveUpError::Remove)
 }

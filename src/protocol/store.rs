@@ -392,6 +392,16 @@ impl Store {
         Ok(read_secret(dir)?.game)
     }
 
+    /// [`Store::open`], but a game damaged at its end is the part before
+    /// the damage, as for a game to be recorded or given up: what its
+    /// player saw of it, all there is to count.
+    pub fn open_intact(dir: &Path) -> Result<Restored, StoreError> {
+        match Store::open(dir) {
+            Err(StoreError::Corrupt { intact, .. }) => Ok(*intact),
+            opened => opened,
+        }
+    }
+
     /// The header of the game saved in `dir`, checked, its entries neither
     /// read nor checked: what the game is, cheaply (checking every entry
     /// again replays every computer move).

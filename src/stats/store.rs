@@ -17,6 +17,7 @@ use std::sync::{Mutex, MutexGuard, PoisonError};
 use super::record::Record;
 use crate::net::book::Book;
 use crate::net::game::Finished;
+use crate::protocol::store::Restored;
 
 /// The file's name in the data folder.
 pub const FILE: &str = "stats.jsonl";
@@ -154,7 +155,7 @@ impl Store {
     /// statistics now (added, or there before), or it is over and counts
     /// in nobody's (one player and the computer).
     pub fn record_saved(&self, dir: &Path) -> Result<bool, StatsError> {
-        use crate::protocol::store::{Store, StoreError};
+        use crate::protocol::store::Store;
         // Checking a whole saved game again replays every computer move
         // (docs/performance.md): not for a game recorded already.
         let Ok(id) = Store::game_id(dir) else {
@@ -164,19 +165,25 @@ impl Store {
         if self.load()?.has(&id) {
             return Ok(true);
         }
-        let saved = match Store::open(dir) {
-            Ok(saved) => saved,
-            Err(StoreError::Corrupt { intact, .. }) => *intact,
-            Err(_) => return Ok(false),
+        let Ok(saved) = Store::open_intact(dir) else {
+            return Ok(false);
         };
         if !saved.log.over_for(saved.seat) {
             return Ok(false);
         }
+        self.record_left(&saved, dir).map(|()| true)
+    }
+
+    /// Adds the game `saved` from the game folder `dir` (whose address
+    /// book names its players) as its player leaves it: with its result if
+    /// it is over, else as a leave on purpose. Nothing for a game that
+    /// counts in nobody's statistics (one player and the computer).
+    pub fn record_left(&self, saved: &Restored, dir: &Path) -> Result<(), StatsError> {
         let names = Book::names_in(dir);
-        match Record::given_up(&saved.log, saved.seat, &names) {
-            Some(record) => self.add(record).map(|_| true),
-            None => Ok(true),
+        if let Some(record) = Record::given_up(&saved.log, saved.seat, &names) {
+            self.add(record)?;
         }
+        Ok(())
     }
 
     /// Adds what `finished` tells about the players, if anything; whether
