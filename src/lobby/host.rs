@@ -238,6 +238,11 @@ impl Host {
         for (_, guest) in guests {
             self.tell_seats(guest);
         }
+        self.start_by_itself();
+    }
+
+    /// Without a console, starts if every seat is taken and ready.
+    fn start_by_itself(&mut self) {
         if self.console.is_none()
             && let Ok(lineup) = self.seating.start()
         {
@@ -378,9 +383,12 @@ impl Organiser for Host {
                 };
                 if changed && !self.change(from) {
                     // Too many changes of mind: undone, and the guest
-                    // shown the seats as they stay.
+                    // shown the seats as they stay. A start its "not
+                    // ready" called off (`net::setup` does as it comes)
+                    // is on again, as nothing changed.
                     let _ = self.seating.ready(from, !ready);
                     self.tell_seats(from);
+                    self.start_by_itself();
                     return;
                 }
                 self.heard(from, changed);
@@ -737,6 +745,33 @@ mod tests {
         );
         assert_eq!(host.started(), None, "ready for another room");
         host.message(guest, Lobby::Ready { room, ready: true });
+        assert_eq!(
+            host.started(),
+            Some(vec![Sitter::Host, Sitter::Guest(guest)])
+        );
+    }
+
+    /// The start being signed is called off as a guest says it is not
+    /// ready (`net::setup`); if that change of mind is one too many, the
+    /// guest stays ready, and the host starts again.
+    #[test]
+    fn without_a_console_a_start_called_off_by_a_change_refused_is_on_again() {
+        let mut host = Host::new(Players::Two, "Hana", 0, Level::Medium, None);
+        let room = open(&mut host);
+        let guest = PeerId::random();
+        host.arrived(guest, "Ivo");
+        for i in 0..2 * GUEST_CHANGES {
+            host.message(
+                guest,
+                Lobby::Ready {
+                    room,
+                    ready: i % 2 == 0,
+                },
+            );
+        }
+        host.message(guest, Lobby::Ready { room, ready: true });
+        assert!(host.started().is_some(), "ready, changes used up");
+        host.message(guest, Lobby::Ready { room, ready: false });
         assert_eq!(
             host.started(),
             Some(vec![Sitter::Host, Sitter::Guest(guest)])
