@@ -90,8 +90,10 @@ impl RoomList {
         }
     }
 
-    /// Takes in `from`'s answer at `now`; the change it makes, if any.
-    /// A hostile or broken answer is an error and changes nothing.
+    /// Takes in `from`'s answer at `now`; the changes it makes: an
+    /// earlier room of the phone gone (it opened another since), and this
+    /// one listed if it is new or changed. A hostile or broken answer is
+    /// an error and changes nothing.
     pub fn heard(
         &mut self,
         from: PeerId,
@@ -99,7 +101,7 @@ impl RoomList {
         listing: Listing,
         free: u8,
         now: Instant,
-    ) -> Result<Option<Change>, ListError> {
+    ) -> Result<Vec<Change>, ListError> {
         let ticket: Ticket = ticket.parse()?;
         if ticket.host() != from {
             return Err(ListError::NotItsRoom);
@@ -110,8 +112,16 @@ impl RoomList {
                 free,
             });
         }
+        let replaced = self
+            .rooms
+            .get(&from)
+            .is_some_and(|(old, _)| old.ticket.room() != ticket.room());
+        let mut changes: Vec<Change> = match replaced {
+            true => self.lost(from).into_iter().collect(),
+            false => Vec::new(),
+        };
         if !self.filter.matches(&listing) {
-            return Ok(None);
+            return Ok(changes);
         }
         let host = self.rooms.get(&from).and_then(|(old, _)| old.host.clone());
         let room = Room {
@@ -122,7 +132,10 @@ impl RoomList {
         };
         let same = self.rooms.get(&from).is_some_and(|(old, _)| *old == room);
         self.rooms.insert(from, (room.clone(), now));
-        Ok((!same).then_some(Change::Listed(room)))
+        if !same {
+            changes.push(Change::Listed(room));
+        }
+        Ok(changes)
     }
 
     /// Whether to ask `host`'s phone its nickname now: it has a room
@@ -336,11 +349,11 @@ pub async fn keep(
                 Event::Message { from, bytes } => match Frame::decode(&bytes) {
                     Ok(Frame::Lobby(Lobby::Listed { ticket, listing, free })) => {
                         match list.heard(from, &ticket, listing, free, Instant::now()) {
-                            Ok(change) => {
+                            Ok(changes) => {
                                 if list.ask_name(from) {
                                     let _ = node.send(from, Frame::Lobby(Lobby::WhoAreYou).encode());
                                 }
-                                change.into_iter().collect()
+                                changes
                             }
                             Err(error) => {
                                 tracing::warn!(peer = %from, %error, "a phone nearby sent a bad room");
@@ -484,10 +497,16 @@ mod tests {
         let mut list = RoomList::default();
         let start = Instant::now();
         let first = list.heard(host, &t, listing(4), 3, start).unwrap();
-        assert!(matches!(first, Some(Change::Listed(Room { free: 3, .. }))));
-        assert_eq!(list.heard(host, &t, listing(4), 3, start).unwrap(), None);
+        assert!(matches!(
+            first.as_slice(),
+            [Change::Listed(Room { free: 3, .. })]
+        ));
+        assert_eq!(list.heard(host, &t, listing(4), 3, start).unwrap(), []);
         let fewer = list.heard(host, &t, listing(4), 2, start).unwrap();
-        assert!(matches!(fewer, Some(Change::Listed(Room { free: 2, .. }))));
+        assert!(matches!(
+            fewer.as_slice(),
+            [Change::Listed(Room { free: 2, .. })]
+        ));
         assert!(list.expire(start + STALE / 2).is_empty());
         let gone = list.expire(start + STALE);
         assert!(matches!(gone.as_slice(), [Change::Gone(_)]));
@@ -524,11 +543,48 @@ mod tests {
         });
         assert_eq!(
             list.heard(host, &t, listing(4), 1, Instant::now()),
-            Ok(None)
+            Ok(vec![])
         );
         assert_eq!(list.lost(host), None);
         let change = list.heard(host, &t, listing(3), 1, Instant::now()).unwrap();
-        assert!(matches!(change, Some(Change::Listed(_))));
+        assert!(matches!(change.as_slice(), [Change::Listed(_)]));
+    }
+
+    /// A phone that closed its room and opened another: the first is
+    /// gone as the second is listed (`clovece rooms` printed no `gone:`
+    /// for it), even one the filter does not list.
+    #[test]
+    fn a_room_replaced_by_another_of_its_phone_is_gone() {
+        let host = PeerId::random();
+        let room = |id| {
+            let addr = "/ip4/127.0.0.1/tcp/1".parse().unwrap();
+            Ticket::new(RoomId::from_bytes([id; 16]), host, [addr], None).unwrap()
+        };
+        let (first, second) = (room(1), room(2));
+        let mut list = RoomList::new(Filter {
+            players: Some(super::super::options::Players::Four),
+            ..Filter::default()
+        });
+        let now = Instant::now();
+        list.heard(host, &first.to_string(), listing(4), 1, now)
+            .unwrap();
+        let changes = list
+            .heard(host, &second.to_string(), listing(4), 1, now)
+            .unwrap();
+        match changes.as_slice() {
+            [Change::Gone(gone), Change::Listed(room)] => {
+                assert_eq!(gone.room(), first.room());
+                assert_eq!(room.ticket.room(), second.room());
+            }
+            other => panic!("{other:?}"),
+        }
+        let third = room(3).to_string();
+        let changes = list.heard(host, &third, listing(3), 1, now).unwrap();
+        assert!(
+            matches!(changes.as_slice(), [Change::Gone(_)]),
+            "{changes:?}"
+        );
+        assert_eq!(list.rooms().count(), 0);
     }
 
     #[test]
@@ -560,7 +616,7 @@ mod tests {
         assert_eq!(named.host.as_deref(), Some("Hana"));
         assert_eq!(list.named(host, "Eve"), None, "named once");
         // The name stays as the room's seats change.
-        let Some(Change::Listed(fewer)) = list.heard(host, &t, listing(4), 2, now).unwrap() else {
+        let [Change::Listed(fewer)] = &list.heard(host, &t, listing(4), 2, now).unwrap()[..] else {
             panic!("a seat taken changes the room");
         };
         assert_eq!(fewer.host.as_deref(), Some("Hana"));
