@@ -156,9 +156,10 @@ enum Command {
     },
     /// Wait for an invitation to a room, print it, and accept it (join
     /// and play) or decline it.
+    #[command(group = clap::ArgGroup::new("answer").args(["accept", "decline"]).required(true))]
     Invitations {
         /// Join the room and play.
-        #[arg(long, conflicts_with = "decline", required_unless_present = "decline")]
+        #[arg(long)]
         accept: bool,
         /// Tell the host no.
         #[arg(long)]
@@ -267,7 +268,15 @@ struct TournamentArgs {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
-        None => clovece::app::run().map_err(|e| e.to_string()),
+        // The window system's errors come in several lines (each backend
+        // tried), which read better joined than escaped.
+        None => clovece::app::run().map_err(|e| {
+            e.to_string()
+                .lines()
+                .map(str::trim)
+                .collect::<Vec<_>>()
+                .join(" ")
+        }),
         Some(Command::Moves) => answer(clovece::notation::moves),
         Some(Command::Replay) => answer(clovece::notation::replay),
         Some(Command::Bench { seconds, games }) => bench(match games {
@@ -617,8 +626,9 @@ fn tournament(args: TournamentArgs) -> Result<(), String> {
     ))?;
     let _ = writeln!(
         std::io::stderr(),
-        "{:.1} s on {threads} threads",
-        started.elapsed().as_secs_f64()
+        "{:.1} s on {threads} thread{}",
+        started.elapsed().as_secs_f64(),
+        if threads == 1 { "" } else { "s" }
     );
     Ok(())
 }

@@ -280,3 +280,30 @@ fn zero_games_or_seconds_are_refused() {
         assert!(out.stdout.is_empty());
     }
 }
+
+/// What the commands of a player's data folder say of an empty one: no
+/// games recorded (said aside, the report itself empty); and an answer to
+/// an invitation is asked for by both its flags. (Resuming no game:
+/// `tests/net_faults.rs`.)
+#[test]
+fn an_empty_data_folder_is_told_plainly() {
+    let data = tempfile::tempdir().unwrap();
+    let run = |args: &[&str]| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_clovece"))
+            .args(args)
+            .arg("--data")
+            .arg(data.path())
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8(out.stderr).unwrap();
+        (out.status.code(), out.stdout, stderr)
+    };
+    let (status, stdout, stderr) = run(&["stats"]);
+    assert_eq!(status, Some(0), "{stderr}");
+    assert!(stdout.is_empty());
+    assert!(stderr.starts_with("no games recorded in "), "{stderr}");
+
+    let (status, _, stderr) = run(&["invitations"]);
+    assert_eq!(status, Some(2), "{stderr}");
+    assert!(stderr.contains("<--accept|--decline>"), "{stderr}");
+}

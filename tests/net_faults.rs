@@ -243,7 +243,11 @@ fn resuming_with_no_saved_game_says_so_and_exits_2() {
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("no saved game to resume"), "{err}");
+    assert!(err.starts_with("clovece: cannot resume: "), "{err}");
+    assert!(err.contains("holds no saved game"), "{err}");
+    // The folder is named once.
+    let game = dir.path().join("game").display().to_string();
+    assert_eq!(err.matches(&game).count(), 1, "{err}");
 }
 
 /// `clovece <args>` with the data folder `data`, a computer player and

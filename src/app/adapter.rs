@@ -89,7 +89,7 @@ const SAVE_AFTER: Duration = Duration::from_millis(500);
 /// The app could not start.
 #[derive(Debug, thiserror::Error)]
 pub enum AppError {
-    #[error(transparent)]
+    #[error("cannot open the app's window (the subcommands need none: see --help): {0}")]
     Window(#[from] slint::PlatformError),
     #[error("no randomness for the dice: {0}")]
     Randomness(getrandom::Error),

@@ -105,8 +105,8 @@ pub enum GameError {
     /// The text to join with starts as a ticket does, but is none.
     #[error("{0}")]
     DamagedTicket(TicketError),
-    #[error("no saved game to resume in {0}: {1}")]
-    NoSavedGame(PathBuf, StoreError),
+    #[error("cannot resume: {0}")]
+    NoSavedGame(StoreError),
     #[error(
         "{} holds an unfinished game; resume it with `clovece join --data DIR` (no ticket), or join with another data folder",
         .0.display()
@@ -187,7 +187,7 @@ pub async fn run(
         // Another process plays it: neither resumed nor replaced here.
         (_, Err(e @ StoreError::InUse { .. })) => return Err(PhoneError::Store(e).into()),
         (Role::Join(None), Ok(saved)) => Start::Resume(Box::new(saved)),
-        (Role::Join(None), Err(e)) => return Err(GameError::NoSavedGame(dir, e)),
+        (Role::Join(None), Err(e)) => return Err(GameError::NoSavedGame(e)),
         (Role::Host(..), Ok(saved)) if !saved.log.over_for(saved.seat) => {
             warn!(
                 "resuming the unfinished game saved in {}; to open a new room instead, remove that folder or use another --data",

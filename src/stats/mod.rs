@@ -18,7 +18,8 @@ pub use tally::{PlayerStats, Tally};
 use std::io::Write;
 
 /// `clovece stats`: every player's statistics on `out`, most games first;
-/// damaged lines of the file are named on `warn` (the rest is shown).
+/// damaged lines of the file are named on `warn` (the rest is shown), and
+/// so is a file with no game in it (or none at all).
 pub fn report(
     store: &Store,
     out: &mut impl Write,
@@ -36,6 +37,10 @@ pub fn report(
             loaded.records.len()
         )
         .map_err(write)?;
+    }
+    if loaded.records.is_empty() {
+        // Said aside, so that the report itself stays empty.
+        writeln!(warn, "no games recorded in {}", store.path().display()).map_err(write)?;
     }
     for player in tally::players(&loaded.records) {
         write!(out, "{player}").map_err(write)?;
