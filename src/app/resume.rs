@@ -290,6 +290,26 @@ pub fn give_up(data: &Path, folder: &Path) -> Result<(), GiveUpError> {
     discard(folder).map_err(GiveUpError::Remove)
 }
 
+/// Removes the kept game in `folder` that Home named damaged, as its
+/// player discards it. One given up or seen to its end is recorded first
+/// if it can be read (the statistics could not be written when Home
+/// looked, and a leave must not escape its losses by that); one that
+/// cannot be read has nothing to record, and goes.
+pub fn discard_damaged(data: &Path, folder: &Path) -> Result<(), GiveUpError> {
+    let recorded = if folder.join(GIVEN_UP).exists() {
+        give_up(data, folder).map(|()| true)
+    } else if folder.join(ENDED).exists() {
+        record_ended(data, folder)
+    } else {
+        Ok(false)
+    };
+    match recorded {
+        Ok(true) => Ok(()),
+        Ok(false) | Err(GiveUpError::Unreadable(_)) => discard(folder).map_err(GiveUpError::Remove),
+        Err(e) => Err(e),
+    }
+}
+
 /// Marks the game of session `folder` as given up by the player, to be
 /// recorded as such rather than offered again if its session is cut short.
 /// A folder already gone holds a game its session recorded and removed
@@ -433,8 +453,46 @@ pub(super) mod tests {
             panic!("a given-up game is never offered to resume");
         };
         assert_eq!(named, folder);
-        discard(&folder).unwrap();
+        // Discarded, it is recorded first: while it cannot be, it stays.
+        assert!(matches!(
+            discard_damaged(data.path(), &folder),
+            Err(GiveUpError::Record(_))
+        ));
+        assert!(folder.exists());
+        std::fs::remove_dir(data.path().join(crate::stats::store::FILE)).unwrap();
+        discard_damaged(data.path(), &folder).unwrap();
+        assert!(!folder.exists());
+        let records = crate::stats::Store::new(data.path())
+            .load()
+            .unwrap()
+            .records;
+        assert_eq!(records.len(), 1, "the leave is recorded");
         assert!(kept(data.path()).is_none());
+    }
+
+    /// A damaged game that cannot be read has nothing to record, given up
+    /// or not: discarding it removes it.
+    #[test]
+    fn a_damaged_game_that_cannot_be_read_is_discarded_without_a_record() {
+        let data = tempfile::tempdir().unwrap();
+        for mark in [
+            None,
+            Some(mark_given_up as fn(&Path) -> io::Result<()>),
+            Some(mark_ended),
+        ] {
+            let folder = kept_game(data.path());
+            if let Some(mark) = mark {
+                mark(&folder).unwrap();
+            }
+            std::fs::write(folder.join(GAME_DIR).join("log"), b"damaged").unwrap();
+            discard_damaged(data.path(), &folder).unwrap();
+            assert!(!folder.exists());
+        }
+        let records = crate::stats::Store::new(data.path())
+            .load()
+            .unwrap()
+            .records;
+        assert!(records.is_empty());
     }
 
     /// A game seen to its end whose record cannot be written yet (the

@@ -59,7 +59,7 @@ pub fn connect(window: &AppWindow, online: &Rc<RefCell<Online>>, name: Rc<dyn Fn
         let (folder, given_up) = match tapped(&window, &s, &shown) {
             // Marked first: a leave that cannot be recorded leaves a game
             // given up, which Home shows damaged from then on, as the
-            // card does now, and discards unrecorded.
+            // card does now, and records as it is discarded.
             Some(Kept::Unfinished(game)) => {
                 let left = resume::mark_given_up(&game.folder)
                     .map_err(|e| e.to_string())
@@ -69,7 +69,8 @@ pub fn connect(window: &AppWindow, online: &Rc<RefCell<Online>>, name: Rc<dyn Fn
                 (game.folder, left)
             }
             Some(Kept::Damaged { folder, .. }) => {
-                let discarded = resume::discard(&folder).map_err(|e| e.to_string());
+                let discarded =
+                    resume::discard_damaged(&s.data, &folder).map_err(|e| e.to_string());
                 (folder, discarded)
             }
             None => return,
