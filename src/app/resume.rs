@@ -462,11 +462,7 @@ pub(super) mod tests {
         std::fs::remove_dir(data.path().join(crate::stats::store::FILE)).unwrap();
         discard_damaged(data.path(), &folder).unwrap();
         assert!(!folder.exists());
-        let records = crate::stats::Store::new(data.path())
-            .load()
-            .unwrap()
-            .records;
-        assert_eq!(records.len(), 1, "the leave is recorded");
+        assert_eq!(recorded(data.path()), 1, "the leave is recorded");
         assert!(kept(data.path()).is_none());
     }
 
@@ -488,11 +484,12 @@ pub(super) mod tests {
             discard_damaged(data.path(), &folder).unwrap();
             assert!(!folder.exists());
         }
-        let records = crate::stats::Store::new(data.path())
-            .load()
-            .unwrap()
-            .records;
-        assert!(records.is_empty());
+        assert_eq!(recorded(data.path()), 0);
+    }
+
+    /// How many games the statistics of `data` hold.
+    fn recorded(data: &Path) -> usize {
+        crate::stats::Store::new(data).load().unwrap().records.len()
     }
 
     /// A game seen to its end whose record cannot be written yet (the
