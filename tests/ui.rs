@@ -1726,7 +1726,11 @@ fn the_scan_screen_on_a_desktop_reads_a_picture_of_the_qr_code_and_joins() {
             .set_accessible_value(dir.join("nope.png").to_str().unwrap());
         read.mock_single_click(PointerEventButton::Left);
         pump_until("the picture is read", || {
-            label_containing(window, "cannot read the picture").is_some()
+            label_containing(
+                window,
+                "The picture cannot be read. (cannot read the picture",
+            )
+            .is_some()
         });
         assert!(joined.borrow().is_empty());
 

@@ -140,12 +140,14 @@ fn each_language_names_the_game_as_its_rule_text_does() {
 }
 
 #[test]
-fn classic_agrees_with_the_rules_and_with_the_board() {
+fn classic_and_sea_agree_with_the_rules_and_with_the_board() {
     // Slovak "pravidlá" (plural) and "hracia plocha" (feminine); Czech
-    // "pravidla" (plural) and "hrací plán" (masculine).
-    for (language, rules, board) in [
-        ("sk", "Klasické", "Klasická"),
-        ("cs", "Klasická", "Klasický"),
+    // "pravidla" (plural) and "hrací plán" (masculine); Croatian "ploča"
+    // (feminine). "Sea" names a board beside "Classic": an adjective too.
+    for (language, rules, board, sea) in [
+        ("sk", "Klasické", "Klasická", "Morská"),
+        ("cs", "Klasická", "Klasický", "Mořský"),
+        ("hr", "Klasična", "Klasična", "Morska"),
     ] {
         let catalogue = po(language);
         let classic =
@@ -155,5 +157,55 @@ fn classic_agrees_with_the_rules_and_with_the_board() {
             (rules.to_owned(), board.to_owned()),
             "{language}"
         );
+        assert_eq!(catalogue[&(None, "Sea".to_owned())], sea, "{language}");
+    }
+}
+
+/// Slovak and Czech typography: a one-letter word (a preposition or
+/// conjunction) never ends a line, so a no-break space follows it.
+#[test]
+fn slovak_and_czech_keep_one_letter_words_with_the_next() {
+    for language in ["sk", "cs"] {
+        for text in po(language).values() {
+            let mut word = String::new();
+            for c in text.chars() {
+                if c == ' ' {
+                    assert!(
+                        !matches!(
+                            word.to_lowercase().as_str(),
+                            "a" | "i" | "k" | "o" | "s" | "u" | "v" | "z"
+                        ),
+                        "{language}: a normal space after {word:?} in {text:?}"
+                    );
+                }
+                if c.is_alphanumeric() {
+                    word.push(c);
+                } else {
+                    word.clear();
+                }
+            }
+        }
+    }
+}
+
+/// The words of each language's rule text (../shared/seeds): Slovak
+/// "figúrka" for a piece, "domček" for the base in the corner, "cieľ" for
+/// home; and a phone is "telefón", "telefon" or "telefon", not a device.
+#[test]
+fn the_game_is_told_in_the_words_of_its_rule_texts() {
+    let sk = po("sk");
+    for text in sk.values() {
+        for foreign in ["panáčik", "Panáčik", "základň", "základn"] {
+            assert!(!text.contains(foreign), "sk: {foreign:?} in {text:?}");
+        }
+    }
+    let said = |id: &str| sk[&(None, id.to_owned())].replace('\u{a0}', " ");
+    assert_eq!(said("{0} base"), "{0}: domček");
+    assert_eq!(said("{0} home square {1}"), "{0}: cieľ, pole {1}");
+    assert!(said("{0} piece on square {1}").contains("figúrka"));
+    for (language, device) in [("sk", "zariaden"), ("cs", "zařízen"), ("hr", "uređaj")] {
+        for text in po(language).values() {
+            assert!(!text.contains(device), "{language}: {device:?} in {text:?}");
+        }
     }
 }
