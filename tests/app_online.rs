@@ -9,7 +9,7 @@ mod online_support;
 mod process;
 
 use std::sync::mpsc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use clovece::app::online::{Part, Problem, Session, Update};
 use clovece::app::online_game::OnlineGame;
@@ -165,7 +165,6 @@ fn a_host_leaving_its_room_tells_its_guest_at_once_and_ends_quietly() {
             break;
         }
     }
-    let left = Instant::now();
     host.act(Action::LeaveRoom);
     let ended = loop {
         if let Update::Ended(ended) = next(&updates) {
@@ -173,15 +172,10 @@ fn a_host_leaving_its_room_tells_its_guest_at_once_and_ends_quietly() {
         }
     };
     assert_eq!(ended, Ok(()));
+    // Told, not left to find out (a guest whose host vanishes waits 10 s
+    // for it, then says the host did not answer).
     let said = guest.failure();
     assert!(said.contains("the host closed the room"), "{said}");
-    // Told, not left to find out: a guest whose host vanishes waits 10 s
-    // for it before giving up.
-    assert!(
-        left.elapsed() < Duration::from_secs(10),
-        "{:?}",
-        left.elapsed()
-    );
 }
 
 /// A guest the host removes from its room (the console's `remove 2`; the

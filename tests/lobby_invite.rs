@@ -53,12 +53,24 @@ fn invitation_accepted_joins_the_room_and_makes_friends() {
     assert_eq!(invited.wait_for("result: "), result);
     host.finish();
     invited.finish();
-    let friends = Command::new(env!("CARGO_BIN_EXE_clovece"))
-        .args(["friends", "--data", dirs[0].path().to_str().unwrap()])
-        .output()
-        .unwrap();
-    let friends = String::from_utf8(friends.stdout).unwrap();
-    assert_eq!(friends, format!("friend: {ivo} \"Ivo\" games 1\n"));
+    let friends = |dir: &std::path::Path| {
+        let out = Command::new(env!("CARGO_BIN_EXE_clovece"))
+            .args(["friends", "--data", dir.to_str().unwrap()])
+            .output()
+            .unwrap();
+        String::from_utf8(out.stdout).unwrap()
+    };
+    assert_eq!(
+        friends(dirs[0].path()),
+        format!("friend: {ivo} \"Ivo\" games 1\n")
+    );
+    let hana = friends(dirs[1].path());
+    assert!(
+        hana.starts_with("friend: ")
+            && hana.ends_with(" \"Hana\" games 1\n")
+            && hana.lines().count() == 1,
+        "{hana}"
+    );
 }
 
 #[test]

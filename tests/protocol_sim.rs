@@ -427,5 +427,10 @@ fn a_phone_gone_for_good_amid_lost_messages_is_played_by_the_computer() {
         let outcome = run(config);
         assert!(outcome.converged, "seed {seed} did not converge");
         assert_agreed(&outcome);
+        // Blue went inside the game, and the computer played its seat:
+        // an absence, not a leave.
+        let result = outcome.results[0].1.as_ref().unwrap();
+        assert_eq!(result.absences[Colour::Blue.index()], 1, "seed {seed}");
+        assert!(result.left.is_empty(), "seed {seed}");
     }
 }

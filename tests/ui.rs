@@ -358,7 +358,7 @@ fn a_damaged_settings_file_is_kept_aside_and_the_app_starts() {
     let damaged = "{\"nickname\": \"Eva\", \"language\": \"klingon\"}";
     std::fs::write(dir.join("settings.json"), damaged).unwrap();
     let file = clovece::app::settings::SettingsFile::in_folder(dir);
-    let services = clovece::app::Services::desktop();
+    let services = ui_support::loopback_services();
     let dice = clovece::app::dice::Dice::from_seed([1; 32]);
     let app = clovece::app::App::with_services(file.clone(), dice, services).unwrap();
     app.window().show().unwrap();
@@ -493,7 +493,7 @@ fn the_english_default_nickname_of_an_earlier_version_follows_the_language() {
     let app = clovece::app::App::with_services(
         file,
         clovece::app::dice::Dice::from_seed([1; 32]),
-        clovece::app::Services::desktop(),
+        ui_support::loopback_services(),
     )
     .unwrap();
     let window = app.window();
@@ -2072,7 +2072,7 @@ fn the_last_setup_and_room_choices_are_offered_again_after_a_restart() {
         let app = clovece::app::App::with_services(
             SettingsFile::in_folder(dir),
             clovece::app::dice::Dice::from_seed([4; 32]),
-            clovece::app::Services::desktop(),
+            ui_support::loopback_services(),
         )
         .unwrap();
         let window = app.window();

@@ -109,6 +109,14 @@ pub fn app_on_loopback(dir: &Path, seed: u8, ask: Vec<(libp2p::PeerId, libp2p::M
     app_on(dir, seed, services)
 }
 
+/// The desktop's services listening on loopback only, for a test that
+/// makes its app with settings of its own rather than [`app_on`].
+pub fn loopback_services() -> Services {
+    let mut services = Services::desktop();
+    services.browsing.listen = vec!["/ip4/127.0.0.1/tcp/0".parse().unwrap()];
+    services
+}
+
 /// The app as [`app`] with `services` (a test keeps a handle on them).
 /// Every app of the tests listens on loopback only (Home listens for
 /// invitations from the start, online games where the nearby list does).
