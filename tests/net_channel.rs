@@ -342,21 +342,27 @@ async fn a_batch_a_peer_does_not_take_is_sent_again_after_a_pause() {
     let (raw_id, mut seen) = taking_nothing(&target);
     assert!(matches!(seen.recv().await, Some(Seen::Connected(_))));
     target.send(raw_id, b"take me".to_vec());
-    let mut batches = 0;
-    let watched = tokio::time::sleep(std::time::Duration::from_secs(3));
-    tokio::pin!(watched);
-    loop {
-        tokio::select! {
-            () = &mut watched => break,
-            what = seen.recv() => match what {
-                Some(Seen::Batch) => batches += 1,
-                Some(_) => {}
-                None => panic!("the raw peer stopped"),
-            },
+    let mut batch = async || loop {
+        match seen.recv().await {
+            Some(Seen::Batch) => return,
+            Some(_) => {}
+            None => panic!("the raw peer stopped"),
         }
-    }
-    // Once per 250 ms at most, where it was once per round trip (thousands).
-    assert!((2..=20).contains(&batches), "{batches} batches in 3 s");
+    };
+    // Sent again: a second batch comes (however loaded the machine).
+    batch().await;
+    batch().await;
+    // Once per 250 ms at most, where it was once per round trip
+    // (thousands): few more come in the next 3 s.
+    let mut batches = 0;
+    let _ = tokio::time::timeout(std::time::Duration::from_secs(3), async {
+        loop {
+            batch().await;
+            batches += 1;
+        }
+    })
+    .await;
+    assert!(batches <= 20, "{batches} batches in 3 s");
 }
 
 /// Sends `frames` from a raw peer and returns the reason `target` gives for
@@ -589,14 +595,20 @@ async fn quiet_strangers_make_way_and_are_let_go() {
         room.messages(1, 10).await,
         vec![(newcomer.id, numbered(0, MAX_STRANGERS as u32))]
     );
-    // The last to come was not the one to make way; it goes once quiet.
-    let last = strangers.last_mut().unwrap();
-    let quiet = last
-        .wait(QUIET_LIMIT.as_secs() + 10, |e| {
-            (e == Event::Disconnected(room.id)).then(|| said.elapsed())
-        })
+    // The first to come, quiet for longest, made way for it: let go at
+    // once, long before its quiet limit.
+    strangers[0]
+        .wait(5, |e| (e == Event::Disconnected(room.id)).then_some(()))
         .await;
-    assert!(quiet >= QUIET_LIMIT, "{quiet:?}");
+    // Every other goes once quiet, the last to come too.
+    for stranger in &mut strangers[1..] {
+        let quiet = stranger
+            .wait(QUIET_LIMIT.as_secs() + 10, |e| {
+                (e == Event::Disconnected(room.id)).then(|| said.elapsed())
+            })
+            .await;
+        assert!(quiet >= QUIET_LIMIT, "{quiet:?}");
+    }
 }
 
 /// A stranger that takes nothing it is sent (it answers every batch, but

@@ -310,10 +310,17 @@ fn camera_retry_after_a_dialog_that_did_not_move_the_app_starts_it_where_it_shou
 fn camera_frame_gate_closes_only_after_the_frame_being_handed_on() {
     let gate = Arc::new(clovece::platform::camera::FrameGate::default());
     let pass = gate.pass().expect("open at first");
+    let (closing, started) = std::sync::mpsc::channel();
     let closer = {
         let gate = gate.clone();
-        std::thread::spawn(move || gate.close())
+        std::thread::spawn(move || {
+            closing.send(()).unwrap();
+            gate.close()
+        })
     };
+    // The closer is in `close` (or about to be): a close that did not wait
+    // would be done well within this.
+    started.recv().unwrap();
     std::thread::sleep(std::time::Duration::from_millis(50));
     assert!(!closer.is_finished(), "closing waits for the frame");
     drop(pass);
