@@ -921,16 +921,18 @@ fn a_tap_on_a_kept_game_damaged_since_the_card_showed_it_shows_it_damaged() {
 }
 
 /// Leave on the card cannot record the two losses (the statistics cannot
-/// be written): the card shows the game damaged, and its Discard then
-/// removes it, as Home does with a game given up that cannot be recorded,
-/// rather than trying the leave again.
+/// be written): the card shows the game damaged. Its Discard records the
+/// leave first, so the game stays while the statistics still cannot be
+/// written (a leave must not escape its losses by that), and is recorded
+/// and removed once they can.
 #[test]
-fn a_leave_that_cannot_be_recorded_shows_the_game_damaged_and_discard_removes_it() {
+fn a_leave_that_cannot_be_recorded_shows_the_game_damaged_until_it_can_be() {
     ui_support::on_ui_thread(|| {
         let dir = tempfile::tempdir().unwrap();
         let folder = kept_game(dir.path(), 1);
         // A folder where the statistics file goes: no write can replace it.
-        std::fs::create_dir(dir.path().join("stats.jsonl")).unwrap();
+        let stats = dir.path().join("stats.jsonl");
+        std::fs::create_dir(&stats).unwrap();
         let app = shown_app(dir.path());
         let window = app.window();
         ui_support::find(window, "Leave game").mock_single_click(PointerEventButton::Left);
@@ -938,9 +940,15 @@ fn a_leave_that_cannot_be_recorded_shows_the_game_damaged_and_discard_removes_it
         assert_eq!(card.get_state(), ResumeState::Damaged);
         assert!(folder.exists());
         card.invoke_discard();
-        assert!(!folder.exists(), "discarded, as the card says");
+        assert!(folder.exists(), "kept while its leave cannot be recorded");
+        assert_eq!(card.get_state(), ResumeState::Damaged);
+        std::fs::remove_dir(&stats).unwrap();
+        card.invoke_discard();
         card.invoke_check();
         assert_eq!(card.get_state(), ResumeState::None);
+        assert!(!folder.exists(), "recorded, then removed");
+        let recorded = std::fs::read_to_string(&stats).unwrap();
+        assert_eq!(recorded.lines().count(), 1, "{recorded}");
     });
 }
 
