@@ -238,11 +238,6 @@ impl Host {
         for (_, guest) in guests {
             self.tell_seats(guest);
         }
-        self.start_by_itself();
-    }
-
-    /// Without a console, starts if every seat is taken and ready.
-    fn start_by_itself(&mut self) {
         if self.console.is_none()
             && let Ok(lineup) = self.seating.start()
         {
@@ -381,14 +376,14 @@ impl Organiser for Host {
                 let Ok(changed) = self.seating.ready(from, ready) else {
                     return;
                 };
-                if changed && !self.change(from) {
-                    // Too many changes of mind: undone, and the guest
-                    // shown the seats as they stay. A start its "not
-                    // ready" called off (`net::setup` does as it comes)
-                    // is on again, as nothing changed.
-                    let _ = self.seating.ready(from, !ready);
+                // Too many changes of mind: coming ready is undone, and
+                // the guest shown the seats as they stay. "Not ready"
+                // always counts: it calls off a start being signed
+                // (`net::setup`, as it comes), and a guest comes back
+                // ready only by a change that counts, so it floods no one.
+                if changed && !self.change(from) && ready {
+                    let _ = self.seating.ready(from, false);
                     self.tell_seats(from);
-                    self.start_by_itself();
                     return;
                 }
                 self.heard(from, changed);
@@ -684,19 +679,17 @@ mod tests {
             }
         }
         // The first changes go to all; after them Ana is shown the seats
-        // as they stay, and the others are not disturbed.
-        assert!(told_ivo <= GUEST_CHANGES as usize + 1, "{told_ivo}");
+        // as they stay, and the others are not disturbed (once more, by
+        // the "not ready" that always counts).
+        assert!(told_ivo <= GUEST_CHANGES as usize + 2, "{told_ivo}");
         assert_eq!(told_ana, 1000, "Ana is always answered");
         let ana_ready =
             host.seating.view().into_iter().any(
                 |s| matches!(s, SeatView::Guest { ref name, ready } if name == "Ana" && ready),
             );
-        // Her coming in took one change.
-        assert_eq!(
-            ana_ready,
-            (GUEST_CHANGES - 1) % 2 == 1,
-            "the last change taken stands"
-        );
+        // Past her changes she said "not ready", which always counts, and
+        // "ready", which did not.
+        assert!(!ana_ready, "the last change taken stands");
         // Honest taps later are heard again.
         let now = Instant::now();
         let later = now + std::time::Duration::from_secs(1) / GUEST_CHANGES_PER_SEC as u32;
@@ -752,30 +745,38 @@ mod tests {
     }
 
     /// The start being signed is called off as a guest says it is not
-    /// ready (`net::setup`); if that change of mind is one too many, the
-    /// guest stays ready, and the host starts again.
+    /// ready (`net::setup`): that counts even past the guest's changes, so
+    /// the seats never show ready a guest whose start is off (a host with
+    /// no console then waited for ever on a full room, all shown ready);
+    /// coming ready again does not, past them.
     #[test]
-    fn without_a_console_a_start_called_off_by_a_change_refused_is_on_again() {
+    fn not_ready_counts_past_a_guests_changes_and_ready_does_not() {
         let mut host = Host::new(Players::Two, "Hana", 0, Level::Medium, None);
         let room = open(&mut host);
         let guest = PeerId::random();
         host.arrived(guest, "Ivo");
-        for i in 0..2 * GUEST_CHANGES {
-            host.message(
-                guest,
-                Lobby::Ready {
-                    room,
-                    ready: i % 2 == 0,
-                },
-            );
+        // Coming in took one change; the rest, ending ready.
+        for i in 0..GUEST_CHANGES - 1 {
+            let ready = i % 2 == 0;
+            host.message(guest, Lobby::Ready { room, ready });
         }
-        host.message(guest, Lobby::Ready { room, ready: true });
         assert!(host.started().is_some(), "ready, changes used up");
+        let told = |host: &mut Host| {
+            host.notes().into_iter().rev().find_map(|note| match note {
+                Note::Seats { seats, .. } => Some(seats[1].clone()),
+                _ => None,
+            })
+        };
+        told(&mut host);
         host.message(guest, Lobby::Ready { room, ready: false });
-        assert_eq!(
-            host.started(),
-            Some(vec![Sitter::Host, Sitter::Guest(guest)])
+        assert_eq!(host.started(), None);
+        assert!(
+            matches!(told(&mut host), Some(SeatView::Guest { ready: false, .. })),
+            "every phone is told"
         );
+        host.message(guest, Lobby::Ready { room, ready: true });
+        assert_eq!(host.started(), None, "ready again past its changes");
+        assert_eq!(told(&mut host), None, "not told to every phone");
     }
 
     #[test]
