@@ -142,7 +142,7 @@ pub fn kept(data: &Path) -> Option<Kept> {
             return None;
         }
         // A game given up is never offered back, even one whose leave
-        // cannot be recorded: Discard then removes it.
+        // cannot be recorded: Discard then records it (`discard_damaged`).
         if folder.join(GIVEN_UP).exists() {
             return match give_up(data, &folder) {
                 Ok(()) => None,
@@ -292,21 +292,19 @@ pub fn give_up(data: &Path, folder: &Path) -> Result<(), GiveUpError> {
 
 /// Removes the kept game in `folder` that Home named damaged, as its
 /// player discards it. One given up or seen to its end is recorded first
-/// if it can be read (the statistics could not be written when Home
-/// looked, and a leave must not escape its losses by that); one that
-/// cannot be read has nothing to record, and goes.
+/// (the statistics could not be written when Home looked, and a leave must
+/// not escape its losses by that), and stays while it cannot be; one whose
+/// files hold no readable game has nothing to record, and goes.
 pub fn discard_damaged(data: &Path, folder: &Path) -> Result<(), GiveUpError> {
-    let recorded = if folder.join(GIVEN_UP).exists() {
-        give_up(data, folder).map(|()| true)
-    } else if folder.join(ENDED).exists() {
-        record_ended(data, folder)
-    } else {
-        Ok(false)
-    };
-    match recorded {
-        Ok(true) => Ok(()),
-        Ok(false) | Err(GiveUpError::Unreadable(_)) => discard(folder).map_err(GiveUpError::Remove),
-        Err(e) => Err(e),
+    if !folder.join(GIVEN_UP).exists() && !folder.join(ENDED).exists() {
+        return discard(folder).map_err(GiveUpError::Remove);
+    }
+    // `give_up` records a game seen to its end with its result.
+    match give_up(data, folder) {
+        Err(GiveUpError::Unreadable(e)) if e.is_damage() => {
+            discard(folder).map_err(GiveUpError::Remove)
+        }
+        given_up => given_up,
     }
 }
 
@@ -511,6 +509,29 @@ pub(super) mod tests {
         assert!(!why.is_empty());
         std::fs::remove_dir(&stats).unwrap();
         assert!(kept(data.path()).is_none());
+        assert!(!folder.exists());
+    }
+
+    /// Discard on a damaged card of a game seen to its end: not while
+    /// another window has the game open (it cannot be read just then),
+    /// and, against the computer (counted in nobody's statistics), with
+    /// nothing to record however the statistics file stands.
+    #[test]
+    fn discarding_an_ended_game_waits_for_another_window_and_records_what_counts() {
+        let data = tempfile::tempdir().unwrap();
+        let (folder, mut phone) = kept_game_of(data.path(), Some(Level::Easy));
+        phone.leave(&mut Nowhere).unwrap();
+        mark_ended(&folder).unwrap();
+        drop(phone);
+        std::fs::create_dir(data.path().join(crate::stats::store::FILE)).unwrap();
+        let open = Store::open(&folder.join(GAME_DIR)).unwrap();
+        assert!(matches!(
+            discard_damaged(data.path(), &folder),
+            Err(GiveUpError::Unreadable(StoreError::InUse { .. }))
+        ));
+        assert!(folder.exists());
+        drop(open);
+        discard_damaged(data.path(), &folder).unwrap();
         assert!(!folder.exists());
     }
 

@@ -323,6 +323,23 @@ fn sync_dir(dir: &Path) -> Result<(), StoreError> {
     durable::sync_dir(dir).map_err(io_error(dir))
 }
 
+impl StoreError {
+    /// Whether the files themselves hold no readable game (none saved, or
+    /// damaged past reading), rather than one that cannot be read now (it
+    /// is open elsewhere, or the file system failed).
+    pub fn is_damage(&self) -> bool {
+        match self {
+            StoreError::Empty { .. }
+            | StoreError::NoGame { .. }
+            | StoreError::Secret { .. }
+            | StoreError::OtherGame { .. }
+            | StoreError::Header { .. }
+            | StoreError::Corrupt { .. } => true,
+            StoreError::Io { .. } | StoreError::Behind { .. } | StoreError::InUse { .. } => false,
+        }
+    }
+}
+
 impl Store {
     /// Creates the files of a new game in `dir` (and the folder): the
     /// secret first, then the log with the header.
