@@ -472,3 +472,22 @@ fn a_phone_counts_the_turns_its_computer_took_over_once_each() {
     phone.observe(expired, &mut out).unwrap();
     assert_eq!(phone.timeouts(), 0);
 }
+
+/// A player who tapped the die in time, whose roll waits on a reveal of
+/// a phone that dropped, did not run out of time: their phone does not
+/// take the turn over (it moved for them once the roll came, and the app
+/// said their time ran out).
+#[test]
+fn a_roll_tapped_in_time_is_not_taken_over_while_it_waits_on_a_reveal() {
+    let table = table_until(roll_due_for(RED));
+    let (mut phone, mut out) = phone_of(&table, RED, None);
+    assert!(phone.waiting().mine);
+    phone.roll(&mut out).unwrap();
+    assert!(!phone.waiting().mine, "the roll waits on the others now");
+    let expired = Observation {
+        gone: Colours::NONE,
+        timer_expired: true,
+    };
+    phone.observe(expired, &mut out).unwrap();
+    assert_eq!(phone.timeouts(), 0);
+}

@@ -8,7 +8,7 @@
 //! how the log changed.
 
 use crate::net::front::Action;
-use crate::protocol::{Actor, Colours, Control, Due, End, may_certify};
+use crate::protocol::{Actor, Colours, Control, Digest, Due, End, may_certify};
 use crate::rules::{Capture, Colour, Die, FirstPlayer, Next};
 
 use super::board::{self, Board, Note, PieceId, PieceView, Step, Tap, unused_rolls};
@@ -56,6 +56,11 @@ pub struct OnlineGame {
     /// turn as its player, and a roll that leaves nothing to move is no
     /// move.)
     ran_out: bool,
+    /// The head of the log at which this player tapped the die: until the
+    /// log moves on, the roll waits on the others' reveals, and neither the
+    /// die nor this player's time is theirs any more (their phone no longer
+    /// counts it: `protocol::Waiting::mine`).
+    tapped: Option<Digest>,
 }
 
 /// Ticks (seconds) a player may stay overdue without the log moving before
@@ -79,6 +84,7 @@ impl OnlineGame {
             waiting_on_silent: false,
             actor_silent: false,
             ran_out: false,
+            tapped: None,
         }
     }
 
@@ -174,7 +180,9 @@ impl OnlineGame {
     /// another's while no phone the game waits on is silent.
     pub fn time_left(&self) -> Option<u16> {
         let mine = self.can_roll() || self.must_move();
-        let shown = mine || (self.person_due() && !self.waiting_on_silent);
+        // A roll this player tapped waits on the others, not on them.
+        let tapped = self.tapped == Some(self.snapshot.head);
+        let shown = mine || (self.person_due() && !self.waiting_on_silent && !tapped);
         self.clock.left().filter(|_| shown)
     }
 
@@ -274,13 +282,16 @@ impl OnlineGame {
     pub fn roll(&mut self) -> Option<Action> {
         self.can_roll().then(|| {
             self.ran_out = false;
+            self.tapped = Some(self.snapshot.head);
             Action::Roll
         })
     }
 
-    /// Whether this player may tap the die now.
+    /// Whether this player may tap the die now: their roll is due, and
+    /// they have not tapped it already.
     pub fn can_roll(&self) -> bool {
         matches!(self.snapshot.due, Due::Roll { by: Actor::Player(c), .. } if c == self.me())
+            && self.tapped != Some(self.snapshot.head)
     }
 
     /// Whether this player is to move now.
@@ -1214,6 +1225,32 @@ mod tests {
         let game = OnlineGame::new(snapshot(fresh(), theirs));
         assert!(!game.can_roll());
         assert_eq!(game.turn(), Some(Colour::Green));
+    }
+
+    /// A tap on the die is taken once: until the log moves on, the roll
+    /// waits on the others' reveals, and neither the die nor the time left
+    /// is shown as this player's (the time stood at 0:00 while a dropped
+    /// phone's reveal was awaited, and the Dice view closed as if hurried).
+    #[test]
+    fn a_die_tapped_is_the_others_to_wait_on_until_the_log_moves_on() {
+        let mine = Due::Roll {
+            roll: 1,
+            seat: Some(Colour::Red),
+            by: Actor::Player(Colour::Red),
+        };
+        let mut game = OnlineGame::new(snapshot(fresh(), mine));
+        assert_eq!(game.time_left(), Some(10));
+        assert_eq!(game.roll(), Some(Action::Roll));
+        assert!(!game.can_roll());
+        assert_eq!(game.roll(), None, "taken once");
+        assert_eq!(game.time_left(), None);
+        // Another roll of this player's due, at the next entry.
+        let next = Snapshot {
+            head: Digest([1; 32]),
+            ..snapshot(fresh(), mine)
+        };
+        game.update(next);
+        assert!(game.can_roll());
     }
 
     /// A player whose time ran out and who then moves by hand (the

@@ -61,7 +61,8 @@ pub struct Waiting {
     pub reveals: Colours,
     /// Another player whose roll or move is due.
     pub action: Option<Colour>,
-    /// Whether this player's own roll or move is due.
+    /// Whether this player's own roll or move is due (a roll not tapped
+    /// yet: their time is up only while it is theirs to act).
     pub mine: bool,
 }
 
@@ -386,7 +387,8 @@ impl Phone {
                 Waiting {
                     reveals,
                     action: roller.without(self.seat).iter().next(),
-                    mine: by == Actor::Player(self.seat),
+                    // Tapped, the roll waits on the others' reveals.
+                    mine: by == Actor::Player(self.seat) && !self.tapped,
                 }
             }
             Due::Move {
