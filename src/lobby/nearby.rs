@@ -116,9 +116,10 @@ impl RoomList {
             .rooms
             .get(&from)
             .is_some_and(|(old, _)| old.ticket.room() != ticket.room());
-        let mut changes: Vec<Change> = match replaced {
-            true => self.lost(from).into_iter().collect(),
-            false => Vec::new(),
+        let mut changes: Vec<Change> = if replaced {
+            self.lost(from).into_iter().collect()
+        } else {
+            Vec::new()
         };
         if !self.filter.matches(&listing) {
             return Ok(changes);
