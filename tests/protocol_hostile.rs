@@ -1402,3 +1402,32 @@ fn a_proof_whose_place_holds_a_certificate_stripped_of_its_votes_is_refused() {
     assert_eq!(table.log().state().control(loser), Some(Control::Player));
     assert_ne!(winner, loser);
 }
+
+/// A phone whose entries fit no branch (a hostile one's) is asked further
+/// back each time; another phone's entry that forks is asked for from near
+/// it all the same: each phone's search behind a fork is its own.
+#[test]
+fn one_phones_entries_off_every_branch_do_not_set_anothers_catch_up_back() {
+    let table = table_until(|t| t.log().len() > 60);
+    let (mut phone, mut out) = phone_of(&table, GREEN, None);
+    out.take();
+    let len = phone.log().len();
+    let off_branch = |index: u32| {
+        let mut entry = table.log().entries()[index as usize].clone();
+        entry.prev = clovece::protocol::Digest([7; 32]);
+        Message::Entries {
+            entries: vec![entry],
+        }
+        .encode()
+    };
+    let asked_from = |out: &mut Sent| match out.take()[..] {
+        [Message::Sync { from }] => from,
+        ref other => panic!("{other:?}"),
+    };
+    for _ in 0..30 {
+        let _ = phone.receive(RED, &off_branch(len - 1), &mut out);
+        out.take();
+    }
+    let _ = phone.receive(BLUE, &off_branch(len - 1), &mut out);
+    assert_eq!(asked_from(&mut out), len - 1 - 16);
+}

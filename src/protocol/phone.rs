@@ -172,8 +172,11 @@ pub struct Phone {
     revealed: u32,
     /// Result signatures, by seat.
     signatures: BTreeMap<Colour, Signature>,
-    /// How far back the last catch-up request reached behind a fork.
-    backtrack: u32,
+    /// How far back the last catch-up request to each seat's phone reached
+    /// behind a fork: one per phone, so that entries of one (a hostile
+    /// phone's off every branch) cannot send another's search back to the
+    /// start or forward again.
+    backtrack: [u32; 4],
 }
 
 impl Phone {
@@ -242,7 +245,7 @@ impl Phone {
             leaving: false,
             revealed: 0,
             signatures: BTreeMap::new(),
-            backtrack: 0,
+            backtrack: [0; 4],
         })
     }
 
@@ -712,7 +715,7 @@ impl Phone {
             }
             match self.log.offer(entry.clone()) {
                 Ok(offered) => {
-                    self.backtrack = 0;
+                    self.backtrack[from.index()] = 0;
                     self.save(&entry, offered)?;
                     next = Some(index + 1);
                 }
@@ -724,15 +727,16 @@ impl Phone {
                 Err(LogError::UnknownBranch { index }) => {
                     // The sender's log forks from this one somewhere
                     // before `index`: ask further back each time.
-                    self.backtrack = self.backtrack.saturating_mul(2).max(16);
-                    let back = index.saturating_sub(self.backtrack);
+                    let backtrack = &mut self.backtrack[from.index()];
+                    *backtrack = backtrack.saturating_mul(2).max(16);
+                    let back = index.saturating_sub(*backtrack);
                     send(t, from, &Message::Sync { from: back });
                     break;
                 }
                 Err(LogError::Outranked { .. }) => {
                     // The fork is found: the next one is looked for from
                     // near, not from as far back as this one was.
-                    self.backtrack = 0;
+                    self.backtrack[from.index()] = 0;
                     self.send_entries(from, index, t);
                     break;
                 }
