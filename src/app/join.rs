@@ -39,8 +39,10 @@ const SCHEME: &str = "CLOVECE:";
 
 impl Entry {
     /// Reads `text` as the player typed or pasted it. A ticket link pasted
-    /// from a message may come with words around it ("Join me:
-    /// CLOVECE:…"): the link is what counts.
+    /// from a message may come with words and punctuation around it ("Join
+    /// me: (CLOVECE:…)."): the link is what counts. So is the one code
+    /// among the words of a message ("Room code K7M2QX"), and a code typed
+    /// in groups ("K7M 2QX", "K7M-2QX").
     pub fn read(text: &str) -> Entry {
         let text = text.trim();
         if text.is_empty() {
@@ -53,6 +55,14 @@ impl Entry {
                 Err(_) => Entry::DamagedTicket,
             };
         }
+        let mut codes = words(text).filter_map(|word| word.parse::<RoomCode>().ok());
+        if let (Some(code), None) = (codes.next(), codes.next()) {
+            return Entry::Code(code);
+        }
+        let text: String = text
+            .chars()
+            .filter(|&c| !c.is_whitespace() && c != '-')
+            .collect();
         match text.parse::<RoomCode>() {
             Ok(code) => Entry::Code(code),
             Err(CodeError::Character(c)) => Entry::BadCharacter(c),
@@ -82,10 +92,17 @@ impl Entry {
 
 /// The word of `text` that starts like a ticket link, if one does.
 fn link_in(text: &str) -> Option<&str> {
-    text.split_whitespace().find(|word| {
+    words(text).find(|word| {
         word.get(..SCHEME.len())
             .is_some_and(|start| start.eq_ignore_ascii_case(SCHEME))
     })
+}
+
+/// The words of `text` without the punctuation around them (a link's
+/// colon kept): neither a link nor a code has any.
+fn words(text: &str) -> impl Iterator<Item = &str> {
+    text.split_whitespace()
+        .map(|word| word.trim_matches(|c: char| !c.is_ascii_alphanumeric() && c != ':'))
 }
 
 /// Wires the join screen: every edit is checked at once.
@@ -176,6 +193,31 @@ mod tests {
         let message = format!("Join my room:\n{ticket}\nsee you");
         assert_eq!(Entry::read(&message), Entry::Ticket(ticket));
         assert_eq!(Entry::read("Join my room"), Entry::TooLong);
+    }
+
+    /// Punctuation around a pasted link or code is no part of it, and a
+    /// code may come in groups or among the words of a message.
+    #[test]
+    fn a_link_or_code_is_read_out_of_the_punctuation_and_words_around_it() {
+        let ticket = ticket();
+        for message in [
+            format!("Join my room: {ticket}."),
+            format!("({ticket})"),
+            format!("„{ticket}“, see you"),
+        ] {
+            assert_eq!(
+                Entry::read(&message),
+                Entry::Ticket(ticket.clone()),
+                "{message}"
+            );
+        }
+        let code = Some("K7M2QX".to_owned());
+        for typed in ["K7M 2QX", "k7m-2qx", "Room code K7M2QX", "code: K7M2QX."] {
+            assert_eq!(Entry::read(typed).target(), code, "{typed}");
+        }
+        assert_eq!(Entry::read("K7M 2"), Entry::Typing { typed: 4 });
+        // Two codes in one message: neither is chosen.
+        assert_eq!(Entry::read("K7M2QX or K7M2QY"), Entry::TooLong);
     }
 
     #[test]
