@@ -1769,18 +1769,86 @@ fn the_scan_screen_on_a_desktop_reads_a_picture_of_the_qr_code_and_joins() {
 
 /// Writes the QR code of `text` as a PNG picture, 4 pixels a module.
 fn qr_picture(text: &str, path: &std::path::Path) {
+    qr_image(text).save(path).unwrap();
+}
+
+/// The QR code of `text` in grey, 4 pixels a module.
+fn qr_image(text: &str) -> image::GrayImage {
     let code = qrcode::QrCode::new(text.as_bytes()).unwrap();
     let (modules, colors) = (code.width(), code.to_colors());
     let side = (modules + 8) * 4;
-    let image = image::GrayImage::from_fn(side as u32, side as u32, |x, y| {
+    image::GrayImage::from_fn(side as u32, side as u32, |x, y| {
         let (mx, my) = (
             (x as usize / 4).wrapping_sub(4),
             (y as usize / 4).wrapping_sub(4),
         );
         let dark = mx < modules && my < modules && colors[my * modules + mx] == qrcode::Color::Dark;
         image::Luma([if dark { 0 } else { 255 }])
+    })
+}
+
+/// A camera whose frames the test hands on.
+#[derive(Clone, Default)]
+struct HandHeld(Arc<std::sync::Mutex<Option<clovece::platform::camera::FrameSink>>>);
+
+impl clovece::platform::camera::Camera for HandHeld {
+    fn start(
+        &mut self,
+        sink: clovece::platform::camera::FrameSink,
+        _: clovece::platform::camera::ErrorSink,
+    ) -> Result<(), clovece::platform::camera::CameraError> {
+        *self.0.lock().unwrap() = Some(sink);
+        Ok(())
+    }
+    fn stop(&mut self) {
+        *self.0.lock().unwrap() = None;
+    }
+}
+
+/// A room's code seen, lost and seen again by a shaky camera before the
+/// screen takes in the first sighting: it joins once, not again (which
+/// stopped the join under way and started another).
+#[test]
+fn a_room_code_the_camera_sees_again_joins_once() {
+    use clovece::platform::camera::{CameraSession, NoPermissionNeeded};
+    use clovece::platform::lifecycle::{Bookmark, Lifecycle};
+    use clovece::platform::multicast::{Multicast, NoLock};
+
+    ui_support::on_ui_thread(|| {
+        let folder = settings_dir("shaky-camera");
+        let camera = HandHeld::default();
+        let session = CameraSession::new(camera.clone(), NoPermissionNeeded);
+        let services = clovece::app::Services {
+            lifecycle: Lifecycle::new(Multicast::new(NoLock), session, Bookmark::Home),
+            ..ui_support::loopback_services()
+        };
+        let app = ui_support::app_on(folder.path(), 1, services);
+        let window = app.window();
+        window.show().unwrap();
+        let joined = ui_support::joins(window);
+        find(window, "Join a room").mock_single_click(PointerEventButton::Left);
+        find(window, "Scan a QR code").mock_single_click(PointerEventButton::Left);
+
+        let ticket = clovece::net::Ticket::new(
+            clovece::net::RoomId::from_bytes([9; 16]),
+            libp2p::PeerId::random(),
+            ["/ip4/127.0.0.1/tcp/4001".parse().unwrap()],
+            None,
+        )
+        .unwrap();
+        let code = qr_image(&ticket.to_string());
+        let blank = image::GrayImage::from_pixel(code.width(), code.height(), image::Luma([255]));
+        let sink = camera.0.lock().unwrap().clone().expect("the camera runs");
+        for picture in [&code, &blank, &code] {
+            let (width, height) = (picture.width() as usize, picture.height() as usize);
+            let frame =
+                clovece::platform::qr::GreyFrame::new(picture.as_raw(), width, height, width);
+            sink(frame.unwrap());
+        }
+        pump_until("the room is joined", || !joined.borrow().is_empty());
+        ui_support::pump(Duration::from_millis(300));
+        assert_eq!(*joined.borrow(), [ticket.to_string()]);
     });
-    image.save(path).unwrap();
 }
 
 /// The enabled elements whose label starts with `start`, one per label

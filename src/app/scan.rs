@@ -130,18 +130,30 @@ pub(super) fn connect(window: &AppWindow, scanner: Scanner) {
     // Counts the pictures asked for and the screen's openings and
     // closings: a picture read is shown only if nothing came since.
     let asked = Arc::new(AtomicU64::new(0));
+    // Counts the screen's openings and closings: what the camera saw is
+    // acted on only while the screen it was opened for is open (a code
+    // seen again, queued behind the one that joined, would join anew).
+    let shown = Arc::new(AtomicU64::new(0));
 
     let (weak, camera, opened) = (window.as_weak(), scanner.clone(), asked.clone());
+    let opening = shown.clone();
     adapter.on_open(move || {
         opened.fetch_add(1, Ordering::SeqCst);
+        let this = opening.fetch_add(1, Ordering::SeqCst) + 1;
         let Some(window) = weak.upgrade() else { return };
-        let ui = weak.clone();
+        let (ui, shown) = (weak.clone(), opening.clone());
         let report = move |report: Report| {
+            let shown = shown.clone();
             // Fails only once the window is gone; then nobody is looking.
-            let _ = ui.upgrade_in_event_loop(move |w| match report {
-                Report::Looking => show_camera(&w, Ok(())),
-                Report::Seen(seen) => show_seen(&w, seen),
-                Report::Stopped(why) => show_camera(&w, Err(why)),
+            let _ = ui.upgrade_in_event_loop(move |w| {
+                if shown.load(Ordering::SeqCst) != this {
+                    return;
+                }
+                match report {
+                    Report::Looking => show_camera(&w, Ok(())),
+                    Report::Seen(seen) => show_seen(&w, seen),
+                    Report::Stopped(why) => show_camera(&w, Err(why)),
+                }
             });
         };
         let (newest, ui) = (Arc::new(Newest::<Picture>::default()), weak.clone());
@@ -167,6 +179,7 @@ pub(super) fn connect(window: &AppWindow, scanner: Scanner) {
     let (camera, closed) = (scanner.clone(), asked.clone());
     adapter.on_close(move || {
         closed.fetch_add(1, Ordering::SeqCst);
+        shown.fetch_add(1, Ordering::SeqCst);
         camera.close();
     });
 
