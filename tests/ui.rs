@@ -1704,13 +1704,7 @@ fn the_scan_screen_on_a_desktop_reads_a_picture_of_the_qr_code_and_joins() {
         window.show().unwrap();
         let joined = ui_support::joins(window);
 
-        let ticket = clovece::net::Ticket::new(
-            clovece::net::RoomId::from_bytes([9; 16]),
-            libp2p::PeerId::random(),
-            ["/ip4/127.0.0.1/tcp/4001".parse().unwrap()],
-            None,
-        )
-        .unwrap();
+        let ticket = room_ticket();
         let picture = dir.join("room.png");
         // A link among other words joins too, as it does pasted.
         qr_picture(&format!("Join my room: {ticket}"), &picture);
@@ -1765,6 +1759,17 @@ fn the_scan_screen_on_a_desktop_reads_a_picture_of_the_qr_code_and_joins() {
         pump_until("the room is joined", || !joined.borrow().is_empty());
         assert_eq!(*joined.borrow(), [ticket.to_string()]);
     });
+}
+
+/// A room's ticket, of a host on loopback.
+fn room_ticket() -> clovece::net::Ticket {
+    clovece::net::Ticket::new(
+        clovece::net::RoomId::from_bytes([9; 16]),
+        libp2p::PeerId::random(),
+        ["/ip4/127.0.0.1/tcp/4001".parse().unwrap()],
+        None,
+    )
+    .unwrap()
 }
 
 /// Writes the QR code of `text` as a PNG picture, 4 pixels a module.
@@ -1829,13 +1834,7 @@ fn a_room_code_the_camera_sees_again_joins_once() {
         find(window, "Join a room").mock_single_click(PointerEventButton::Left);
         find(window, "Scan a QR code").mock_single_click(PointerEventButton::Left);
 
-        let ticket = clovece::net::Ticket::new(
-            clovece::net::RoomId::from_bytes([9; 16]),
-            libp2p::PeerId::random(),
-            ["/ip4/127.0.0.1/tcp/4001".parse().unwrap()],
-            None,
-        )
-        .unwrap();
+        let ticket = room_ticket();
         let code = qr_image(&ticket.to_string());
         let blank = image::GrayImage::from_pixel(code.width(), code.height(), image::Luma([255]));
         let sink = camera.0.lock().unwrap().clone().expect("the camera runs");

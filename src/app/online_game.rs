@@ -1233,11 +1233,7 @@ mod tests {
     /// phone's reveal was awaited, and the Dice view closed as if hurried).
     #[test]
     fn a_die_tapped_is_the_others_to_wait_on_until_the_log_moves_on() {
-        let mine = Due::Roll {
-            roll: 1,
-            seat: Some(Colour::Red),
-            by: Actor::Player(Colour::Red),
-        };
+        let mine = due_roll(Colour::Red);
         let mut game = OnlineGame::new(snapshot(fresh(), mine));
         assert_eq!(game.time_left(), Some(10));
         assert_eq!(game.roll(), Some(Action::Roll));
