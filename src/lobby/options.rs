@@ -117,12 +117,9 @@ impl FromStr for TurnTime {
         match s.trim().to_ascii_lowercase().as_str() {
             "none" => Err(OptionsError::NoTurnTimeOnline),
             // Written as the seconds are, and only so ("10", not "010").
-            seconds => (TurnTime::ALL.into_iter())
-                .find(|turn| {
-                    turn.timer()
-                        .seconds()
-                        .is_some_and(|t| t.to_string() == seconds)
-                })
+            seconds => (seconds.parse::<u16>().ok())
+                .filter(|n| n.to_string() == seconds)
+                .and_then(TurnTime::from_seconds)
                 .ok_or_else(|| OptionsError::Turn(s.to_owned())),
         }
     }
