@@ -496,10 +496,7 @@ pub(super) mod tests {
     #[test]
     fn an_ended_game_that_cannot_be_recorded_yet_is_named_not_offered() {
         let data = tempfile::tempdir().unwrap();
-        let (folder, mut phone) = kept_game_of(data.path(), Some(Level::Easy));
-        phone.leave(&mut Nowhere).unwrap();
-        mark_ended(&folder).unwrap();
-        drop(phone);
+        let folder = ended_game(data.path());
         let stats = data.path().join(crate::stats::store::FILE);
         std::fs::create_dir(&stats).unwrap();
         let Some(Kept::Damaged { folder: named, why }) = kept(data.path()) else {
@@ -519,10 +516,7 @@ pub(super) mod tests {
     #[test]
     fn discarding_an_ended_game_waits_for_another_window_and_records_what_counts() {
         let data = tempfile::tempdir().unwrap();
-        let (folder, mut phone) = kept_game_of(data.path(), Some(Level::Easy));
-        phone.leave(&mut Nowhere).unwrap();
-        mark_ended(&folder).unwrap();
-        drop(phone);
+        let folder = ended_game(data.path());
         std::fs::create_dir(data.path().join(crate::stats::store::FILE)).unwrap();
         let open = Store::open(&folder.join(GAME_DIR)).unwrap();
         assert!(matches!(
@@ -618,6 +612,15 @@ pub(super) mod tests {
         (folder, phone)
     }
 
+    /// A game of one person against the computer, kept in `data`, that
+    /// its player saw end (they left it): its folder.
+    fn ended_game(data: &Path) -> PathBuf {
+        let (folder, mut phone) = kept_game_of(data, Some(Level::Easy));
+        phone.leave(&mut Nowhere).unwrap();
+        mark_ended(&folder).unwrap();
+        folder
+    }
+
     /// A transport that loses everything: a phone alone.
     pub(in crate::app) struct Nowhere;
 
@@ -632,10 +635,7 @@ pub(super) mod tests {
         // Green against the computer leaves, and the app is killed before
         // its session removes the game: nobody's statistics, nothing to
         // resume.
-        let (folder, mut phone) = kept_game_of(data.path(), Some(Level::Easy));
-        phone.leave(&mut Nowhere).unwrap();
-        mark_ended(&folder).unwrap();
-        drop(phone);
+        let folder = ended_game(data.path());
         assert!(kept(data.path()).is_none(), "not offered");
         assert!(!folder.exists());
         let stats = crate::stats::Store::new(data.path()).load().unwrap();
