@@ -72,24 +72,36 @@ pub enum BoardTheme {
 }
 
 /// Everything the player sets once and keeps.
+///
+/// A value that does not read (a newer app's language, theme or rule set,
+/// a number out of range) is taken at its default and costs none of the
+/// other settings: a player who tries a newer version and goes back keeps
+/// their nickname and the rest.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct Settings {
     /// Empty until the player chooses one: the app then goes by the word
     /// for "Player" in the language it shows.
+    #[serde(deserialize_with = "or_default")]
     pub nickname: String,
+    #[serde(deserialize_with = "or_default")]
     pub language: Language,
+    #[serde(deserialize_with = "or_default")]
     pub theme: BoardTheme,
     /// The house rules a new game starts with.
+    #[serde(deserialize_with = "or_default")]
     pub house: HouseRules,
-    /// The setup screens' last choices, offered again. Choices that do
-    /// not read (a newer app's rule set, a number out of range) are
-    /// offered at their defaults, and cost none of the other settings.
-    #[serde(deserialize_with = "choices_or_default")]
+    /// The setup screens' last choices, offered again.
+    #[serde(deserialize_with = "or_default")]
     pub choices: Choices,
 }
 
-fn choices_or_default<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Choices, D::Error> {
+/// The field's value, or its default where the value is of another kind.
+fn or_default<'de, D, T>(d: D) -> Result<T, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    T: serde::de::DeserializeOwned + Default,
+{
     let value = serde_json::Value::deserialize(d)?;
     Ok(serde_json::from_value(value).unwrap_or_default())
 }
@@ -350,15 +362,38 @@ mod tests {
     }
 
     #[test]
-    fn choices_a_newer_app_wrote_are_offered_at_their_defaults_and_cost_nothing_else() {
-        let dir = folder("newer-choices");
+    fn values_a_newer_app_wrote_are_taken_at_their_defaults_and_cost_nothing_else() {
+        let dir = folder("newer-values");
         fs::create_dir_all(&dir).unwrap();
-        let newer =
-            r#"{"nickname": "Eva", "choices": {"room": {"players": 300, "rules": "ludo"}}}"#;
-        fs::write(dir.join("settings.json"), newer).unwrap();
-        let settings = SettingsFile::in_folder(&dir).load().unwrap();
-        assert_eq!(settings.nickname, "Eva");
-        assert_eq!(settings.choices, Choices::default());
+        let file = SettingsFile::in_folder(&dir);
+        let kept = Settings {
+            nickname: "Eva".into(),
+            language: Language::Slovak,
+            theme: BoardTheme::Sea,
+            ..Settings::default()
+        };
+        let newer = [
+            ("choices", r#"{"room": {"players": 300, "rules": "ludo"}}"#),
+            ("language", r#""hungarian""#),
+            ("theme", r#""forest""#),
+            ("house", r#"{"no_jump_home": "sometimes"}"#),
+            ("nickname", "7"),
+        ];
+        for (field, value) in newer {
+            let mut json: serde_json::Value = serde_json::to_value(&kept).unwrap();
+            json[field] = serde_json::from_str(value).unwrap();
+            fs::write(file.path(), json.to_string()).unwrap();
+            let read = file.load().unwrap();
+            let mut expected = kept.clone();
+            match field {
+                "choices" => expected.choices = Choices::default(),
+                "language" => expected.language = Language::default(),
+                "theme" => expected.theme = BoardTheme::default(),
+                "house" => expected.house = HouseRules::default(),
+                _ => expected.nickname = String::new(),
+            }
+            assert_eq!(read, expected, "{field}: {value}");
+        }
         fs::remove_dir_all(dir).unwrap();
     }
 
