@@ -1081,15 +1081,11 @@ pub(super) fn show_matfyz(
     let mut ends = Vec::new();
     match choice.map(|(_, c)| c) {
         None => adapter.set_choice(ui::ChoiceKind::None),
+        // The sheet's rows are the choice's options one for one: the row
+        // tapped is the option chosen.
         Some(Choice::Plan(plans)) => {
-            let plans: Vec<ui::PlanData> = plans
-                .iter()
-                .filter_map(|plan| {
-                    let data = plan_data(plan)?;
-                    ends.extend(plan.end());
-                    Some(data)
-                })
-                .collect();
+            ends.extend(plans.iter().map(|plan| plan.end));
+            let plans: Vec<ui::PlanData> = plans.iter().map(plan_data).collect();
             // An online game shows its board again every second.
             super::rows::show(
                 adapter.get_plans(),
@@ -1102,7 +1098,14 @@ pub(super) fn show_matfyz(
         Some(Choice::Recipient { captured, seats }) => {
             let recipients: Vec<ui::PlayerData> = seats
                 .into_iter()
-                .filter_map(|s| players.iter().find(|p| p.hue == hue(s)).cloned())
+                .map(|s| {
+                    let hue = hue(s);
+                    let player = players.iter().find(|p| p.hue == hue).cloned();
+                    player.unwrap_or(ui::PlayerData {
+                        hue,
+                        ..Default::default()
+                    })
+                })
                 .collect();
             adapter.set_captured(hue(captured));
             super::rows::show(
@@ -1148,19 +1151,20 @@ fn slot_data(piece: Option<Colour>) -> ui::SlotData {
 }
 
 /// A plan as the sheet shows it: its rolls and where it ends.
-fn plan_data(plan: &Plan) -> Option<ui::PlanData> {
+fn plan_data(plan: &Plan) -> ui::PlanData {
     let rolls: Vec<String> = plan.rolls.iter().map(|d| d.get().to_string()).collect();
-    let (place, number) = match plan.end()? {
+    // A run never ends in a base; one would read as square 0, still its row.
+    let (place, number) = match plan.end {
         Spot::Track(n) => (ui::PlaceKind::Track, n),
         Spot::Home(_, h) => (ui::PlaceKind::Home, h),
-        Spot::Base(_) => return None,
+        Spot::Base(_) => (ui::PlaceKind::Base, 0),
     };
-    Some(ui::PlanData {
+    ui::PlanData {
         rolls: rolls.join(" + ").into(),
         place,
         number: i32::from(number),
         captures: plan.captures,
-    })
+    }
 }
 
 /// One seat as the fairness view names it: colour, player's name (empty

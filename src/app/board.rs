@@ -760,8 +760,8 @@ pub(super) mod tests {
             panic!("no plan asked: {:?}", board.choice());
         };
         assert_eq!(piece, yellow.id);
-        let ends: Vec<Option<Spot>> = plans.iter().map(|p| p.end()).collect();
-        assert_eq!(ends, [Some(Spot::Track(16)), Some(Spot::Track(19))]);
+        let ends: Vec<Spot> = plans.iter().map(|p| p.end).collect();
+        assert_eq!(ends, [Spot::Track(16), Spot::Track(19)]);
         let Ok(Tap::Play(Move::Matfyz(run))) = board.choose(1) else {
             panic!("the answer is no move");
         };

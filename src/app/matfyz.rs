@@ -37,30 +37,24 @@ pub fn mover(position: &Position, run: Run) -> Option<Colour> {
     }
 }
 
-/// One way to move the chosen piece: the rolls it uses, in order, and the
-/// spot it stops at after each (the last one is where it ends). The rolls
-/// it leaves are used by the next piece the player taps.
+/// One way to move the chosen piece: the rolls it uses, in order, and
+/// where it ends. The rolls it leaves are used by the next piece the
+/// player taps.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Plan {
     pub rolls: Vec<Die>,
-    pub path: Vec<Spot>,
+    pub end: Spot,
     /// It ends on another piece and captures it.
     pub captures: bool,
 }
 
 impl Plan {
     pub fn of(run: Run) -> Plan {
-        let seat = run.seat();
         Plan {
             rolls: run.rolls().collect(),
-            path: run.path().map(|place| Spot::of(seat, place)).collect(),
+            end: Spot::of(run.seat(), run.to()),
             captures: run.recipient().is_some(),
         }
-    }
-
-    /// Where the piece ends.
-    pub fn end(&self) -> Option<Spot> {
-        self.path.last().copied()
     }
 }
 
@@ -89,7 +83,7 @@ impl Choice {
         let mut plans: Vec<Plan> = Vec::new();
         for &run in runs {
             let plan = Plan::of(run);
-            if plans.iter().all(|p| p.end() != plan.end()) {
+            if plans.iter().all(|p| p.end != plan.end) {
                 plans.push(plan);
             }
         }
@@ -109,12 +103,12 @@ impl Choice {
     pub fn keep(&self, runs: &[Run], index: usize) -> Vec<Run> {
         match self {
             Choice::Plan(plans) => {
-                let Some(end) = plans.get(index).and_then(Plan::end) else {
+                let Some(end) = plans.get(index).map(|p| p.end) else {
                     return Vec::new();
                 };
                 runs.iter()
                     .copied()
-                    .filter(|&r| Plan::of(r).end() == Some(end))
+                    .filter(|&r| Plan::of(r).end == end)
                     .collect()
             }
             Choice::Recipient { seats, .. } => {
@@ -187,7 +181,7 @@ mod tests {
         assert_eq!(mover(game.position(), capture), Some(Blue));
         let plan = Plan::of(capture);
         assert_eq!(plan.rolls, Die::new(3).into_iter().collect::<Vec<_>>());
-        assert_eq!(plan.end(), Some(Spot::Track(10)));
+        assert_eq!(plan.end, Spot::Track(10));
         assert!(plan.captures);
         let quiet = *runs.iter().find(|r| r.to() == Place::Track(33)).unwrap();
         assert!(!Plan::of(quiet).captures);
