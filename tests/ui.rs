@@ -347,7 +347,7 @@ fn pass_and_play_asks_each_player_in_turn_and_leaving_asks_first() {
     assert!(find(window, "Pass and play").is_valid());
 }
 
-/// A settings file the app cannot read (damaged, or a newer app's) does
+/// A settings file the app cannot read (cut short, another app's) does
 /// not keep it from starting, and is kept aside rather than overwritten by
 /// the defaults at the next save.
 #[test]
@@ -355,7 +355,7 @@ fn a_damaged_settings_file_is_kept_aside_and_the_app_starts() {
     ui_support::init();
     let folder = settings_dir("damaged-settings");
     let dir = folder.path();
-    let damaged = "{\"nickname\": \"Eva\", \"language\": \"klingon\"}";
+    let damaged = "{\"nickname\": \"Eva\", \"language\": ";
     std::fs::write(dir.join("settings.json"), damaged).unwrap();
     let file = clovece::app::settings::SettingsFile::in_folder(dir);
     let services = ui_support::loopback_services();
@@ -1507,6 +1507,21 @@ fn a_room_that_cannot_open_the_network_says_so_in_the_players_language() {
             .expect("the problem in Slovak");
         // The system's own words follow, for a report of the problem.
         assert!(said.ends_with(')') && said.contains("quic"), "{said}");
+        // Nothing to invite to or start: the way out is a button of its
+        // own, not only the title bar's Back.
+        settings.set_language(1); // English
+        settings.invoke_changed();
+        mock_elapsed_time(Duration::from_millis(10));
+        assert!(label_containing(window, "This phone cannot open the network.").is_some());
+        for gone in ["Invite players", "Start"] {
+            let shown = ElementHandle::find_by_accessible_label(window, gone).next();
+            assert!(shown.is_none(), "{gone} is shown");
+        }
+        find(window, "Home").mock_single_click(PointerEventButton::Left);
+        pump_until("Home", || {
+            window.global::<clovece::app::ui::AppAdapter>().get_screen()
+                == clovece::app::ui::Screen::Home
+        });
     });
 }
 
