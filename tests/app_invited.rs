@@ -120,6 +120,71 @@ fn declined_then_accepted() {
     assert!(shows(window, "Private room: friends join with the QR code"));
 }
 
+/// Joining another room while an invitation is shown declines the
+/// invitation (its host would show this phone as invited for ever): the
+/// inbox's node sends the decline as it stops for the room's session.
+#[test]
+fn an_invitation_left_for_another_room_is_declined() {
+    ui_support::on_ui_thread(|| {
+        let dirs = dirs(3);
+        let app = ui_support::app(dirs[0].path(), 7);
+        app.listen_on(loopback());
+        let window = app.window();
+        window.show().unwrap();
+        let address = inbox_address(&app);
+        let id = address.rsplit('/').next().unwrap().to_owned();
+        let (mut hana, _, _) = hanas_room(dirs[1].path());
+        hana.type_line(&format!("invite {address}"));
+        assert_eq!(hana.wait_for("invited: "), id);
+        pump_until("the invitation is shown", || {
+            shows(window, "Hana invites you to a room")
+        });
+        let mut ema = peer(
+            dirs[2].path(),
+            &["host", "--players", "2", "--name", "Ema", "--console"],
+        );
+        let (other, _) = ticket(&mut ema);
+        window
+            .global::<AppAdapter>()
+            .invoke_join_room(other.as_str().into());
+        pump_until("the guest sits in Ema's room", || {
+            shows(window, "Seat 1, Red: Ema (host)")
+        });
+        assert!(!window.global::<InviteAdapter>().get_invited());
+        let declined = hana.wait_for_within("declined: ", std::time::Duration::from_secs(10));
+        assert_eq!(declined.map(|(_, peer)| peer), Some(id));
+    });
+}
+
+/// Joining the room of the invitation shown by its ticket or code (not
+/// by Accept) answers the invitation: its host is not told it is declined.
+#[test]
+fn an_invitation_to_the_room_joined_is_not_declined() {
+    ui_support::on_ui_thread(|| {
+        let dirs = dirs(2);
+        let app = ui_support::app(dirs[0].path(), 7);
+        app.listen_on(loopback());
+        let window = app.window();
+        window.show().unwrap();
+        let address = inbox_address(&app);
+        let (mut hana, hanas, _) = hanas_room(dirs[1].path());
+        hana.type_line(&format!("invite {address}"));
+        hana.wait_for("invited: ");
+        pump_until("the invitation is shown", || {
+            shows(window, "Hana invites you to a room")
+        });
+        window
+            .global::<AppAdapter>()
+            .invoke_join_room(hanas.as_str().into());
+        pump_until("the guest sits in Hana's room", || {
+            shows(window, "Seat 1, Red: Hana (host)")
+        });
+        // Longer than a stopped inbox runs on for its declines.
+        let declined = hana.wait_for_within("declined: ", std::time::Duration::from_secs(5));
+        assert_eq!(declined, None);
+    });
+}
+
 /// A host that invites a player who is looking at the nearby rooms reaches
 /// the player's identity over the connection the list made to ask it for
 /// its room: Home's inbox, whose node keeps the list (the one node that

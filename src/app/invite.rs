@@ -23,6 +23,7 @@
 use std::cell::RefCell;
 use std::path::Path;
 use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::Duration;
 
 use libp2p::identity::Keypair;
 use libp2p::{Multiaddr, PeerId};
@@ -107,8 +108,8 @@ fn config(listen: Vec<Multiaddr>, discovery: &dyn Discovery) -> Config {
 }
 
 /// Runs `work` (made on the thread) on a tokio runtime on a thread of its
-/// own until `stop` fires or is dropped.
-fn spawn<W, F>(name: &str, stop: oneshot::Receiver<()>, work: W) -> Result<(), InviteNodeError>
+/// own.
+fn spawn<W, F>(name: &str, work: W) -> Result<(), InviteNodeError>
 where
     W: FnOnce() -> F + Send + 'static,
     F: Future<Output = ()>,
@@ -120,12 +121,7 @@ where
     std::thread::Builder::new()
         .name(name.into())
         .spawn(move || {
-            runtime.block_on(async move {
-                tokio::select! {
-                    () = work() => {}
-                    _ = stop => {}
-                }
-            });
+            runtime.block_on(work());
         })
         .map_err(InviteNodeError::Runtime)?;
     Ok(())
@@ -238,6 +234,10 @@ impl Received {
 
 /// Hosts kept connected at once until they take their decline.
 const MAX_DECLINING: usize = 8;
+/// How long a stopped inbox's node runs on for its declines to be taken
+/// (a host not connected is dialled first). A host that has not taken its
+/// decline by then shows this phone as invited until its room starts.
+const DECLINE_WAIT: Duration = Duration::from_secs(3);
 
 /// The newest invitation heard and not yet taken by the UI thread: a
 /// friend invites once, while any phone on the Wi-Fi could send thousands
@@ -289,7 +289,8 @@ impl Newest {
 /// ([`super::nearby::NearbyRooms`]), on the one node this phone runs then.
 /// Its node starts on its own thread (tens of milliseconds, each time Home
 /// opens, which the UI thread does not wait for). Dropping it stops its
-/// node and its announcement.
+/// announcement at once, and its node once the declines sent are taken
+/// (at most [`DECLINE_WAIT`]).
 pub struct Inbox {
     listening: Arc<Mutex<Listening>>,
     /// The player's nickname, told to a host that asks who this phone is
@@ -349,7 +350,8 @@ impl Inbox {
         let announced = NodeAnnouncement::default();
         let config = config(listen, &*discovery);
         let (at, announcing) = (listening.clone(), announced.clone());
-        spawn("invitations", stopped, move || async move {
+        spawn("invitations", move || async move {
+            let mut stopped = stopped;
             let mut node = match Node::start(keypair, config).await {
                 Ok(node) => node,
                 Err(e) => {
@@ -381,6 +383,7 @@ impl Inbox {
             });
             loop {
                 tokio::select! {
+                    _ = &mut stopped => break,
                     event = node.next() => match event {
                         Event::Message { from, bytes } => {
                             if let Ok(Frame::Lobby(message)) = Frame::decode(&bytes) {
@@ -399,8 +402,13 @@ impl Inbox {
                         if let Some(why) = announcing.unable() {
                             failed(why);
                         }
-                        let stopped = async {
-                            let _ = stop.await;
+                        // The inbox stopping stops the list too.
+                        let mut closed = false;
+                        let list_stopped = async {
+                            tokio::select! {
+                                _ = stop => {}
+                                _ = &mut stopped => closed = true,
+                            }
                         };
                         // The list hears the invitations meanwhile, and
                         // the declines go at each round of questions.
@@ -408,7 +416,7 @@ impl Inbox {
                             &mut node,
                             ask,
                             Filter::default(),
-                            stopped,
+                            list_stopped,
                             |list, _| {
                                 listed(list);
                                 Ok(())
@@ -431,10 +439,19 @@ impl Inbox {
                         if let Err(e) = kept {
                             failed(e.to_string());
                         }
+                        if closed {
+                            break;
+                        }
                     }
                 }
                 declining.settle(&mut node);
             }
+            // The declines given before the inbox stopped go yet.
+            to_decline.close();
+            while let Ok(no) = to_decline.try_recv() {
+                declining.send(&mut node, no);
+            }
+            let _ = tokio::time::timeout(DECLINE_WAIT, declining.taken(&mut node)).await;
         })?;
         Ok(Inbox {
             listening,
@@ -597,6 +614,27 @@ impl Declining {
         self.0.push(no.host);
         if self.0.len() > MAX_DECLINING {
             node.release(self.0.remove(0));
+        }
+    }
+
+    /// Runs the node of a stopped inbox until every host has taken its
+    /// decline, connected to those hosts alone: the session that stopped
+    /// the inbox runs a node of the same identity, and a phone connected
+    /// to both could send this one what is meant for the session.
+    async fn taken(&mut self, node: &mut Node) {
+        for peer in node.connected() {
+            if !self.0.contains(&peer) {
+                node.disconnect(peer);
+            }
+        }
+        self.settle(node);
+        while !self.0.is_empty() {
+            if let Event::Connected(peer) = node.next().await
+                && !self.0.contains(&peer)
+            {
+                node.disconnect(peer);
+            }
+            self.settle(node);
         }
     }
 
@@ -814,6 +852,82 @@ mod tests {
         assert_eq!(seen.phones().len(), seen::MAX_PHONES);
         assert_eq!(seen.phones()[0].target.peer, told);
         assert_eq!(seen.phones()[1].target.peer, named);
+    }
+
+    /// A stopped inbox's node runs on for a decline not yet taken, but
+    /// lets go at once of every other phone: one connected to the session
+    /// that stopped it (the same identity) could send it the session's
+    /// messages. The host here never answers (a socket nobody speaks on),
+    /// so the inbox's node runs on for all of [`DECLINE_WAIT`].
+    #[tokio::test]
+    async fn a_stopped_inbox_stays_for_its_declines_alone() {
+        let mut other = Node::start(Keypair::generate_ed25519(), Config::loopback())
+            .await
+            .unwrap();
+        let keypair = Keypair::generate_ed25519();
+        let me = keypair.public().to_peer_id();
+        let discovery = Arc::new(crate::platform::discovery::SwarmMdns::new(
+            crate::platform::multicast::Multicast::new(crate::platform::multicast::NoLock),
+        ));
+        let (tx, started) = std::sync::mpsc::channel();
+        let listen = vec!["/ip4/127.0.0.1/tcp/0".parse().unwrap()];
+        let send = move |listens| tx.send(listens).unwrap();
+        let inbox = Inbox::open(keypair, listen, discovery, |_| {}, send).unwrap();
+        let timeout = Duration::from_secs(10);
+        // (The node here has nothing to do meanwhile.)
+        started.recv_timeout(timeout).unwrap().unwrap();
+        // The inbox asks the other phone for its room (the nearby rooms
+        // list; the other phone may be the room the player joins).
+        let ask = vec![(other.peer_id(), other.listen_addrs()[0].clone())];
+        let list = super::super::nearby::NearbyRooms::open(&inbox, ask, || {});
+        let connected = async { while other.next().await != Event::Connected(me) {} };
+        tokio::time::timeout(timeout, connected).await.unwrap();
+
+        let silent = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let at = format!("/ip4/127.0.0.1/tcp/{}", silent.local_addr().unwrap().port());
+        let host = PeerId::random();
+        let ticket = Ticket::new(
+            RoomId::from_bytes([1; 16]),
+            host,
+            [at.parse().unwrap()],
+            None,
+        );
+        inbox.decline(Received {
+            host,
+            invitation: Invitation {
+                ticket: ticket.unwrap(),
+                from: "Hana".into(),
+                listing: RoomOptions::default().table().listing(),
+            },
+        });
+        drop(list);
+        drop(inbox);
+        let let_go = async { while other.next().await != Event::Disconnected(me) {} };
+        tokio::time::timeout(timeout, let_go).await.unwrap();
+        // The inbox's node is still there, dialling the host.
+        silent.set_nonblocking(true).unwrap();
+        let deadline = std::time::Instant::now() + timeout;
+        let mut dialled = loop {
+            match silent.accept() {
+                Ok((stream, _)) => break stream,
+                Err(_) if std::time::Instant::now() < deadline => {
+                    tokio::time::sleep(Duration::from_millis(10)).await;
+                }
+                Err(e) => panic!("the host is never dialled: {e}"),
+            }
+        };
+        dialled.set_nonblocking(true).unwrap();
+        let mut said = [0; 256];
+        loop {
+            match std::io::Read::read(&mut dialled, &mut said) {
+                Ok(0) => panic!("the inbox's node went before its decline"),
+                Ok(_) => {}
+                Err(e) => {
+                    assert_eq!(e.kind(), std::io::ErrorKind::WouldBlock);
+                    break;
+                }
+            }
+        }
     }
 
     /// Anyone on the Wi-Fi can ask who this phone is, as often as it

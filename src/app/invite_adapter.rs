@@ -18,6 +18,7 @@ use libp2p::{Multiaddr, PeerId};
 use slint::ComponentHandle;
 
 use super::invite::{self, Inbox, Invitee, Received, Seen};
+use super::join::Entry;
 use super::nearby::NearbyRooms;
 use super::online::Part;
 use super::online_adapter::{self, Online};
@@ -154,10 +155,22 @@ fn listens(window: slint::Weak<AppWindow>) -> impl FnOnce(Result<(), String>) + 
     }
 }
 
-/// A session is starting: the inbox stops (the session's node is this
-/// phone now) and an unanswered invitation is gone with it; the phones
-/// seen nearby are the new node's to find.
-pub fn session_begins(window: &AppWindow, invites: &mut Invites) {
+/// A session is starting, joining the room of `link` if given: the inbox
+/// stops (the session's node is this phone now) and an unanswered
+/// invitation to another room is declined; the phones seen nearby are the
+/// new node's to find.
+pub fn session_begins(window: &AppWindow, invites: &mut Invites, link: Option<&str>) {
+    let joined = link.and_then(|link| match Entry::read(link) {
+        Entry::Code(code) => Some(code),
+        Entry::Ticket(ticket) => Some(ticket.code()),
+        _ => None,
+    });
+    // Joining the room it invites to answers it.
+    if let (Some(received), Some(code)) = (&invites.received, joined)
+        && received.invitation.ticket.code() == code
+    {
+        invites.received = None;
+    }
     away_from_home(window, invites);
     room_gone(window, invites);
     invites.seen = Seen::new(&invites.known);
@@ -169,12 +182,15 @@ pub fn room_gone(window: &AppWindow, invites: &mut Invites) {
     window.global::<InviteAdapter>().set_listing(false);
 }
 
-/// Home is left for a game (online or offline): the inbox stops, and an
-/// unanswered invitation is gone with it, until Home or the join screen
-/// opens again.
+/// Home is left for a game (online or offline): the inbox stops until
+/// Home or the join screen opens again, and an unanswered invitation is
+/// declined (its host would show this phone as invited for ever), which
+/// the inbox's node sends before it stops.
 pub fn away_from_home(window: &AppWindow, invites: &mut Invites) {
+    if let (Some(received), Some(inbox)) = (invites.received.take(), &invites.inbox) {
+        inbox.decline(received);
+    }
     invites.inbox = None;
-    invites.received = None;
     window.global::<InviteAdapter>().set_invited(false);
 }
 

@@ -357,7 +357,11 @@ pub(super) fn begin(
     if let Part::Join(joining) = &mut part {
         joining.grace_secs = s.grace_secs;
     }
-    invite_adapter::session_begins(window, &mut s.invites);
+    let link = match &part {
+        Part::Join(joining) => Some(joining.link.as_str()),
+        Part::Host(_) | Part::Resume(_) => None,
+    };
+    invite_adapter::session_begins(window, &mut s.invites, link);
     // One game at a time: a given-up game still playing out stops here
     // and is recorded as it stands (it stays busy until then).
     for leaving in &mut s.leaving {

@@ -577,6 +577,12 @@ impl Node {
         }
     }
 
+    /// The peers connected now.
+    pub fn connected(&self) -> Vec<PeerId> {
+        let peers = self.peers.iter().filter(|(_, p)| p.connections > 0);
+        peers.map(|(&peer, _)| peer).collect()
+    }
+
     pub fn is_connected(&self, peer: PeerId) -> bool {
         self.peers.get(&peer).is_some_and(|p| p.connections > 0)
     }
