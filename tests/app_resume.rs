@@ -305,6 +305,16 @@ fn kept_game(data: &std::path::Path, nonce: u8) -> std::path::PathBuf {
     folder
 }
 
+/// What Home asks before a kept game is left for two losses.
+const LEAVE_COSTS: &str = "You leave an online game: it counts as two losses.";
+
+/// Leaves the kept game Home's card shows, answering Home's question.
+fn leave_on_card(window: &clovece::app::ui::AppWindow) {
+    ui_support::find(window, "Leave game").mock_single_click(PointerEventButton::Left);
+    assert!(shows(window, LEAVE_COSTS));
+    ui_support::find(window, "Leave").mock_single_click(PointerEventButton::Left);
+}
+
 /// A `clovece host` for two players named Ivo, on data folder `bot`, and
 /// its room's ticket.
 fn ivo_hosts(bot: &std::path::Path) -> (process::Proc, String) {
@@ -870,9 +880,17 @@ fn homes_leave_and_resume_act_only_on_the_kept_game_the_card_shows() {
         let app = shown_app(dir.path());
         let window = app.window();
         let card = window.global::<ResumeAdapter>();
-        // A double tap on Leave, and a tap heard after the card went: the
-        // newest game, which the card showed, is left, and no other.
-        let leave = ui_support::find(window, "Leave game");
+        // Leave costs two losses: it is asked first, and the phone's Back
+        // answers Stay.
+        ui_support::find(window, "Leave game").mock_single_click(PointerEventButton::Left);
+        assert!(shows(window, LEAVE_COSTS));
+        ui_support::back(window);
+        assert!(!shows(window, LEAVE_COSTS));
+        assert!(newest.exists(), "Back left nothing");
+        // A double tap on the answer, and a tap heard after the card went:
+        // the newest game, which the card showed, is left, and no other.
+        ui_support::find(window, "Leave game").mock_single_click(PointerEventButton::Left);
+        let leave = ui_support::find(window, "Leave");
         leave.mock_single_click(PointerEventButton::Left);
         leave.mock_single_click(PointerEventButton::Left);
         card.invoke_discard();
@@ -889,10 +907,10 @@ fn homes_leave_and_resume_act_only_on_the_kept_game_the_card_shows() {
         // The card shows the oldest now; a newer game takes its place
         // before a tap.
         let newer = kept_game(dir.path(), 4);
-        ui_support::find(window, "Leave game").mock_single_click(PointerEventButton::Left);
+        leave_on_card(window);
         assert!(oldest.exists() && newer.exists(), "neither is left");
         // The card shows the newer one now, and Leave leaves it.
-        ui_support::find(window, "Leave game").mock_single_click(PointerEventButton::Left);
+        leave_on_card(window);
         assert!(!newer.exists() && oldest.exists());
         let stats = std::fs::read_to_string(dir.path().join("stats.jsonl")).unwrap();
         assert_eq!(stats.lines().count(), 2, "two games left: {stats}");
@@ -935,7 +953,7 @@ fn a_leave_that_cannot_be_recorded_shows_the_game_damaged_until_it_can_be() {
         std::fs::create_dir(&stats).unwrap();
         let app = shown_app(dir.path());
         let window = app.window();
-        ui_support::find(window, "Leave game").mock_single_click(PointerEventButton::Left);
+        leave_on_card(window);
         let card = window.global::<ResumeAdapter>();
         assert_eq!(card.get_state(), ResumeState::Damaged);
         assert!(folder.exists());

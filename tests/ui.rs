@@ -19,7 +19,7 @@ use i_slint_backend_testing::{AccessibleRole, ElementHandle, ElementQuery, mock_
 use slint::platform::{Key, PointerEventButton, WindowEvent};
 use slint::{ComponentHandle, Model};
 
-use ui_support::{app, enabled, find, label_of, pump_until, settings_dir, shows};
+use ui_support::{app, back, enabled, find, label_of, press, pump_until, settings_dir, shows};
 
 /// Home's "Play against the computer", then Start with the setup as it is.
 fn play_the_computer(window: &AppWindow) {
@@ -883,20 +883,6 @@ fn an_online_game_that_ended_without_a_winner_names_nobody() {
     assert!(!shows(window, "Play again"));
     result.set_hosted(false);
     assert!(!shows(window, "Host a new room"));
-}
-
-/// Presses Android's Back key.
-fn back(window: &clovece::app::ui::AppWindow) {
-    press(window, Key::Back);
-}
-
-/// Presses and releases a key.
-fn press(window: &clovece::app::ui::AppWindow, key: Key) {
-    let text = slint::SharedString::from(key);
-    let window = window.window();
-    window.dispatch_event(WindowEvent::KeyPressed { text: text.clone() });
-    window.dispatch_event(WindowEvent::KeyReleased { text });
-    mock_elapsed_time(Duration::from_millis(10));
 }
 
 #[test]

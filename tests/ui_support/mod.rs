@@ -321,3 +321,18 @@ impl FakeBonjour {
         self.running.load(Ordering::SeqCst)
     }
 }
+
+/// Presses Android's Back key.
+pub fn back(window: &AppWindow) {
+    press(window, slint::platform::Key::Back);
+}
+
+/// Presses and releases a key.
+pub fn press(window: &AppWindow, key: slint::platform::Key) {
+    use slint::platform::WindowEvent;
+    let text = slint::SharedString::from(key);
+    let window = slint::ComponentHandle::window(window);
+    window.dispatch_event(WindowEvent::KeyPressed { text: text.clone() });
+    window.dispatch_event(WindowEvent::KeyReleased { text });
+    i_slint_backend_testing::mock_elapsed_time(Duration::from_millis(10));
+}
