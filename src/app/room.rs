@@ -251,15 +251,14 @@ impl Room {
     }
 
     /// The host moves the player in seat `seat` (from 0) one seat up,
-    /// swapping with the one before; the first seat swaps with the last.
+    /// swapping with the one before; the first seat has none.
     pub fn move_up(&self, seat: usize) -> Option<Given> {
         let n = self.seats.len();
-        if seat >= n || n < 2 {
+        if seat == 0 || seat >= n {
             return None;
         }
-        let other = (seat + n - 1) % n;
         let mut order: Vec<usize> = (1..=n).collect();
-        order.swap(seat, other);
+        order.swap(seat, seat - 1);
         self.given(Command::Order(order))
     }
 
@@ -394,10 +393,7 @@ mod tests {
             room.move_up(1).map(|g| g.command),
             Some(Command::Order(vec![2, 1, 3]))
         );
-        assert_eq!(
-            room.move_up(0).map(|g| g.command),
-            Some(Command::Order(vec![3, 2, 1]))
-        );
+        assert_eq!(room.move_up(0), None, "the first seat has none before it");
         assert_eq!(room.move_up(3), None);
     }
 
