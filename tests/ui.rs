@@ -591,7 +591,7 @@ fn when_the_turn_timer_runs_out_the_computer_rolls_for_the_person() {
     }
     assert!(find(window, "7 seconds left").is_valid());
     assert_eq!(game.get_rolls(), 0);
-    // The Dice view, which covers the countdown, closes when 5 seconds
+    // The Rolls view, which covers the countdown, closes when 5 seconds
     // are left, so that the person sees their time run out.
     find(window, "Roll history and dice statistics").mock_single_click(PointerEventButton::Left);
     assert!(shows(window, "Roll history"));
@@ -624,7 +624,7 @@ fn when_the_turn_timer_runs_out_the_computer_rolls_for_the_person() {
     assert_eq!(game.get_rolls(), 2);
     assert!(!game.get_ran_out());
     assert!(!shows(window, told));
-    // Long after the Dice view closed, Back asks to leave as ever.
+    // Long after the Rolls view closed, Back asks to leave as ever.
     find(window, "Leave game").mock_single_click(PointerEventButton::Left);
     assert!(shows(window, "Leave this game?"));
 }

@@ -1230,7 +1230,7 @@ mod tests {
     /// A tap on the die is taken once: until the log moves on, the roll
     /// waits on the others' reveals, and neither the die nor the time left
     /// is shown as this player's (the time stood at 0:00 while a dropped
-    /// phone's reveal was awaited, and the Dice view closed as if hurried).
+    /// phone's reveal was awaited, and the roll history closed as if hurried).
     #[test]
     fn a_die_tapped_is_the_others_to_wait_on_until_the_log_moves_on() {
         let mine = due_roll(Colour::Red);
