@@ -127,18 +127,8 @@ fn declined_then_accepted() {
 fn an_invitation_left_for_another_room_is_declined() {
     ui_support::on_ui_thread(|| {
         let dirs = dirs(3);
-        let app = ui_support::app(dirs[0].path(), 7);
-        app.listen_on(loopback());
+        let (app, mut hana, _, id) = invited_by_hana(dirs[0].path(), dirs[1].path());
         let window = app.window();
-        window.show().unwrap();
-        let address = inbox_address(&app);
-        let id = address.rsplit('/').next().unwrap().to_owned();
-        let (mut hana, _, _) = hanas_room(dirs[1].path());
-        hana.type_line(&format!("invite {address}"));
-        assert_eq!(hana.wait_for("invited: "), id);
-        pump_until("the invitation is shown", || {
-            shows(window, "Hana invites you to a room")
-        });
         let mut ema = peer(
             dirs[2].path(),
             &["host", "--players", "2", "--name", "Ema", "--console"],
@@ -162,17 +152,8 @@ fn an_invitation_left_for_another_room_is_declined() {
 fn an_invitation_to_the_room_joined_is_not_declined() {
     ui_support::on_ui_thread(|| {
         let dirs = dirs(2);
-        let app = ui_support::app(dirs[0].path(), 7);
-        app.listen_on(loopback());
+        let (app, mut hana, hanas, _) = invited_by_hana(dirs[0].path(), dirs[1].path());
         let window = app.window();
-        window.show().unwrap();
-        let address = inbox_address(&app);
-        let (mut hana, hanas, _) = hanas_room(dirs[1].path());
-        hana.type_line(&format!("invite {address}"));
-        hana.wait_for("invited: ");
-        pump_until("the invitation is shown", || {
-            shows(window, "Hana invites you to a room")
-        });
         window
             .global::<AppAdapter>()
             .invoke_join_room(hanas.as_str().into());
@@ -183,6 +164,28 @@ fn an_invitation_to_the_room_joined_is_not_declined() {
         let declined = hana.wait_for_within("declined: ", std::time::Duration::from_secs(5));
         assert_eq!(declined, None);
     });
+}
+
+/// An app on data folder `data`, on loopback, showing the invitation to
+/// Hana's room (`hanas_room` on `hanas`): the app, Hana's process, her
+/// room's ticket, and the app's peer id.
+fn invited_by_hana(
+    data: &std::path::Path,
+    hanas: &std::path::Path,
+) -> (clovece::app::App, process::Proc, String, String) {
+    let app = ui_support::app(data, 7);
+    app.listen_on(loopback());
+    let window = app.window();
+    window.show().unwrap();
+    let address = inbox_address(&app);
+    let id = address.rsplit('/').next().unwrap().to_owned();
+    let (mut hana, ticket, _) = hanas_room(hanas);
+    hana.type_line(&format!("invite {address}"));
+    assert_eq!(hana.wait_for("invited: "), id);
+    pump_until("the invitation is shown", || {
+        shows(app.window(), "Hana invites you to a room")
+    });
+    (app, hana, ticket, id)
 }
 
 /// A host that invites a player who is looking at the nearby rooms reaches
