@@ -669,6 +669,11 @@ fn leaving_a_game_everyone_else_left_shows_the_win_and_records_it() {
         let app = shown_app(app_dir.path());
         let window = app.window();
         play_until_left_alone(window, &mut host);
+        // Said on the board at once, as the computer plays the seat on.
+        assert!(shows(
+            window,
+            "Everyone else has left: the game counts as your win."
+        ));
         window.global::<GameAdapter>().invoke_leave();
         assert_eq!(
             window.global::<AppAdapter>().get_screen(),
