@@ -1616,7 +1616,7 @@ fn the_statistics_screen_is_empty_before_a_game_and_shows_a_recorded_one() {
     let window = app.window();
 
     find(window, "Statistics").mock_single_click(PointerEventButton::Left);
-    assert!(shows(window, "No games played yet"));
+    assert!(shows(window, "No games with other phones yet"));
     find(window, "Back").mock_single_click(PointerEventButton::Left);
 
     // The data folder is the settings' folder, as for `clovece stats`.
