@@ -238,6 +238,8 @@ const MAX_DECLINING: usize = 8;
 /// (a host not connected is dialled first). A host that has not taken its
 /// decline by then shows this phone as invited until its room starts.
 const DECLINE_WAIT: Duration = Duration::from_secs(3);
+/// How often a stopped inbox's node looks whether its declines are taken.
+const TAKEN_EVERY: Duration = Duration::from_millis(20);
 
 /// The newest invitation heard and not yet taken by the UI thread: a
 /// friend invites once, while any phone on the Wi-Fi could send thousands
@@ -621,20 +623,35 @@ impl Declining {
     /// decline, connected to those hosts alone: the session that stopped
     /// the inbox runs a node of the same identity, and a phone connected
     /// to both could send this one what is meant for the session.
+    /// A host that has taken its decline is let go at once, and the
+    /// node looks every [`TAKEN_EVERY`] (a decline taken is no event).
     async fn taken(&mut self, node: &mut Node) {
         for peer in node.connected() {
             if !self.0.contains(&peer) {
                 node.disconnect(peer);
             }
         }
-        self.settle(node);
-        while !self.0.is_empty() {
-            if let Event::Connected(peer) = node.next().await
-                && !self.0.contains(&peer)
-            {
-                node.disconnect(peer);
+        loop {
+            self.0.retain(|&host| {
+                let taken = node.unacknowledged(host) == 0;
+                if taken {
+                    node.disconnect(host);
+                }
+                !taken
+            });
+            if self.0.is_empty() {
+                return;
             }
-            self.settle(node);
+            tokio::select! {
+                event = node.next() => {
+                    if let Event::Connected(peer) = event
+                        && !self.0.contains(&peer)
+                    {
+                        node.disconnect(peer);
+                    }
+                }
+                () = tokio::time::sleep(TAKEN_EVERY) => {}
+            }
         }
     }
 

@@ -160,14 +160,17 @@ fn listens(window: slint::Weak<AppWindow>) -> impl FnOnce(Result<(), String>) + 
 /// invitation to another room is declined; the phones seen nearby are the
 /// new node's to find.
 pub fn session_begins(window: &AppWindow, invites: &mut Invites, link: Option<&str>) {
-    let joined = link.and_then(|link| match Entry::read(link) {
-        Entry::Code(code) => Some(code),
-        Entry::Ticket(ticket) => Some(ticket.code()),
-        _ => None,
-    });
-    // Joining the room it invites to answers it.
-    if let (Some(received), Some(code)) = (&invites.received, joined)
-        && received.invitation.ticket.code() == code
+    let (code, host) = match link.map(Entry::read) {
+        Some(Entry::Code(code)) => (Some(code), None),
+        Some(Entry::Ticket(ticket)) => (Some(ticket.code()), Some(ticket.host())),
+        _ => (None, None),
+    };
+    // Joining the room it invites to answers it. So does joining another
+    // room of its host: the inbox's node, staying for the decline, would
+    // be connected to that host beside the session's node, and could take
+    // what the host sends the session.
+    if let Some(received) = &invites.received
+        && (Some(received.invitation.ticket.code()) == code || Some(received.host) == host)
     {
         invites.received = None;
     }
