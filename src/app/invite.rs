@@ -580,9 +580,10 @@ struct Declining(Vec<PeerId>);
 
 #[cfg(test)]
 impl Inbox {
-    /// An inbox of a new identity on `listen`, found through `discovery`,
-    /// once its node listens, or why it cannot.
+    /// An inbox of `keypair`'s identity on `listen`, found through
+    /// `discovery`, once its node listens, or why it cannot.
     pub(super) fn listening(
+        keypair: Keypair,
         listen: Vec<Multiaddr>,
         discovery: Arc<dyn Discovery>,
     ) -> (Inbox, Result<(), String>) {
@@ -590,7 +591,6 @@ impl Inbox {
         let send = move |listens| {
             let _ = tx.send(listens);
         };
-        let keypair = Keypair::generate_ed25519();
         let inbox = Inbox::open(keypair, listen, discovery, |_| {}, send).expect("a thread");
         let listens = started
             .recv_timeout(std::time::Duration::from_secs(10))
@@ -632,13 +632,9 @@ impl Declining {
             }
         }
         loop {
-            self.0.retain(|&host| {
-                let taken = node.unacknowledged(host) == 0;
-                if taken {
-                    node.disconnect(host);
-                }
-                !taken
-            });
+            for host in self.took(node) {
+                node.disconnect(host);
+            }
             if self.0.is_empty() {
                 return;
             }
@@ -657,13 +653,19 @@ impl Declining {
 
     /// Lets go of the hosts that have taken their decline.
     fn settle(&mut self, node: &mut Node) {
-        self.0.retain(|&host| {
-            let taken = node.unacknowledged(host) == 0;
-            if taken {
-                node.release(host);
-            }
-            !taken
-        });
+        for host in self.took(node) {
+            node.release(host);
+        }
+    }
+
+    /// Takes out the hosts that have taken their decline.
+    fn took(&mut self, node: &Node) -> Vec<PeerId> {
+        let (taken, waiting) = self
+            .0
+            .iter()
+            .partition(|&&host| node.unacknowledged(host) == 0);
+        self.0 = waiting;
+        taken
     }
 }
 
@@ -886,13 +888,11 @@ mod tests {
         let discovery = Arc::new(crate::platform::discovery::SwarmMdns::new(
             crate::platform::multicast::Multicast::new(crate::platform::multicast::NoLock),
         ));
-        let (tx, started) = std::sync::mpsc::channel();
         let listen = vec!["/ip4/127.0.0.1/tcp/0".parse().unwrap()];
-        let send = move |listens| tx.send(listens).unwrap();
-        let inbox = Inbox::open(keypair, listen, discovery, |_| {}, send).unwrap();
+        // (The node here has nothing to do while this waits.)
+        let (inbox, listens) = Inbox::listening(keypair, listen, discovery);
+        listens.unwrap();
         let timeout = Duration::from_secs(10);
-        // (The node here has nothing to do meanwhile.)
-        started.recv_timeout(timeout).unwrap().unwrap();
         // The inbox asks the other phone for its room (the nearby rooms
         // list; the other phone may be the room the player joins).
         let ask = vec![(other.peer_id(), other.listen_addrs()[0].clone())];

@@ -398,7 +398,8 @@ mod tests {
         let multicast = Multicast::new(lock);
         let mdns = SwarmMdns::new(multicast.clone());
         let listen = vec!["/ip4/127.0.0.1/tcp/0".parse().unwrap()];
-        let (inbox, listens) = Inbox::listening(listen, Arc::new(mdns));
+        let keypair = libp2p::identity::Keypair::generate_ed25519();
+        let (inbox, listens) = Inbox::listening(keypair, listen, Arc::new(mdns));
         listens.expect("the inbox listens");
         (inbox, multicast)
     }
