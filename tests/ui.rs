@@ -1351,7 +1351,7 @@ fn the_room_screen_opens_for_a_guest_and_ready_toggles() {
         pump_until("the private room is open", || {
             shows(window, "QR code to join the room")
         });
-        assert!(shows(window, "Private room: friends join with the QR code"));
+        assert!(shows(window, "Private room: friends join with the QR code or the link"));
         assert!(!shows(window, &format!("Room code {}", room.get_code())));
         // Its link, which the QR code holds, is there to copy and send:
         // a ticket of this room, with its secret.
@@ -1393,7 +1393,7 @@ fn the_room_screen_opens_for_a_guest_and_ready_toggles() {
             (
                 "K7M2QX",
                 RoomProblem::NoRoom,
-                "No open room nearby has this code. Check the code, or scan the room's QR code.",
+                "No open room nearby has this code. Check the code, or scan the room's QR code or paste its link.",
             ),
         ] {
             let join = window.global::<clovece::app::ui::JoinAdapter>();
