@@ -117,7 +117,10 @@ fn declined_then_accepted() {
         shows(window, "QR code to join the room")
     });
     assert_eq!(window.global::<RoomAdapter>().get_code(), code.as_str());
-    assert!(shows(window, "Private room: friends join with the QR code or the link"));
+    assert!(shows(
+        window,
+        "Private room: friends join with the QR code or the link"
+    ));
 }
 
 /// Joining another room while an invitation is shown declines the

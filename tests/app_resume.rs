@@ -490,8 +490,14 @@ fn a_resumed_game_whose_other_phone_is_gone_is_played_on_with_the_computer_in_it
 
         let app = resume_from_home(app_dir.path());
         let window = app.window();
+        // Its chip counts down, and the panel says what for.
         pump_until("the host is marked as waited for", || {
             label_starting(window, "Ivo (Red), ").is_some_and(|l| l.contains(", waiting 0:"))
+                && label_starting(
+                    window,
+                    "Ivo: the phone is silent — the computer plays for them in 0:0",
+                )
+                .is_some()
         });
         assert!(
             !window.global::<GameAdapter>().get_stranded(),

@@ -12,7 +12,7 @@ use std::time::Duration;
 use clovece::app::App;
 use clovece::app::ui::{
     AppAdapter, AppWindow, BoardTheme, ChoiceKind, GameAdapter, Hue, MatfyzAdapter, NoteKind,
-    OpeningKind, ResultAdapter, RoomProblem, Screen, SetupAdapter,
+    OpeningKind, ResultAdapter, RoomProblem, Screen, SetupAdapter, Silence,
 };
 use clovece::app::{COMPUTER_PACE, RESULT_DELAY};
 use i_slint_backend_testing::{AccessibleRole, ElementHandle, ElementQuery, mock_elapsed_time};
@@ -712,6 +712,35 @@ fn a_dropped_player_is_marked_with_the_time_waited_and_the_computer_with_its_mar
 }
 
 #[test]
+fn quiet_phones_are_said_with_the_time_before_the_computer_plays_for_them() {
+    let (_folder, app) = against_the_computer("silence", 4);
+    let window = app.window();
+    let game = window.global::<GameAdapter>();
+    let one = "Ana: the phone is silent — the computer plays for them in 0:32";
+    let two = "2 phones are silent — the computer plays for them in 0:05";
+    assert!(
+        !shows(window, one),
+        "a game on this device waits on no phone"
+    );
+    // The online game (tested in app_resume) sets it.
+    let mut silence = Silence {
+        phones: 1,
+        name: "Ana".into(),
+        hue: Hue::Blue,
+        seconds: 32,
+    };
+    game.set_silence(silence.clone());
+    assert!(shows(window, one));
+    silence.phones = 2;
+    silence.seconds = 5;
+    game.set_silence(silence);
+    assert!(shows(window, two));
+    // A game that cannot go on says so instead: no computer will come.
+    game.set_stranded(true);
+    assert!(!shows(window, two));
+}
+
+#[test]
 fn a_game_that_cannot_go_on_without_the_gone_phones_says_so_and_offers_leave() {
     let (_folder, app) = against_the_computer("stranded", 4);
     let window = app.window();
@@ -1351,7 +1380,10 @@ fn the_room_screen_opens_for_a_guest_and_ready_toggles() {
         pump_until("the private room is open", || {
             shows(window, "QR code to join the room")
         });
-        assert!(shows(window, "Private room: friends join with the QR code or the link"));
+        assert!(shows(
+            window,
+            "Private room: friends join with the QR code or the link"
+        ));
         assert!(!shows(window, &format!("Room code {}", room.get_code())));
         // Its link, which the QR code holds, is there to copy and send:
         // a ticket of this room, with its secret.

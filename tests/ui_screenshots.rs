@@ -301,11 +301,11 @@ fn the_matfyz_board_on_a_small_phone_leaves_the_panel_and_holdings_their_room() 
     check(app.window(), SMALL_PHONE, "board-matfyz-small");
 }
 
-/// A Matfyz game waiting for a dropped phone: its chip says how long,
-/// and the holdings still fit a small phone.
+/// A Matfyz game waiting for dropped phones: their chips say how long,
+/// the panel what for, and the holdings still fit a small phone.
 #[test]
 fn the_matfyz_board_waiting_for_a_phone_says_so_on_a_small_phone() {
-    use clovece::app::ui::GameAdapter;
+    use clovece::app::ui::{GameAdapter, Hue, Silence};
     use slint::{ComponentHandle, Model};
     ui_support::init();
     let folder = ui_support::settings_dir("shot-matfyz-waiting");
@@ -318,6 +318,12 @@ fn the_matfyz_board_waiting_for_a_phone_says_so_on_a_small_phone() {
         player.waiting = waited;
     }
     game.set_players(slint::ModelRc::new(slint::VecModel::from(players)));
+    game.set_silence(Silence {
+        phones: 3,
+        name: String::new().into(),
+        hue: Hue::Green,
+        seconds: 5,
+    });
     check(app.window(), SMALL_PHONE, "board-matfyz-waiting");
 }
 

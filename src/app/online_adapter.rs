@@ -647,10 +647,26 @@ fn players(
             waiting: silent
                 .iter()
                 .find(|(c, _)| *c == colour)
-                .map_or(-1, |(_, secs)| i32::try_from(*secs).unwrap_or(i32::MAX)),
+                .map_or(-1, |&(_, secs)| seconds(secs)),
             left: game.left(colour),
         })
         .collect()
+}
+
+/// The phones the game waits on that are quiet, named by the one the
+/// computer will play for first.
+fn silence(s: &Online) -> ui::Silence {
+    let soonest = s.silent.iter().min_by_key(|&&(_, secs)| secs);
+    soonest.map_or_else(Default::default, |&(colour, secs)| ui::Silence {
+        phones: count(s.silent.len()),
+        name: s.names[colour.index()].as_str().into(),
+        hue: hue(colour),
+        seconds: seconds(secs),
+    })
+}
+
+fn seconds(secs: u64) -> i32 {
+    i32::try_from(secs).unwrap_or(i32::MAX)
 }
 
 /// Fills the game screen from the online game.
@@ -691,6 +707,7 @@ fn show_game(window: &AppWindow, s: &Online) {
     adapter.set_rolls(count(fairness.history().len()));
     adapter.set_time_left(game.time_left().map_or(-1, i32::from));
     adapter.set_stranded(game.stranded(&s.silent));
+    adapter.set_silence(silence(s));
     let sitters: Vec<Sitter> = game
         .snapshot()
         .shown()
