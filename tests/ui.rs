@@ -741,6 +741,17 @@ fn quiet_phones_are_said_with_the_time_before_the_computer_plays_for_them() {
 }
 
 #[test]
+fn a_phone_back_in_a_game_is_told_the_computer_plays_for_it_until_the_turn_passes() {
+    let (_folder, app) = against_the_computer("away", 4);
+    let window = app.window();
+    let back = "You are back: the computer plays for you until the turn passes";
+    assert!(!shows(window, back));
+    // The online game (tested in online_game) sets it.
+    window.global::<GameAdapter>().set_away(true);
+    assert!(shows(window, back));
+}
+
+#[test]
 fn a_game_that_cannot_go_on_without_the_gone_phones_says_so_and_offers_leave() {
     let (_folder, app) = against_the_computer("stranded", 4);
     let window = app.window();

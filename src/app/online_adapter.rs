@@ -708,6 +708,7 @@ fn show_game(window: &AppWindow, s: &Online) {
     adapter.set_time_left(game.time_left().map_or(-1, i32::from));
     adapter.set_stranded(game.stranded(&s.silent));
     adapter.set_silence(silence(s));
+    adapter.set_away(game.away());
     let sitters: Vec<Sitter> = game
         .snapshot()
         .shown()

@@ -304,6 +304,13 @@ impl OnlineGame {
         self.snapshot.control[colour.index()] == Some(Control::Left)
     }
 
+    /// Whether the others found this phone gone (it was killed, or off the
+    /// Wi-Fi) and the computer plays its seat until it takes the seat back,
+    /// when the turn passes.
+    pub fn away(&self) -> bool {
+        self.snapshot.control[self.me().index()] == Some(Control::Absent)
+    }
+
     /// Whether the computer plays `colour` now (a computer seat, or a
     /// player who left or whose phone is gone).
     pub fn computer(&self, colour: Colour) -> bool {
@@ -669,6 +676,19 @@ mod tests {
         // The log moves (a certificate, or green is back): the wait is over.
         game.update(game.snapshot().clone());
         assert!(!game.stranded(&overdue));
+    }
+
+    #[test]
+    fn a_phone_found_gone_is_away_until_it_has_its_seat_back() {
+        let mut shown = snapshot(four_players(), due_roll(Colour::Blue));
+        let me = shown.me;
+        shown.control[me.index()] = Some(Control::Absent);
+        let mut game = OnlineGame::new(shown.clone());
+        assert!(game.away());
+        assert!(game.computer(me), "its chip wears the computer's mark");
+        shown.control[me.index()] = Some(Control::Player);
+        game.update(shown);
+        assert!(!game.away());
     }
 
     #[test]
