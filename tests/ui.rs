@@ -1293,6 +1293,10 @@ fn a_full_rooms_invite_list_says_so_and_invites_nobody() {
 fn hosting_offers_each_rule_set_with_its_own_first_player() {
     let (_folder, app) = shown("host-rules", 4);
     let window = app.window();
+    // Not asked for a nickname, so that every choice is in the window.
+    window
+        .global::<clovece::app::ui::SettingsAdapter>()
+        .set_nickname("Hana".into());
 
     find(window, "Host a room").mock_single_click(PointerEventButton::Left);
     let room = window.global::<clovece::app::ui::RoomAdapter>();
@@ -1594,6 +1598,39 @@ fn the_join_screen_rejects_a_bad_code_and_joins_with_a_good_one() {
 
     find(window, "Back").mock_single_click(PointerEventButton::Left);
     assert!(shows(window, "Join a room"));
+}
+
+#[test]
+fn a_player_without_a_nickname_is_asked_for_one_where_rooms_are_joined_and_hosted() {
+    let (folder, app) = shown("ask-nickname", 1);
+    let window = app.window();
+    let saved = || std::fs::read_to_string(folder.path().join("settings.json")).unwrap_or_default();
+    let asks = || {
+        ElementQuery::from_root(window)
+            .match_descendants()
+            .match_accessible_role(AccessibleRole::TextInput)
+            .match_predicate(|e| e.accessible_label().is_some_and(|l| l == "Nickname"))
+            .find_first()
+            .is_some()
+    };
+    find(window, "Join a room").mock_single_click(PointerEventButton::Left);
+    assert!(asks(), "a new player is asked on the join screen");
+    // Typed there, it is the settings' nickname; the field stays while
+    // the player types.
+    ui_support::text_field(window, "Nickname").set_accessible_value("Eva");
+    mock_elapsed_time(Duration::from_millis(600));
+    assert!(saved().contains("\"nickname\": \"Eva\""), "{}", saved());
+    assert!(asks());
+    // A player with a nickname is not asked again.
+    back(window);
+    find(window, "Host a room").mock_single_click(PointerEventButton::Left);
+    assert!(!asks());
+    back(window);
+    window
+        .global::<clovece::app::ui::SettingsAdapter>()
+        .set_nickname("".into());
+    find(window, "Host a room").mock_single_click(PointerEventButton::Left);
+    assert!(asks(), "asked where a room is hosted");
 }
 
 #[test]
