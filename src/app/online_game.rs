@@ -306,9 +306,10 @@ impl OnlineGame {
 
     /// Whether the others found this phone gone (it was killed, or off the
     /// Wi-Fi) and the computer plays its seat until it takes the seat back,
-    /// when the turn passes.
+    /// when the turn passes: never once the game is over, as no turn passes.
     pub fn away(&self) -> bool {
         self.snapshot.control[self.me().index()] == Some(Control::Absent)
+            && !matches!(self.snapshot.due, Due::Over(_))
     }
 
     /// Whether the computer plays `colour` now (a computer seat, or a
@@ -686,6 +687,11 @@ mod tests {
         let mut game = OnlineGame::new(shown.clone());
         assert!(game.away());
         assert!(game.computer(me), "its chip wears the computer's mark");
+        // A game that ended while it was away: no turn will pass.
+        let mut over = shown.clone();
+        over.due = Due::Over(End::Won(Colour::Blue));
+        game.update(over);
+        assert!(!game.away());
         shown.control[me.index()] = Some(Control::Player);
         game.update(shown);
         assert!(!game.away());
