@@ -183,12 +183,25 @@ fn a_room_found_by_the_platforms_discovery_is_listed_until_its_host_is_gone() {
         peer: host_id.to_string(),
         addrs: vec![ask(&ticket)],
     });
-    std::thread::sleep(Duration::from_millis(500));
+    // The inbox's node takes the report on its own thread, and a list
+    // opened before it has asks nobody: lists are opened until one lists
+    // the room (a second each), rather than after a guessed wait.
     let listed = || {
-        let (list, changes) = list_on(&inbox, Vec::new());
-        let rooms = until(&list, &changes, &Filter::default(), |r| !r.is_empty());
-        assert_eq!(rooms[0].ticket.to_string(), ticket);
-        (list, changes)
+        let end = Instant::now() + WAIT;
+        loop {
+            let (list, changes) = list_on(&inbox, Vec::new());
+            let soon = Instant::now() + Duration::from_secs(1);
+            while list.rooms(&Filter::default()).is_empty()
+                && changes
+                    .recv_timeout(soon.saturating_duration_since(Instant::now()))
+                    .is_ok()
+            {}
+            if let Some(room) = list.rooms(&Filter::default()).first() {
+                assert_eq!(room.ticket.to_string(), ticket);
+                break (list, changes);
+            }
+            assert!(Instant::now() < end, "not listed within {WAIT:?}");
+        }
     };
     drop(listed());
     let (list, changes) = listed();
