@@ -331,11 +331,16 @@ impl App {
     fn connect(&self) {
         let settings = self.window.global::<SettingsAdapter>();
         let (window, state) = (self.window.as_weak(), self.state.clone());
+        let online = self.online.clone();
         settings.on_changed(move || {
             let Some(window) = window.upgrade() else {
                 return;
             };
             settings_changed(&window, &mut state.borrow_mut());
+            // A nickname typed on the join screen reaches the inbox
+            // running there.
+            let name = window.global::<SettingsAdapter>().get_nickname();
+            invite_adapter::renamed(&online.borrow().invites, &name);
         });
 
         let setup = self.window.global::<SetupAdapter>();

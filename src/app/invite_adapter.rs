@@ -179,6 +179,14 @@ pub fn session_begins(window: &AppWindow, invites: &mut Invites, link: Option<&s
     invites.seen = Seen::new(&invites.known);
 }
 
+/// The player chose another nickname (on Settings, or where a room is
+/// joined): hosts that ask who this phone is are told it from now on.
+pub fn renamed(invites: &Invites, name: &str) {
+    if let Some(inbox) = &invites.inbox {
+        inbox.rename(name);
+    }
+}
+
 /// The host's room is gone (its session ended): its invite list closes.
 pub fn room_gone(window: &AppWindow, invites: &mut Invites) {
     invites.shown.take();
