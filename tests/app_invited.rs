@@ -463,3 +463,71 @@ fn shows_prefix(window: &clovece::app::ui::AppWindow, start: &str) -> bool {
         .find_first()
         .is_some()
 }
+
+/// A phone at `address` asked who it is, by a host's node on its own
+/// thread: the names it says, as they come (for 30 s).
+fn asked_who(address: &str) -> std::sync::mpsc::Receiver<String> {
+    use clovece::net::room::{Frame, Lobby};
+    use clovece::net::{Config, Event, Node};
+    let (phone, at) = ui_support::phone(address);
+    let (tx, names) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        runtime.block_on(async move {
+            let config = Config {
+                listen: loopback(),
+                mdns: false,
+                ..Config::default()
+            };
+            let mut node = Node::start(Keypair::generate_ed25519(), config)
+                .await
+                .unwrap();
+            node.add_addrs(phone, [at]);
+            node.send(phone, Frame::Lobby(Lobby::WhoAreYou).encode())
+                .unwrap();
+            node.dial(phone);
+            let said = async {
+                loop {
+                    if let Event::Message { from, bytes } = node.next().await
+                        && from == phone
+                        && let Ok(Frame::Lobby(Lobby::IAm { name })) = Frame::decode(&bytes)
+                        && tx.send(name).is_err()
+                    {
+                        return;
+                    }
+                }
+            };
+            let _ = tokio::time::timeout(std::time::Duration::from_secs(30), said).await;
+        });
+    });
+    names
+}
+
+/// A player without a nickname types one on the join screen (which asks
+/// for it): a host that asked who the phone is learns it at once, not
+/// when Home opens again.
+#[test]
+fn a_nickname_typed_on_the_join_screen_is_told_to_hosts_that_asked() {
+    ui_support::on_ui_thread(|| {
+        let dirs = dirs(1);
+        let app = ui_support::app(dirs[0].path(), 7);
+        app.listen_on(loopback());
+        let window = app.window();
+        window.show().unwrap();
+        window.global::<AppAdapter>().set_screen(Screen::Join);
+        let names = asked_who(&inbox_address(&app));
+        // No nickname yet: none is said.
+        ui_support::pump(std::time::Duration::from_secs(1));
+        assert_eq!(names.try_recv().ok(), None);
+        ui_support::text_field(window, "Nickname").set_accessible_value("Eva");
+        let mut told = None;
+        pump_until("the host is told the nickname", || {
+            told = names.try_recv().ok();
+            told.is_some()
+        });
+        assert_eq!(told.as_deref(), Some("Eva"));
+    });
+}
