@@ -490,6 +490,8 @@ async fn game(role: Role, args: PeerArgs, ready_after: u64) -> anyhow::Result<()
         // libp2p's mDNS is the only discovery on the command line.
         sightings: None,
         pace: Duration::from_millis(args.pace),
+        // Machines follow the log, not the board.
+        computer_pace: Duration::ZERO,
         linger: Duration::from_secs(args.linger),
         name: args.name,
         ready_after: Some(Duration::from_millis(ready_after)),

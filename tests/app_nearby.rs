@@ -270,6 +270,7 @@ fn host_on(discovery: Arc<dyn Discovery>, data: &std::path::Path) -> (Session, S
         listen: loopback().listen,
         name: "Hana".into(),
         discovery,
+        computer_pace: clovece::app::COMPUTER_PACE,
     };
     let (tx, updates) = mpsc::channel();
     let session = Session::start(Part::Host(RoomOptions::default()), place, move |update| {
@@ -330,6 +331,7 @@ fn a_guest_on_a_bonjour_phone_finds_a_room_by_its_code_through_bonjour() {
         listen: loopback().listen,
         name: "Ivo".into(),
         discovery: guest_phone.clone(),
+        computer_pace: clovece::app::COMPUTER_PACE,
     };
     let (tx, updates) = mpsc::channel();
     let guest = Session::start(

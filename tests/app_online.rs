@@ -11,7 +11,7 @@ mod process;
 use std::sync::mpsc;
 use std::time::Duration;
 
-use clovece::app::online::{Part, Problem, Session, Update};
+use clovece::app::online::{Part, Place, Problem, Session, Update};
 use clovece::app::online_game::OnlineGame;
 use clovece::app::room::{self, Room};
 use clovece::bot::Level;
@@ -22,7 +22,7 @@ use clovece::net::game::Joining;
 use clovece::net::room::SeatView;
 use clovece::rules::{RuleSet, Seats};
 
-use online_support::{Answered, ends_recorded_once, next, place, play, started};
+use online_support::{Answered, ends_recorded_once, next, place, play, started, started_at};
 use process::peer;
 
 #[test]
@@ -74,10 +74,19 @@ fn a_room_the_app_hosts_with_a_computer_seat_is_played_to_the_end() {
 /// `computers` seats, a `clovece join --bot` process takes each other
 /// seat, the app's taps play the game to its end, all see the same winner
 /// and the app records the game: the questions the app answered.
+///
+/// The app's phone holds its reveal for each computer roll for a moment
+/// (`PACE` here, shorter than the app's), so that the player sees each of
+/// the computer's turns: the game takes at least that much a computer roll.
 fn hosts_and_plays_against_a_bot_process(options: RoomOptions, computers: usize) -> Answered {
+    const PACE: Duration = Duration::from_millis(40);
     let app_dir = tempfile::tempdir().unwrap();
     let seats = usize::from(options.players.count());
-    let (session, updates) = started(Part::Host(options), app_dir.path(), "Hana");
+    let paced = Place {
+        computer_pace: PACE,
+        ..place(app_dir.path(), "Hana")
+    };
+    let (session, updates) = started_at(Part::Host(options), paced);
     let mut room = Room::new(room::Part::Host);
     let ticket = loop {
         let update = next(&updates);
@@ -102,6 +111,7 @@ fn hosts_and_plays_against_a_bot_process(options: RoomOptions, computers: usize)
     let mut game: Option<OnlineGame> = None;
     let mut answered = Answered::default();
     let mut started = false;
+    let mut began = None;
     let winner = loop {
         let update = next(&updates);
         room.apply(&update);
@@ -113,6 +123,7 @@ fn hosts_and_plays_against_a_bot_process(options: RoomOptions, computers: usize)
                 }
             }
             Update::Log(_) => {
+                began.get_or_insert_with(std::time::Instant::now);
                 play(&mut game, &update, &session, &mut answered);
             }
             Update::Over { winner } => break *winner,
@@ -122,6 +133,18 @@ fn hosts_and_plays_against_a_bot_process(options: RoomOptions, computers: usize)
     };
     assert!(started, "the host started the game");
     let game = game.expect("the game was shown");
+    let took = began.expect("the game was shown").elapsed();
+    let rolls = game
+        .snapshot()
+        .rolls
+        .iter()
+        .filter(|r| r.by_computer)
+        .count();
+    let paced = PACE * u32::try_from(rolls.saturating_sub(1)).unwrap();
+    assert!(
+        took >= paced,
+        "{rolls} computer rolls in {took:?}, less than {PACE:?} each"
+    );
     // The computer's seats are the last ones, where the host put it.
     let colours = Seats::for_players(options.players.count()).unwrap();
     for (seat, colour) in colours.iter().enumerate() {

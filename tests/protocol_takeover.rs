@@ -61,6 +61,55 @@ fn an_absent_players_seat_is_played_by_the_computer_without_their_reveals() {
     assert_eq!(table.log_mut().offer(roll), Ok(Offered::Appended));
 }
 
+/// The app's phones hold their reveal for a computer roll for a moment, so
+/// that people can follow the computer's turns: nothing goes until the
+/// phone lets it.
+#[test]
+fn a_paced_phone_reveals_for_a_computer_roll_only_once_released() {
+    let table = certified_gone(BLUE);
+    let Due::Roll { roll, .. } = table.log().due() else {
+        panic!("the computer's roll for blue is due");
+    };
+    // `seat`'s phone, caught up with the log: what it sent.
+    let caught_up = |seat: Colour, paced: bool| {
+        let player = table.player(seat).unwrap();
+        let mut phone = Phone::new(
+            table.log().header().clone(),
+            &player.keypair,
+            player.secret.clone(),
+            None,
+        )
+        .unwrap();
+        if paced {
+            phone.pace_computer();
+        }
+        let mut out = Sent::default();
+        let entries = Message::Entries {
+            entries: table.log().entries().to_vec(),
+        };
+        let from = if seat == RED { GREEN } else { RED };
+        phone.receive(from, &entries.encode(), &mut out).unwrap();
+        assert_eq!(phone.log().due(), table.log().due(), "caught up");
+        (phone, out)
+    };
+    let revealed = |seat: Colour, out: &mut Sent| {
+        out.take().iter().any(
+            |m| matches!(m, Message::Reveal(Reveal { roll: r, seat: s, .. }) if *r == roll && *s == seat),
+        )
+    };
+    let (mut red, mut out) = caught_up(RED, true);
+    assert_eq!(red.held(), Some(roll));
+    red.tick(&mut out).unwrap();
+    assert!(!revealed(RED, &mut out), "held");
+    red.release(roll, &mut out).unwrap();
+    assert!(revealed(RED, &mut out));
+    assert_eq!(red.held(), None);
+    // An unpaced phone (the command line's) reveals at once.
+    let (green, mut out) = caught_up(GREEN, false);
+    assert_eq!(green.held(), None);
+    assert!(revealed(GREEN, &mut out));
+}
+
 #[test]
 fn a_returning_player_takes_the_seat_back_at_the_next_turn_boundary() {
     let mut table = certified_gone(BLUE);

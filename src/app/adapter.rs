@@ -38,8 +38,9 @@ use crate::protocol::header::TurnTimer;
 use crate::rules::board::{HOME_LEN, TRACK_LEN};
 use crate::rules::{Colour, Die, FlowError, HouseRules, Next, RuleSet, Seats};
 
-/// How long the computer waits before each roll or move, so people can
-/// follow it.
+/// How long the computer waits before each roll or move on this device,
+/// and an online game's phone holds its reveal for each computer roll, so
+/// people can follow it.
 pub const COMPUTER_PACE: Duration = Duration::from_millis(700);
 /// How long the finished board stays before the result screen.
 pub const RESULT_DELAY: Duration = Duration::from_millis(1200);
@@ -273,6 +274,12 @@ impl App {
     /// tests of drops).
     pub fn agree_to_grace(&self, secs: u16) {
         self.online.borrow_mut().set_grace(secs);
+    }
+
+    /// Online games hold each reveal for a computer roll for `pace`, not
+    /// [`COMPUTER_PACE`] (tests that play many of the computer's turns).
+    pub fn pace_computer(&self, pace: Duration) {
+        self.online.borrow_mut().set_computer_pace(pace);
     }
 
     /// Where this phone hears invitations while Home is open, each address

@@ -317,6 +317,9 @@ pub struct Place {
     /// (a room code is looked up among them, and the players are found
     /// again there after a Wi-Fi change), as libp2p's mDNS would do.
     pub discovery: Arc<dyn Discovery>,
+    /// How long the phone holds its reveal for each computer roll, so that
+    /// the player sees each of the computer's turns ([`crate::net::game::Peer::computer_pace`]).
+    pub computer_pace: std::time::Duration,
 }
 
 /// The app's [`Front`]: progress out as [`Update`]s, taps in as actions.
@@ -617,6 +620,7 @@ fn run(
             mdns: place.discovery.swarm_mdns(),
             sightings: Some(sightings),
             pace: std::time::Duration::ZERO,
+            computer_pace: place.computer_pace,
             linger: std::time::Duration::from_secs(5),
             name: place.name,
             ready_after: None,
@@ -819,6 +823,7 @@ mod tests {
             listen: vec!["/ip4/127.0.0.1/tcp/0".parse().unwrap()],
             name: "Hana".into(),
             discovery: Arc::new(SwarmMdns::new(multicast.clone())),
+            computer_pace: std::time::Duration::ZERO,
         };
         // A code no room has: the session ends on its own, and still holds
         // the lock until the app drops it.

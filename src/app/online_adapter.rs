@@ -48,6 +48,9 @@ pub struct Online {
     /// The wait for a phone that is gone which this phone signs as a guest
     /// ([`Joining::grace_secs`]).
     grace_secs: u16,
+    /// How long the phone holds its reveal for each computer roll, so that
+    /// the player sees each of the computer's turns.
+    computer_pace: std::time::Duration,
     pub(super) session: Option<Session>,
     /// Sessions whose game the player gave up (left, or closed after its
     /// end): each plays on unseen until it has signed the leave or the
@@ -105,6 +108,7 @@ impl Online {
             data,
             listen: vec!["/ip4/0.0.0.0/tcp/0".parse().expect("a valid address")],
             grace_secs: crate::protocol::header::DEFAULT_GRACE_SECS,
+            computer_pace: super::COMPUTER_PACE,
             session: None,
             leaving: Vec::new(),
             lifecycle,
@@ -132,6 +136,12 @@ impl Online {
     /// instead of the rules' 45 s (the tests of drops).
     pub fn set_grace(&mut self, secs: u16) {
         self.grace_secs = secs;
+    }
+
+    /// Holds each reveal for a computer roll for `pace` instead (tests
+    /// that play many of the computer's turns).
+    pub fn set_computer_pace(&mut self, pace: std::time::Duration) {
+        self.computer_pace = pace;
     }
 
     /// Stops the session (a started game stays in its folder, to be
@@ -380,6 +390,7 @@ pub(super) fn begin(
         listen: s.listen.clone(),
         name,
         discovery: s.discovery.clone(),
+        computer_pace: s.computer_pace,
     };
     let (weak, generation) = (window.as_weak(), s.generation);
     // A new session replaces (and so stops) any earlier one.

@@ -56,6 +56,10 @@ pub struct Peer {
     pub sightings: Option<UnboundedReceiver<Sighting>>,
     /// Wait before each of this player's own actions.
     pub pace: Duration,
+    /// Wait before this phone reveals for each computer roll, so that
+    /// people can follow the computer's turns ([`crate::protocol::Phone::pace_computer`]);
+    /// zero: at once.
+    pub computer_pace: Duration,
     /// The longest wait at the end for every peer to hold the final entry.
     pub linger: Duration,
     /// This player's nickname, as the others see it.

@@ -123,6 +123,12 @@ pub(super) async fn play(
     // The head whose roll or move the front was asked for.
     let mut asked: Option<Digest> = None;
     let mut finished: Option<Instant> = None;
+    // When this phone lets go of its reveal for the computer roll it
+    // holds, and which roll.
+    let mut pacing: Option<(Instant, u32)> = None;
+    if !peer.computer_pace.is_zero() {
+        phone.pace_computer();
+    }
     let me = phone.seat();
     // This player's own actions so far, and whether they chose to leave
     // (in this run, or before a restart: the log says so).
@@ -231,6 +237,10 @@ pub(super) async fn play(
             act = Some((Instant::now() + peer.pace, head));
         }
         let due = act.filter(|&(_, h)| h == head && acted != Some(head) && acting);
+        pacing = phone.held().map(|roll| match pacing {
+            Some((at, held)) if held == roll => (at, roll),
+            _ => (Instant::now() + peer.computer_pace, roll),
+        });
         // What this player does now, if anything.
         let action = tokio::select! {
             event = node.next() => {
@@ -272,6 +282,12 @@ pub(super) async fn play(
                     let seen = watch.observe(now(), &phone);
                     front.show(Progress::Silent(&watch.silent(now(), phone.waiting())))?;
                     carry_on(phone.observe(seen, &mut wire));
+                }
+                None
+            }
+            () = sleep_until(pacing.map_or(Instant::now(), |(at, _)| at)), if pacing.is_some() => {
+                if let Some((_, roll)) = pacing.take() {
+                    carry_on(phone.release(roll, &mut Wire { node, peers, me }));
                 }
                 None
             }

@@ -170,6 +170,13 @@ pub struct Phone {
     leaving: bool,
     /// The last roll this phone sent its reveal for.
     revealed: u32,
+    /// Whether this phone holds its reveal for each computer roll until
+    /// [`Phone::release`]: the app's, so that people can follow the
+    /// computer's turns, which would otherwise pass as fast as the
+    /// network ([`Phone::pace_computer`]).
+    paced: bool,
+    /// The computer roll this phone was let reveal for.
+    released: Option<u32>,
     /// Result signatures, by seat.
     signatures: BTreeMap<Colour, Signature>,
     /// How far back the last catch-up request to each seat's phone reached
@@ -244,6 +251,8 @@ impl Phone {
             timeouts: 0,
             leaving: false,
             revealed: 0,
+            paced: false,
+            released: None,
             signatures: BTreeMap::new(),
             backtrack: [0; 4],
         })
@@ -261,6 +270,33 @@ impl Phone {
     /// timer ran out, since this phone started.
     pub fn timeouts(&self) -> u32 {
         self.timeouts
+    }
+
+    /// Holds this phone's reveal for each computer roll until
+    /// [`Phone::release`]. Every phone can, or not: the roll comes once the
+    /// last reveal does, so the computer's turns pass at the pace of the
+    /// slowest phone, and nothing of the game depends on it.
+    pub fn pace_computer(&mut self) {
+        self.paced = true;
+    }
+
+    /// The computer roll this phone holds its reveal for, if any.
+    pub fn held(&self) -> Option<u32> {
+        match self.log.due() {
+            Due::Roll {
+                roll,
+                by: Actor::Computer,
+                ..
+            } if self.paced && self.released != Some(roll) => Some(roll),
+            _ => None,
+        }
+    }
+
+    /// Lets this phone reveal for the computer roll `roll`, which it held
+    /// ([`Phone::held`]), and does whatever is due.
+    pub fn release(&mut self, roll: u32, t: &mut dyn Transport) -> Result<(), PhoneError> {
+        self.released = Some(roll);
+        self.drive(t)
     }
 
     /// Announces where this phone's log stands (after joining or restarting)
@@ -561,6 +597,10 @@ impl Phone {
                     by: Actor::Computer,
                     ..
                 } if self.log.state().present().is_empty() => break,
+                Due::Roll {
+                    by: Actor::Computer,
+                    ..
+                } if self.held().is_some() => break,
                 Due::Roll {
                     roll,
                     by: Actor::Computer,

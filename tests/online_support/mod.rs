@@ -20,14 +20,22 @@ pub fn place(dir: &std::path::Path, name: &str) -> Place {
         listen: vec!["/ip4/127.0.0.1/tcp/0".parse().unwrap()],
         name: name.into(),
         discovery: Arc::new(SwarmMdns::new(Multicast::new(NoLock))),
+        // The computer's turns at the machine's pace, as on the command
+        // line: `app_online` shows the app's pace at work.
+        computer_pace: Duration::ZERO,
     }
 }
 
 /// A session of `part` for the app that keeps its files in `dir` and
 /// plays as `name`, and its updates.
 pub fn started(part: Part, dir: &std::path::Path, name: &str) -> (Session, mpsc::Receiver<Update>) {
+    started_at(part, place(dir, name))
+}
+
+/// A session of `part` at `place`, and its updates.
+pub fn started_at(part: Part, place: Place) -> (Session, mpsc::Receiver<Update>) {
     let (tx, updates) = mpsc::channel();
-    let session = Session::start(part, place(dir, name), move |u| {
+    let session = Session::start(part, place, move |u| {
         let _ = tx.send(u);
     });
     (session, updates)
