@@ -504,9 +504,9 @@ fn note(before: &Snapshot, after: &Snapshot, captured: Option<Capture>) -> Note 
     {
         return Note::Tie { face };
     }
-    // Several seats' turns at once (a catch-up, or computer seats played
-    // through while only this phone is there): no one roll or capture
-    // of them is the news, nor whose it was.
+    // Several seats' turns at once (a catch-up: computer seats' turns come
+    // one by one, as the app's phone holds its reveal for each computer
+    // roll): no one roll or capture of them is the news, nor whose it was.
     let new_rolls = after.rolls.get(before.rolls.len()..).unwrap_or_default();
     if new_rolls.iter().any(|r| r.seat != new_rolls[0].seat) {
         return Note::None;
