@@ -284,6 +284,23 @@ impl Newest {
         let newest = heard.newest.take()?;
         Some((newest, std::mem::take(&mut heard.replaced)))
     }
+
+    /// Home is left: the invitation `shown` and every one heard but not
+    /// shown yet (its wake-up still on its way), once each room, to be
+    /// declined, as nobody can answer them now.
+    pub fn unanswered(&self, shown: Option<Received>) -> Vec<Received> {
+        let heard = self
+            .take()
+            .into_iter()
+            .flat_map(|(newest, replaced)| std::iter::once(newest).chain(replaced));
+        let mut unanswered: Vec<Received> = Vec::new();
+        for received in shown.into_iter().chain(heard) {
+            if !unanswered.iter().any(|u| u.same_room(&received)) {
+                unanswered.push(received);
+            }
+        }
+        unanswered
+    }
 }
 
 /// The invited side while the app is open: hears invitations and sends
@@ -718,6 +735,19 @@ mod tests {
         assert_eq!(from(&shown), "host 29");
         assert_eq!(replaced.len(), MAX_REPLACED, "the latest replaced");
         assert_eq!(from(&replaced[0]), "host 21");
+
+        // Home left with one shown and two heard, one of them the shown
+        // one sent again: each room once.
+        let shown = invitation(40);
+        newest.put(invitation(41));
+        newest.put(shown.clone());
+        let unanswered = newest.unanswered(Some(shown));
+        assert_eq!(
+            unanswered.iter().map(from).collect::<Vec<_>>(),
+            ["host 40", "host 41"]
+        );
+        assert_eq!(newest.take(), None, "taken");
+        assert_eq!(newest.unanswered(None), []);
     }
 
     #[test]

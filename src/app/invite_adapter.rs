@@ -37,6 +37,10 @@ pub struct Invites {
     inbox: Option<Inbox>,
     /// The invitation shown, until it is answered.
     received: Option<Received>,
+    /// The invitations the inbox's node heard that wait for the UI
+    /// thread's wake-up ([`heard`]): declined with the one shown when Home
+    /// is left before they are shown.
+    heard: std::sync::Arc<invite::Newest>,
     /// The host's invite list: its friends, and the phones its room's node
     /// has seen.
     friends: Vec<Invitee>,
@@ -95,8 +99,10 @@ fn later(
 /// Shows each invitation the inbox's node hears, over whatever screen the
 /// player is on between games (the nearby rooms list's too, which runs on
 /// that node).
-pub(super) fn heard(window: slint::Weak<AppWindow>) -> impl Fn(Received) + Send + 'static {
-    let newest = std::sync::Arc::new(invite::Newest::default());
+pub(super) fn heard(
+    window: slint::Weak<AppWindow>,
+    newest: std::sync::Arc<invite::Newest>,
+) -> impl Fn(Received) + Send + 'static {
     move |received| {
         if !newest.put(received) {
             return;
@@ -107,8 +113,9 @@ pub(super) fn heard(window: slint::Weak<AppWindow>) -> impl Fn(Received) + Send 
                 return;
             };
             let mut s = online.borrow_mut();
-            // Heard just before a session began (which stopped the node
-            // that heard it): by the session's end it would be stale.
+            // Heard just after a session began (which stopped the node
+            // that heard it, and declined what it had heard before): by
+            // the session's end it would be stale.
             if s.session.is_some() {
                 return;
             }
@@ -156,8 +163,8 @@ fn listens(window: slint::Weak<AppWindow>) -> impl FnOnce(Result<(), String>) + 
 }
 
 /// A session is starting, joining the room of `link` if given: the inbox
-/// stops (the session's node is this phone now) and an unanswered
-/// invitation to another room is declined; the phones seen nearby are the
+/// stops (the session's node is this phone now) and the invitations not
+/// answered to other rooms are declined; the phones seen nearby are the
 /// new node's to find.
 pub fn session_begins(window: &AppWindow, invites: &mut Invites, link: Option<&str>) {
     let (code, host) = match link.map(Entry::read) {
@@ -165,16 +172,13 @@ pub fn session_begins(window: &AppWindow, invites: &mut Invites, link: Option<&s
         Some(Entry::Ticket(ticket)) => (Some(ticket.code()), Some(ticket.host())),
         _ => (None, None),
     };
-    // Joining the room it invites to answers it. So does joining another
-    // room of its host: the inbox's node, staying for the decline, would
-    // be connected to that host beside the session's node, and could take
-    // what the host sends the session.
-    if let Some(received) = &invites.received
-        && (Some(received.invitation.ticket.code()) == code || Some(received.host) == host)
-    {
-        invites.received = None;
-    }
-    away_from_home(window, invites);
+    // Joining the room an invitation invites to answers it. So does
+    // joining another room of its host: the inbox's node, staying for the
+    // decline, would be connected to that host beside the session's node,
+    // and could take what the host sends the session.
+    leave_home(window, invites, |received| {
+        Some(received.invitation.ticket.code()) == code || Some(received.host) == host
+    });
     room_gone(window, invites);
     invites.seen = Seen::new(&invites.known);
 }
@@ -194,12 +198,22 @@ pub fn room_gone(window: &AppWindow, invites: &mut Invites) {
 }
 
 /// Home is left for a game (online or offline): the inbox stops until
-/// Home or the join screen opens again, and an unanswered invitation is
-/// declined (its host would show this phone as invited for ever), which
-/// the inbox's node sends before it stops.
+/// Home or the join screen opens again, and the invitations not answered
+/// (the one shown, and any heard whose wake-up has not come yet) are
+/// declined (their hosts would show this phone as invited for ever),
+/// which the inbox's node sends before it stops.
 pub fn away_from_home(window: &AppWindow, invites: &mut Invites) {
-    if let (Some(received), Some(inbox)) = (invites.received.take(), &invites.inbox) {
-        inbox.decline(received);
+    leave_home(window, invites, |_| false);
+}
+
+/// Stops the inbox, declining the invitation shown and those heard but not
+/// shown yet, but the ones `answered`.
+fn leave_home(window: &AppWindow, invites: &mut Invites, answered: impl Fn(&Received) -> bool) {
+    let unanswered = invites.heard.unanswered(invites.received.take());
+    if let Some(inbox) = &invites.inbox {
+        for received in unanswered.into_iter().filter(|r| !answered(r)) {
+            inbox.decline(received);
+        }
     }
     invites.inbox = None;
     window.global::<InviteAdapter>().set_invited(false);
@@ -250,12 +264,13 @@ pub fn connect(window: &AppWindow, online: &Rc<RefCell<Online>>, name: Rc<dyn Fn
             inbox.rename(&chosen);
             return;
         }
+        let newest = std::sync::Arc::new(invite::Newest::default());
         let opened = online_adapter::identity(&s).and_then(|keypair| {
             Inbox::open(
                 keypair,
                 s.listen.clone(),
                 s.discovery.clone(),
-                heard(weak.clone()),
+                heard(weak.clone(), newest.clone()),
                 listens(weak.clone()),
             )
             .map_err(|e| e.to_string())
@@ -265,6 +280,7 @@ pub fn connect(window: &AppWindow, online: &Rc<RefCell<Online>>, name: Rc<dyn Fn
             Ok(inbox) => {
                 inbox.rename(&chosen);
                 s.invites.inbox = Some(inbox);
+                s.invites.heard = newest;
                 adapter.set_inbox_problem("".into());
             }
             Err(e) => adapter.set_inbox_problem(e.into()),
