@@ -209,6 +209,43 @@ fn a_screen_reader_hears_which_option_is_chosen() {
     assert_eq!(checked("4 players"), Some(true));
 }
 
+/// The colours offered are the rules' seating, and a colour that does not
+/// play in fewer players gives way to red.
+#[test]
+fn the_colours_offered_against_the_computer_are_the_seated_ones() {
+    let (_folder, app) = shown("seated-colours", 1);
+    let window = app.window();
+    find(window, "Play against the computer").mock_single_click(PointerEventButton::Left);
+    let offered = || {
+        ElementQuery::from_root(window)
+            .match_descendants()
+            .match_accessible_role(AccessibleRole::RadioButton)
+            .find_all()
+            .into_iter()
+            .filter_map(|e| e.accessible_label())
+            .filter(|l| ["Red", "Blue", "Green", "Yellow"].contains(&l.as_str()))
+            // (The query meets each element more than once.)
+            .fold(Vec::new(), |mut seen: Vec<String>, l| {
+                if !seen.iter().any(|s| s == l.as_str()) {
+                    seen.push(l.to_string());
+                }
+                seen
+            })
+    };
+    let setup = window.global::<SetupAdapter>();
+    find(window, "4 players").mock_single_click(PointerEventButton::Left);
+    assert_eq!(offered(), ["Red", "Blue", "Green", "Yellow"]);
+    find(window, "Yellow").mock_single_click(PointerEventButton::Left);
+    assert_eq!(setup.get_seat(), 3);
+    find(window, "3 players").mock_single_click(PointerEventButton::Left);
+    assert_eq!(offered(), ["Red", "Blue", "Green"]);
+    assert_eq!(setup.get_seat(), 0, "yellow does not play: red");
+    find(window, "Green").mock_single_click(PointerEventButton::Left);
+    find(window, "2 players").mock_single_click(PointerEventButton::Left);
+    assert_eq!(offered(), ["Red", "Green"]);
+    assert_eq!(setup.get_seat(), 2, "green plays in two");
+}
+
 #[test]
 fn a_game_on_this_device_outlives_the_app_until_it_is_left() {
     use clovece::app::Services;

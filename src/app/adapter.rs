@@ -351,6 +351,20 @@ impl App {
         });
 
         let setup = self.window.global::<SetupAdapter>();
+        setup.on_seated(|players| {
+            let hues: Vec<ui::Hue> = seating(players)
+                .iter()
+                .flat_map(|s| s.iter())
+                .map(hue)
+                .collect();
+            ModelRc::new(VecModel::from(hues))
+        });
+        setup.on_plays(|players, colour| {
+            let colour = usize::try_from(colour)
+                .ok()
+                .and_then(|i| Colour::ALL.get(i));
+            colour.is_some_and(|&c| seating(players).is_some_and(|s| s.contains(c)))
+        });
         let state = self.state.clone();
         setup.on_rename(move |seat, name| {
             if let Ok(seat) = usize::try_from(seat)
@@ -1394,6 +1408,12 @@ fn telling_name(players: &[ui::PlayerData], colour: Colour) -> SharedString {
     } else {
         mine.into()
     }
+}
+
+/// The rules' seating of a game of `players` (as the setup screen counts
+/// them: 2 to 4).
+fn seating(players: i32) -> Option<Seats> {
+    u8::try_from(players).ok().and_then(Seats::for_players)
 }
 
 pub(super) fn hue(colour: Colour) -> ui::Hue {
