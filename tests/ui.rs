@@ -11,8 +11,8 @@ use std::time::Duration;
 
 use clovece::app::App;
 use clovece::app::ui::{
-    AppAdapter, AppWindow, BoardTheme, ChoiceKind, GameAdapter, Hue, MatfyzAdapter, NoteKind,
-    OpeningKind, ResultAdapter, RoomProblem, Screen, SetupAdapter, Silence,
+    AppAdapter, AppWindow, AwayKind, BoardTheme, ChoiceKind, GameAdapter, Hue, MatfyzAdapter,
+    NoteKind, OpeningKind, ResultAdapter, RoomProblem, Screen, SetupAdapter, Silence,
 };
 use clovece::app::{COMPUTER_PACE, RESULT_DELAY};
 use i_slint_backend_testing::{AccessibleRole, ElementHandle, ElementQuery, mock_elapsed_time};
@@ -781,11 +781,16 @@ fn quiet_phones_are_said_with_the_time_before_the_computer_plays_for_them() {
 fn a_phone_back_in_a_game_is_told_the_computer_plays_for_it_until_the_turn_passes() {
     let (_folder, app) = against_the_computer("away", 4);
     let window = app.window();
+    let coming = "Coming back into the game…";
     let back = "You are back: the computer plays for you until the turn passes";
     assert!(!shows(window, back));
     // The online game (tested in online_game) sets it.
-    window.global::<GameAdapter>().set_away(true);
+    let game = window.global::<GameAdapter>();
+    game.set_away(AwayKind::Coming);
+    assert!(shows(window, coming));
+    game.set_away(AwayKind::Back);
     assert!(shows(window, back));
+    assert!(!shows(window, coming));
 }
 
 #[test]

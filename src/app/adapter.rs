@@ -858,7 +858,7 @@ fn start(
         adapter.set_leave_cost(leave_cost(LeaveCost::of(false, false)));
         adapter.set_stranded(false);
         adapter.set_silence(ui::Silence::default());
-        adapter.set_away(false);
+        adapter.set_away(ui::AwayKind::None);
         adapter.set_drawing(false);
         adapter.set_unwon(false);
         adapter.set_opening(ui::OpeningKind::None);

@@ -60,6 +60,9 @@ pub struct Snapshot {
     pub head: Digest,
     /// Who plays each colour now (`None`: not in play).
     pub control: [Option<Control>; 4],
+    /// The absent players certified back, who take their seats when the
+    /// turn passes.
+    pub returning: Colours,
     /// Every roll so far, oldest first.
     pub rolls: Vec<RollRecord>,
     /// Every move so far, oldest first: the board shows the one move
@@ -109,6 +112,7 @@ impl Snapshot {
             due: log.due(),
             head: log.head(),
             control: Colour::ALL.map(|c| state.control(c)),
+            returning: state.returning(),
             rolls: log.rolls().collect(),
             moves: log.moves().collect(),
             timer: header.timer,

@@ -20,7 +20,7 @@ use super::board::home_count;
 use super::invite_adapter::{self, Invites};
 use super::leave::LeaveCost;
 use super::online::{Part, Place, Problem, Session, Update};
-use super::online_game::OnlineGame;
+use super::online_game::{Away, OnlineGame};
 use super::qr;
 use super::resume_adapter;
 use super::room::{self, Room};
@@ -719,7 +719,11 @@ fn show_game(window: &AppWindow, s: &Online) {
     adapter.set_time_left(game.time_left().map_or(-1, i32::from));
     adapter.set_stranded(game.stranded(&s.silent));
     adapter.set_silence(silence(s));
-    adapter.set_away(game.away());
+    adapter.set_away(match game.away() {
+        None => ui::AwayKind::None,
+        Some(Away::Coming) => ui::AwayKind::Coming,
+        Some(Away::Back) => ui::AwayKind::Back,
+    });
     let sitters: Vec<Sitter> = game
         .snapshot()
         .shown()

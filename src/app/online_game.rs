@@ -18,6 +18,15 @@ use super::matfyz::Choice;
 use super::online::Snapshot;
 use super::turn_clock::TurnClock;
 
+/// A phone the others found gone, back in its game ([`OnlineGame::away`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Away {
+    /// The phones are voting it back.
+    Coming,
+    /// Voted back: it takes its seat when the turn passes.
+    Back,
+}
+
 /// An online game as this phone shows it.
 pub struct OnlineGame {
     snapshot: Snapshot,
@@ -304,12 +313,21 @@ impl OnlineGame {
         self.snapshot.control[colour.index()] == Some(Control::Left)
     }
 
-    /// Whether the others found this phone gone (it was killed, or off the
-    /// Wi-Fi) and the computer plays its seat until it takes the seat back,
-    /// when the turn passes: never once the game is over, as no turn passes.
-    pub fn away(&self) -> bool {
-        self.snapshot.control[self.me().index()] == Some(Control::Absent)
-            && !matches!(self.snapshot.due, Due::Over(_))
+    /// Where this phone stands if the others found it gone (it was killed,
+    /// or off the Wi-Fi) and the computer plays its seat: coming back (the
+    /// phones vote it back), or back, taking the seat when the turn
+    /// passes. None once the game is over, as no turn passes.
+    pub fn away(&self) -> Option<Away> {
+        let me = self.me();
+        if self.snapshot.control[me.index()] != Some(Control::Absent)
+            || matches!(self.snapshot.due, Due::Over(_))
+        {
+            None
+        } else if self.snapshot.returning.contains(me) {
+            Some(Away::Back)
+        } else {
+            Some(Away::Coming)
+        }
     }
 
     /// Whether the computer plays `colour` now (a computer seat, or a
@@ -583,6 +601,7 @@ mod tests {
             due,
             head: Digest([0; 32]),
             control,
+            returning: Colours::NONE,
             rolls: Vec::new(),
             moves: Vec::new(),
             withheld: Colours::NONE,
@@ -685,16 +704,21 @@ mod tests {
         let me = shown.me;
         shown.control[me.index()] = Some(Control::Absent);
         let mut game = OnlineGame::new(shown.clone());
-        assert!(game.away());
+        assert_eq!(game.away(), Some(Away::Coming));
         assert!(game.computer(me), "its chip wears the computer's mark");
+        // Voted back: it takes the seat when the turn passes.
+        shown.returning = Colours::one(me);
+        game.update(shown.clone());
+        assert_eq!(game.away(), Some(Away::Back));
         // A game that ended while it was away: no turn will pass.
         let mut over = shown.clone();
         over.due = Due::Over(End::Won(Colour::Blue));
         game.update(over);
-        assert!(!game.away());
+        assert_eq!(game.away(), None);
         shown.control[me.index()] = Some(Control::Player);
+        shown.returning = Colours::NONE;
         game.update(shown);
-        assert!(!game.away());
+        assert_eq!(game.away(), None);
     }
 
     #[test]

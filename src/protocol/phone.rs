@@ -280,14 +280,16 @@ impl Phone {
         self.paced = true;
     }
 
-    /// The computer roll this phone holds its reveal for, if any.
+    /// The computer roll this phone holds its reveal for, if any (not one
+    /// it revealed for already, as the player's roll it was before the
+    /// player was found gone).
     pub fn held(&self) -> Option<u32> {
         match self.log.due() {
             Due::Roll {
                 roll,
                 by: Actor::Computer,
                 ..
-            } if self.paced && self.released != Some(roll) => Some(roll),
+            } if self.paced && self.released != Some(roll) && self.revealed < roll => Some(roll),
             _ => None,
         }
     }
@@ -553,8 +555,10 @@ impl Phone {
         self.gone = Colours::NONE;
         if let Offered::Replaced { .. } = offered {
             // The rolls since the fork are due again, maybe with other
-            // rollers: this phone's reveals for them must go out again.
+            // rollers: this phone's reveals for them must go out again
+            // (each computer roll's after its pause, as the first time).
             self.revealed = self.revealed.min(self.log.state().rolls());
+            self.released = None;
         }
         if let Due::Roll { roll, .. } = self.log.due() {
             self.reveals.retain(|&(r, _), _| r >= roll);
