@@ -11,7 +11,8 @@ use clovece::protocol::{
 };
 use clovece::rules::Colour;
 use protocol_support::{
-    Sent, certified_gone, move_due_for, phone_of, play_until, roll_due_for, table_until,
+    Sent, certified_gone, move_due_for, phone_of, play_until, prepared_phone_of, roll_due_for,
+    table_until,
 };
 
 const RED: Colour = Colour::Red;
@@ -70,34 +71,13 @@ fn a_paced_phone_reveals_for_a_computer_roll_only_once_released() {
     let Due::Roll { roll, .. } = table.log().due() else {
         panic!("the computer's roll for blue is due");
     };
-    // `seat`'s phone, caught up with the log: what it sent.
-    let caught_up = |seat: Colour, paced: bool| {
-        let player = table.player(seat).unwrap();
-        let mut phone = Phone::new(
-            table.log().header().clone(),
-            &player.keypair,
-            player.secret.clone(),
-            None,
-        )
-        .unwrap();
-        if paced {
-            phone.pace_computer();
-        }
-        let mut out = Sent::default();
-        let entries = Message::Entries {
-            entries: table.log().entries().to_vec(),
-        };
-        let from = if seat == RED { GREEN } else { RED };
-        phone.receive(from, &entries.encode(), &mut out).unwrap();
-        assert_eq!(phone.log().due(), table.log().due(), "caught up");
-        (phone, out)
-    };
     let revealed = |seat: Colour, out: &mut Sent| {
         out.take().iter().any(
             |m| matches!(m, Message::Reveal(Reveal { roll: r, seat: s, .. }) if *r == roll && *s == seat),
         )
     };
-    let (mut red, mut out) = caught_up(RED, true);
+    let (mut red, mut out) = prepared_phone_of(&table, RED, None, Phone::pace_computer);
+    assert_eq!(red.log().due(), table.log().due(), "caught up");
     assert_eq!(red.held(), Some(roll));
     red.tick(&mut out).unwrap();
     assert!(!revealed(RED, &mut out), "held");
@@ -105,7 +85,7 @@ fn a_paced_phone_reveals_for_a_computer_roll_only_once_released() {
     assert!(revealed(RED, &mut out));
     assert_eq!(red.held(), None);
     // An unpaced phone (the command line's) reveals at once.
-    let (green, mut out) = caught_up(GREEN, false);
+    let (green, mut out) = phone_of(&table, GREEN, None);
     assert_eq!(green.held(), None);
     assert!(revealed(GREEN, &mut out));
 }

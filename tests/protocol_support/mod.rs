@@ -121,6 +121,16 @@ pub fn acted_since(seat: Colour, since: usize) -> impl Fn(&Table) -> bool {
 /// `seat`'s phone in `table`'s game (saving to `dir` if given), caught up
 /// with the log.
 pub fn phone_of(table: &Table, seat: Colour, dir: Option<&Path>) -> (Phone, Sent) {
+    prepared_phone_of(table, seat, dir, |_| {})
+}
+
+/// [`phone_of`], with `prepare` done to the phone before it catches up.
+pub fn prepared_phone_of(
+    table: &Table,
+    seat: Colour,
+    dir: Option<&Path>,
+    prepare: impl FnOnce(&mut Phone),
+) -> (Phone, Sent) {
     let player = table.player(seat).expect("a player's seat");
     let mut phone = Phone::new(
         table.log().header().clone(),
@@ -129,6 +139,7 @@ pub fn phone_of(table: &Table, seat: Colour, dir: Option<&Path>) -> (Phone, Sent
         dir,
     )
     .unwrap();
+    prepare(&mut phone);
     let mut out = Sent::default();
     for chunk in table.log().entries().chunks(100) {
         let batch = Message::Entries {
