@@ -164,18 +164,7 @@ fn tally_data(tally: &Tally) -> ui::TallyData {
         losses: count(u64::from(tally.losses)),
         left: count(u64::from(tally.left)),
         dropped: count(u64::from(tally.dropped)),
-        win_rate: tally.win_rate().map_or(-1, per_cent),
-    }
-}
-
-/// A win rate in whole per cent (the screen is no place for decimals),
-/// 100 % only for every game won and 0 % only for none: 199 wins of 200
-/// are 99 %, not the perfect record that rounding would show.
-fn per_cent(rate: f64) -> i32 {
-    let whole = (rate * 100.0).round() as i32;
-    match rate {
-        0.0 | 1.0 => whole,
-        _ => whole.clamp(1, 99),
+        win_rate: tally.win_rate(100).map_or(-1, |p| count(p.into())),
     }
 }
 
@@ -216,15 +205,6 @@ mod tests {
                 },
             ],
         }
-    }
-
-    #[test]
-    fn only_a_perfect_record_shows_100_per_cent_and_only_no_win_0() {
-        assert_eq!(per_cent(1.0), 100);
-        assert_eq!(per_cent(199.0 / 200.0), 99);
-        assert_eq!(per_cent(2.0 / 3.0), 67);
-        assert_eq!(per_cent(1.0 / 300.0), 1);
-        assert_eq!(per_cent(0.0), 0);
     }
 
     #[test]

@@ -31,10 +31,21 @@ impl Tally {
         self.dropped += u32::from(outcome == Outcome::Dropped);
     }
 
-    /// Wins over wins and losses; `None` before the first game.
-    pub fn win_rate(&self) -> Option<f64> {
-        let decided = self.wins + self.losses;
-        (decided > 0).then(|| f64::from(self.wins) / f64::from(decided))
+    /// Wins over wins and losses in `steps` to the whole (100: per cent),
+    /// rounded; `None` before the first game. Only a perfect record rounds
+    /// to `steps` and only no win to 0: 199 wins of 200 are 99 per cent,
+    /// not the perfect record that plain rounding would show.
+    pub fn win_rate(&self, steps: u32) -> Option<u32> {
+        let decided = u64::from(self.wins) + u64::from(self.losses);
+        let wins = u64::from(self.wins);
+        let steps = u64::from(steps);
+        let rounded = (2 * wins * steps + decided).checked_div(2 * decided)?;
+        let rounded = match wins {
+            0 => 0,
+            _ if wins == decided => steps,
+            _ => rounded.clamp(1, steps.saturating_sub(1)),
+        };
+        Some(u32::try_from(rounded).unwrap_or(u32::MAX))
     }
 }
 
@@ -45,8 +56,8 @@ impl fmt::Display for Tally {
             "games {} wins {} losses {} left {} dropped {} win-rate ",
             self.games, self.wins, self.losses, self.left, self.dropped
         )?;
-        match self.win_rate() {
-            Some(rate) => write!(f, "{:.1}%", rate * 100.0),
+        match self.win_rate(1000) {
+            Some(per_mille) => write!(f, "{}.{}%", per_mille / 10, per_mille % 10),
             None => f.write_str("-"),
         }
     }
@@ -182,13 +193,13 @@ mod tests {
                 dropped: 1
             }
         );
-        assert_eq!(a.overall.win_rate(), Some(0.25));
-        assert_eq!(a.by_rules["classic"].win_rate(), Some(1.0 / 3.0));
-        assert_eq!(a.by_rules["matfyz"].win_rate(), Some(0.0));
+        assert_eq!(a.overall.win_rate(100), Some(25));
+        assert_eq!(a.by_rules["classic"].win_rate(1000), Some(333));
+        assert_eq!(a.by_rules["matfyz"].win_rate(100), Some(0));
         assert_eq!(a.dice, [3, 0, 0, 0, 0, 6]);
         assert_eq!(a.name, "nick-a");
         let b = stats.iter().find(|p| p.peer == "b").unwrap();
-        assert_eq!(b.overall.win_rate(), Some(2.0 / 3.0));
+        assert_eq!(b.overall.win_rate(1000), Some(667));
     }
 
     #[test]
@@ -238,7 +249,39 @@ mod tests {
 
     #[test]
     fn no_games_is_no_win_rate() {
-        assert_eq!(Tally::default().win_rate(), None);
+        assert_eq!(Tally::default().win_rate(100), None);
         assert!(Tally::default().to_string().ends_with("win-rate -"));
+    }
+
+    #[test]
+    fn only_a_perfect_record_rounds_to_the_whole_and_only_no_win_to_0() {
+        let rate = |wins, losses, steps| {
+            Tally {
+                wins,
+                losses,
+                ..Tally::default()
+            }
+            .win_rate(steps)
+        };
+        assert_eq!(rate(1, 0, 100), Some(100));
+        assert_eq!(rate(199, 1, 100), Some(99));
+        assert_eq!(rate(2, 1, 100), Some(67));
+        assert_eq!(rate(1, 299, 100), Some(1));
+        assert_eq!(rate(0, 5, 100), Some(0));
+        assert_eq!(rate(u32::MAX, 1, 100), Some(99), "no overflow");
+        let printed = |wins, losses| {
+            let tally = Tally {
+                games: wins + losses,
+                wins,
+                losses,
+                ..Tally::default()
+            };
+            tally.to_string().rsplit(' ').next().unwrap().to_owned()
+        };
+        assert_eq!(printed(1999, 1), "99.9%");
+        assert_eq!(printed(1, 3999), "0.1%");
+        assert_eq!(printed(1, 2), "33.3%");
+        assert_eq!(printed(3, 0), "100.0%");
+        assert_eq!(printed(0, 3), "0.0%");
     }
 }
