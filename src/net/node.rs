@@ -688,7 +688,16 @@ impl Node {
         let limits = self.limits;
         if self.peers.len() >= self.forget_at && !self.peers.contains_key(&peer) {
             let now = Instant::now();
-            self.peers.retain(|_, p| !p.idle(now));
+            let idle: Vec<PeerId> = (self.peers.iter())
+                .filter_map(|(&id, p)| p.idle(now).then_some(id))
+                .collect();
+            // libp2p-mdns forgets them too: it names a phone only once
+            // for each address, so a real phone still answering would
+            // stay nearby with no address left to dial.
+            for id in &idle {
+                self.peers.remove(id);
+                self.forget_sighting(id);
+            }
             // Peers that are not idle stay; the next look waits until the
             // map has doubled, so that looking stays cheap per peer added.
             self.forget_at = MAX_PEERS.max(2 * self.peers.len());
