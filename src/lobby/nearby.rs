@@ -340,6 +340,9 @@ pub async fn keep(
                     found(&mut known, &list, node, peer);
                     Vec::new()
                 }
+                // A phone named by its address is asked there still: its
+                // room goes when it stops answering.
+                Event::Expired(peer) if told.contains(&peer) => Vec::new(),
                 // The phone stopped announcing itself: no more questions
                 // to it until it is found again.
                 Event::Expired(peer) => {
