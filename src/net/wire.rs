@@ -2,8 +2,10 @@
 //! `/clovece/log/1`, where a request is a [`Batch`] of messages with
 //! sequence numbers and the answer is an [`Ack`]. Both are postcard, read
 //! with a hard size bound before anything is decoded, and must be exactly
-//! one value: a stream that is too long, malformed or has bytes left over
-//! is refused, which gets the sending peer disconnected.
+//! one value. A request that is too long, malformed or has bytes left over
+//! is refused, which gets the sending peer disconnected; such an answer
+//! fails its batch, which is sent again, as after an answer that
+//! acknowledges nothing.
 //!
 //! A refused request is read as a [`Request::Refused`] value rather than an
 //! error, because libp2p's request-response drops errors from reading a
