@@ -873,6 +873,16 @@ fn the_notes_of_what_befell_a_seat_say_whose_it_was() {
             "Yellow: no piece can move — turn lost",
         ),
         (
+            NoteKind::Unused,
+            4,
+            "Yellow: no piece can move with the 4 left — turn over",
+        ),
+        (
+            NoteKind::Unused,
+            0,
+            "Yellow: no piece can move with the rolls left — turn over",
+        ),
+        (
             NoteKind::NoSix,
             0,
             "Yellow: no six in three tries — turn lost",

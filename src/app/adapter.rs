@@ -1367,6 +1367,10 @@ pub(super) fn note(note: Note, you: Option<Colour>, players: &[ui::PlayerData]) 
             let face = die.map_or(0, Die::get);
             (ui::NoteKind::TurnLost, face, seat, seat, seat)
         }
+        Note::Unused { seat, die } => {
+            let face = die.map_or(0, Die::get);
+            (ui::NoteKind::Unused, face, seat, seat, seat)
+        }
         Note::NoSix { seat } => (ui::NoteKind::NoSix, 0, seat, seat, seat),
         Note::TryAgain { attempt } => (ui::NoteKind::TryAgain, attempt, red, red, red),
         Note::RollAgain => (ui::NoteKind::RollAgain, 0, red, red, red),

@@ -31,6 +31,10 @@ pub enum Note {
     /// the roll, if it was the turn's only one (a Matfyz turn loses its
     /// sixes with it).
     TurnLost { seat: Colour, die: Option<Die> },
+    /// Matfyz: `seat` moved, and no piece could use the rolls its run
+    /// left: they are lost and the die passes on. `die` is the roll left,
+    /// if it was one.
+    Unused { seat: Colour, die: Option<Die> },
     /// `seat`, with no piece out to move, rolled no six in its three
     /// tries: the die passes on.
     NoSix { seat: Colour },
@@ -103,6 +107,38 @@ impl Note {
                 | Note::Gone { .. }
                 | Note::Undone
         )
+    }
+
+    /// The note of a Matfyz turn that ended with rolls no piece could use,
+    /// from the game `before` and `after` one run, if it did (a run that
+    /// brought its pieces home, or left rolls to use, did not).
+    pub fn unused(before: &Game, after: &Game) -> Option<Note> {
+        if !unused_rolls(after).is_empty() || matches!(after.next(), Next::Won { .. }) {
+            return None;
+        }
+        let run = before.legal_moves().into_iter().find_map(|mv| {
+            let mut played = *before;
+            played.play(mv).ok()?;
+            match mv {
+                Move::Matfyz(run) if played == *after => Some(run),
+                _ => None,
+            }
+        })?;
+        let mut left = unused_rolls(before);
+        for die in run.rolls() {
+            if let Some(at) = left.iter().position(|&d| d == die) {
+                left.remove(at);
+            }
+        }
+        let die = match left[..] {
+            [] => return None,
+            [one] => Some(one),
+            _ => None,
+        };
+        Some(Note::Unused {
+            seat: run.seat(),
+            die,
+        })
     }
 
     /// The note of `capture`, made by the player `by` in `game`.
@@ -927,5 +963,53 @@ pub(super) mod tests {
             before.iter().map(|p| p.id).collect::<Vec<_>>(),
             "the order stays"
         );
+    }
+
+    /// Red in turn with a six and a four: its red piece on T34, which the
+    /// six brings to H1, and a blue piece in its base (it holds green and
+    /// yellow at home).
+    pub(in crate::app) fn red_near_home_with_six_and_four() -> Game {
+        use Colour::{Blue, Green, Red, Yellow};
+        let layout = rules::Layout {
+            seats: Seats::for_players(2).unwrap(),
+            turn: Red,
+            bases: vec![(Red, vec![Blue]), (Green, vec![Red, Blue, Green, Yellow])],
+            homes: vec![
+                (Red, [None, None, Some(Green), Some(Yellow)]),
+                (Green, [None; 4]),
+            ],
+            track: vec![(34, Red)],
+            rolls: six_and(4),
+            done: vec![],
+        };
+        Game::Matfyz(rules::Game::new(rules::Position::new(&layout).unwrap()))
+    }
+
+    #[test]
+    fn a_matfyz_run_that_leaves_a_roll_no_piece_can_use_says_it_is_lost() {
+        let before = red_near_home_with_six_and_four();
+        let after = |to: Place| {
+            let mv = (before.legal_moves().into_iter())
+                .find(|mv| matches!(mv, Move::Matfyz(run) if run.to() == to))
+                .unwrap();
+            let mut after = before;
+            after.play(mv).unwrap();
+            after
+        };
+        let lost = Note::Unused {
+            seat: Colour::Red,
+            die: Some(die(4)),
+        };
+        let home = after(Place::Home(1));
+        assert_eq!(Note::unused(&before, &home), Some(lost), "the 4 is lost");
+        let both = after(Place::Track(4));
+        assert_eq!(Note::unused(&before, &both), None, "both rolls used");
+        let red_next = after(Place::Track(0));
+        assert_eq!(
+            Note::unused(&before, &red_next),
+            None,
+            "the 4 is the red piece's"
+        );
+        assert_eq!(Note::unused(&before, &before), None, "no run");
     }
 }

@@ -465,6 +465,7 @@ impl OfflineGame {
 
     /// Plays `mv`, chosen by the computer or by a person.
     fn play(&mut self, mv: Move, by_computer: bool) -> Result<Note, FlowError> {
+        let before = *self.game();
         let played = self.board.play(mv)?;
         self.keep(Step::Move(mv, by_computer));
         self.clock.restart();
@@ -483,7 +484,7 @@ impl OfflineGame {
             _ if played.won => Note::Won { winner: by },
             Some(capture) => Note::capture(self.game(), capture, by),
             None if rolled_six => Note::RollAgain,
-            None => Note::None,
+            None => Note::unused(&before, self.game()).unwrap_or(Note::None),
         };
         Ok(self.tell(note, by_computer))
     }
@@ -1174,6 +1175,22 @@ mod tests {
         let game = Game::Matfyz(rules_matfyz::Game::new(position));
         let players = vec![human("Anna"), human("Boris"), human("Cyril")];
         OfflineGame::resume(game, players).unwrap()
+    }
+
+    #[test]
+    fn a_matfyz_run_that_leaves_a_roll_no_piece_can_use_says_it_is_lost() {
+        let game = crate::app::board::tests::red_near_home_with_six_and_four();
+        let players = vec![human("Anna"), human("Boris")];
+        let mut game = OfflineGame::resume(game, players).unwrap();
+        let home = (game.game().legal_moves().into_iter())
+            .find(|mv| matches!(mv, Move::Matfyz(run) if run.to() == Place::Home(1)))
+            .unwrap();
+        let lost = Note::Unused {
+            seat: Colour::Red,
+            die: Some(Die::new(4).unwrap()),
+        };
+        assert_eq!(game.play(home, false), Ok(lost));
+        assert_eq!(game.note(), lost);
     }
 
     /// Matfyz players with as many pieces home are placed by how far into

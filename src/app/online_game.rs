@@ -551,6 +551,12 @@ fn note(before: &Snapshot, after: &Snapshot, captured: Option<Capture>) -> Note 
     if let (Some(capture), Some(by), Some(game)) = (captured, mover, &after.game) {
         return Note::capture(game, capture, by);
     }
+    // A Matfyz run that left rolls no piece could use.
+    if let (Due::Move { .. }, Some(b), Some(a)) = (before.due, &before.game, &after.game)
+        && let Some(unused) = Note::unused(b, a)
+    {
+        return unused;
+    }
     let next = after.game.map(|g| g.next());
     let rolled = after.rolls.len() > before.rolls.len();
     match (after.rolls.last(), next) {
@@ -1421,6 +1427,30 @@ mod tests {
                 die: None
             }
         );
+    }
+
+    #[test]
+    fn a_matfyz_run_that_leaves_a_roll_no_piece_can_use_says_it_is_lost() {
+        let game = crate::app::board::tests::red_near_home_with_six_and_four();
+        let mover = Actor::Player(Colour::Red);
+        let before = snapshot(
+            game,
+            Due::Move {
+                seat: Colour::Red,
+                by: mover,
+            },
+        );
+        let home = (game.legal_moves().into_iter())
+            .find(|mv| matches!(mv, Move::Matfyz(run) if run.to() == Place::Home(1)))
+            .unwrap();
+        let mut moved = game;
+        moved.play(home).unwrap();
+        let after = snapshot(moved, due_roll(Colour::Green));
+        let lost = Note::Unused {
+            seat: Colour::Red,
+            die: Some(Die::new(4).unwrap()),
+        };
+        assert_eq!(note(&before, &after, None), lost);
     }
 
     #[test]
