@@ -930,6 +930,15 @@ fn the_notes_of_what_befell_a_seat_say_whose_it_was() {
         let named = said.replace("Yellow", "Ivo");
         assert!(shows(window, &named), "{named}");
     }
+    // A capture names colours, shown with their marks (the screenshots'
+    // "● Rot schlägt ▬ Grün"), spoken without.
+    adapter.set_note(clovece::app::ui::Note {
+        kind: NoteKind::Captured,
+        piece: Hue::Green,
+        by: Hue::Red,
+        ..Default::default()
+    });
+    assert!(shows(window, "Green captured by Red"));
     // Said to the device's one person about their own time, which agrees
     // with no one's gender in any language.
     adapter.set_note(clovece::app::ui::Note {
