@@ -17,13 +17,13 @@ use std::time::Duration;
 use clovece::app::dice::Dice;
 use clovece::app::geometry::Spot;
 use clovece::app::offline::{OfflineGame, Player, Setup};
-use clovece::app::ui::{AppWindow, BoardTheme, SettingsAdapter};
+use clovece::app::ui::{AppWindow, BoardTheme, GameAdapter, SettingsAdapter};
 use clovece::protocol::header::TurnTimer;
 use clovece::rules::{Colour, Die, Game, HouseRules, Place, Seats, classic, matfyz};
 use clovece::rules::{Next, RuleSet};
 use i_slint_backend_testing::mock_elapsed_time;
-use slint::ComponentHandle;
 use slint::platform::PointerEventButton;
+use slint::{ComponentHandle, Model};
 
 /// A pixel differs when one of its channels differs by more than this.
 const CHANNEL_TOLERANCE: u8 = 40;
@@ -279,7 +279,9 @@ fn the_classic_board_on_a_small_phone_leaves_the_panel_and_players_their_room() 
 }
 
 /// The longest name of the game (German) fits the game's header of a
-/// small phone whole, rather than cut off.
+/// small phone whole, rather than cut off; and four chips, three of them
+/// counting down a wait, keep their seconds (until session 52 they said
+/// "Warten: 0:3").
 #[test]
 fn the_german_board_on_a_small_phone_names_the_whole_game() {
     ui_support::init();
@@ -289,6 +291,12 @@ fn the_german_board_on_a_small_phone_names_the_whole_game() {
     settings.set_language(5); // Deutsch
     settings.invoke_changed();
     app.resume(mid_game());
+    let game = app.window().global::<GameAdapter>();
+    let mut players: Vec<_> = game.get_players().iter().collect();
+    for (player, waited) in players[1..].iter_mut().zip([32, 5, 41]) {
+        player.waiting = waited;
+    }
+    game.set_players(slint::ModelRc::new(slint::VecModel::from(players)));
     check(app.window(), SMALL_PHONE, "board-classic-german");
 }
 
@@ -307,8 +315,7 @@ fn the_matfyz_board_on_a_small_phone_leaves_the_panel_and_holdings_their_room() 
 /// until session 52, the chips' home rows were cut off).
 #[test]
 fn the_matfyz_board_waiting_for_a_phone_says_so_on_a_small_phone() {
-    use clovece::app::ui::{GameAdapter, Hue, NoteKind, Silence};
-    use slint::{ComponentHandle, Model};
+    use clovece::app::ui::{Hue, NoteKind, Silence};
     ui_support::init();
     let folder = ui_support::settings_dir("shot-matfyz-waiting");
     let app = ui_support::app(folder.path(), 1);
