@@ -749,6 +749,26 @@ fn a_dropped_player_is_marked_with_the_time_waited_and_the_computer_with_its_mar
     assert!(shows(window, "0:32"));
 }
 
+/// The question whether to leave covers the turn clock: while the player
+/// is to act, it shows the time left itself.
+#[test]
+fn asked_whether_to_leave_the_player_sees_their_time_run() {
+    let (_folder, app) = against_the_computer("leave-clock", 1);
+    let window = app.window();
+    let game = window.global::<GameAdapter>();
+    game.set_time_left(12);
+    game.set_can_roll(true);
+    let clocks = || ElementHandle::find_by_accessible_label(window, "12 seconds left").count();
+    let under = clocks();
+    assert!(under > 0, "the turn line's clock");
+    back(window);
+    assert!(shows(window, "Leave this game?"));
+    assert!(clocks() > under, "the question's clock too");
+    // Another's turn runs no clock of this player's.
+    game.set_can_roll(false);
+    assert_eq!(clocks(), under);
+}
+
 #[test]
 fn quiet_phones_are_said_with_the_time_before_the_computer_plays_for_them() {
     let (_folder, app) = against_the_computer("silence", 4);
