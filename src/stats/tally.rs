@@ -36,14 +36,14 @@ impl Tally {
     /// to `steps` and only no win to 0: 199 wins of 200 are 99 per cent,
     /// not the perfect record that plain rounding would show.
     pub fn win_rate(&self, steps: u32) -> Option<u32> {
-        let decided = u64::from(self.wins) + u64::from(self.losses);
-        let wins = u64::from(self.wins);
-        let steps = u64::from(steps);
+        let decided = u128::from(self.wins) + u128::from(self.losses);
+        let wins = u128::from(self.wins);
+        let steps = u128::from(steps);
         let rounded = (2 * wins * steps + decided).checked_div(2 * decided)?;
         let rounded = match wins {
             0 => 0,
             _ if wins == decided => steps,
-            _ => rounded.clamp(1, steps.saturating_sub(1)),
+            _ => rounded.clamp(1.min(steps), steps.saturating_sub(1).max(1)),
         };
         Some(u32::try_from(rounded).unwrap_or(u32::MAX))
     }
@@ -269,6 +269,9 @@ mod tests {
         assert_eq!(rate(1, 299, 100), Some(1));
         assert_eq!(rate(0, 5, 100), Some(0));
         assert_eq!(rate(u32::MAX, 1, 100), Some(99), "no overflow");
+        assert_eq!(rate(u32::MAX, 1, u32::MAX), Some(u32::MAX - 1));
+        assert_eq!(rate(1, 1, 0), Some(0), "no steps, no panic");
+        assert_eq!(rate(1, 1, 1), Some(1));
         let printed = |wins, losses| {
             let tally = Tally {
                 games: wins + losses,
