@@ -215,12 +215,14 @@ pub async fn run(
     // Whether the player left the room as its game started.
     let mut left = false;
     // A resumed game's nicknames, said at its setup, come from its book.
-    let (mut node, phone, book, names) = match start {
+    // And what the other players' phones sent of the game before a
+    // guest had its start.
+    let (mut node, phone, book, names, early) = match start {
         Start::Resume(saved) => {
             let (node, phone, book) =
                 resume(&keypair, *saved, &dir, config, sightings, front).await?;
             let names = book.names.clone();
-            (node, phone, book, names)
+            (node, phone, book, names, Vec::new())
         }
         Start::Host(table, organiser) => {
             let secret = DiceSecret::generate()?;
@@ -231,7 +233,7 @@ pub async fn run(
             .await?;
             let phone = new_phone(header, &keypair, secret, &dir)?;
             let (book, names) = book_and_names(peers);
-            (node, phone, book, names)
+            (node, phone, book, names, Vec::new())
         }
         Start::Join(joining) => {
             let secret = DiceSecret::generate()?;
@@ -249,7 +251,7 @@ pub async fn run(
             let phone = new_phone(joined.header, &keypair, secret, &dir)?;
             left = joined.left;
             let (book, names) = book_and_names(joined.peers);
-            (node, phone, book, names)
+            (node, phone, book, names, joined.early)
         }
     };
     let book = Book {
@@ -274,7 +276,7 @@ pub async fn run(
     let seated = by_colour(&phone, &names);
     // The setup's players come host first (a resumed game's from its book).
     let hosted = names.first().map(|(id, _)| *id) == Some(node.peer_id());
-    let phone = play::play(&mut node, phone, &peer, (&seated, hosted), front).await?;
+    let phone = play::play(&mut node, phone, &peer, (&seated, hosted), early, front).await?;
     Ok(Finished { phone, names })
 }
 

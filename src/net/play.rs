@@ -90,12 +90,14 @@ fn carry_on(done: Result<(), PhoneError>) {
 /// Plays the game to its end (or this player's leave), shows the result
 /// and lingers until every peer holds the final entry. Shows this player's
 /// seat, every seat's nickname (`names`, by colour) and whether this phone
-/// `hosted` the room first.
+/// `hosted` the room first; takes what the players' phones sent before it
+/// played (`early`: a guest's, heard before its start) first.
 pub(super) async fn play(
     node: &mut Node,
     mut phone: Phone,
     peer: &Peer,
     (names, hosted): (&[String; 4], bool),
+    early: Vec<(PeerId, Vec<u8>)>,
     front: &mut dyn Front,
 ) -> Result<Phone, GameError> {
     let header = phone.log().header().header.clone();
@@ -140,6 +142,18 @@ pub(super) async fn play(
     front.show(Progress::Seat { me, names, hosted })?;
     report_seats(&phone, &mut controls, front)?;
     carry_on(phone.start(&mut Wire { node, peers, me }));
+    for (from, bytes) in early {
+        if let Some(colour) = colour_of(from) {
+            watch.heard(colour, now());
+            take(
+                &mut phone,
+                &mut Wire { node, peers, me },
+                &mut heads,
+                (colour, from),
+                &bytes,
+            );
+        }
+    }
     if left {
         // Should a certificate take the leave out, it is signed again.
         carry_on(phone.leave(&mut Wire { node, peers, me }));
@@ -256,19 +270,7 @@ pub(super) async fn play(
                     && let Some(colour) = colour_of(from)
                 {
                     watch.heard(colour, now());
-                    if let Some(Envelope::Log(message)) = Envelope::unframe(&bytes) {
-                            if let Ok(Message::Status { head, .. }) = Message::decode(&message) {
-                                heads[colour.index()] = Some(head);
-                            }
-                            match phone.receive(colour, &message, &mut Wire { node, peers, me }) {
-                                // Checking it may have cost a signature or a
-                                // computer's move: a phone that sends what no
-                                // honest phone would is not heard again.
-                                Err(e) if e.blames_sender() => node.ban(from, format!("{colour}: {e}")),
-                                Err(e) => warn!(%colour, "refused a message: {e}"),
-                                Ok(()) => {}
-                            }
-                    }
+                    take(&mut phone, &mut Wire { node, peers, me }, &mut heads, (colour, from), &bytes);
                 }
                 None
             }
@@ -329,5 +331,29 @@ pub(super) async fn play(
             carry_on(phone.leave(&mut wire));
             left = true;
         }
+    }
+}
+
+/// Takes what the phone of `colour` (`from`) sent, if it is a message of
+/// the game's log: the head its status names goes into `heads`.
+fn take(
+    phone: &mut Phone,
+    wire: &mut Wire,
+    heads: &mut [Option<Digest>; 4],
+    (colour, from): (Colour, PeerId),
+    bytes: &[u8],
+) {
+    let Some(Envelope::Log(message)) = Envelope::unframe(bytes) else {
+        return;
+    };
+    if let Ok(Message::Status { head, .. }) = Message::decode(&message) {
+        heads[colour.index()] = Some(head);
+    }
+    match phone.receive(colour, &message, wire) {
+        // Checking it may have cost a signature or a computer's move: a
+        // phone that sends what no honest phone would is not heard again.
+        Err(e) if e.blames_sender() => wire.node.ban(from, format!("{colour}: {e}")),
+        Err(e) => warn!(%colour, "refused a message: {e}"),
+        Ok(()) => {}
     }
 }

@@ -243,6 +243,32 @@ pub(super) struct Joined {
     /// crossed the leave): the game is saved, not played, and kept for
     /// Home as one whose app was closed.
     pub left: bool,
+    /// What other players' phones sent of the game before this guest had
+    /// its start: theirs may come first, and their phones do not send it
+    /// again (`Early`).
+    pub early: Vec<(PeerId, Vec<u8>)>,
+}
+
+/// Messages of a game's log from phones other than the host, heard before
+/// the start: a guest that had its start sends its status and its reveal
+/// for the opening's first roll to the others at once, and one whose start
+/// is still on its way would drop them (its node took them, so they are
+/// not sent again), and wait a second or two for the game's catch-up.
+/// Kept for the game, which takes those of its players, at most
+/// [`Early::MAX`] (a stranger may send them too).
+#[derive(Debug, Default)]
+struct Early(Vec<(PeerId, Vec<u8>)>);
+
+impl Early {
+    /// A game's first messages from three other players, with room over.
+    const MAX: usize = 32;
+
+    /// Keeps `bytes` from `from` if it is a message of a game's log.
+    fn keep(&mut self, from: PeerId, bytes: Vec<u8>) {
+        if self.0.len() < Self::MAX && matches!(Envelope::unframe(&bytes), Some(Envelope::Log(_))) {
+            self.0.push((from, bytes));
+        }
+    }
 }
 
 /// The header the host asked its guests to sign, while they sign it.
@@ -1032,6 +1058,7 @@ pub(super) async fn join(
     // Whether this guest has signed a start: the host may start the game
     // as the player leaves, and the start is then waited for.
     let mut signed = false;
+    let mut early = Early::default();
     loop {
         let event = tokio::select! {
             event = node.next() => event,
@@ -1076,6 +1103,8 @@ pub(super) async fn join(
                                 header,
                                 peers,
                                 left: true,
+                                // Saved, not played.
+                                early: Vec::new(),
                             }),
                             None => Err(GameError::LeftRoom),
                         };
@@ -1131,6 +1160,7 @@ pub(super) async fn join(
             None => {}
         }
         if from != host {
+            early.keep(from, bytes);
             continue;
         }
         match Frame::decode(&bytes) {
@@ -1217,6 +1247,7 @@ pub(super) async fn join(
                     header,
                     peers: players(peers, &names),
                     left: false,
+                    early: early.0,
                 });
             }
             _ => {}
@@ -2758,6 +2789,45 @@ mod tests {
         let joined = started.expect("the guest starts with the start it was sent");
         assert_eq!(joined.header, signed);
         assert!(!joined.left);
+    }
+
+    /// Another player's phone, whose start came first, sends this guest
+    /// its first message of the game before this guest's start comes: it
+    /// is kept for the game, not dropped (its node took it, and it is not
+    /// sent again).
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_players_message_heard_before_the_start_is_kept_for_the_game() {
+        let (mut host_node, host_keys, ticket) = hand_host().await;
+        let local = tokio::task::LocalSet::new();
+        let link = Joining::by(ticket.to_string());
+        let guest = jana_joins(&local, link, Some(Duration::ZERO), Told(None));
+        let first = Envelope::Log(ByteBuf::from(vec![7; 3]));
+        let joined = local.run_until(async move {
+            let (guest_id, signed) = signed_by_both(&mut host_node, &host_keys, &ticket).await;
+            let (mut other, _) = node(3).await;
+            other.add_addrs(guest_id, host_node.addrs(guest_id));
+            other.dial(guest_id);
+            send(&mut other, guest_id, &first);
+            // (Looked at every 20 ms: an acknowledgement is no event.)
+            while other.unacknowledged(guest_id) > 0 {
+                tokio::select! {
+                    _ = other.next() => {}
+                    () = tokio::time::sleep(Duration::from_millis(20)) => {}
+                    () = polled(&mut host_node) => unreachable!(),
+                }
+            }
+            send(&mut host_node, guest_id, &start_of(&signed));
+            let joined = tokio::select! {
+                joined = guest => joined.unwrap(),
+                () = polled(&mut host_node) => unreachable!(),
+            };
+            (joined, other.peer_id(), first)
+        });
+        let (joined, other, first) = tokio::time::timeout(Duration::from_secs(60), joined)
+            .await
+            .expect("the guest starts");
+        let joined = joined.expect("the join ends with the start");
+        assert_eq!(joined.early, [(other, first.frame())]);
     }
 
     /// The player leaves the room just as the host's start comes (the two
