@@ -431,6 +431,15 @@ fn settings_are_saved_and_switch_the_language() {
     );
 
     let adapter = window.global::<clovece::app::ui::SettingsAdapter>();
+    // A tap on a rule's explanation toggles it too, and is saved.
+    find(
+        window,
+        "Pieces in the home row may not jump over each other.",
+    )
+    .mock_single_click(PointerEventButton::Left);
+    assert!(adapter.get_no_jump_home());
+    mock_elapsed_time(Duration::from_millis(500));
+    assert!(saved().contains("\"no_jump_home\": true"), "{}", saved());
     // A new player has chosen no nickname and goes by "Player".
     assert_eq!(adapter.get_nickname(), "");
     assert_eq!(adapter.get_default_nickname(), "Player");
