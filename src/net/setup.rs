@@ -254,19 +254,37 @@ pub(super) struct Joined {
 /// for the opening's first roll to the others at once, and one whose start
 /// is still on its way would drop them (its node took them, so they are
 /// not sent again), and wait a second or two for the game's catch-up.
-/// Kept for the game, which takes those of its players, at most
-/// [`Early::MAX`] (a stranger may send them too).
+/// Kept for the game from the players of the header this guest signed
+/// (they come only after it has: the game starts once all have), at most
+/// [`Early::MAX`].
 #[derive(Debug, Default)]
-struct Early(Vec<(PeerId, Vec<u8>)>);
+struct Early {
+    players: Vec<PeerId>,
+    kept: Vec<(PeerId, Vec<u8>)>,
+}
 
 impl Early {
     /// A game's first messages from three other players, with room over.
     const MAX: usize = 32;
 
-    /// Keeps `bytes` from `from` if it is a message of a game's log.
+    /// Takes messages from the players `header` seats from now on.
+    fn seated(&mut self, header: &Header) {
+        self.players = (header.seats.iter().flatten())
+            .filter_map(|seat| match seat {
+                Seat::Player { key, .. } => key.peer_id().ok(),
+                _ => None,
+            })
+            .collect();
+    }
+
+    /// Keeps `bytes` from `from` if it is a message of a game's log from
+    /// one of the players.
     fn keep(&mut self, from: PeerId, bytes: Vec<u8>) {
-        if self.0.len() < Self::MAX && matches!(Envelope::unframe(&bytes), Some(Envelope::Log(_))) {
-            self.0.push((from, bytes));
+        if self.kept.len() < Self::MAX
+            && self.players.contains(&from)
+            && matches!(Envelope::unframe(&bytes), Some(Envelope::Log(_)))
+        {
+            self.kept.push((from, bytes));
         }
     }
 }
@@ -1237,6 +1255,7 @@ pub(super) async fn join(
                     &Envelope::Setup(Setup::Signed(header.sign(&signer))),
                 );
                 signed = true;
+                early.seated(&header);
             }
             Some(Envelope::Setup(Setup::Start {
                 header,
@@ -1247,7 +1266,7 @@ pub(super) async fn join(
                     header,
                     peers: players(peers, &names),
                     left: false,
-                    early: early.0,
+                    early: early.kept,
                 });
             }
             _ => {}
@@ -2503,6 +2522,17 @@ mod tests {
         ticket: &Ticket,
         stale: Vec<Lobby>,
     ) -> (PeerId, Signer, Header) {
+        seated_with(host_node, host_keys, ticket, stale, None).await
+    }
+
+    /// [`seated`], with `blue` in the third seat of the header.
+    async fn seated_with(
+        host_node: &mut Node,
+        host_keys: &Keypair,
+        ticket: &Ticket,
+        stale: Vec<Lobby>,
+        blue: Option<Seat>,
+    ) -> (PeerId, Signer, Header) {
         let guest_id = peer_of(2);
         let join = heard(host_node, guest_id, lobby).await;
         assert!(matches!(join, Lobby::Join { .. }), "{join:?}");
@@ -2514,10 +2544,11 @@ mod tests {
             panic!("no offer first");
         };
         let host_signer = Signer::new(host_keys).unwrap();
-        let header = two_player(
+        let mut header = two_player(
             seat(&host_signer, committed(1)),
             Seat::Player { key, commitment },
         );
+        header.seats[Colour::Blue.index()] = blue;
         let terms = Listing::of(&header);
         let room = ticket.room();
         for said in stale.into_iter().chain([
@@ -2739,8 +2770,19 @@ mod tests {
         host_keys: &Keypair,
         ticket: &Ticket,
     ) -> (PeerId, SignedHeader) {
+        signed_with(host_node, host_keys, ticket, None).await
+    }
+
+    /// [`signed_by_both`], with `blue` in the third seat of the header
+    /// (unsigned: the guest does not check the start's signatures).
+    async fn signed_with(
+        host_node: &mut Node,
+        host_keys: &Keypair,
+        ticket: &Ticket,
+        blue: Option<Seat>,
+    ) -> (PeerId, SignedHeader) {
         let (guest_id, host_signer, header) =
-            seated(host_node, host_keys, ticket, Vec::new()).await;
+            seated_with(host_node, host_keys, ticket, Vec::new(), blue).await;
         is_ready(host_node, guest_id).await;
         let sign = Envelope::Setup(Setup::Sign(header.clone()));
         send(host_node, guest_id, &sign);
@@ -2794,7 +2836,7 @@ mod tests {
     /// Another player's phone, whose start came first, sends this guest
     /// its first message of the game before this guest's start comes: it
     /// is kept for the game, not dropped (its node took it, and it is not
-    /// sent again).
+    /// sent again). The same from a phone not in the game is not kept.
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn a_players_message_heard_before_the_start_is_kept_for_the_game() {
         let (mut host_node, host_keys, ticket) = hand_host().await;
@@ -2803,17 +2845,22 @@ mod tests {
         let guest = jana_joins(&local, link, Some(Duration::ZERO), Told(None));
         let first = Envelope::Log(ByteBuf::from(vec![7; 3]));
         let joined = local.run_until(async move {
-            let (guest_id, signed) = signed_by_both(&mut host_node, &host_keys, &ticket).await;
-            let (mut other, _) = node(3).await;
-            other.add_addrs(guest_id, host_node.addrs(guest_id));
-            other.dial(guest_id);
-            send(&mut other, guest_id, &first);
-            // (Looked at every 20 ms: an acknowledgement is no event.)
-            while other.unacknowledged(guest_id) > 0 {
-                tokio::select! {
-                    _ = other.next() => {}
-                    () = tokio::time::sleep(Duration::from_millis(20)) => {}
-                    () = polled(&mut host_node) => unreachable!(),
+            let (mut blue, blue_keys) = node(3).await;
+            let (mut stranger, _) = node(4).await;
+            let blue_seat = seat(&Signer::new(&blue_keys).unwrap(), committed(3));
+            let (guest_id, signed) =
+                signed_with(&mut host_node, &host_keys, &ticket, Some(blue_seat)).await;
+            for other in [&mut stranger, &mut blue] {
+                other.add_addrs(guest_id, host_node.addrs(guest_id));
+                other.dial(guest_id);
+                send(other, guest_id, &first);
+                // (Looked at every 20 ms: an acknowledgement is no event.)
+                while other.unacknowledged(guest_id) > 0 {
+                    tokio::select! {
+                        _ = other.next() => {}
+                        () = tokio::time::sleep(Duration::from_millis(20)) => {}
+                        () = polled(&mut host_node) => unreachable!(),
+                    }
                 }
             }
             send(&mut host_node, guest_id, &start_of(&signed));
@@ -2821,13 +2868,13 @@ mod tests {
                 joined = guest => joined.unwrap(),
                 () = polled(&mut host_node) => unreachable!(),
             };
-            (joined, other.peer_id(), first)
+            (joined, blue.peer_id(), first)
         });
-        let (joined, other, first) = tokio::time::timeout(Duration::from_secs(60), joined)
+        let (joined, blue, first) = tokio::time::timeout(Duration::from_secs(60), joined)
             .await
             .expect("the guest starts");
         let joined = joined.expect("the join ends with the start");
-        assert_eq!(joined.early, [(other, first.frame())]);
+        assert_eq!(joined.early, [(blue, first.frame())], "the player's alone");
     }
 
     /// The player leaves the room just as the host's start comes (the two
