@@ -20,7 +20,7 @@ use super::ticket::TicketError;
 use super::{play, setup};
 use crate::protocol::store::Restored;
 use crate::protocol::{
-    DiceSecret, HeaderError, Phone, PhoneError, Seat, SignedHeader, Store, StoreError,
+    DiceSecret, Header, HeaderError, Phone, PhoneError, Seat, SignedHeader, Store, StoreError,
 };
 use crate::rules::Colour;
 
@@ -422,12 +422,17 @@ fn port_of(addr: &Multiaddr) -> Option<u16> {
 
 /// The peer ids of the other players of `phone`'s game.
 fn players(phone: &Phone) -> impl Iterator<Item = PeerId> + '_ {
-    let seats = &phone.log().header().header.seats;
+    seated_players(&phone.log().header().header)
+        .filter(|&(c, _)| c != phone.seat())
+        .map(|(_, id)| id)
+}
+
+/// The peer ids of the players `header` seats, by colour.
+pub(super) fn seated_players(header: &Header) -> impl Iterator<Item = (Colour, PeerId)> + '_ {
     Colour::ALL
         .into_iter()
-        .filter(|&c| c != phone.seat())
-        .filter_map(|c| match seats[c.index()] {
-            Some(Seat::Player { key, .. }) => key.peer_id().ok(),
+        .filter_map(|c| match header.seats[c.index()] {
+            Some(Seat::Player { key, .. }) => Some((c, key.peer_id().ok()?)),
             _ => None,
         })
 }

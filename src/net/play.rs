@@ -11,13 +11,13 @@ use tokio::time::{Instant, sleep_until};
 use tracing::warn;
 
 use super::front::{Action, Front, Progress};
-use super::game::{GameError, Peer};
+use super::game::{GameError, Peer, seated_players};
 use super::node::{Event, Node};
 use super::room;
 use super::setup::{Envelope, send};
 use crate::protocol::presence::Millis;
 use crate::protocol::state::Control;
-use crate::protocol::{Digest, Due, End, Message, Phone, PhoneError, Seat, Transport, Watch};
+use crate::protocol::{Digest, Due, End, Message, Phone, PhoneError, Transport, Watch};
 use crate::rules::Colour;
 
 /// How often the phone tells the others where its log stands.
@@ -102,12 +102,8 @@ pub(super) async fn play(
 ) -> Result<Phone, GameError> {
     let header = phone.log().header().header.clone();
     let mut peers = [None; 4];
-    for colour in Colour::ALL {
-        if let Some(Seat::Player { key, .. }) = header.seats[colour.index()]
-            && colour != phone.seat()
-        {
-            peers[colour.index()] = key.peer_id().ok();
-        }
+    for (colour, id) in seated_players(&header).filter(|&(c, _)| c != phone.seat()) {
+        peers[colour.index()] = Some(id);
     }
     let colour_of = |id: PeerId| {
         Colour::ALL

@@ -23,7 +23,7 @@ use tracing::warn;
 
 use super::code::RoomCode;
 use super::front::{Action, Front, Progress};
-use super::game::GameError;
+use super::game::{GameError, seated_players};
 use super::node::{Event, Node};
 #[cfg(test)]
 use super::room::MAX_WAITING;
@@ -269,12 +269,7 @@ impl Early {
 
     /// Takes messages from the players `header` seats from now on.
     fn seated(&mut self, header: &Header) {
-        self.players = (header.seats.iter().flatten())
-            .filter_map(|seat| match seat {
-                Seat::Player { key, .. } => key.peer_id().ok(),
-                _ => None,
-            })
-            .collect();
+        self.players = seated_players(header).map(|(_, id)| id).collect();
     }
 
     /// Keeps `bytes` from `from` if it is a message of a game's log from
