@@ -113,7 +113,11 @@ impl Note {
     /// from the game `before` and `after` one run, if it did (a run that
     /// brought its pieces home, or left rolls to use, did not).
     pub fn unused(before: &Game, after: &Game) -> Option<Note> {
-        if !unused_rolls(after).is_empty() || matches!(after.next(), Next::Won { .. }) {
+        // (Classic rolls are used one at a time: no move is replayed.)
+        if !matches!(before, Game::Matfyz(_))
+            || !unused_rolls(after).is_empty()
+            || matches!(after.next(), Next::Won { .. })
+        {
             return None;
         }
         let run = before.legal_moves().into_iter().find_map(|mv| {
