@@ -1345,6 +1345,35 @@ fn setup_offers_classic_croatian_and_matfyz_rules() {
     assert!(!window.global::<MatfyzAdapter>().get_active());
 }
 
+/// A screen reader hears a choice with the group it is in ("Computer
+/// level", "Medium"), not as a bare "Medium" or "2".
+#[test]
+fn a_choice_is_read_within_the_group_it_chooses_for() {
+    use i_slint_backend_testing::{AccessibleRole, ElementHandle};
+    let (_folder, app) = shown("groups", 4);
+    let window = app.window();
+    find(window, "Play against the computer").mock_single_click(PointerEventButton::Left);
+    let group = |title: &str| {
+        ElementHandle::find_by_accessible_label(window, title)
+            .find(|e| e.accessible_role() == Some(AccessibleRole::Groupbox))
+            .unwrap_or_else(|| panic!("no group {title}"))
+    };
+    let holds = |group: &ElementHandle, choice: &str| {
+        let choice = choice.to_owned();
+        group
+            .query_descendants()
+            .match_predicate(move |e| {
+                e.accessible_role() == Some(AccessibleRole::RadioButton)
+                    && e.accessible_label().is_some_and(|l| l == choice)
+            })
+            .find_first()
+            .is_some()
+    };
+    assert!(holds(&group("Computer level"), "Medium"));
+    assert!(holds(&group("Players"), "2 players"));
+    assert!(!holds(&group("Players"), "Medium"));
+}
+
 /// What the invite list of a full room with a computer seat says.
 const FULL_ROOM: &str = "Every seat is taken. To invite someone, first free a seat: take the computer out, or remove a guest.";
 
