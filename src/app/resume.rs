@@ -24,6 +24,7 @@ use crate::net::game::GAME_DIR;
 use crate::protocol::store::{Store, StoreError};
 use crate::protocol::{Header, Seat, Theme, TurnTimer};
 use crate::rules::{Colour, FirstPlayer, RuleSet};
+use crate::stats::Outcome;
 
 use super::leave::LeaveCost;
 
@@ -179,15 +180,21 @@ pub fn kept(data: &Path) -> Option<Kept> {
 
 /// Records the game of session `folder`, whose end its player saw, with
 /// its result, and removes it: whether it was (not if its log, damaged,
-/// no longer holds the end: then it goes on). (Home opens often, so
+/// no longer holds the end: then it goes on). One that another version
+/// of the app saved goes unrecorded ([`unread`]). (Home opens often, so
 /// only such a game is checked whole here.)
 fn record_ended(data: &Path, folder: &Path) -> Result<bool, GiveUpError> {
+    let dir = folder.join(GAME_DIR);
     let stats = crate::stats::Store::new(data);
-    if !stats.record_saved(&folder.join(GAME_DIR))? {
-        return Ok(false);
+    if stats.record_saved(&dir)? {
+        discard(folder).map_err(GiveUpError::Remove)?;
+        return Ok(true);
     }
-    discard(folder).map_err(GiveUpError::Remove)?;
-    Ok(true)
+    if Store::header(&dir).is_err_and(|e| e.is_other_version()) {
+        unread(data, folder, None)?;
+        return Ok(true);
+    }
+    Ok(false)
 }
 
 /// What the game saved in `dir` (of session `folder`) is: its header, as
@@ -278,9 +285,18 @@ pub fn discard(folder: &Path) -> io::Result<()> {
 /// result if it is over), so closing the app and discarding a game about
 /// to be lost costs what leaving it does; not recorded at all if the
 /// player saw it end and its log has lost the end since. Then removes it.
+/// One another version of the app saved goes as [`unread`] says.
 pub fn give_up(data: &Path, folder: &Path) -> Result<(), GiveUpError> {
     let dir = folder.join(GAME_DIR);
-    let restored = Store::open_intact(&dir).map_err(GiveUpError::Unreadable)?;
+    let restored = match Store::open_intact(&dir) {
+        // Saved by another version of the app, the game cannot be read
+        // here (`unread`).
+        Err(e) if e.is_other_version() => {
+            let mine = (!folder.join(ENDED).exists()).then_some(Outcome::Left);
+            return unread(data, folder, mine);
+        }
+        opened => opened.map_err(GiveUpError::Unreadable)?,
+    };
     // A game its player saw end, whose log has lost the end since (a
     // damaged disk), has no result left to record, and was not left.
     let lost_end = folder.join(ENDED).exists() && !restored.log.over_for(restored.seat);
@@ -294,18 +310,43 @@ pub fn give_up(data: &Path, folder: &Path) -> Result<(), GiveUpError> {
 /// player discards it. One given up or seen to its end is recorded first
 /// (the statistics could not be written when Home looked, and a leave must
 /// not escape its losses by that), and stays while it cannot be; one whose
-/// files hold no readable game has nothing to record, and goes.
+/// files hold no readable game has nothing to record, and goes. One that
+/// cannot be read just now (the file system fails) stays, and so does
+/// one that reads again. One another version of the app saved goes as
+/// [`unread`] says.
 pub fn discard_damaged(data: &Path, folder: &Path) -> Result<(), GiveUpError> {
-    if !folder.join(GIVEN_UP).exists() && !folder.join(ENDED).exists() {
-        return discard(folder).map_err(GiveUpError::Remove);
+    if folder.join(GIVEN_UP).exists() || folder.join(ENDED).exists() {
+        // `give_up` records a game seen to its end with its result.
+        return match give_up(data, folder) {
+            Err(GiveUpError::Unreadable(e)) if e.is_damage() => {
+                discard(folder).map_err(GiveUpError::Remove)
+            }
+            given_up => given_up,
+        };
     }
-    // `give_up` records a game seen to its end with its result.
-    match give_up(data, folder) {
-        Err(GiveUpError::Unreadable(e)) if e.is_damage() => {
-            discard(folder).map_err(GiveUpError::Remove)
-        }
-        given_up => given_up,
+    // One that reads again stays, for Home to offer it once more.
+    match Store::header(&folder.join(GAME_DIR)) {
+        Err(e) if e.is_other_version() => unread(data, folder, Some(Outcome::Dropped)),
+        Err(e) if e.is_damage() => discard(folder).map_err(GiveUpError::Remove),
+        Err(e) => Err(GiveUpError::Unreadable(e)),
+        Ok(_) => Ok(()),
     }
+}
+
+/// Removes the kept game in `folder` that another version of the app
+/// saved (the app was updated since), recording `mine` for its player
+/// first, if anything: this version can neither check nor replay its log,
+/// so it is read from the header alone, and a result it holds is lost.
+/// A game given up costs its leave; one the update cut off costs what a
+/// phone that dropped out does, as the other phones record it; one seen
+/// to its end, nothing.
+fn unread(data: &Path, folder: &Path, mine: Option<Outcome>) -> Result<(), GiveUpError> {
+    if let Some(mine) = mine {
+        let dir = folder.join(GAME_DIR);
+        let (header, me) = Store::seat_as_saved(&dir).map_err(GiveUpError::Unreadable)?;
+        crate::stats::Store::new(data).record_unread(&header, me, mine, &dir)?;
+    }
+    discard(folder).map_err(GiveUpError::Remove)
 }
 
 /// Marks the game of session `folder` as given up by the player, to be
@@ -482,6 +523,100 @@ pub(super) mod tests {
             discard_damaged(data.path(), &folder).unwrap();
             assert!(!folder.exists());
         }
+        assert_eq!(recorded(data.path()), 0);
+    }
+
+    /// A game that Green's phone kept, saved by an older version of the
+    /// app (the app was updated since), marked by `mark` if that is some:
+    /// its folder.
+    fn older_apps_game(data: &Path, mark: Option<fn(&Path) -> io::Result<()>>) -> PathBuf {
+        let keys = keys();
+        let signers = keys.each_ref().map(|k| Signer::new(k).unwrap());
+        let secret = DiceSecret::from_bytes([9; 32]);
+        let seat = |signer: &Signer| Seat::Player {
+            key: signer.public(),
+            commitment: DiceChain::new(&secret, crate::protocol::header::DEFAULT_ROLLS)
+                .commitment(),
+        };
+        let seats = [Some(seat(&signers[0])), None, Some(seat(&signers[1])), None];
+        let mut header = Header::new([1; 32], RuleSet::Classic(HouseRules::default()), seats);
+        header.engine = "clovece 0.0.0".into();
+        let signed = SignedHeader::sign_all(header, &[&signers[0], &signers[1]]);
+        let folder = new_folder(data);
+        Store::create(&folder.join(GAME_DIR), &signed, Colour::Green, &secret).unwrap();
+        if let Some(mark) = mark {
+            mark(&folder).unwrap();
+        }
+        folder
+    }
+
+    /// The outcomes of Red and Green in the one game the statistics of
+    /// `data` hold.
+    fn outcomes(data: &Path) -> Vec<crate::stats::Outcome> {
+        let records = crate::stats::Store::new(data).load().unwrap().records;
+        let [record] = &records[..] else {
+            panic!("one game recorded, not {}", records.len());
+        };
+        record.players.iter().map(|p| p.outcome).collect()
+    }
+
+    /// A game an older version of the app saved is whole, but this
+    /// version can neither check nor play it on: it is recorded from its
+    /// header alone, never deleted as damaged without its player's leave.
+    #[test]
+    fn a_game_an_older_app_saved_costs_what_its_header_tells() {
+        // Given up: its leave (two losses) is recorded at once.
+        let data = tempfile::tempdir().unwrap();
+        let folder = older_apps_game(data.path(), Some(mark_given_up));
+        assert!(kept(data.path()).is_none());
+        assert!(!folder.exists());
+        assert_eq!(outcomes(data.path()), [Outcome::Unfinished, Outcome::Left]);
+
+        // Seen to its end: its result cannot be read, and nothing is
+        // recorded.
+        let data = tempfile::tempdir().unwrap();
+        let folder = older_apps_game(data.path(), Some(mark_ended));
+        assert!(kept(data.path()).is_none());
+        assert!(!folder.exists());
+        assert_eq!(recorded(data.path()), 0);
+
+        // Cut off by the update: named, and discarded as a phone that
+        // dropped out (one loss, as the other phones count it).
+        let data = tempfile::tempdir().unwrap();
+        let folder = older_apps_game(data.path(), None);
+        let Some(Kept::Damaged { why, .. }) = kept(data.path()) else {
+            panic!("a game an older app saved cannot go on");
+        };
+        assert!(why.contains("clovece 0.0.0"), "{why}");
+        discard_damaged(data.path(), &folder).unwrap();
+        assert!(!folder.exists());
+        assert_eq!(
+            outcomes(data.path()),
+            [Outcome::Unfinished, Outcome::Dropped]
+        );
+    }
+
+    /// Discard on the card of a game that could not be read because the
+    /// file system failed keeps it while that lasts, and once it reads
+    /// again leaves it for Home to offer (Leave costs its losses).
+    #[test]
+    fn a_game_that_cannot_be_read_just_now_is_not_discarded() {
+        let data = tempfile::tempdir().unwrap();
+        let folder = kept_game(data.path());
+        let log = folder.join(GAME_DIR).join("log");
+        let saved = std::fs::read(&log).unwrap();
+        std::fs::remove_file(&log).unwrap();
+        // A folder where the file is: reading it fails, as a disk can.
+        std::fs::create_dir(&log).unwrap();
+        assert!(matches!(kept(data.path()), Some(Kept::Damaged { .. })));
+        assert!(matches!(
+            discard_damaged(data.path(), &folder),
+            Err(GiveUpError::Unreadable(StoreError::Io { .. }))
+        ));
+        std::fs::remove_dir(&log).unwrap();
+        std::fs::write(&log, saved).unwrap();
+        discard_damaged(data.path(), &folder).unwrap();
+        assert_eq!(unfinished(data.path()).folder, folder);
         assert_eq!(recorded(data.path()), 0);
     }
 

@@ -82,7 +82,9 @@ pub fn connect(window: &AppWindow, online: &Rc<RefCell<Online>>, name: Rc<dyn Fn
             *shown.borrow_mut() = Some((folder, true));
             return;
         }
-        hide(&window, &shown);
+        // What Home offers now: nothing, an older kept game, or the same
+        // one, readable again.
+        show(&window, &s, &shown);
     });
     // Home, the first screen, was made before these callbacks were set.
     adapter.invoke_check();
@@ -128,7 +130,7 @@ fn offered(s: &Online) -> Option<Kept> {
     }
 }
 
-/// Takes the card away: its game is resumed, left or discarded.
+/// Takes the card away: its game is resumed.
 fn hide(window: &AppWindow, shown: &Card) {
     shown.take();
     window

@@ -31,7 +31,7 @@ use tracing::warn;
 use super::dice::DiceSecret;
 use super::digest::{Digest, Domain};
 use super::event::Entry;
-use super::header::{HeaderError, SignedHeader};
+use super::header::{Header, HeaderError, SignedHeader};
 use super::log::{Log, LogError};
 use super::wire::MAX_MESSAGE;
 use crate::durable;
@@ -222,13 +222,7 @@ fn read_saved(dir: &Path, write: bool) -> Result<Saved, StoreError> {
         .map_err(missing_is_empty(dir, &path))?;
     let mut bytes = Vec::new();
     file.read_to_end(&mut bytes).map_err(io_error(&path))?;
-    let (header, entries): (SignedHeader, usize) = match read_record(&bytes) {
-        Ok(read) => read,
-        Err(why) => return Err(StoreError::NoGame { path, why }),
-    };
-    if header.header.id() != secret.game {
-        return Err(StoreError::OtherGame { path });
-    }
+    let (header, entries) = header_of(&secret, &bytes, &path)?;
     let log = match Log::new(header) {
         Ok(log) => log,
         Err(source) => return Err(StoreError::Header { path, source }),
@@ -241,6 +235,26 @@ fn read_saved(dir: &Path, write: bool) -> Result<Saved, StoreError> {
         log,
         entries,
     })
+}
+
+/// The header at the start of `bytes`, the log file at `path`, which must
+/// be the game of `secret`, and the length of its record.
+fn header_of(
+    secret: &Secret,
+    bytes: &[u8],
+    path: &Path,
+) -> Result<(SignedHeader, usize), StoreError> {
+    let (header, len): (SignedHeader, usize) =
+        read_record(bytes).map_err(|why| StoreError::NoGame {
+            path: path.to_owned(),
+            why,
+        })?;
+    if header.header.id() != secret.game {
+        return Err(StoreError::OtherGame {
+            path: path.to_owned(),
+        });
+    }
+    Ok((header, len))
 }
 
 /// The folders of the games open in this process.
@@ -326,17 +340,31 @@ fn sync_dir(dir: &Path) -> Result<(), StoreError> {
 impl StoreError {
     /// Whether the files themselves hold no readable game (none saved, or
     /// damaged past reading), rather than one that cannot be read now (it
-    /// is open elsewhere, or the file system failed).
+    /// is open elsewhere, or the file system failed) or one another
+    /// version of the app saved ([`StoreError::is_other_version`]).
     pub fn is_damage(&self) -> bool {
         match self {
+            StoreError::Header { .. } => !self.is_other_version(),
             StoreError::Empty { .. }
             | StoreError::NoGame { .. }
             | StoreError::Secret { .. }
             | StoreError::OtherGame { .. }
-            | StoreError::Header { .. }
             | StoreError::Corrupt { .. } => true,
             StoreError::Io { .. } | StoreError::Behind { .. } | StoreError::InUse { .. } => false,
         }
+    }
+
+    /// Whether the game was saved whole by an app of another protocol or
+    /// engine (the app was updated since): nothing is damaged, but this
+    /// version can neither check its moves nor play it on.
+    pub fn is_other_version(&self) -> bool {
+        matches!(
+            self,
+            StoreError::Header {
+                source: HeaderError::Protocol { .. } | HeaderError::Engine { .. },
+                ..
+            }
+        )
     }
 }
 
@@ -424,6 +452,19 @@ impl Store {
     /// again replays every computer move).
     pub fn header(dir: &Path) -> Result<SignedHeader, StoreError> {
         Ok(read_saved(dir, false)?.log.header().clone())
+    }
+
+    /// The header of the game saved in `dir` and this phone's seat in it,
+    /// by whichever version of the app it was saved: neither the header's
+    /// signatures nor the entries are checked. For what this phone's own
+    /// files say of a game another version saved (its player's leave),
+    /// when [`Store::header`] refuses it ([`StoreError::is_other_version`]).
+    pub fn seat_as_saved(dir: &Path) -> Result<(Header, Colour), StoreError> {
+        let secret = read_secret(dir)?;
+        let path = dir.join(LOG_FILE);
+        let bytes = fs::read(&path).map_err(missing_is_empty(dir, &path))?;
+        let (signed, _) = header_of(&secret, &bytes, &path)?;
+        Ok((signed.header, secret.seat))
     }
 
     /// When the log saved in `dir` last changed, if the file system says

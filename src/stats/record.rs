@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 use crate::lobby::options::rules_name;
 use crate::net::book::nickname_of;
 use crate::net::game::Finished;
-use crate::protocol::{Act, Control, Digest, Kind, Log, Seat, Signed};
+use crate::protocol::{Act, Control, Digest, Header, Kind, Log, Seat, Signed};
 use crate::rules::Colour;
 
 /// How a game ended for one player.
@@ -151,9 +151,38 @@ impl Record {
         Some(Self::from_log(log, &outcomes, names))
     }
 
+    /// The record of a game that another version of the app saved, from
+    /// its `header` alone (read unchecked: this version can neither check
+    /// nor replay its log): `mine` for this player (`me`), the others'
+    /// outcomes not known, and no roll counted. None for a game that counts
+    /// in nobody's statistics, as [`Record::given_up`].
+    pub fn unread(
+        header: &Header,
+        me: Colour,
+        mine: Outcome,
+        names: &[(PeerId, String)],
+    ) -> Option<Record> {
+        if !counts(&header.seats) {
+            return None;
+        }
+        let outcomes: Vec<(Colour, Outcome)> = players(&header.seats)
+            .map(|c| (c, if c == me { mine } else { Outcome::Unfinished }))
+            .collect();
+        Some(Self::from_header(header, &[[0; 6]; 4], &outcomes, names))
+    }
+
     fn from_log(log: &Log, outcomes: &[(Colour, Outcome)], names: &[(PeerId, String)]) -> Record {
-        let header = &log.header().header;
-        let dice = log.dice_counts();
+        Self::from_header(&log.header().header, &log.dice_counts(), outcomes, names)
+    }
+
+    /// The record of the game of `header`: `outcomes`, and the faces each
+    /// colour rolled (`dice`).
+    fn from_header(
+        header: &Header,
+        dice: &[[u32; 6]; 4],
+        outcomes: &[(Colour, Outcome)],
+        names: &[(PeerId, String)],
+    ) -> Record {
         let players = outcomes
             .iter()
             .filter_map(|&(colour, outcome)| {
@@ -171,7 +200,7 @@ impl Record {
             })
             .collect();
         Record {
-            game: game_id(log.game()),
+            game: game_id(header.id()),
             rules: rules_name(header.rules),
             players,
         }

@@ -14,7 +14,7 @@ use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, MutexGuard, PoisonError};
 
-use super::record::Record;
+use super::record::{Outcome, Record};
 use crate::net::book::Book;
 use crate::net::game::Finished;
 use crate::protocol::store::Restored;
@@ -181,6 +181,23 @@ impl Store {
     pub fn record_left(&self, saved: &Restored, dir: &Path) -> Result<(), StatsError> {
         let names = Book::names_in(dir);
         if let Some(record) = Record::given_up(&saved.log, saved.seat, &names) {
+            self.add(record)?;
+        }
+        Ok(())
+    }
+
+    /// Adds `mine` for this phone's player (seat `me`) in the game of
+    /// `header` in the game folder `dir`, which another version of the app
+    /// saved ([`Record::unread`]).
+    pub fn record_unread(
+        &self,
+        header: &crate::protocol::Header,
+        me: crate::rules::Colour,
+        mine: Outcome,
+        dir: &Path,
+    ) -> Result<(), StatsError> {
+        let names = Book::names_in(dir);
+        if let Some(record) = Record::unread(header, me, mine, &names) {
             self.add(record)?;
         }
         Ok(())
