@@ -82,9 +82,10 @@ pub fn connect(window: &AppWindow, online: &Rc<RefCell<Online>>, name: Rc<dyn Fn
             *shown.borrow_mut() = Some((folder, true));
             return;
         }
-        // What Home offers now: nothing, an older kept game, or the same
-        // one, readable again.
-        show(&window, &s, &shown);
+        // Not what Home offers now (an older kept game): a second tap
+        // meant for this card would leave that one too. Home offers it
+        // when it opens again.
+        hide(&window, &shown);
     });
     // Home, the first screen, was made before these callbacks were set.
     adapter.invoke_check();
@@ -130,7 +131,7 @@ fn offered(s: &Online) -> Option<Kept> {
     }
 }
 
-/// Takes the card away: its game is resumed.
+/// Takes the card away: its game is resumed, left or discarded.
 fn hide(window: &AppWindow, shown: &Card) {
     shown.take();
     window
