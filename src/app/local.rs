@@ -88,9 +88,18 @@ impl GameFile {
 
     /// `game` ended, or its players left it: it is no longer kept. One
     /// that ends before a person rolled in it (the computer played every
-    /// turn) never took the place of the game kept before, which stays.
+    /// turn) never took the place of the game kept before, which stays;
+    /// so does a game another window of the app keeps since.
     pub fn ended(&self, game: &OfflineGame) {
-        if game.record().is_none_or(Record::started) {
+        let Some(record) = game.record() else {
+            return self.discard();
+        };
+        let others = || {
+            self.bytes()
+                .and_then(|bytes| decode(&bytes).ok())
+                .is_some_and(|kept| !kept.leads_to(record))
+        };
+        if record.started() && !others() {
             self.discard();
         }
     }
@@ -251,6 +260,25 @@ mod tests {
         );
         kept.ended(&new);
         assert!(!kept.offered(), "left");
+    }
+
+    /// Two windows of the app on one data folder: the game one ends does
+    /// not take away the one the other keeps since.
+    #[test]
+    fn a_game_that_ends_leaves_another_windows_game_kept() {
+        let data = tempfile::tempdir().unwrap();
+        let kept = GameFile::in_folder(data.path());
+        let mine = game();
+        kept.save(&mine);
+        let mut players = setup().players;
+        players.push(Player::Human { name: "Ben".into() });
+        let mut theirs = OfflineGame::new(Setup { players, ..setup() }, || Die::SIX).unwrap();
+        theirs.roll(Die::SIX).unwrap();
+        kept.save(&theirs);
+        kept.ended(&mine);
+        assert_eq!(kept.load().unwrap().unwrap().record(), theirs.record());
+        kept.ended(&theirs);
+        assert!(!kept.offered());
     }
 
     #[test]

@@ -78,6 +78,14 @@ impl Record {
         &self.setup
     }
 
+    /// Whether `later` is this game, played on (or as far): the same
+    /// setup and opening, and every step of this one.
+    pub fn leads_to(&self, later: &Record) -> bool {
+        self.setup == later.setup
+            && self.opening == later.opening
+            && later.steps.starts_with(&self.steps)
+    }
+
     /// Whether a person has rolled or moved since the opening (a
     /// computer seat that begins does not make the game the player's).
     pub fn started(&self) -> bool {
