@@ -71,6 +71,15 @@ pub fn create_folder(dir: &Path) -> io::Result<()> {
     missing.iter().try_for_each(|new| sync_dir(folder(new)))
 }
 
+/// The file at `path` (created for its owner alone if missing), open for
+/// adding to its end, for a copy kept beside a file damaged past reading.
+pub fn append(path: &Path) -> io::Result<File> {
+    let mut options = OpenOptions::new();
+    options.create(true).append(true);
+    owners_alone(&mut options);
+    options.open(path)
+}
+
 /// An exclusive lock on the lock file at `path` (created if missing),
 /// between processes and between two opens in one process, held until the
 /// returned file is dropped; waits for another holder to let go. `None`
@@ -94,14 +103,21 @@ pub fn try_lock(path: &Path) -> io::Result<Option<File>> {
 fn locked(path: &Path, lock: impl FnOnce(&File) -> io::Result<()>) -> io::Result<Option<File>> {
     let mut options = OpenOptions::new();
     options.create(true).truncate(false).write(true);
-    #[cfg(unix)]
-    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+    owners_alone(&mut options);
     let file = options.open(path)?;
     match lock(&file) {
         Ok(()) => Ok(Some(file)),
         Err(e) if e.kind() == io::ErrorKind::Unsupported => Ok(None),
         Err(e) => Err(e),
     }
+}
+
+/// A file `options` creates is its owner's alone.
+fn owners_alone(options: &mut OpenOptions) {
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(options, 0o600);
+    #[cfg(not(unix))]
+    let _ = options;
 }
 
 fn folder(path: &Path) -> &Path {
@@ -194,8 +210,12 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("secret");
         replace(&path, |file| file.write_all(b"dice")).unwrap();
-        let mode = fs::metadata(&path).unwrap().permissions().mode();
-        assert_eq!(mode & 0o077, 0, "{mode:o}");
+        let kept = dir.path().join("kept.damaged");
+        append(&kept).unwrap().write_all(b"torn").unwrap();
+        for path in [path, kept] {
+            let mode = fs::metadata(&path).unwrap().permissions().mode();
+            assert_eq!(mode & 0o077, 0, "{}: {mode:o}", path.display());
+        }
     }
 
     #[test]

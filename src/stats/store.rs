@@ -9,7 +9,7 @@
 //! replaces such a file, it is added to the end of `stats.jsonl.damaged`
 //! beside it, so nothing is lost.
 
-use std::fs::{self, OpenOptions};
+use std::fs;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, MutexGuard, PoisonError};
@@ -220,10 +220,7 @@ impl Store {
         keep.push(".damaged");
         let keep = PathBuf::from(keep);
         let bytes = fs::read(&self.path).map_err(|e| StatsError::Read(self.path.clone(), e))?;
-        OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(&keep)
+        crate::durable::append(&keep)
             .and_then(|mut file| {
                 file.write_all(&bytes)?;
                 file.sync_all()
