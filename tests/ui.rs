@@ -651,9 +651,15 @@ fn when_the_turn_timer_runs_out_the_computer_rolls_for_the_person() {
     assert!(!shows(window, "Leave this game?"));
     back(window);
     assert!(!shows(window, "Leave this game?"), "nor the phone's Back");
-    // Nor does it open again while the time runs out.
-    find(window, "Roll history and dice statistics").mock_single_click(PointerEventButton::Left);
+    // Nor does it open again while the time runs out, and a screen
+    // reader says why its button is greyed.
+    let rolls = find(window, "Roll history and dice statistics");
+    rolls.mock_single_click(PointerEventButton::Left);
     assert!(!shows(window, "Roll history"), "opened with 5 seconds left");
+    assert_eq!(
+        rolls.accessible_description().as_deref(),
+        Some("Not while your time runs out: roll or move first")
+    );
     for _ in 0..5 {
         mock_elapsed_time(Duration::from_secs(1));
     }
@@ -661,6 +667,7 @@ fn when_the_turn_timer_runs_out_the_computer_rolls_for_the_person() {
     // the full time again.
     assert_eq!(game.get_rolls(), 1);
     assert!(find(window, "10 seconds left").is_valid());
+    assert_eq!(rolls.accessible_description().as_deref(), Some(""));
     // Red tries again for a six: told why the die shows a roll already,
     // until it rolls itself.
     let told = "The computer played when your time ran out. Tap the die to roll";
