@@ -44,6 +44,12 @@ pub struct OnlineGame {
     /// within a turn), as a game on this device starts it again at every
     /// roll and move.
     clock: TurnClock,
+    /// Whether the clock started again since the last tick, at an entry of
+    /// the log heard between two of the network's ticks: the phones' own
+    /// count starts at the next tick (`protocol::Watch`), which therefore
+    /// takes no second off. (Counted from the entry, the clock showed 0:00
+    /// a second before the phone played for its player.)
+    fresh: bool,
     /// Ticks for which a player the game waits on has been overdue while
     /// the log stood still.
     overdue_for: u32,
@@ -89,6 +95,7 @@ impl OnlineGame {
             snapshot,
             note: Note::None,
             clock: TurnClock::new(timer),
+            fresh: true,
             overdue_for: 0,
             waiting_on_silent: false,
             actor_silent: false,
@@ -158,13 +165,15 @@ impl OnlineGame {
         self.actor_silent = false;
         if before.head != self.snapshot.head {
             self.clock.restart();
+            self.fresh = true;
         }
     }
 
     /// A second passed (the network's tick), the game waiting on `silent`
     /// (as [`super::online::Update::Silent`] tells them).
     pub fn tick(&mut self, silent: &[(Colour, u64)]) {
-        if self.person_due() {
+        let fresh = std::mem::take(&mut self.fresh);
+        if self.person_due() && !fresh {
             self.clock.tick();
         }
         let actor = match self.snapshot.due.actor() {
@@ -1083,6 +1092,9 @@ mod tests {
         };
         let mut game = OnlineGame::new(snapshot(fresh(), mine));
         assert_eq!(game.time_left(), Some(10));
+        // The phones count from the first tick after the entry.
+        game.tick(&[]);
+        assert_eq!(game.time_left(), Some(10));
         game.tick(&[]);
         game.tick(&[]);
         assert_eq!(game.time_left(), Some(8));
@@ -1091,6 +1103,7 @@ mod tests {
         let theirs = due_roll(Colour::Green);
         game.update(after(1, snapshot(fresh(), theirs)));
         assert_eq!(game.time_left(), Some(10), "another player's time");
+        game.tick(&[]);
         game.tick(&[]);
         assert_eq!(game.time_left(), Some(9));
         game.tick(&[(Colour::Green, 44)]);
@@ -1112,6 +1125,32 @@ mod tests {
         snapshot
     }
 
+    /// This phone's clock shows 0:00 at the tick at which its phone plays
+    /// for its player (`protocol::Watch`, on the same ticks), not before.
+    #[test]
+    fn the_clock_runs_out_at_the_tick_the_phone_plays_for_its_player() {
+        use crate::protocol::{Header, Waiting, Watch};
+        let mut header = Header::new([0; 32], RuleSet::Classic(HouseRules::default()), [None; 4]);
+        header.timer = TurnTimer::Seconds10;
+        let mut watch = Watch::new(&header, 0);
+        let mut game = OnlineGame::new(snapshot(fresh(), due_roll(Colour::Green)));
+        watch.observe_waiting(0, Digest([0; 32]), Waiting::default());
+        // Between two ticks the log moves on to red's (this player's) roll.
+        game.update(after(1, snapshot(fresh(), due_roll(Colour::Red))));
+        let mine = Waiting {
+            mine: true,
+            ..Waiting::default()
+        };
+        for k in 1..=11 {
+            // As net::play ticks: the phone's watch, then the app's clock.
+            let expired = watch
+                .observe_waiting(k * 1000, Digest([1; 32]), mine)
+                .timer_expired;
+            game.tick(&[]);
+            assert_eq!(game.time_left() == Some(0), expired, "tick {k}");
+        }
+    }
+
     #[test]
     fn the_turn_timer_starts_again_at_each_entry_of_the_log_though_the_same_move_is_due() {
         // Red has made one run of its Matfyz turn and makes the next: the
@@ -1119,7 +1158,7 @@ mod tests {
         // counts red's whole time again from that entry.
         let moving = matfyz_moving(Actor::Player(Colour::Red));
         let mut game = OnlineGame::new(moving.clone());
-        for _ in 0..7 {
+        for _ in 0..8 {
             game.tick(&[]);
         }
         assert_eq!(game.time_left(), Some(3));
@@ -1137,7 +1176,7 @@ mod tests {
             by: Actor::Player(Colour::Green),
         };
         let mut game = OnlineGame::new(apart(greens));
-        for _ in 0..10 {
+        for _ in 0..11 {
             game.tick(&[]);
         }
         assert_eq!(game.time_left(), Some(0));
