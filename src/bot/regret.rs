@@ -29,8 +29,7 @@ use super::tournament::in_parallel;
 use super::{Level, Player, seeded};
 use crate::rules::{Colour, Die, Game, Move, Next, RuleSet, Seats};
 
-/// Rolls of one turn that have faces of their own; a longer run of sixes
-/// takes them again from the first.
+/// Rolls of one turn drawn together; a longer run of sixes draws more.
 const ROLLS_PER_TURN: usize = 8;
 /// The set of rollouts that picks the best move, and the one that measures
 /// it against the player's.
@@ -278,7 +277,7 @@ fn wins<G: Playable>(game: &G, candidates: &[usize], rollouts: Rollouts) -> Vec<
 /// continuation reaches it and replayed for the others.
 struct Dice {
     rng: ChaCha8Rng,
-    turns: Vec<[Die; ROLLS_PER_TURN]>,
+    turns: Vec<Vec<Die>>,
 }
 
 impl Dice {
@@ -289,13 +288,22 @@ impl Dice {
         }
     }
 
-    /// The face of roll `roll` (from 0) of turn `turn` (from 0).
+    /// The face of roll `roll` (from 0) of turn `turn` (from 0). A run of
+    /// sixes longer than a row draws on: taking the row again from its
+    /// first face would never end a Matfyz turn of eight sixes, where a
+    /// six moves nothing.
     fn face(&mut self, turn: usize, roll: usize) -> Die {
         while self.turns.len() <= turn {
-            let row = std::array::from_fn(|_| seeded::die(&mut self.rng));
+            let row = (0..ROLLS_PER_TURN)
+                .map(|_| seeded::die(&mut self.rng))
+                .collect();
             self.turns.push(row);
         }
-        self.turns[turn][roll % ROLLS_PER_TURN]
+        let row = &mut self.turns[turn];
+        while row.len() <= roll {
+            row.push(seeded::die(&mut self.rng));
+        }
+        row[roll]
     }
 }
 
@@ -444,6 +452,27 @@ mod tests {
         // Red needs a two; sometimes another colour's five comes first.
         assert!(ends.contains(&Some(Colour::Red)), "{ends:?}");
         assert!(ends.iter().any(|&e| e != Some(Colour::Red)), "{ends:?}");
+    }
+
+    /// A Matfyz six moves nothing and rolls again: a turn whose row is all
+    /// sixes draws on, and the game goes on to its end.
+    #[test]
+    fn a_matfyz_turn_of_a_row_of_sixes_ends() {
+        use crate::rules::matfyz;
+        let seats = Seats::for_players(2).unwrap();
+        let game = matfyz::Game::new(matfyz::Position::start(seats, Colour::Red).unwrap());
+        let mut dice = Dice::new(seeded::keyed(9, 0, 0));
+        dice.turns.push(vec![Die::SIX; ROLLS_PER_TURN]);
+        let mut choices = seeded::keyed(9, 0, 1);
+        let end = play_out(
+            game,
+            Colour::Red,
+            &models(Model::Random),
+            &mut dice,
+            &mut choices,
+        );
+        assert!(end.is_some());
+        assert!(dice.turns[0].len() > ROLLS_PER_TURN);
     }
 
     #[test]

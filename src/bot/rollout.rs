@@ -48,7 +48,8 @@ pub const BUDGET: Budget = Budget {
 };
 
 /// Rolls of one turn that have faces of their own; a longer run of sixes
-/// takes them again from the first.
+/// ends the rollout there (taking them again from the first would never
+/// end a Matfyz turn of eight sixes, where a six moves nothing).
 const ROLLS_PER_TURN: usize = 8;
 /// Turns in a round of the largest game.
 const TURNS_PER_ROUND: usize = 4;
@@ -93,8 +94,10 @@ impl Faces<'_> {
     /// The face of roll `roll` (from 0) of turn `turn` (0: the present
     /// one), if the rollout has one.
     pub fn get(self, turn: usize, roll: usize) -> Option<Die> {
-        let index = turn * ROLLS_PER_TURN + roll % ROLLS_PER_TURN;
-        self.faces.get(index).copied()
+        if roll >= ROLLS_PER_TURN {
+            return None;
+        }
+        self.faces.get(turn * ROLLS_PER_TURN + roll).copied()
     }
 }
 
@@ -325,10 +328,21 @@ mod tests {
         assert_eq!(faces.get(0, 0), Some(all[0]));
         assert_eq!(faces.get(1, 0), Some(all[ROLLS_PER_TURN]));
         assert_eq!(faces.get(1, 2), Some(all[ROLLS_PER_TURN + 2]));
-        // A run of sixes longer than a turn's faces starts them again.
-        assert_eq!(faces.get(1, ROLLS_PER_TURN), faces.get(1, 0));
+        // A run of sixes longer than a turn's faces has none.
+        assert_eq!(faces.get(1, ROLLS_PER_TURN), None);
         // Past the budget's turns there are no faces.
         assert_eq!(faces.get(1 + BUDGET.rounds * TURNS_PER_ROUND, 0), None);
+    }
+
+    /// A Matfyz six moves nothing and rolls again: a turn of sixes past its
+    /// faces ends the rollout rather than rolling them for ever.
+    #[test]
+    fn a_matfyz_turn_of_sixes_past_its_faces_ends_the_rollout() {
+        use crate::rules::matfyz;
+        let sixes = [Die::SIX; 5 * ROLLS_PER_TURN];
+        let seats = Seats::for_players(2).unwrap();
+        let game = matfyz::Game::new(matfyz::Position::start(seats, Colour::Red).unwrap());
+        rollout(game, Colour::Red, Faces { faces: &sixes }, 1);
     }
 
     #[test]
