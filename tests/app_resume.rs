@@ -216,11 +216,16 @@ fn join_and_close_mid_game(dir: &std::path::Path, ticket: &str, taps: usize) {
     let window = app.window();
     join(window, ticket);
     play_until_my_roll(window, taps);
-    drop(app);
-    // Its network thread stops at its next await, and lets the game go
-    // (a killed app's at once): until then Home passes it by, as a game
-    // another window plays.
+    close(app, dir);
+}
+
+/// Closes `app` on the data folder `dir`, as when it is killed mid-game,
+/// and waits until its network thread has stopped at its next await and
+/// let its game go (a killed app's at once): until then Home passes the
+/// game by, as one another window plays.
+fn close(app: App, dir: &std::path::Path) {
     let games = session_folders(dir);
+    drop(app);
     pump_until("the closed app's session lets its game go", || {
         !games
             .iter()
@@ -520,6 +525,55 @@ fn a_resumed_game_whose_other_phone_is_gone_is_played_on_with_the_computer_in_it
         let record = recorded_once(app_dir.path());
         let ivo = record.players.iter().find(|p| p.name == "Ivo").unwrap();
         assert_eq!(ivo.outcome, Outcome::Dropped);
+    });
+}
+
+/// The other phone found this one gone (the app was killed on its
+/// roll) and the computer took its seat; resumed, the app is told that
+/// the computer plays for it until the turn passes, and then its player
+/// plays their own turns again.
+#[test]
+fn a_phone_found_gone_and_resumed_is_told_it_is_back_and_plays_on_when_the_turn_passes() {
+    ui_support::on_ui_thread(|| {
+        let (app_dir, bot_dir) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+        // The shortest turn timer and grace period: the host finds the
+        // closed phone gone 12 s after its roll is due. Its own seat
+        // takes 0.4 s an action, so that the game is not over, the
+        // computer playing both seats, before the app is back.
+        let args = [
+            "host",
+            "--players",
+            "2",
+            "--name",
+            "Ivo",
+            "--grace",
+            "2",
+            "--turn",
+            "10",
+        ];
+        let mut host = process::Proc::start(bot_dir.path(), &args, process::Hand::Bot, 400);
+        let (ticket, _) = process::ticket(&mut host);
+        let app = shown_app(app_dir.path());
+        app.agree_to_grace(2);
+        join(app.window(), &ticket);
+        play_until_my_roll(app.window(), 2);
+        close(app, app_dir.path());
+        host.wait_for("away: green");
+
+        let app = resume_from_home(app_dir.path());
+        let window = app.window();
+        let back = "You are back: the computer plays for you until the turn passes";
+        pump_until("told that it is back", || shows(window, back));
+        assert!(
+            label_starting(window, "Player (Green, computer), ").is_some(),
+            "the computer still plays its seat"
+        );
+        pump_until("its player's own turn again", || {
+            !shows(window, back) && my_turn(window)
+        });
+        assert!(label_starting(window, "Player (Green), ").is_some());
+        assert!(tap_turn(window), "the player plays their own turn");
+        host.kill();
     });
 }
 
