@@ -1141,14 +1141,16 @@ mod tests {
             mine: true,
             ..Waiting::default()
         };
+        let mut expired = false;
         for k in 1..=11 {
             // As net::play ticks: the phone's watch, then the app's clock.
-            let expired = watch
+            expired = watch
                 .observe_waiting(k * 1000, Digest([1; 32]), mine)
                 .timer_expired;
             game.tick(&[]);
             assert_eq!(game.time_left() == Some(0), expired, "tick {k}");
         }
+        assert!(expired, "10 s after the first tick");
     }
 
     #[test]

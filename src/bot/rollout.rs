@@ -339,10 +339,16 @@ mod tests {
     #[test]
     fn a_matfyz_turn_of_sixes_past_its_faces_ends_the_rollout() {
         use crate::rules::matfyz;
-        let sixes = [Die::SIX; 5 * ROLLS_PER_TURN];
+        static SIXES: [Die; 5 * ROLLS_PER_TURN] = [Die::SIX; 5 * ROLLS_PER_TURN];
         let seats = Seats::for_players(2).unwrap();
         let game = matfyz::Game::new(matfyz::Position::start(seats, Colour::Red).unwrap());
-        rollout(game, Colour::Red, Faces { faces: &sixes }, 1);
+        let (done, ended) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            done.send(rollout(game, Colour::Red, Faces { faces: &SIXES }, 1))
+        });
+        ended
+            .recv_timeout(std::time::Duration::from_secs(30))
+            .expect("the rollout ends");
     }
 
     #[test]
