@@ -392,7 +392,7 @@ const SEED_CRASHING_AFTER_THE_END: u64 = 16_560;
 
 /// Finds seeds for the test above: `CLOVECE_FIND_SEEDS=1 cargo test --test
 /// protocol_sim seeds_crashing_after_the_end -- --ignored --nocapture`.
-/// (A maintainer's tool, not a soak: `.ci/run`'s `--ignored` run skips it.)
+/// (A maintainer's tool, not a soak: `.ci/run` names the soak alone.)
 #[test]
 #[ignore]
 fn seeds_crashing_after_the_end() {
