@@ -964,25 +964,29 @@ mod tests {
                 Err(e) => panic!("the host is never dialled: {e}"),
             }
         };
-        dialled.set_nonblocking(true).unwrap();
-        let mut said = [0; 256];
-        loop {
-            match std::io::Read::read(&mut dialled, &mut said) {
-                // (A loaded machine may come here after the wait is over.)
-                Ok(0) => {
-                    assert!(
-                        stopped.elapsed() >= DECLINE_WAIT,
-                        "the inbox's node went before its decline"
-                    );
-                    break;
-                }
-                Ok(_) => {}
-                Err(e) => {
-                    assert_eq!(e.kind(), std::io::ErrorKind::WouldBlock);
-                    break;
+        // It hangs up when its node goes: not before the whole wait.
+        dialled.set_nonblocking(false).unwrap();
+        dialled
+            .set_read_timeout(Some(DECLINE_WAIT + timeout))
+            .unwrap();
+        let hung_up = tokio::task::spawn_blocking(move || {
+            let mut said = [0; 256];
+            loop {
+                match std::io::Read::read(&mut dialled, &mut said) {
+                    Ok(0) => return std::time::Instant::now(),
+                    Ok(_) => {}
+                    Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {
+                        panic!("the inbox's node never let go of the host")
+                    }
+                    Err(_) => return std::time::Instant::now(),
                 }
             }
-        }
+        });
+        let waited = hung_up.await.unwrap() - stopped;
+        assert!(
+            waited + Duration::from_millis(100) >= DECLINE_WAIT,
+            "the inbox's node went {waited:?} after it stopped, before its decline's wait"
+        );
     }
 
     /// Anyone on the Wi-Fi can ask who this phone is, as often as it
