@@ -471,20 +471,24 @@ fn the_rollout_player_plays_whole_games_of_every_rule_set_alike_on_one_thread_an
 }
 
 /// Head to head, each level wins more than half its games against the one
-/// below (classic; Matfyz medium against easy, its hard player being
-/// costly in a debug build): a level that lost its edge fails here, not
-/// only in the tournaments of docs/performance.md.
+/// below, the whole 95% interval of its win rate above a half (classic;
+/// Matfyz medium against easy, its hard player being costly in a debug
+/// build): a level that lost its edge fails here, not only in the
+/// tournaments of docs/performance.md. (Hard wins 59.8% of 10,000 such
+/// games against medium there; these 120 are enough for its edge, and a
+/// player of medium's strength clears the bar one time in forty.)
 #[test]
 fn each_level_beats_the_one_below_it() {
     let classic = RuleSet::Classic(HouseRules::default());
-    for (rules, players, games, threads, least) in [
-        (classic, "medium,easy", 400, 1, 240),
-        (RuleSet::Matfyz, "medium,easy", 400, 1, 210),
-        (classic, "hard,medium", 120, 2, 61),
+    for (rules, players, games, threads) in [
+        (classic, "medium,easy", 400, 1),
+        (RuleSet::Matfyz, "medium,easy", 400, 1),
+        (classic, "hard,medium", 120, 2),
     ] {
         let standings = tournament(rules, players, games, threads).run().unwrap();
         eprintln!("{players}: {standings}");
-        assert!(standings.wins[0] >= least, "{players}: {standings}");
+        let (low, _) = clovece::bot::tournament::wilson(standings.wins[0], games);
+        assert!(low > 0.5, "{players}: {standings}");
     }
 }
 
