@@ -128,7 +128,7 @@ fn folder(path: &Path) -> &Path {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use std::io::{Read, Seek, SeekFrom, Write};
 
@@ -203,10 +203,21 @@ mod tests {
         assert!(!gone.exists());
     }
 
+    /// Lets files be created readable by others, as the usual umask does:
+    /// under a umask that already forbids it, a file the app left open to
+    /// others would look private to the tests too. (The whole process's,
+    /// and no test needs another.)
+    #[cfg(unix)]
+    pub(crate) fn usual_umask() {
+        // SAFETY: umask only sets the process's file creation mask.
+        unsafe { libc::umask(0o022) };
+    }
+
     #[cfg(unix)]
     #[test]
     fn only_the_owner_can_read() {
         use std::os::unix::fs::PermissionsExt;
+        usual_umask();
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("secret");
         replace(&path, |file| file.write_all(b"dice")).unwrap();

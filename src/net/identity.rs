@@ -185,6 +185,7 @@ mod tests {
     #[test]
     fn identity_file_is_private() {
         use std::os::unix::fs::PermissionsExt;
+        crate::durable::tests::usual_umask();
         let dir = tempfile::tempdir().unwrap();
         load_or_create(dir.path()).unwrap();
         let mode = fs::metadata(dir.path().join(KEY_FILE))
