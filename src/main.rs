@@ -229,7 +229,9 @@ struct PeerArgs {
     /// actions (rolls and moves).
     #[arg(long)]
     leave_after: Option<u32>,
-    /// For tests: vanish without a word after this many own actions.
+    /// For tests: vanish without a word after this many own actions, while
+    /// another player moves whose turn does not hand the roll to this one
+    /// (so in a game of 3 or 4 players, never of 2).
     #[arg(long, hide = true)]
     drop_after: Option<u32>,
     /// Print `trace:` lines with timestamps (hidden: for the latency
