@@ -76,7 +76,9 @@ pub enum BoardTheme {
 /// A value that does not read (a newer app's language, theme or rule set,
 /// a number out of range) is taken at its default and costs none of the
 /// other settings: a player who tries a newer version and goes back keeps
-/// their nickname and the rest.
+/// their nickname and the rest. Settings a newer version added, which this
+/// one does not know, are written back as they were, for that version to
+/// find again.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct Settings {
@@ -94,6 +96,9 @@ pub struct Settings {
     /// The setup screens' last choices, offered again.
     #[serde(deserialize_with = "or_default")]
     pub choices: Choices,
+    /// What a newer version keeps that this one does not know, by name.
+    #[serde(flatten)]
+    pub newer: serde_json::Map<String, serde_json::Value>,
 }
 
 /// The field's value, or its default where the value is of another kind.
@@ -114,6 +119,7 @@ impl Default for Settings {
             theme: BoardTheme::Classic,
             house: HouseRules::default(),
             choices: Choices::default(),
+            newer: serde_json::Map::new(),
         }
     }
 }
@@ -349,6 +355,7 @@ mod tests {
                 },
                 ..Default::default()
             },
+            ..Settings::default()
         };
         file.save(&settings).unwrap();
         file.save(&settings).unwrap();
@@ -394,6 +401,27 @@ mod tests {
             }
             assert_eq!(read, expected, "{field}: {value}");
         }
+        fs::remove_dir_all(dir).unwrap();
+    }
+
+    /// Back from a newer version, a save keeps what that version added.
+    #[test]
+    fn settings_a_newer_app_added_are_saved_back_as_they_were() {
+        let dir = folder("newer-settings");
+        fs::create_dir_all(&dir).unwrap();
+        let file = SettingsFile::in_folder(&dir);
+        let added = r#"{"nickname": "Eva", "sound": false, "board": {"zoom": 2}}"#;
+        fs::write(file.path(), added).unwrap();
+        let mut read = file.load().unwrap();
+        assert_eq!(read.nickname, "Eva");
+        read.nickname = "Ema".into();
+        file.save(&read).unwrap();
+        let saved: serde_json::Value =
+            serde_json::from_str(&fs::read_to_string(file.path()).unwrap()).unwrap();
+        assert_eq!(saved["nickname"], "Ema");
+        assert_eq!(saved["sound"], false);
+        assert_eq!(saved["board"]["zoom"], 2);
+        assert_eq!(file.load().unwrap(), read);
         fs::remove_dir_all(dir).unwrap();
     }
 
