@@ -42,7 +42,9 @@ impl Entry {
     /// from a message may come with words and punctuation around it ("Join
     /// me: (CLOVECE:…)."): the link is what counts. So is the one code
     /// among the words of a message ("Room code K7M2QX"), and a code typed
-    /// in groups ("K7M 2QX", "K7M-2QX").
+    /// in groups ("K7M 2QX", "K7M-2QX"). A message with two (a code and a
+    /// word of six of the code's letters, "K7M 2QX, thanks!") is refused
+    /// rather than read as either.
     pub fn read(text: &str) -> Entry {
         let text = text.trim();
         if text.is_empty() {
@@ -55,9 +57,11 @@ impl Entry {
                 Err(_) => Entry::DamagedTicket,
             };
         }
-        let mut codes = words(text).filter_map(|word| word.parse::<RoomCode>().ok());
-        if let (Some(code), None) = (codes.next(), codes.next()) {
-            return Entry::Code(code);
+        let words: Vec<&str> = words(text).collect();
+        match codes_in(&words)[..] {
+            [code] => return Entry::Code(code),
+            [_, _, ..] => return Entry::TooLong,
+            [] => {}
         }
         let text: String = text
             .chars()
@@ -96,6 +100,28 @@ fn link_in(text: &str) -> Option<&str> {
         word.get(..SCHEME.len())
             .is_some_and(|start| start.eq_ignore_ascii_case(SCHEME))
     })
+}
+
+/// The room codes among `words`: a word that is one (its dashes aside),
+/// and neighbouring shorter words that together are one ("K7M 2QX").
+fn codes_in(words: &[&str]) -> Vec<RoomCode> {
+    let mut codes = Vec::new();
+    for start in 0..words.len() {
+        let mut joined = String::new();
+        for (i, word) in words[start..].iter().enumerate() {
+            let part: String = word.chars().filter(|&c| c != '-').collect();
+            // A word of a code's length or more is no code's group.
+            if i > 0 && part.chars().count() >= LEN {
+                break;
+            }
+            joined.push_str(&part);
+            if joined.chars().count() >= LEN {
+                codes.extend(joined.parse::<RoomCode>().ok());
+                break;
+            }
+        }
+    }
+    codes
 }
 
 /// The words of `text` without the punctuation around them (a link's
@@ -218,6 +244,16 @@ mod tests {
         assert_eq!(Entry::read("K7M 2"), Entry::Typing { typed: 4 });
         // Two codes in one message: neither is chosen.
         assert_eq!(Entry::read("K7M2QX or K7M2QY"), Entry::TooLong);
+    }
+
+    /// A message with a code in groups and a word that could be a code
+    /// is not read as the word.
+    #[test]
+    fn a_grouped_code_beside_a_six_letter_word_is_refused_not_read_as_the_word() {
+        assert_eq!(Entry::read("K7M 2QX — thanks!"), Entry::TooLong);
+        assert_eq!(Entry::read("THANKS, K7M2QX"), Entry::TooLong);
+        assert_eq!(Entry::read("Code: K7 M2 QX."), Entry::read("K7M2QX"));
+        assert_eq!(Entry::read("Room K7M-2QX, see you"), Entry::read("K7M2QX"));
     }
 
     #[test]
