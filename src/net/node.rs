@@ -185,6 +185,18 @@ impl Peer {
         }
     }
 
+    /// Keeps the addresses the peer says it listens on (identify lists
+    /// them in no particular order): of more than a peer keeps, those a
+    /// phone on the same Wi-Fi most likely reaches, dialled in that order,
+    /// rather than whichever came last (a desktop's container bridges and
+    /// VPNs).
+    fn learn_all(&mut self, addrs: Vec<Multiaddr>) {
+        let dialable = addrs.into_iter().filter_map(dialable).collect();
+        for addr in super::ticket::likeliest(dialable) {
+            self.learn(addr);
+        }
+    }
+
     /// Keeps `addr`, which only mDNS named, as [`Peer::learn`] does but
     /// apart (see [`Peer::sighted`]).
     fn sight(&mut self, addr: Multiaddr) {
@@ -842,10 +854,7 @@ impl Node {
                     );
                     return;
                 }
-                let entry = self.peer(peer_id);
-                for addr in info.listen_addrs {
-                    entry.learn(addr);
-                }
+                self.peer(peer_id).learn_all(info.listen_addrs);
             }
             SwarmEvent::Behaviour(BehaviourEvent::Ping(ping::Event {
                 connection,
@@ -1205,6 +1214,20 @@ mod tests {
         }
         let kept: Vec<String> = peer.addrs.iter().map(ToString::to_string).collect();
         assert_eq!(kept, ["/ip4/192.168.1.5/tcp/4001", "/ip6/fe80::1/tcp/4002"]);
+    }
+
+    /// A desktop listening on more addresses than a peer keeps: those
+    /// another phone on the Wi-Fi most likely reaches are kept, and tried
+    /// first, whatever order identify lists them in.
+    #[test]
+    fn of_too_many_addresses_the_likeliest_are_kept_first() {
+        let mut peer = Peer::new(1, Limits::default(), Instant::now());
+        let wifi: Multiaddr = "/ip4/192.168.1.5/tcp/4001".parse().unwrap();
+        let mut told = vec![wifi.clone()];
+        told.extend((1..=20).map(|n| format!("/ip6/2001:db8::{n}/tcp/4001").parse().unwrap()));
+        peer.learn_all(told);
+        assert_eq!(peer.addrs.len(), seen::MAX_ADDRS);
+        assert_eq!(peer.dial_addrs()[0], wifi);
     }
 
     /// Anyone on the Wi-Fi can answer mDNS for any peer id: a flood of
