@@ -44,7 +44,9 @@ impl Entry {
     /// among the words of a message ("Room code K7M2QX"), and a code typed
     /// in groups ("K7M 2QX", "K7M-2QX"). A message with two (a code and a
     /// word of six of the code's letters, "K7M 2QX, thanks!") is refused
-    /// rather than read as either.
+    /// rather than read as either; so is a grouped code beside a short
+    /// word that joins it into another ("Hey K7M 2QX": HEYK7M or K7M2QX),
+    /// as the whole message was before.
     pub fn read(text: &str) -> Entry {
         let text = text.trim();
         if text.is_empty() {
@@ -254,6 +256,7 @@ mod tests {
         assert_eq!(Entry::read("THANKS, K7M2QX"), Entry::TooLong);
         assert_eq!(Entry::read("Code: K7 M2 QX."), Entry::read("K7M2QX"));
         assert_eq!(Entry::read("Room K7M-2QX, see you"), Entry::read("K7M2QX"));
+        assert_eq!(Entry::read("Hey K7M 2QX"), Entry::TooLong);
     }
 
     #[test]

@@ -89,7 +89,9 @@ impl GameFile {
     /// `game` ended, or its players left it: it is no longer kept. One
     /// that ends before a person rolled in it (the computer played every
     /// turn) never took the place of the game kept before, which stays;
-    /// so does a game another window of the app keeps since.
+    /// so does a game another window of the app keeps since (unless it is
+    /// this one's beginning: the same setup and opening, and only rolls
+    /// and moves this one began with).
     pub fn ended(&self, game: &OfflineGame) {
         let Some(record) = game.record() else {
             return self.discard();

@@ -292,7 +292,11 @@ pub fn give_up(data: &Path, folder: &Path) -> Result<(), GiveUpError> {
         // Saved by another version of the app, the game cannot be read
         // here (`unread`).
         Err(e) if e.is_other_version() => {
-            let mine = (!folder.join(ENDED).exists()).then_some(Outcome::Left);
+            let mine = match (folder.join(ENDED).exists(), folder.join(FORFEIT).exists()) {
+                (true, _) => None,
+                (false, true) => Some(Outcome::Won),
+                (false, false) => Some(Outcome::Left),
+            };
             return unread(data, folder, mine);
         }
         opened => opened.map_err(GiveUpError::Unreadable)?,
@@ -326,7 +330,7 @@ pub fn discard_damaged(data: &Path, folder: &Path) -> Result<(), GiveUpError> {
     }
     // One that reads again stays, for Home to offer it once more.
     match Store::header(&folder.join(GAME_DIR)) {
-        Err(e) if e.is_other_version() => unread(data, folder, Some(Outcome::Dropped)),
+        Err(e) if e.is_other_version() => unread(data, folder, None),
         Err(e) if e.is_damage() => discard(folder).map_err(GiveUpError::Remove),
         Err(e) => Err(GiveUpError::Unreadable(e)),
         Ok(_) => Ok(()),
@@ -334,12 +338,13 @@ pub fn discard_damaged(data: &Path, folder: &Path) -> Result<(), GiveUpError> {
 }
 
 /// Removes the kept game in `folder` that another version of the app
-/// saved (the app was updated since), recording `mine` for its player
-/// first, if anything: this version can neither check nor replay its log,
-/// so it is read from the header alone, and a result it holds is lost.
-/// A game given up costs its leave; one the update cut off costs what a
-/// phone that dropped out does, as the other phones record it; one seen
-/// to its end, nothing.
+/// saved (an older one, the app updated since; or a newer one, gone back
+/// from), recording `mine` for its player first, if anything: this
+/// version can neither check nor replay its log, so it is read from the
+/// header alone, and a result it holds is lost. A game given up costs
+/// its leave (or counts as the win it was, everyone else having left);
+/// one seen to its end, or cut off by the change of version (nobody's
+/// leave: its Discard on Home is said to cost nothing), nothing.
 fn unread(data: &Path, folder: &Path, mine: Option<Outcome>) -> Result<(), GiveUpError> {
     if let Some(mine) = mine {
         let dir = folder.join(GAME_DIR);
@@ -527,7 +532,7 @@ pub(super) mod tests {
     }
 
     /// A game that Green's phone kept, saved by an older version of the
-    /// app (the app was updated since), marked by `mark` if that is some:
+    /// app (updated since), marked by `mark` if that is some:
     /// its folder.
     fn older_apps_game(data: &Path, mark: Option<fn(&Path) -> io::Result<()>>) -> PathBuf {
         let keys = keys();
@@ -560,17 +565,24 @@ pub(super) mod tests {
         record.players.iter().map(|p| p.outcome).collect()
     }
 
-    /// A game an older version of the app saved is whole, but this
+    /// A game another version of the app saved is whole, but this
     /// version can neither check nor play it on: it is recorded from its
     /// header alone, never deleted as damaged without its player's leave.
     #[test]
-    fn a_game_an_older_app_saved_costs_what_its_header_tells() {
+    fn a_game_another_app_version_saved_costs_what_its_header_tells() {
         // Given up: its leave (two losses) is recorded at once.
         let data = tempfile::tempdir().unwrap();
         let folder = older_apps_game(data.path(), Some(mark_given_up));
         assert!(kept(data.path()).is_none());
         assert!(!folder.exists());
         assert_eq!(outcomes(data.path()), [Outcome::Unfinished, Outcome::Left]);
+
+        // Given up once everyone else had left: the win it was.
+        let data = tempfile::tempdir().unwrap();
+        let folder = older_apps_game(data.path(), Some(mark_forfeit));
+        mark_given_up(&folder).unwrap();
+        assert!(kept(data.path()).is_none());
+        assert_eq!(outcomes(data.path()), [Outcome::Unfinished, Outcome::Won]);
 
         // Seen to its end: its result cannot be read, and nothing is
         // recorded.
@@ -580,8 +592,8 @@ pub(super) mod tests {
         assert!(!folder.exists());
         assert_eq!(recorded(data.path()), 0);
 
-        // Cut off by the update: named, and discarded as a phone that
-        // dropped out (one loss, as the other phones count it).
+        // Cut off by the change of version: named, and discarded without
+        // a record (nobody left it).
         let data = tempfile::tempdir().unwrap();
         let folder = older_apps_game(data.path(), None);
         let Some(Kept::Damaged { why, .. }) = kept(data.path()) else {
@@ -590,10 +602,7 @@ pub(super) mod tests {
         assert!(why.contains("clovece 0.0.0"), "{why}");
         discard_damaged(data.path(), &folder).unwrap();
         assert!(!folder.exists());
-        assert_eq!(
-            outcomes(data.path()),
-            [Outcome::Unfinished, Outcome::Dropped]
-        );
+        assert_eq!(recorded(data.path()), 0);
     }
 
     /// Discard on the card of a game that could not be read because the

@@ -76,9 +76,10 @@ pub enum BoardTheme {
 /// A value that does not read (a newer app's language, theme or rule set,
 /// a number out of range) is taken at its default and costs none of the
 /// other settings: a player who tries a newer version and goes back keeps
-/// their nickname and the rest. Settings a newer version added, which this
-/// one does not know, are written back as they were, for that version to
-/// find again.
+/// their nickname and the rest. Settings a newer version added at the top
+/// level, which this one does not know, are written back as they were,
+/// for that version to find again (not those added inside the house rules
+/// or the setup choices).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct Settings {

@@ -164,3 +164,16 @@ impl fmt::Display for Player {
         f.write_str(self.name())
     }
 }
+
+#[cfg(test)]
+pub(crate) mod tests {
+    /// What `f` returns, or a failure once it has run 30 s: for a test of
+    /// a loop that must end, which would otherwise hang the suite.
+    pub(crate) fn ends<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> T {
+        let (done, ended) = std::sync::mpsc::channel();
+        std::thread::spawn(move || done.send(f()));
+        ended
+            .recv_timeout(std::time::Duration::from_secs(30))
+            .expect("it ends within 30 s")
+    }
+}

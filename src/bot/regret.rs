@@ -461,18 +461,16 @@ mod tests {
         use crate::rules::matfyz;
         let seats = Seats::for_players(2).unwrap();
         let game = matfyz::Game::new(matfyz::Position::start(seats, Colour::Red).unwrap());
-        let mut dice = Dice::new(seeded::keyed(9, 0, 0));
-        dice.turns.push(vec![Die::SIX; ROLLS_PER_TURN]);
-        let mut choices = seeded::keyed(9, 0, 1);
-        let end = play_out(
-            game,
-            Colour::Red,
-            &models(Model::Random),
-            &mut dice,
-            &mut choices,
-        );
+        let (end, first_turn) = crate::bot::tests::ends(move || {
+            let mut dice = Dice::new(seeded::keyed(9, 0, 0));
+            dice.turns.push(vec![Die::SIX; ROLLS_PER_TURN]);
+            let mut choices = seeded::keyed(9, 0, 1);
+            let all = models(Model::Random);
+            let end = play_out(game, Colour::Red, &all, &mut dice, &mut choices);
+            (end, dice.turns[0].len())
+        });
         assert!(end.is_some());
-        assert!(dice.turns[0].len() > ROLLS_PER_TURN);
+        assert!(first_turn > ROLLS_PER_TURN, "{first_turn} rolls");
     }
 
     #[test]

@@ -342,13 +342,7 @@ mod tests {
         static SIXES: [Die; 5 * ROLLS_PER_TURN] = [Die::SIX; 5 * ROLLS_PER_TURN];
         let seats = Seats::for_players(2).unwrap();
         let game = matfyz::Game::new(matfyz::Position::start(seats, Colour::Red).unwrap());
-        let (done, ended) = std::sync::mpsc::channel();
-        std::thread::spawn(move || {
-            done.send(rollout(game, Colour::Red, Faces { faces: &SIXES }, 1))
-        });
-        ended
-            .recv_timeout(std::time::Duration::from_secs(30))
-            .expect("the rollout ends");
+        crate::bot::tests::ends(move || rollout(game, Colour::Red, Faces { faces: &SIXES }, 1));
     }
 
     #[test]

@@ -355,8 +355,8 @@ impl StoreError {
     }
 
     /// Whether the game was saved whole by an app of another protocol or
-    /// engine (the app was updated since): nothing is damaged, but this
-    /// version can neither check its moves nor play it on.
+    /// engine (updated since, or gone back from): nothing is damaged, but
+    /// this version can neither check its moves nor play it on.
     pub fn is_other_version(&self) -> bool {
         matches!(
             self,
