@@ -2212,6 +2212,62 @@ fn the_one_person_playing_the_computer_is_told_they_win() {
     assert!(!shows(window, "Anna wins!"));
 }
 
+/// Matfyz: the square a run captures on may hold a piece the player could
+/// move too (docs/matfyz.md's position: blue on T7 takes the yellow on
+/// T10 with a 3, and that yellow may go on to T13). A tap there is for
+/// the square, as a screen reader's action on it is: it asks who gets the
+/// piece rather than moving the yellow away at once.
+#[test]
+fn a_tap_on_a_capture_square_under_a_movable_matfyz_piece_asks_about_the_capture() {
+    use clovece::app::offline::{OfflineGame, Player};
+    use clovece::app::ui::{ChoiceKind, MatfyzAdapter, SquareKind};
+    use clovece::rules::Colour::{Blue, Green, Red, Yellow};
+    use clovece::rules::{Die, Game, Seats, matfyz};
+
+    ui_support::init();
+    let folder = settings_dir("tap-capture");
+    let app = app(folder.path(), 1);
+    let layout = matfyz::Layout {
+        seats: Seats::for_players(3).unwrap(),
+        turn: Red,
+        bases: vec![
+            (Red, vec![Red, Green]),
+            (Blue, vec![Red, Blue, Green]),
+            (Green, vec![Red, Blue, Green, Yellow]),
+        ],
+        homes: vec![(Red, [None; 4]), (Blue, [None; 4]), (Green, [None; 4])],
+        track: vec![(7, Blue), (10, Yellow), (30, Yellow)],
+        rolls: matfyz::Rolls {
+            sixes: 0,
+            last: Die::new(3),
+        },
+        done: vec![],
+    };
+    let game = Game::Matfyz(matfyz::Game::new(matfyz::Position::new(&layout).unwrap()));
+    let people = ["Anna", "Boris", "Cyril"].map(|name| Player::Human { name: name.into() });
+    app.resume(OfflineGame::resume(game, people.to_vec()).unwrap());
+    let window = app.window();
+    let game = window.global::<GameAdapter>();
+    let squares = game.get_squares();
+    let t10 = squares
+        .iter()
+        .find(|s| {
+            s.target && s.kind != SquareKind::Home && s.kind != SquareKind::Base && s.number == 10
+        })
+        .expect("T10 (blue's start) is marked");
+    let on_t10 = |pieces: &slint::ModelRc<_>| {
+        pieces
+            .iter()
+            .any(|p: clovece::app::ui::PieceData| p.col == t10.col && p.row == t10.row && p.movable)
+    };
+    assert!(on_t10(&game.get_pieces()), "the yellow on T10 may move");
+    game.invoke_tap_board(t10.col as f32 + 0.5, t10.row as f32 + 0.5, 0.5);
+    assert_eq!(
+        window.global::<MatfyzAdapter>().get_choice(),
+        ChoiceKind::Recipient
+    );
+}
+
 #[test]
 fn a_tap_near_the_edge_of_a_small_boards_piece_moves_that_piece_not_its_neighbour() {
     use clovece::app::offline::Player;

@@ -876,17 +876,22 @@ fn start(
 
 /// Taps what a tap on the board at `at` (in cells) is for, within `reach`
 /// cells: the nearest movable piece or target square
-/// ([`geometry::nearest`]), as if it were tapped itself.
+/// ([`geometry::nearest`]), as if it were tapped itself. A target square
+/// comes before a movable piece on it (Matfyz: the piece a run captures
+/// may be one the player could move too), as a screen reader's action on
+/// the square takes it: the move there may ask who gets the piece, where
+/// the piece's own move would be made at once.
 fn tap_board(game: &GameAdapter, at: (f32, f32), reach: f32) {
     let index = |i: usize| i32::try_from(i).unwrap_or(i32::MAX);
     let pieces = game.get_pieces();
     let squares = game.get_squares();
     let movable = pieces.iter().enumerate().filter(|(_, p)| p.movable);
     let targets = squares.iter().enumerate().filter(|(_, s)| s.target);
-    // (a piece rather than a square, its index, its cell)
-    let tappable: Vec<(bool, i32, (i32, i32))> = movable
-        .map(|(i, p)| (true, index(i), (p.col, p.row)))
-        .chain(targets.map(|(i, s)| (false, index(i), (s.col, s.row))))
+    // (a piece rather than a square, its index, its cell), the squares
+    // first: `nearest` takes the first of equally near ones.
+    let tappable: Vec<(bool, i32, (i32, i32))> = targets
+        .map(|(i, s)| (false, index(i), (s.col, s.row)))
+        .chain(movable.map(|(i, p)| (true, index(i), (p.col, p.row))))
         .collect();
     let cells: Vec<_> = tappable.iter().map(|&(_, _, cell)| cell).collect();
     match geometry::nearest(&cells, at, reach).map(|i| tappable[i]) {
