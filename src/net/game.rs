@@ -227,13 +227,13 @@ pub async fn run(
         Start::Host(table, organiser) => {
             let secret = DiceSecret::generate()?;
             let mut node = listen(&keypair, config, sightings, front).await?;
-            let (header, peers) = setup::host(
+            let (header, peers, early) = setup::host(
                 &mut node, &keypair, &secret, table, organiser, &peer.name, front,
             )
             .await?;
             let phone = new_phone(header, &keypair, secret, &dir)?;
             let (book, names) = book_and_names(peers);
-            (node, phone, book, names, Vec::new())
+            (node, phone, book, names, early)
         }
         Start::Join(joining) => {
             let secret = DiceSecret::generate()?;

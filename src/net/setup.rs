@@ -533,7 +533,30 @@ async fn farewell<T>(
     took
 }
 
-/// Opens the room, waits until it is full and makes the signed header.
+/// Polls `node` until each of `to` has taken what was sent to it, or
+/// [`FAREWELL_WAIT`] has passed, keeping in `early` the game's messages
+/// heard meanwhile (a guest that has its start sends its status and
+/// reveal at once).
+async fn delivered(node: &mut Node, to: &[PeerId], early: &mut Early) {
+    let taken = async {
+        // An acknowledgement is no event: looked at again every 10 ms.
+        while to.iter().any(|&peer| node.unacknowledged(peer) > 0) {
+            tokio::select! {
+                event = node.next() => {
+                    if let Event::Message { from, bytes } = event {
+                        early.keep(from, bytes);
+                    }
+                }
+                () = tokio::time::sleep(Duration::from_millis(10)) => {}
+            }
+        }
+    };
+    let _ = tokio::time::timeout(FAREWELL_WAIT, taken).await;
+}
+
+/// Opens the room, waits until it is full and makes the signed header,
+/// and has it taken by the guests: with the players, and what the
+/// guests sent of the game meanwhile.
 pub(super) async fn host(
     node: &mut Node,
     keypair: &Keypair,
@@ -542,7 +565,7 @@ pub(super) async fn host(
     organiser: &mut dyn Organiser,
     name: &str,
     front: &mut dyn Front,
-) -> Result<(SignedHeader, Peers), GameError> {
+) -> Result<(SignedHeader, Peers, Vec<(PeerId, Vec<u8>)>), GameError> {
     let seats = Seats::for_players(table.players).ok_or(GameError::Seats(table.players))?;
     let secret_room = table.private.then(RoomSecret::generate).transpose()?;
     let ticket = Ticket::new(
@@ -736,7 +759,14 @@ pub(super) async fn host(
             for guest in late {
                 turn_away(guest, node, &mut room);
             }
-            return Ok((signed, peers));
+            // The start reaches the guests before this phone saves the
+            // game and plays it (the node sends only while it is polled):
+            // a host stopped just then (its player left the room as it
+            // started, the app closed) kept a game that no guest had.
+            let mut early = Early::default();
+            early.seated(&signed.header);
+            delivered(node, &order, &mut early).await;
+            return Ok((signed, peers, early.kept));
         }
         // Guests gone meanwhile are no longer waited for.
         unoffered.retain(|peer, _| room.guests().contains(peer));
@@ -1788,7 +1818,7 @@ mod tests {
         };
         let secret = DiceSecret::from_bytes([1; 32]);
         let result = host(&mut node, keypair, &secret, table, organiser, "Hana", front).await;
-        (node, result.map(|(signed, _)| signed))
+        (node, result.map(|(signed, _, _)| signed))
     }
 
     /// Hosts the room of `organiser`'s seats: how its setup ended.
@@ -1822,6 +1852,33 @@ mod tests {
         tokio::time::timeout(Duration::from_secs(60), ran)
             .await
             .expect("the room neither hangs nor ends")
+    }
+
+    /// A host whose node goes as soon as its setup ends (its player left
+    /// the room as the game started, the app closed) has its guest
+    /// started: the start is taken before the setup ends.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_host_that_stops_as_its_start_is_made_has_its_guest_started() {
+        let joined = beside_a_room(2, hosting, |ticket, hosting, _| async move {
+            let (mut node, keys) = node(2).await;
+            let secret = DiceSecret::from_bytes([2; 32]);
+            let mut front = crate::net::lines::Lines::new(std::io::sink(), None, false);
+            let link = Joining::by(ticket.to_string());
+            let guest = join(
+                &mut node,
+                &keys,
+                &secret,
+                &link,
+                "Jana",
+                Some(Duration::ZERO),
+                &mut front,
+            );
+            let (joined, hosted) = tokio::join!(guest, hosting);
+            assert!(hosted.unwrap().is_ok());
+            joined
+        })
+        .await;
+        assert!(joined.is_ok(), "{joined:?}");
     }
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
