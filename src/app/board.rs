@@ -599,8 +599,10 @@ impl Board {
 
     /// The player taps `spot`: the move of the piece that may end its move
     /// there (the tapped piece's, while one is asked about), or a question.
-    /// Refused when no piece, or more than one, may end there: then the
-    /// piece is to be tapped.
+    /// Where more than one may end there, a piece that may move and
+    /// stands there is tapped (Matfyz: the piece a run captures may be
+    /// one the player could move, and a tap on its square goes to the
+    /// square first); otherwise refused: then the piece is to be tapped.
     pub fn tap_to(&mut self, spot: Spot) -> Result<Tap, FlowError> {
         self.move_due()?;
         let ending: Vec<(Move, Motion)> = self
@@ -621,7 +623,14 @@ impl Board {
                 let (_, first) = *ending.first().ok_or(FlowError::Illegal)?;
                 let start = (first.colour, first.from);
                 if ending.iter().any(|(_, m)| (m.colour, m.from) != start) {
-                    return Err(FlowError::Illegal);
+                    let standing = self
+                        .pieces()
+                        .into_iter()
+                        .find(|p| p.movable && p.spot == spot);
+                    return match standing {
+                        Some(piece) => self.tap_piece(piece.id),
+                        None => Err(FlowError::Illegal),
+                    };
                 }
                 let piece = self
                     .pieces()
@@ -807,6 +816,43 @@ pub(super) mod tests {
         };
         assert_eq!(run.to(), Place::Track(19));
         assert_eq!(board.choice(), None, "answered");
+    }
+
+    /// Matfyz: two blue pieces may end on T10 (from T4 with the six, from
+    /// T1 with both rolls), where a yellow that may move stands. A tap on
+    /// the square, which names no one move, is the yellow's.
+    #[test]
+    fn a_square_several_pieces_may_reach_is_the_tap_of_the_movable_piece_on_it() {
+        use Colour::{Blue, Green, Red, Yellow};
+        let layout = rules::Layout {
+            seats: crate::rules::Seats::for_players(3).unwrap(),
+            turn: Red,
+            bases: vec![
+                (Red, vec![Red, Green]),
+                (Blue, vec![Red, Green]),
+                (Green, vec![Red, Blue, Green, Yellow]),
+            ],
+            homes: vec![(Red, [None; 4]), (Blue, [None; 4]), (Green, [None; 4])],
+            track: vec![(1, Blue), (4, Blue), (10, Yellow), (30, Yellow)],
+            rolls: six_and(3),
+            done: Vec::new(),
+        };
+        let game = Game::Matfyz(rules::Game::new(rules::Position::new(&layout).unwrap()));
+        let mut board = Board::shared(game, true);
+        let from = |spot| {
+            board
+                .motions()
+                .into_iter()
+                .any(|(_, m)| m.from == spot && m.to == Spot::Track(10))
+        };
+        assert!(
+            from(Spot::Track(1)) && from(Spot::Track(4)),
+            "both blues reach T10"
+        );
+        let yellow = piece_on(&board, Spot::Track(10));
+        assert!(yellow.movable);
+        assert_eq!(board.tap_to(Spot::Track(10)), Ok(Tap::Asked));
+        assert!(matches!(board.choice(), Some((piece, Choice::Plan(_))) if piece == yellow.id));
     }
 
     #[test]

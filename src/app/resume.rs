@@ -39,8 +39,10 @@ const GIVEN_UP: &str = "given-up";
 const ENDED: &str = "ended";
 /// In a session's folder: every other player had left the game on
 /// purpose, so giving it up counts as the player's win
-/// ([`crate::stats::record::wins_by_forfeit`]). Only what Home says of a
-/// kept game: what giving it up records is read from its log.
+/// ([`crate::stats::record::wins_by_forfeit`]). What Home says of a kept
+/// game: what giving it up records is read from its log, but for a game
+/// another version of the app saved, which this one cannot read
+/// ([`unread`]).
 const FORFEIT: &str = "forfeit";
 /// The extension a session's folder is renamed to before it is removed
 /// ([`discard`]): a removal cut short (the app killed) then leaves no
@@ -369,8 +371,9 @@ pub fn mark_given_up(folder: &Path) -> io::Result<()> {
 /// Marks the game of session `folder` as one that every other player has
 /// left, for Home to say that giving it up counts as a win. The mark
 /// stays: no honest entry brings back a player who left (a cheater's
-/// entry for an earlier place might, and then only Home's text is wrong:
-/// giving the game up records what its log says).
+/// entry for an earlier place might, and then Home's text is wrong, and
+/// so is the win a game another version saved records from it: giving up
+/// any other records what its log says).
 pub fn mark_forfeit(folder: &Path) -> io::Result<()> {
     crate::durable::replace(&folder.join(FORFEIT), |_| Ok(()))
 }

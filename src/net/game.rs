@@ -214,6 +214,8 @@ pub async fn run(
     let sightings = peer.sightings.take();
     // Whether the player left the room as its game started.
     let mut left = false;
+    // Whether this phone hosted the room whose game starts.
+    let mut hosting = false;
     // A resumed game's nicknames, said at its setup, come from its book.
     // And what the other players' phones sent of the game before a
     // guest had its start.
@@ -227,13 +229,14 @@ pub async fn run(
         Start::Host(table, organiser) => {
             let secret = DiceSecret::generate()?;
             let mut node = listen(&keypair, config, sightings, front).await?;
-            let (header, peers, early) = setup::host(
+            let (header, peers) = setup::host(
                 &mut node, &keypair, &secret, table, organiser, &peer.name, front,
             )
             .await?;
             let phone = new_phone(header, &keypair, secret, &dir)?;
             let (book, names) = book_and_names(peers);
-            (node, phone, book, names, early)
+            hosting = true;
+            (node, phone, book, names, Vec::new())
         }
         Start::Join(joining) => {
             let secret = DiceSecret::generate()?;
@@ -273,6 +276,13 @@ pub async fn run(
         node.add_addrs(*id, addrs.iter().cloned());
         node.keep(*id);
     }
+    // Saved: the host's start reaches the guests before it plays
+    // (`setup::delivered`).
+    let early = if hosting {
+        setup::delivered(&mut node, &phone.log().header().header).await
+    } else {
+        early
+    };
     let seated = by_colour(&phone, &names);
     // The setup's players come host first (a resumed game's from its book).
     let hosted = names.first().map(|(id, _)| *id) == Some(node.peer_id());

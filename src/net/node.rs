@@ -187,12 +187,14 @@ impl Peer {
 
     /// Keeps the addresses the peer says it listens on (identify lists
     /// them in no particular order): of more than a peer keeps, those a
-    /// phone on the same Wi-Fi most likely reaches, dialled in that order,
-    /// rather than whichever came last (a desktop's container bridges and
-    /// VPNs).
+    /// phone on the same Wi-Fi most likely reaches (`ticket::likeliest`:
+    /// a desktop's IPv6 and link-local addresses after its IPv4 ones),
+    /// rather than whichever came last; the likeliest learnt last, so that
+    /// an address learnt later pushes out the least likely.
     fn learn_all(&mut self, addrs: Vec<Multiaddr>) {
+        const _: () = assert!(super::ticket::MAX_ADDRS == seen::MAX_ADDRS);
         let dialable = addrs.into_iter().filter_map(dialable).collect();
-        for addr in super::ticket::likeliest(dialable) {
+        for addr in super::ticket::likeliest(dialable).into_iter().rev() {
             self.learn(addr);
         }
     }
@@ -1217,8 +1219,8 @@ mod tests {
     }
 
     /// A desktop listening on more addresses than a peer keeps: those
-    /// another phone on the Wi-Fi most likely reaches are kept, and tried
-    /// first, whatever order identify lists them in.
+    /// another phone on the Wi-Fi most likely reaches are kept, whatever
+    /// order identify lists them in.
     #[test]
     fn of_too_many_addresses_the_likeliest_are_kept_first() {
         let mut peer = Peer::new(1, Limits::default(), Instant::now());
@@ -1227,7 +1229,10 @@ mod tests {
         told.extend((1..=20).map(|n| format!("/ip6/2001:db8::{n}/tcp/4001").parse().unwrap()));
         peer.learn_all(told);
         assert_eq!(peer.addrs.len(), seen::MAX_ADDRS);
-        assert_eq!(peer.dial_addrs()[0], wifi);
+        assert!(peer.addrs.contains(&wifi));
+        // An address learnt later pushes out the least likely.
+        peer.learn("/ip4/10.0.0.2/tcp/4001".parse().unwrap());
+        assert!(peer.addrs.contains(&wifi));
     }
 
     /// Anyone on the Wi-Fi can answer mDNS for any peer id: a flood of

@@ -63,9 +63,10 @@ const MAX_HELD_NOTES: usize = 16;
 /// Signatures from one guest that may fail to sign a start's header before
 /// its others are no longer checked (see `Signing::bad`).
 const MAX_BAD_SIGNATURES: u8 = 16;
-/// How long a phone leaving the room waits for its goodbye to be taken: on
-/// one Wi-Fi that takes moments, and a phone that has not taken it by then
-/// learns of the leave as it would of a phone gone.
+/// How long a phone leaving the room waits for its goodbye to be taken,
+/// and a host for its start ([`delivered`]): on one Wi-Fi that takes
+/// moments, and a phone that has not taken it by then learns of the leave
+/// as it would of a phone gone (or has the start once in touch again).
 const FAREWELL_WAIT: Duration = Duration::from_secs(1);
 /// How often the host looks whether a phone invited has taken its
 /// invitation, while one has not.
@@ -249,14 +250,14 @@ pub(super) struct Joined {
     pub early: Vec<(PeerId, Vec<u8>)>,
 }
 
-/// Messages of a game's log from phones other than the host, heard before
-/// the start: a guest that had its start sends its status and its reveal
-/// for the opening's first roll to the others at once, and one whose start
-/// is still on its way would drop them (its node took them, so they are
-/// not sent again), and wait a second or two for the game's catch-up.
-/// Kept for the game from the players of the header this guest signed
-/// (they come only after it has: the game starts once all have), at most
-/// [`Early::MAX`].
+/// Messages of a game's log heard before the game plays: a guest that had
+/// its start sends its status and its reveal for the opening's first roll
+/// to the others at once, and a guest whose start is still on its way, or
+/// a host waiting for its start to be taken ([`delivered`]), would drop
+/// them (its node took them, so they are not sent again), and wait a
+/// second or two for the game's catch-up. Kept for the game from the
+/// players of the header signed (a guest's come only after it has signed:
+/// the game starts once all have), at most [`Early::MAX`].
 #[derive(Debug, Default)]
 struct Early {
     players: Vec<PeerId>,
@@ -533,18 +534,34 @@ async fn farewell<T>(
     took
 }
 
-/// Polls `node` until each of `to` has taken what was sent to it, or
-/// [`FAREWELL_WAIT`] has passed, keeping in `early` the game's messages
-/// heard meanwhile (a guest that has its start sends its status and
-/// reveal at once).
-async fn delivered(node: &mut Node, to: &[PeerId], early: &mut Early) {
+/// Polls `node` until the other players of the game of `header` have
+/// taken what was sent to them (the host's start), or [`FAREWELL_WAIT`]
+/// has passed: what they sent of the game meanwhile (a guest that has its
+/// start sends its status and reveal at once), for the game, as a
+/// guest's [`Early`]. A phone asking for a seat meanwhile is told the
+/// room is closed, as the game tells it.
+///
+/// The node sends only while it is polled, and the host saves the game
+/// before it plays it: a host stopped just then (its player's tap
+/// crossed the start, or the app closed) kept a game no guest had.
+pub(super) async fn delivered(node: &mut Node, header: &Header) -> Vec<(PeerId, Vec<u8>)> {
+    let mut early = Early::default();
+    early.seated(header);
+    let me = node.peer_id();
+    let to: Vec<PeerId> = early.players.iter().copied().filter(|&p| p != me).collect();
     let taken = async {
         // An acknowledgement is no event: looked at again every 10 ms.
         while to.iter().any(|&peer| node.unacknowledged(peer) > 0) {
             tokio::select! {
                 event = node.next() => {
-                    if let Event::Message { from, bytes } = event {
-                        early.keep(from, bytes);
+                    let Event::Message { from, bytes } = event else { continue };
+                    match room::started(&bytes) {
+                        Some(refusal) if !to.contains(&from) => {
+                            if node.answers(from) {
+                                let _ = node.send(from, refusal);
+                            }
+                        }
+                        _ => early.keep(from, bytes),
                     }
                 }
                 () = tokio::time::sleep(Duration::from_millis(10)) => {}
@@ -552,11 +569,10 @@ async fn delivered(node: &mut Node, to: &[PeerId], early: &mut Early) {
         }
     };
     let _ = tokio::time::timeout(FAREWELL_WAIT, taken).await;
+    early.kept
 }
 
-/// Opens the room, waits until it is full and makes the signed header,
-/// and has it taken by the guests: with the players, and what the
-/// guests sent of the game meanwhile.
+/// Opens the room, waits until it is full and makes the signed header.
 pub(super) async fn host(
     node: &mut Node,
     keypair: &Keypair,
@@ -565,7 +581,7 @@ pub(super) async fn host(
     organiser: &mut dyn Organiser,
     name: &str,
     front: &mut dyn Front,
-) -> Result<(SignedHeader, Peers, Vec<(PeerId, Vec<u8>)>), GameError> {
+) -> Result<(SignedHeader, Peers), GameError> {
     let seats = Seats::for_players(table.players).ok_or(GameError::Seats(table.players))?;
     let secret_room = table.private.then(RoomSecret::generate).transpose()?;
     let ticket = Ticket::new(
@@ -759,14 +775,8 @@ pub(super) async fn host(
             for guest in late {
                 turn_away(guest, node, &mut room);
             }
-            // The start reaches the guests before this phone saves the
-            // game and plays it (the node sends only while it is polled):
-            // a host stopped just then (its player left the room as it
-            // started, the app closed) kept a game that no guest had.
-            let mut early = Early::default();
-            early.seated(&signed.header);
-            delivered(node, &order, &mut early).await;
-            return Ok((signed, peers, early.kept));
+            // Taken by the guests once the game is saved (`delivered`).
+            return Ok((signed, peers));
         }
         // Guests gone meanwhile are no longer waited for.
         unoffered.retain(|peer, _| room.guests().contains(peer));
@@ -1818,7 +1828,7 @@ mod tests {
         };
         let secret = DiceSecret::from_bytes([1; 32]);
         let result = host(&mut node, keypair, &secret, table, organiser, "Hana", front).await;
-        (node, result.map(|(signed, _, _)| signed))
+        (node, result.map(|(signed, _)| signed))
     }
 
     /// Hosts the room of `organiser`'s seats: how its setup ended.
@@ -1854,12 +1864,23 @@ mod tests {
             .expect("the room neither hangs nor ends")
     }
 
-    /// A host whose node goes as soon as its setup ends (its player left
-    /// the room as the game started, the app closed) has its guest
-    /// started: the start is taken before the setup ends.
+    /// Hosts the room of `organiser`'s seats, and once its setup ends
+    /// has the start taken (`delivered`, as the game does once it is
+    /// saved); then its node goes, as a host's stopped just then does
+    /// (its player left the room as the game started, the app closed).
+    async fn hosting_and_stopping(mut organiser: Starter) -> Result<SignedHeader, GameError> {
+        let (mut node, hosted) = hosted(organiser.seats, &mut organiser).await;
+        if let Ok(signed) = &hosted {
+            delivered(&mut node, &signed.header).await;
+        }
+        hosted
+    }
+
+    /// A host whose node goes just after its game is saved has its guest
+    /// started: the start is taken first.
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn a_host_that_stops_as_its_start_is_made_has_its_guest_started() {
-        let joined = beside_a_room(2, hosting, |ticket, hosting, _| async move {
+        let joined = beside_a_room(2, hosting_and_stopping, |ticket, hosting, _| async move {
             let (mut node, keys) = node(2).await;
             let secret = DiceSecret::from_bytes([2; 32]);
             let mut front = crate::net::lines::Lines::new(std::io::sink(), None, false);
