@@ -233,6 +233,37 @@ fn close(app: App, dir: &std::path::Path) {
     });
 }
 
+/// The app on `dir` in a game hosted by Ivo's process on `bot` with the
+/// shortest turn timer and grace period (10 s and 2 s, which the app
+/// signs: it signs only the rules' 45 s otherwise), the host's own seat
+/// acting after `pace_ms`; the app has tapped at least `taps` times, and
+/// its roll is due: the app and the host.
+fn in_a_game_of_short_waits(
+    dir: &std::path::Path,
+    bot: &std::path::Path,
+    pace_ms: u64,
+    taps: usize,
+) -> (App, process::Proc) {
+    let args = [
+        "host",
+        "--players",
+        "2",
+        "--name",
+        "Ivo",
+        "--grace",
+        "2",
+        "--turn",
+        "10",
+    ];
+    let mut host = process::Proc::start(bot, &args, process::Hand::Bot, pace_ms);
+    let (ticket, _) = process::ticket(&mut host);
+    let app = shown_app(dir);
+    app.agree_to_grace(2);
+    join(app.window(), &ticket);
+    play_until_my_roll(app.window(), taps);
+    (app, host)
+}
+
 /// `window`'s app joins the room of `ticket`, says ready, and waits for
 /// the game to start.
 fn join(window: &AppWindow, ticket: &str) {
@@ -470,30 +501,8 @@ fn an_app_the_system_killed_mid_game_reopens_the_game_from_its_bookmark() {
 fn a_resumed_game_whose_other_phone_is_gone_is_played_on_with_the_computer_in_its_seat() {
     ui_support::on_ui_thread(|| {
         let (app_dir, bot_dir) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
-        // A short grace period, so the computer takes the seat within seconds.
-        let mut host = peer(
-            bot_dir.path(),
-            &[
-                "host",
-                "--players",
-                "2",
-                "--name",
-                "Ivo",
-                "--grace",
-                "2",
-                "--turn",
-                "10",
-            ],
-        );
-        let (ticket, _) = process::ticket(&mut host);
-        {
-            // The app signs the short grace period (it signs only the
-            // rules' 45 s otherwise).
-            let app = shown_app(app_dir.path());
-            app.agree_to_grace(2);
-            join(app.window(), &ticket);
-            play_until_my_roll(app.window(), 4);
-        }
+        let (app, host) = in_a_game_of_short_waits(app_dir.path(), bot_dir.path(), 0, 4);
+        drop(app);
         // The other phone is gone for good.
         host.kill();
 
@@ -536,27 +545,10 @@ fn a_resumed_game_whose_other_phone_is_gone_is_played_on_with_the_computer_in_it
 fn a_phone_found_gone_and_resumed_is_told_it_is_back_and_plays_on_when_the_turn_passes() {
     ui_support::on_ui_thread(|| {
         let (app_dir, bot_dir) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
-        // The shortest turn timer and grace period: the host finds the
-        // closed phone gone 12 s after its roll is due. Its own seat
-        // takes 0.4 s an action, so that the game is not over, the
-        // computer playing both seats, before the app is back.
-        let args = [
-            "host",
-            "--players",
-            "2",
-            "--name",
-            "Ivo",
-            "--grace",
-            "2",
-            "--turn",
-            "10",
-        ];
-        let mut host = process::Proc::start(bot_dir.path(), &args, process::Hand::Bot, 400);
-        let (ticket, _) = process::ticket(&mut host);
-        let app = shown_app(app_dir.path());
-        app.agree_to_grace(2);
-        join(app.window(), &ticket);
-        play_until_my_roll(app.window(), 2);
+        // The host's own seat takes 0.4 s an action, so that the game is
+        // not over, the computer playing both seats, before the app is
+        // back; it finds the closed phone gone 12 s after its roll is due.
+        let (app, mut host) = in_a_game_of_short_waits(app_dir.path(), bot_dir.path(), 400, 2);
         close(app, app_dir.path());
         host.wait_for("away: green");
 
