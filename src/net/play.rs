@@ -254,19 +254,14 @@ pub(super) async fn play(
         // What this player does now, if anything.
         let action = tokio::select! {
             event = node.next() => {
-                if let Event::Message { from, bytes } = &event
-                    && colour_of(*from).is_none()
-                    && let Some(refusal) = room::started(bytes)
-                {
-                    // A stranger that takes no answer gets no more.
-                    if node.answers(*from) {
-                        let _ = node.send(*from, refusal);
+                if let Event::Message { from, bytes } = event {
+                    match colour_of(from) {
+                        Some(colour) => {
+                            watch.heard(colour, now());
+                            take(&mut phone, &mut Wire { node, peers, me }, &mut heads, (colour, from), &bytes);
+                        }
+                        None => room::tell_started(node, from, &bytes),
                     }
-                } else if let Event::Message { from, bytes } = event
-                    && let Some(colour) = colour_of(from)
-                {
-                    watch.heard(colour, now());
-                    take(&mut phone, &mut Wire { node, peers, me }, &mut heads, (colour, from), &bytes);
                 }
                 None
             }

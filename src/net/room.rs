@@ -507,20 +507,20 @@ fn ask_among(node: &mut Node, asked: &mut Vec<PeerId>, peer: PeerId) {
     asked.push(peer);
 }
 
-/// What a room whose game has started answers `bytes`, if they ask for a
-/// seat (an invitation accepted, or a QR code scanned, after the start):
-/// that it is closed, at once, rather than nothing, which would leave the
-/// phone asking to wait and then say the host did not answer.
-pub(super) fn started(bytes: &[u8]) -> Option<Vec<u8>> {
-    match lobby(bytes)? {
-        Lobby::Join { room, .. } => Some(
-            Frame::Lobby(Lobby::Refused {
-                room,
-                why: Refusal::Closed,
-            })
-            .encode(),
-        ),
-        _ => None,
+/// Answers `bytes` from `from` as a room whose game has started does, if
+/// they ask for a seat (an invitation accepted, or a QR code scanned,
+/// after the start): that it is closed, at once, rather than nothing,
+/// which would leave the phone asking to wait and then say the host did
+/// not answer. A stranger that takes no answer gets no more.
+pub(super) fn tell_started(node: &mut Node, from: PeerId, bytes: &[u8]) {
+    if let Some(Lobby::Join { room, .. }) = lobby(bytes)
+        && node.answers(from)
+    {
+        let refused = Lobby::Refused {
+            room,
+            why: Refusal::Closed,
+        };
+        let _ = node.send(from, Frame::Lobby(refused).encode());
     }
 }
 

@@ -555,13 +555,10 @@ pub(super) async fn delivered(node: &mut Node, header: &Header) -> Vec<(PeerId, 
             tokio::select! {
                 event = node.next() => {
                     let Event::Message { from, bytes } = event else { continue };
-                    match room::started(&bytes) {
-                        Some(refusal) if !to.contains(&from) => {
-                            if node.answers(from) {
-                                let _ = node.send(from, refusal);
-                            }
-                        }
-                        _ => early.keep(from, bytes),
+                    if to.contains(&from) {
+                        early.keep(from, bytes);
+                    } else {
+                        room::tell_started(node, from, &bytes);
                     }
                 }
                 () = tokio::time::sleep(Duration::from_millis(10)) => {}

@@ -168,17 +168,25 @@ impl Record {
         let outcomes: Vec<(Colour, Outcome)> = players(&header.seats)
             .map(|c| (c, if c == me { mine } else { Outcome::Unfinished }))
             .collect();
-        Some(Self::from_header(header, &[[0; 6]; 4], &outcomes, names))
+        Some(Self::from_header(
+            header,
+            header.id(),
+            &[[0; 6]; 4],
+            &outcomes,
+            names,
+        ))
     }
 
     fn from_log(log: &Log, outcomes: &[(Colour, Outcome)], names: &[(PeerId, String)]) -> Record {
-        Self::from_header(&log.header().header, &log.dice_counts(), outcomes, names)
+        let header = &log.header().header;
+        Self::from_header(header, log.game(), &log.dice_counts(), outcomes, names)
     }
 
-    /// The record of the game of `header`: `outcomes`, and the faces each
-    /// colour rolled (`dice`).
+    /// The record of the game of `header` (whose id is `game`):
+    /// `outcomes`, and the faces each colour rolled (`dice`).
     fn from_header(
         header: &Header,
+        game: Digest,
         dice: &[[u32; 6]; 4],
         outcomes: &[(Colour, Outcome)],
         names: &[(PeerId, String)],
@@ -200,7 +208,7 @@ impl Record {
             })
             .collect();
         Record {
-            game: game_id(header.id()),
+            game: game_id(game),
             rules: rules_name(header.rules),
             players,
         }
