@@ -76,10 +76,9 @@ pub enum BoardTheme {
 /// A value that does not read (a newer app's language, theme or rule set,
 /// a number out of range) is taken at its default and costs none of the
 /// other settings: a player who tries a newer version and goes back keeps
-/// their nickname and the rest. Settings a newer version added at the top
-/// level, which this one does not know, are written back as they were,
-/// for that version to find again (not those added inside the house rules
-/// or the setup choices).
+/// their nickname and the rest. Settings a newer version added, which
+/// this one does not know, are kept in the file by
+/// [`SettingsFile::save`], for that version to find again.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct Settings {
@@ -97,9 +96,6 @@ pub struct Settings {
     /// The setup screens' last choices, offered again.
     #[serde(deserialize_with = "or_default")]
     pub choices: Choices,
-    /// What a newer version keeps that this one does not know, by name.
-    #[serde(flatten)]
-    pub newer: serde_json::Map<String, serde_json::Value>,
 }
 
 /// The field's value, or its default where the value is of another kind.
@@ -120,7 +116,6 @@ impl Default for Settings {
             theme: BoardTheme::Classic,
             house: HouseRules::default(),
             choices: Choices::default(),
-            newer: serde_json::Map::new(),
         }
     }
 }
@@ -224,17 +219,47 @@ impl SettingsFile {
         Ok(kept)
     }
 
-    /// Saves `settings` crash-safely ([`crate::durable::replace`]).
+    /// Saves `settings` crash-safely ([`crate::durable::replace`]), over
+    /// the file's JSON as it is: what this version does not know, at any
+    /// depth (a newer version's setting, or one inside the house rules),
+    /// stays as that version wrote it.
     pub fn save(&self, settings: &Settings) -> Result<(), SettingsError> {
         let err = |source| SettingsError::Write {
             path: self.path.clone(),
             source,
         };
-        let json = serde_json::to_vec_pretty(settings).map_err(|e| err(e.into()))?;
+        let ours = serde_json::to_value(settings).map_err(|e| err(e.into()))?;
+        let theirs = fs::read(&self.path)
+            .ok()
+            .and_then(|text| serde_json::from_slice(&text).ok());
+        let merged = match theirs {
+            Some(theirs) => overlay(theirs, ours),
+            None => ours,
+        };
+        let json = serde_json::to_vec_pretty(&merged).map_err(|e| err(e.into()))?;
         let folder = self.path.parent().unwrap_or(Path::new("."));
         crate::durable::create_folder(folder)
             .and_then(|()| crate::durable::replace(&self.path, |file| file.write_all(&json)))
             .map_err(err)
+    }
+}
+
+/// `over` written over `under`: an object's keys one by one, any other
+/// value whole.
+fn overlay(under: serde_json::Value, over: serde_json::Value) -> serde_json::Value {
+    use serde_json::Value;
+    match (under, over) {
+        (Value::Object(mut under), Value::Object(over)) => {
+            for (key, value) in over {
+                let merged = match under.remove(&key) {
+                    Some(old) => overlay(old, value),
+                    None => value,
+                };
+                under.insert(key, merged);
+            }
+            Value::Object(under)
+        }
+        (_, over) => over,
     }
 }
 
@@ -356,7 +381,6 @@ mod tests {
                 },
                 ..Default::default()
             },
-            ..Settings::default()
         };
         file.save(&settings).unwrap();
         file.save(&settings).unwrap();
@@ -411,7 +435,9 @@ mod tests {
         let dir = folder("newer-settings");
         fs::create_dir_all(&dir).unwrap();
         let file = SettingsFile::in_folder(&dir);
-        let added = r#"{"nickname": "Eva", "sound": false, "board": {"zoom": 2}}"#;
+        let added = r#"{"nickname": "Eva", "sound": false, "board": {"zoom": 2},
+            "house": {"compulsory_capture": true, "optional_bring_out": false, "no_jump_home": false, "ghosts": true},
+            "choices": {"game": {"players": 3, "bots": ["fox"]}, "room": 7}}"#;
         fs::write(file.path(), added).unwrap();
         let mut read = file.load().unwrap();
         assert_eq!(read.nickname, "Eva");
@@ -422,6 +448,11 @@ mod tests {
         assert_eq!(saved["nickname"], "Ema");
         assert_eq!(saved["sound"], false);
         assert_eq!(saved["board"]["zoom"], 2);
+        assert!(read.house.compulsory_capture);
+        assert_eq!(saved["house"]["ghosts"], true, "{saved}");
+        assert_eq!(saved["choices"]["game"]["bots"][0], "fox", "{saved}");
+        assert_eq!(saved["choices"]["game"]["players"], read.choices.game.players);
+        assert!(saved["choices"]["room"].is_object(), "ours where it read no other");
         assert_eq!(file.load().unwrap(), read);
         fs::remove_dir_all(dir).unwrap();
     }
