@@ -210,7 +210,7 @@ fn tap_turn(window: &AppWindow) -> bool {
 /// Closing on its roll means the game, resumed, waits on this phone's roll
 /// (which needs the host's reveal) when the host is found gone. Found gone
 /// while its own roll is due, the host would count as having withheld that
-/// roll, that is as leaving (docs/protocol.md).
+/// roll, which costs it the game whoever wins (docs/protocol.md).
 fn join_and_close_mid_game(dir: &std::path::Path, ticket: &str, taps: usize) {
     let app = shown_app(dir);
     let window = app.window();

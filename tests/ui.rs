@@ -1008,12 +1008,12 @@ fn an_online_game_that_ended_without_a_winner_names_nobody() {
     assert!(!shows(window, "Hana wins!"));
     result.set_won(true);
     assert!(shows(window, "Hana wins!"));
-    // A win the statistics count as leaving says why.
-    let why = "Your phone was away when your own roll was due, so your statistics count this game as leaving it (two losses).";
+    // A win the statistics count as a loss says why.
+    let why = "Your phone was away when your own roll was due, so your statistics count this game as a loss, whoever wins it.";
     assert!(!shows(window, why));
-    result.set_counted_as_left(true);
+    result.set_counted_as_lost(true);
     assert!(shows(window, why));
-    result.set_counted_as_left(false);
+    result.set_counted_as_lost(false);
     // The host of an online game may open the next room; a guest joins it.
     result.set_online(true);
     result.set_hosted(true);

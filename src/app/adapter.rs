@@ -1293,7 +1293,7 @@ fn show_result(window: &AppWindow, state: &State) {
     let adapter = window.global::<ResultAdapter>();
     adapter.set_won(true);
     adapter.set_online(false);
-    adapter.set_counted_as_left(false);
+    adapter.set_counted_as_lost(false);
     adapter.set_winner(hue(winner));
     adapter.set_winner_name(name(game.player(winner)).into());
     adapter.set_winner_computer(matches!(game.player(winner), Some(Player::Computer { .. })));

@@ -76,7 +76,7 @@ pub struct Snapshot {
     /// than this one ([`crate::stats::record::counts`]).
     pub counted: bool,
     /// The players certified gone while their own roll waited for them,
-    /// which the statistics count as leaving ([`crate::protocol::State::withheld`]).
+    /// which the statistics count as a loss whoever wins ([`crate::protocol::State::withheld`]).
     pub withheld: Colours,
     /// The player who wins by forfeit, every other player having left
     /// ([`crate::stats::record::forfeit_winner`]): the statistics count

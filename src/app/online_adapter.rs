@@ -749,7 +749,7 @@ fn show_result(window: &AppWindow, s: &Online) {
         // Over, the header names the winner: whether that is this phone's.
         adapter.set_winner_yours(game.yours());
     }
-    adapter.set_counted_as_left(game.counted_as_left());
+    adapter.set_counted_as_lost(game.counted_as_lost());
     let placings = players(s, game, game.ranking(), &[]);
     adapter.set_placings(ModelRc::new(VecModel::from(placings)));
     window

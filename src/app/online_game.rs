@@ -370,13 +370,13 @@ impl OnlineGame {
             && (uncertified || !may_certify(present, overdue))
     }
 
-    /// Whether the statistics count this game as this player's leave
-    /// though they did not leave it: their phone was certified gone while
-    /// their own roll waited for it, the one moment when withholding a
-    /// reveal could pay (docs/protocol.md), so an honest phone that died
-    /// then is marked too. The result screen says so, or a win there would
-    /// be two losses unexplained.
-    pub fn counted_as_left(&self) -> bool {
+    /// Whether the statistics count this game as this player's loss
+    /// whoever wins it: their phone was certified gone while their own roll
+    /// waited for it, the one moment when withholding a reveal could pay
+    /// (docs/protocol.md), so an honest phone that died then is marked
+    /// too. The result screen says so, or a win there would be a loss
+    /// unexplained.
+    pub fn counted_as_lost(&self) -> bool {
         let me = self.me();
         self.snapshot.counted
             && self.snapshot.withheld.contains(me)
@@ -1201,21 +1201,21 @@ mod tests {
     }
 
     #[test]
-    fn a_game_counted_as_left_for_a_phone_gone_at_its_own_roll_says_so() {
+    fn a_game_counted_as_lost_for_a_phone_gone_at_its_own_roll_says_so() {
         let mut gone = apart(Due::Over(End::Won(Colour::Red)));
-        assert!(!OnlineGame::new(gone.clone()).counted_as_left());
+        assert!(!OnlineGame::new(gone.clone()).counted_as_lost());
         gone.withheld = Colours::one(Colour::Red);
-        assert!(OnlineGame::new(gone.clone()).counted_as_left());
+        assert!(OnlineGame::new(gone.clone()).counted_as_lost());
         // Not another's mark; not a leave, which the result shows anyway;
         // not a game that counts nowhere.
         gone.me = Colour::Green;
-        assert!(!OnlineGame::new(gone.clone()).counted_as_left());
+        assert!(!OnlineGame::new(gone.clone()).counted_as_lost());
         gone.me = Colour::Red;
         gone.control[Colour::Red.index()] = Some(Control::Left);
-        assert!(!OnlineGame::new(gone.clone()).counted_as_left());
+        assert!(!OnlineGame::new(gone.clone()).counted_as_lost());
         gone.control[Colour::Red.index()] = Some(Control::Player);
         gone.counted = false;
-        assert!(!OnlineGame::new(gone).counted_as_left());
+        assert!(!OnlineGame::new(gone).counted_as_lost());
     }
 
     #[test]

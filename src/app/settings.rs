@@ -451,8 +451,14 @@ mod tests {
         assert!(read.house.compulsory_capture);
         assert_eq!(saved["house"]["ghosts"], true, "{saved}");
         assert_eq!(saved["choices"]["game"]["bots"][0], "fox", "{saved}");
-        assert_eq!(saved["choices"]["game"]["players"], read.choices.game.players);
-        assert!(saved["choices"]["room"].is_object(), "ours where it read no other");
+        assert_eq!(
+            saved["choices"]["game"]["players"],
+            read.choices.game.players
+        );
+        assert!(
+            saved["choices"]["room"].is_object(),
+            "ours where it read no other"
+        );
         assert_eq!(file.load().unwrap(), read);
         fs::remove_dir_all(dir).unwrap();
     }

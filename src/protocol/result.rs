@@ -40,8 +40,8 @@ pub struct GameResult {
     pub absences: [u16; 4],
     /// By colour: how often the player's phone was certified gone while its
     /// own roll waited for its reveal, the one moment when withholding a
-    /// reveal could pay (see docs/protocol.md). The statistics count it like
-    /// leaving.
+    /// reveal could pay (see docs/protocol.md). The statistics count the
+    /// game as a loss then, whoever wins it.
     pub withheld: [u16; 4],
     pub rolls: u32,
 }

@@ -153,8 +153,8 @@ impl State {
     }
 
     /// Whether `colour`'s player was certified gone while their own roll
-    /// waited for their reveal (which the result and the statistics count
-    /// as leaving).
+    /// waited for their reveal (which the result records, and the
+    /// statistics count as a loss whoever wins).
     pub fn withheld(&self, colour: Colour) -> bool {
         self.withheld[colour.index()] > 0
     }

@@ -25,11 +25,13 @@ pub enum Outcome {
     /// computer won a seat whose player left or dropped while others
     /// stayed).
     Lost,
-    /// Left the started game on purpose (or withheld a reveal, which the
-    /// game log counts the same): a loss and one extra loss.
+    /// Left the started game on purpose: a loss and one extra loss.
     Left,
-    /// The phone dropped and had not come back when the game ended: a loss,
-    /// with no extra penalty. (A drop that comes back is no drop at all.)
+    /// The phone dropped and had not come back when the game ended, or was
+    /// found gone while its own roll waited for it (withheld: the one
+    /// moment withholding a reveal could pay, docs/protocol.md), whatever
+    /// the end: a loss, with no extra penalty. (Any other drop that comes
+    /// back is no drop at all.)
     Dropped,
     /// Still playing when this phone's player left: their result is not
     /// known here, so it counts in no tally, but they played together and
@@ -108,13 +110,13 @@ impl Record {
                 .players()
                 .iter()
                 .map(|c| {
-                    let outcome = if log.state().withheld(c) {
-                        Outcome::Left
-                    } else if wins_by_forfeit(log, c) {
+                    let outcome = if wins_by_forfeit(log, c) {
                         Outcome::Won
                     } else if result.left.contains(c) {
                         Outcome::Left
-                    } else if log.state().control(c) == Some(Control::Absent) {
+                    } else if log.state().withheld(c)
+                        || log.state().control(c) == Some(Control::Absent)
+                    {
                         Outcome::Dropped
                     } else if result.placings[c.index()] == Some(1) {
                         Outcome::Won
@@ -138,7 +140,7 @@ impl Record {
                     .map(|c| {
                         let outcome = if c == me && forfeit {
                             Outcome::Won
-                        } else if c == me || log.has_left(c) || log.state().withheld(c) {
+                        } else if c == me || log.has_left(c) {
                             Outcome::Left
                         } else {
                             Outcome::Unfinished
@@ -235,7 +237,7 @@ pub fn wins_by_forfeit(log: &Log, me: Colour) -> bool {
 
 /// The player who wins the game of `log` by forfeit, if any: they stayed
 /// when every other player had left it on purpose, and withheld none of
-/// their own rolls (which counts as leaving). They win whether they play
+/// their own rolls (which counts as a loss whatever the end). They win whether they play
 /// on against the computer to the end (even if the computer brings a
 /// leaver's seat home first) or leave too (then the game ends, abandoned,
 /// at their leave). The quitters otherwise left them a choice between two
@@ -374,7 +376,8 @@ mod tests {
         }
 
         // Red withheld its roll once (certified gone while it waited for
-        // red's reveal, then back): that counts as leaving, forfeit or not.
+        // red's reveal, then back): that counts as a loss, forfeit or not,
+        // but not as leaving (an honest phone that went then pays it too).
         let mut table = Table::new(&Config::new(2, two)).unwrap();
         loop {
             match table.log().due() {
@@ -394,9 +397,15 @@ mod tests {
         assert!(!wins_by_forfeit(table.log(), red));
         let record = Record::given_up(table.log(), red, &[]).unwrap();
         assert_eq!(outcomes(&record), [Outcome::Left, Outcome::Left]);
+        let record = Record::given_up(table.log(), other, &[]).unwrap();
+        assert_eq!(
+            outcomes(&record),
+            [Outcome::Unfinished, Outcome::Left],
+            "red plays on, as after any drop"
+        );
         while table.step() {}
         let record = Record::ended(table.log(), red, &[]).unwrap();
-        assert_eq!(outcomes(&record), [Outcome::Left, Outcome::Left]);
+        assert_eq!(outcomes(&record), [Outcome::Dropped, Outcome::Left]);
 
         let three = Seats::for_players(3).unwrap();
         let mut table = Table::new(&Config::new(1, three)).unwrap();
