@@ -500,14 +500,30 @@ async fn game(role: Role, args: PeerArgs, ready_after: u64) -> anyhow::Result<()
         leave_after: args.leave_after,
         drop_after: args.drop_after,
     };
+    let leaving = args.leave_after.is_some();
     let stats = clovece::stats::Store::new(&data);
+    let dir = data.join(GAME_DIR);
     // A new game replaces a finished one: first record it, should its
     // process have been stopped before it did.
-    stats.record_saved(&data.join(GAME_DIR))?;
+    stats.record_saved(&dir)?;
     let mut front = clovece::net::lines::Lines::new(std::io::stdout().lock(), args.bot, args.trace);
     let finished = clovece::net::game::run(keypair, peer, &mut front).await?;
-    stats.record(&finished)?;
-    Ok(())
+    if !leaving || finished.phone.log().over_for(finished.phone.seat()) {
+        stats.record(&finished)?;
+        return Ok(());
+    }
+    // The leave was taken out as the phone went (a certificate the others
+    // completed at its place outranks it, docs/protocol.md) and the linger
+    // ran out before it was signed again. The player gave the game up all
+    // the same: it is recorded as their leave and goes, as the app's Leave
+    // does, rather than stay unrecorded for the next `host` to resume.
+    drop(finished);
+    let saved = clovece::protocol::store::Store::open_intact(&dir)
+        .with_context(|| format!("cannot read the game given up in {}", dir.display()))?;
+    stats.record_left(&saved, &dir)?;
+    drop(saved);
+    std::fs::remove_dir_all(&dir)
+        .with_context(|| format!("cannot remove the game given up in {}", dir.display()))
 }
 
 /// Runs a networked command on a tokio runtime, logging to stderr
