@@ -78,8 +78,12 @@ async fn open_room_is_found_by_its_code_and_joined() {
     let found = room::find(&mut node, typed, &nearby, WAIT).await.unwrap();
     assert_eq!(found, ticket);
     room::join(&mut node, &found, WAIT).await.unwrap();
-    // The one guest seat is taken now.
+    // The one guest seat is taken now: the code typed leads to the room
+    // (not to "no room has this code"), which says it is full.
     let mut late = guest().await;
+    let nearby = discovered(&mut late, &ticket);
+    let found = room::find(&mut late, ticket.code(), &nearby, WAIT).await;
+    assert!(found.as_ref().is_ok_and(|t| *t == ticket), "{found:?}");
     assert!(matches!(
         room::join(&mut late, &ticket, WAIT).await,
         Err(LookupError::Refused(Refusal::Full))

@@ -4,7 +4,8 @@
 //!
 //! An open room answers a [`Lobby::Lookup`] with its ticket, and the
 //! phone looking compares the ticket's code with the one typed, so a code
-//! never has to travel. A private room does not answer lookups at all (it
+//! never has to travel. A full one answers too, though it is not listed:
+//! the code typed for it leads to its "full", not to "check the code". A private room does not answer lookups at all (it
 //! is not listed) and admits only a [`Lobby::Join`] that carries its secret,
 //! which only its ticket holds.
 
@@ -424,7 +425,7 @@ impl Room {
     /// The answer to `message` from `from`, if any.
     pub fn answer(&mut self, from: PeerId, message: &Lobby) -> Option<Lobby> {
         match *message {
-            Lobby::Lookup if self.ticket.secret().is_none() && !self.is_full() => Some(self.open()),
+            Lobby::Lookup if self.ticket.secret().is_none() => Some(self.open()),
             // A phone nearby (its nearby rooms list, another host's invite
             // list) asks whose room this is.
             Lobby::WhoAreYou if self.ticket.secret().is_none() => Some(Lobby::IAm {
@@ -864,9 +865,14 @@ mod tests {
             Some(Lobby::Admitted { room: t.room() })
         );
         assert_eq!(
-            room.answer(second, &Lobby::Lookup),
+            room.answer(second, &Lobby::Browse),
             None,
             "a full room is not listed"
+        );
+        assert_eq!(
+            room.answer(second, &Lobby::Lookup),
+            Some(room.open()),
+            "but found by its code, to be told it is full"
         );
     }
 
@@ -898,7 +904,7 @@ mod tests {
                 why: Refusal::Full
             })
         );
-        assert_eq!(room.answer(PeerId::random(), &Lobby::Lookup), None);
+        assert_eq!(room.answer(PeerId::random(), &Lobby::Browse), None);
     }
 
     #[test]
