@@ -2947,6 +2947,46 @@ mod tests {
         assert_eq!(joined.early, [(blue, first.frame())], "the player's alone");
     }
 
+    /// A guest that has its start sends the host its first message of the
+    /// game at once, which may come while the host waits for its start to
+    /// be taken (`delivered`): it is kept for the host's game, as a
+    /// guest's `Early` keeps one (its node took it, and it is not sent
+    /// again).
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_players_message_heard_while_the_start_is_taken_is_kept_for_the_hosts_game() {
+        let (mut host, host_keys) = node(1).await;
+        let (mut blue, blue_keys) = node(3).await;
+        // A third player whose node is never polled: the host's start to
+        // it is not taken, so the host waits its whole second, and blue's
+        // message comes within it.
+        let (yellow, yellow_keys) = node(4).await;
+        let (host_id, blue_id) = (host.peer_id(), blue.peer_id());
+        let player = |keys: &Keypair, seed| seat(&Signer::new(keys).unwrap(), committed(seed));
+        let header = Header::new(
+            [1; 32],
+            RuleSet::Classic(Default::default()),
+            [
+                Some(player(&host_keys, 1)),
+                Some(player(&blue_keys, 3)),
+                None,
+                Some(player(&yellow_keys, 4)),
+            ],
+        );
+        host.add_addrs(yellow.peer_id(), yellow.listen_addrs());
+        blue.add_addrs(host_id, host.listen_addrs());
+        blue.dial(host_id);
+        let first = Envelope::Log(ByteBuf::from(vec![7; 3]));
+        send(&mut blue, host_id, &first);
+        let start = Envelope::Log(ByteBuf::from(vec![8; 3]));
+        send(&mut host, yellow.peer_id(), &start);
+        let early = tokio::select! {
+            early = delivered(&mut host, &header) => early,
+            () = polled(&mut blue) => unreachable!(),
+        };
+        assert_eq!(early, [(blue_id, first.frame())]);
+        drop(yellow);
+    }
+
     /// The player leaves the room just as the host's start comes (the two
     /// cross): the game the player signed started with them in it, so the
     /// join ends with that start, marked left (to be saved and kept for
