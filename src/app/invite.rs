@@ -34,7 +34,7 @@ use crate::lobby::Filter;
 use crate::lobby::invite::{self, Invitation, Target};
 use crate::lobby::nearby::{self, RoomList};
 use crate::net::game::is_loopback;
-use crate::net::room::{Frame, Lobby};
+use crate::net::room::{self, Frame, Lobby};
 use crate::net::seen;
 use crate::net::{Config, Event, Node};
 use crate::platform::discovery::Discovery;
@@ -525,8 +525,9 @@ impl Inbox {
 }
 
 /// What the inbox does with a lobby `message` from `from`: passes an
-/// invitation on to `received`, and answers a host asking who this phone
-/// is.
+/// invitation on to `received`, answers a host asking who this phone is,
+/// and a phone asking for a seat that this one has no room open (its
+/// player invited it and then left the room).
 fn hear(
     node: &mut Node,
     from: PeerId,
@@ -536,6 +537,8 @@ fn hear(
 ) {
     if message == Lobby::WhoAreYou {
         introductions.borrow_mut().asked(node, from);
+    } else if matches!(message, Lobby::Join { .. }) {
+        room::tell_closed(node, from, &message);
     } else if let Some(invitation) = Invitation::of(from, message) {
         received(Received {
             host: from,
@@ -901,6 +904,35 @@ mod tests {
         assert_eq!(seen.phones().len(), seen::MAX_PHONES);
         assert_eq!(seen.phones()[0].target.peer, told);
         assert_eq!(seen.phones()[1].target.peer, named);
+    }
+
+    /// A phone accepting an invitation to a room its host has left (the
+    /// host's player is on Home, its inbox open) is told at once that the
+    /// room is closed, not left to wait and then hear that the host did
+    /// not answer.
+    #[tokio::test]
+    async fn a_seat_asked_of_a_phone_on_home_is_refused_as_closed() {
+        use crate::net::room::{LookupError, Refusal};
+        let mut guest = Node::start(Keypair::generate_ed25519(), Config::loopback())
+            .await
+            .unwrap();
+        let keypair = Keypair::generate_ed25519();
+        let me = keypair.public().to_peer_id();
+        let discovery = Arc::new(crate::platform::discovery::SwarmMdns::new(
+            crate::platform::multicast::Multicast::new(crate::platform::multicast::NoLock),
+        ));
+        let listen = vec!["/ip4/127.0.0.1/tcp/0".parse().unwrap()];
+        let (inbox, listens) = Inbox::listening(keypair, listen, discovery);
+        listens.unwrap();
+        let ticket = Ticket::new(RoomId::from_bytes([1; 16]), me, inbox.addrs(), None).unwrap();
+        let wait = Duration::from_secs(10);
+        let asked = std::time::Instant::now();
+        let answer = crate::net::room::join(&mut guest, &ticket, wait).await;
+        assert!(
+            matches!(answer, Err(LookupError::Refused(Refusal::Closed))),
+            "{answer:?}"
+        );
+        assert!(asked.elapsed() < wait, "answered, not waited out");
     }
 
     /// A stopped inbox's node runs on for a decline not yet taken, but

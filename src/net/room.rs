@@ -508,13 +508,22 @@ fn ask_among(node: &mut Node, asked: &mut Vec<PeerId>, peer: PeerId) {
     asked.push(peer);
 }
 
-/// Answers `bytes` from `from` as a room whose game has started does, if
-/// they ask for a seat (an invitation accepted, or a QR code scanned,
-/// after the start): that it is closed, at once, rather than nothing,
-/// which would leave the phone asking to wait and then say the host did
-/// not answer. A stranger that takes no answer gets no more.
+/// Answers `bytes` from `from` as a room whose game has started does
+/// ([`tell_closed`]).
 pub(super) fn tell_started(node: &mut Node, from: PeerId, bytes: &[u8]) {
-    if let Some(Lobby::Join { room, .. }) = lobby(bytes)
+    if let Some(message) = lobby(bytes) {
+        tell_closed(node, from, &message);
+    }
+}
+
+/// Answers `message` from `from` as a phone with no room open to it does
+/// (its game started, or its player left the room), if it asks for a
+/// seat (an invitation accepted, or a QR code scanned, too late): that
+/// the room is closed, at once, rather than nothing, which would leave the
+/// phone asking to wait and then say the host did not answer. A stranger
+/// that takes no answer gets no more.
+pub fn tell_closed(node: &mut Node, from: PeerId, message: &Lobby) {
+    if let Lobby::Join { room, .. } = *message
         && node.answers(from)
     {
         let refused = Lobby::Refused {
