@@ -337,6 +337,13 @@ pub async fn keep(
             }
             event = node.next() => match event {
                 Event::Discovered(peer) => {
+                    // Found again (its app opened anew, on another port):
+                    // a question waiting for it goes now, not at its
+                    // back-off's next dial, up to 4 s away.
+                    if known.contains(&peer) && node.unacknowledged(peer) > 0 {
+                        redial.remove(&peer);
+                        node.dial(peer);
+                    }
                     found(&mut known, &list, node, peer);
                     Vec::new()
                 }
@@ -423,6 +430,93 @@ mod tests {
         }
     }
 
+    /// A host's answer to the list's question: its room of 4, 3 seats free.
+    fn answer(room: &str) -> Vec<u8> {
+        let answer = Lobby::Listed {
+            ticket: room.to_owned(),
+            listing: listing(4),
+            free: 3,
+        };
+        Frame::Lobby(answer).encode()
+    }
+
+    /// A host the list knew, found again at another address (its app
+    /// opened anew), is asked at once: its room is listed within moments,
+    /// not at the list's next redial, which is 4 s apart by then.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_host_found_again_is_asked_at_once_not_at_the_next_redial() {
+        use std::time::Instant;
+        let mut phone = Node::start(Keypair::generate_ed25519(), Config::loopback())
+            .await
+            .unwrap();
+        let (sight, sightings) = tokio::sync::mpsc::unbounded_channel();
+        phone.hear(sightings);
+        let host_keys = Keypair::generate_ed25519();
+        let host_id = host_keys.public().to_peer_id();
+        // Where the host was: each dial there is taken and hung up on.
+        let gone = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let at = format!("/ip4/127.0.0.1/tcp/{}", gone.local_addr().unwrap().port());
+        let (dialled, mut dials) = tokio::sync::mpsc::unbounded_channel();
+        std::thread::spawn(move || {
+            for stream in gone.incoming() {
+                drop(stream);
+                if dialled.send(()).is_err() {
+                    return;
+                }
+            }
+        });
+        let found = |addrs| crate::net::Sighting::Found {
+            peer: host_id,
+            addrs,
+        };
+        sight.send(found(vec![at.parse().unwrap()])).unwrap();
+        let sighted = std::sync::Mutex::new(None);
+        let mut listed = None;
+        let list = keep(
+            &mut phone,
+            Vec::new(),
+            Filter::default(),
+            tokio::time::sleep(Duration::from_secs(30)),
+            |_, changes| {
+                listed = Some((Instant::now(), changes.to_vec()));
+                // The first change ends the list.
+                Err(std::io::Error::other("listed"))
+            },
+            |_, _, _| {},
+            |_| {},
+        );
+        let hosting = async {
+            // Dialled at once, then 0.5, 1 and 2 s apart: the next is 4 s
+            // after the fourth.
+            for _ in 0..4 {
+                dials.recv().await.unwrap();
+            }
+            let mut host = Node::start(host_keys, Config::loopback()).await.unwrap();
+            let room = ticket(host_id, None).to_string();
+            sight.send(found(host.listen_addrs())).unwrap();
+            *sighted.lock().unwrap() = Some(Instant::now());
+            loop {
+                if let Event::Message { from, bytes } = host.next().await
+                    && Frame::decode(&bytes) == Ok(Frame::Lobby(Lobby::Browse))
+                {
+                    let _ = host.send(from, answer(&room));
+                }
+            }
+        };
+        tokio::select! {
+            kept = list => assert!(kept.is_err(), "the list ended unlisted"),
+            () = hosting => unreachable!(),
+        }
+        let (at, changes) = listed.unwrap();
+        assert!(
+            matches!(changes.as_slice(), [Change::Listed(_)]),
+            "{changes:?}"
+        );
+        let sighted = sighted.lock().unwrap().expect("listed once found again");
+        let waited = at - sighted;
+        assert!(waited < Duration::from_secs(2), "listed {waited:?} after");
+    }
+
     /// A host closing the connection the list asks through (it closes one
     /// it dialled to ask the list's phone who it is) does not take its
     /// room off the list: the next question dials again, and the room,
@@ -472,12 +566,7 @@ mod tests {
                     && from == phone_id
                     && Frame::decode(&bytes) == Ok(Frame::Lobby(Lobby::Browse))
                 {
-                    let answer = Lobby::Listed {
-                        ticket: room.clone(),
-                        listing: listing(4),
-                        free: 3,
-                    };
-                    let _ = host.send(from, Frame::Lobby(answer).encode());
+                    let _ = host.send(from, answer(&room));
                     if !closed && close_at.is_none() {
                         close_at = Some(tokio::time::Instant::now() + Duration::from_millis(300));
                     }
