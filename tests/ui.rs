@@ -14,7 +14,7 @@ use clovece::app::ui::{
     AppAdapter, AppWindow, AwayKind, BoardTheme, ChoiceKind, GameAdapter, Hue, MatfyzAdapter,
     NoteKind, OpeningKind, ResultAdapter, RoomProblem, Screen, SetupAdapter, Silence,
 };
-use clovece::app::{COMPUTER_PACE, RESULT_DELAY};
+use clovece::app::{COMPUTER_PACE, HANDOVER, RESULT_DELAY};
 use i_slint_backend_testing::{AccessibleRole, ElementHandle, ElementQuery, mock_elapsed_time};
 use slint::platform::{Key, PointerEventButton, WindowEvent};
 use slint::{ComponentHandle, Model};
@@ -551,6 +551,41 @@ fn the_english_default_nickname_of_an_earlier_version_follows_the_language() {
     assert_eq!(names.row_data(0).unwrap(), "Igrač");
 }
 
+/// In pass and play, the turn passing from one person to the next does
+/// not let the second tap of a double tap (or a held key) roll the next
+/// person's die: it waits a moment first.
+#[test]
+fn in_pass_and_play_a_double_tap_does_not_roll_for_the_next_person() {
+    let (_folder, app) = shown("handover", 7);
+    let window = app.window();
+    find(window, "Pass and play").mock_single_click(PointerEventButton::Left);
+    find(window, "Start").mock_single_click(PointerEventButton::Left);
+    let game = window.global::<GameAdapter>();
+    for handovers in 0..3 {
+        let turn = game.get_turn();
+        let mut acts = 0;
+        while game.get_turn() == turn {
+            if game.get_can_roll() {
+                find(window, "Die").mock_single_click(PointerEventButton::Left);
+            } else {
+                enabled(window, "piece")[0].mock_single_click(PointerEventButton::Left);
+            }
+            acts += 1;
+            assert!(acts < 100, "the turn never passed");
+        }
+        let rolls = game.get_rolls();
+        assert!(!game.get_can_roll(), "hand-over {handovers}: the die waits");
+        find(window, "Die").mock_single_click(PointerEventButton::Left);
+        assert_eq!(
+            game.get_rolls(),
+            rolls,
+            "hand-over {handovers}: nothing rolled"
+        );
+        mock_elapsed_time(HANDOVER);
+        assert!(game.get_can_roll(), "hand-over {handovers}: then it rolls");
+    }
+}
+
 #[test]
 fn the_fairness_view_lists_every_roll_and_each_players_faces() {
     let (_folder, app) = shown("fairness", 3);
@@ -567,7 +602,7 @@ fn the_fairness_view_lists_every_roll_and_each_players_faces() {
         } else {
             enabled(window, "piece")[0].mock_single_click(PointerEventButton::Left);
         }
-        mock_elapsed_time(Duration::from_millis(500));
+        mock_elapsed_time(HANDOVER);
     }
 
     find(window, "Roll history and dice statistics").mock_single_click(PointerEventButton::Left);

@@ -61,6 +61,13 @@ struct State {
     /// Bumped when a game starts or ends, so that a pending computer step
     /// or result of an earlier game does nothing.
     generation: u64,
+    /// Whose roll, move or win the board last showed due: none until the
+    /// game's first step is shown.
+    turn: Option<Colour>,
+    /// Pass and play: the turn has just passed from one person to another,
+    /// whose die waits [`HANDOVER`] before it rolls, so that the second of
+    /// a double tap meant for the last roll is not theirs.
+    handing_over: bool,
     pieces: Rc<VecModel<ui::PieceData>>,
     squares: Rc<VecModel<ui::SquareData>>,
     names: Rc<VecModel<SharedString>>,
@@ -83,6 +90,11 @@ struct State {
     unsaved: Arc<Unsaved>,
     saving: slint::Timer,
 }
+
+/// How long the die of the next person waits when the turn passes from
+/// one person to another at this device ([`State::handing_over`]): longer
+/// than a double tap, shorter than a hand reaching for the phone.
+pub const HANDOVER: Duration = Duration::from_millis(600);
 
 /// How long after their last change the settings are saved ([`Unsaved`]).
 const SAVE_AFTER: Duration = Duration::from_millis(500);
@@ -203,6 +215,8 @@ impl App {
             setup: None,
             game: None,
             generation: 0,
+            turn: None,
+            handing_over: false,
             pieces: Rc::new(VecModel::default()),
             squares: Rc::new(VecModel::from(all_squares())),
             names,
@@ -846,6 +860,7 @@ fn start(
     {
         let mut s = state.borrow_mut();
         s.generation += 1;
+        (s.turn, s.handing_over) = (None, false);
         let pieces: Vec<ui::PieceData> = game.pieces().iter().map(piece_data).collect();
         s.pieces = Rc::new(VecModel::from(pieces));
         let adapter = window.global::<GameAdapter>();
@@ -930,7 +945,9 @@ fn human_acts(
     let acted = {
         let s = &mut *state.borrow_mut();
         match s.game.as_mut() {
-            Some(game) if game.computer_to_act().is_none() => action(game, &mut s.dice),
+            Some(game) if game.computer_to_act().is_none() && !s.handing_over => {
+                action(game, &mut s.dice)
+            }
             _ => Acted::Nothing,
         }
     };
@@ -949,11 +966,22 @@ fn human_acts(
 /// Shows the game as it is now and schedules what comes next: the
 /// computer's step, or the result screen.
 fn after_step(window: &AppWindow, state: &Rc<RefCell<State>>) {
-    let (generation, next, computer) = {
-        let s = state.borrow();
+    let (generation, next, computer, handover) = {
+        let s = &mut *state.borrow_mut();
         let Some(game) = s.game.as_ref() else { return };
-        show_game(window, &s, game);
         let next = game.next();
+        let turn = match next {
+            Next::Roll { seat, .. } | Next::Move { seat } => seat,
+            Next::Won { winner } => winner,
+        };
+        let person = |c| matches!(game.player(c), Some(Player::Human { .. }));
+        s.handing_over = game.only_person().is_none()
+            && s.turn
+                .is_some_and(|before| before != turn && person(before))
+            && person(turn)
+            && !matches!(next, Next::Won { .. });
+        s.turn = Some(turn);
+        show_game(window, s, game);
         let kept = match next {
             Next::Won { .. } => {
                 s.kept.ended(game);
@@ -968,11 +996,13 @@ fn after_step(window: &AppWindow, state: &Rc<RefCell<State>>) {
         if game.time_left().is_some() {
             s.clock.restart();
         }
-        (s.generation, next, game.computer_to_act().is_some())
+        let computer = game.computer_to_act().is_some();
+        (s.generation, next, computer, s.handing_over)
     };
     let delay = match next {
         Next::Won { .. } => RESULT_DELAY,
         _ if computer => COMPUTER_PACE,
+        _ if handover => HANDOVER,
         _ => return,
     };
     let (window, state) = (window.as_weak(), state.clone());
@@ -985,6 +1015,14 @@ fn after_step(window: &AppWindow, state: &Rc<RefCell<State>>) {
         }
         if matches!(next, Next::Won { .. }) {
             show_result(&window, &state.borrow());
+            return;
+        }
+        if handover {
+            let s = &mut *state.borrow_mut();
+            s.handing_over = false;
+            if let Some(game) = s.game.as_ref() {
+                show_game(&window, s, game);
+            }
             return;
         }
         let stepped = {
@@ -1034,7 +1072,7 @@ fn show_game(window: &AppWindow, state: &State, game: &OfflineGame) {
     // The winner's too, until the result shows ("Blue (computer) wins!").
     adapter.set_turn_computer(matches!(game.player(turn), Some(Player::Computer { .. })));
     adapter.set_turn_yours(human && game.only_person() == Some(turn));
-    adapter.set_can_roll(rolling && human);
+    adapter.set_can_roll(rolling && human && !state.handing_over);
     adapter.set_ran_out(game.ran_out());
     adapter.set_must_move(matches!(game.next(), Next::Move { .. }));
     let face = game.fairness().face(turn);

@@ -66,7 +66,7 @@ pub mod turn_clock;
 /// The code generated from `ui/app.slint` (the `clovece-ui` crate).
 pub use clovece_ui as ui;
 
-pub use adapter::{App, AppError, COMPUTER_PACE, RESULT_DELAY, Services};
+pub use adapter::{App, AppError, COMPUTER_PACE, HANDOVER, RESULT_DELAY, Services};
 
 /// Opens the app window with the player's settings and OS-seeded dice, and
 /// runs until it is closed.
