@@ -500,7 +500,6 @@ async fn game(role: Role, args: PeerArgs, ready_after: u64) -> anyhow::Result<()
         leave_after: args.leave_after,
         drop_after: args.drop_after,
     };
-    let leaving = args.leave_after.is_some();
     let stats = clovece::stats::Store::new(&data);
     let dir = data.join(GAME_DIR);
     // A new game replaces a finished one: first record it, should its
@@ -508,7 +507,8 @@ async fn game(role: Role, args: PeerArgs, ready_after: u64) -> anyhow::Result<()
     stats.record_saved(&dir)?;
     let mut front = clovece::net::lines::Lines::new(std::io::stdout().lock(), args.bot, args.trace);
     let finished = clovece::net::game::run(keypair, peer, &mut front).await?;
-    if !leaving || finished.phone.log().over_for(finished.phone.seat()) {
+    let (log, me) = (finished.phone.log(), finished.phone.seat());
+    if !finished.phone.leaving() || log.over_for(me) {
         stats.record(&finished)?;
         return Ok(());
     }
@@ -517,12 +517,15 @@ async fn game(role: Role, args: PeerArgs, ready_after: u64) -> anyhow::Result<()
     // ran out before it was signed again. The player gave the game up all
     // the same: it is recorded as their leave and goes, as the app's Leave
     // does, rather than stay unrecorded for the next `host` to resume.
+    if let Some(record) = clovece::stats::Record::given_up(log, me, &finished.names) {
+        stats.add(record)?;
+    }
     drop(finished);
-    let saved = clovece::protocol::store::Store::open_intact(&dir)
-        .with_context(|| format!("cannot read the game given up in {}", dir.display()))?;
-    stats.record_left(&saved, &dir)?;
-    drop(saved);
-    std::fs::remove_dir_all(&dir)
+    // Moved aside first, so that a process stopped while removing it
+    // leaves no half a game for the next `host` to call damaged.
+    let gone = dir.with_extension("given-up");
+    std::fs::rename(&dir, &gone)
+        .and_then(|()| std::fs::remove_dir_all(&gone))
         .with_context(|| format!("cannot remove the game given up in {}", dir.display()))
 }
 

@@ -344,6 +344,13 @@ impl Phone {
         self.drive(t)
     }
 
+    /// Whether the player chose to leave ([`Phone::leave`]), their leave
+    /// in the log or not (yet, or again: a certificate the others
+    /// completed at its place outranks it).
+    pub fn leaving(&self) -> bool {
+        self.leaving
+    }
+
     /// Takes in what the transport saw as time passed.
     pub fn observe(&mut self, seen: Observation, t: &mut dyn Transport) -> Result<(), PhoneError> {
         self.gone = seen.gone;
