@@ -338,11 +338,12 @@ pub async fn keep(
             event = node.next() => match event {
                 Event::Discovered(peer) => {
                     // Found again (its app opened anew, on another port):
-                    // a question waiting for it goes now, not at its
-                    // back-off's next dial, up to 4 s away.
-                    if known.contains(&peer) && node.unacknowledged(peer) > 0 {
-                        redial.remove(&peer);
-                        node.dial(peer);
+                    // a question waiting for it goes at the next round,
+                    // not at its back-off's next dial, up to 4 s away. At
+                    // most once a round however often it is found (the
+                    // finds are anyone's to make), the back-off kept.
+                    if let Some((at, _)) = redial.get_mut(&peer) {
+                        *at = (*at).min(Instant::now());
                     }
                     found(&mut known, &list, node, peer);
                     Vec::new()

@@ -237,12 +237,12 @@ pub fn wins_by_forfeit(log: &Log, me: Colour) -> bool {
 
 /// The player who wins the game of `log` by forfeit, if any: they stayed
 /// when every other player had left it on purpose, and withheld none of
-/// their own rolls (which counts as a loss whatever the end). They win whether they play
-/// on against the computer to the end (even if the computer brings a
-/// leaver's seat home first) or leave too (then the game ends, abandoned,
-/// at their leave). The quitters otherwise left them a choice between two
-/// losses for leaving and a game against the computer that they could
-/// lose.
+/// their own rolls (which counts as a loss whatever the end). They win
+/// whether they play on against the computer to the end (even if the
+/// computer brings a leaver's seat home first) or leave too (then the game
+/// ends, abandoned, at their leave). The quitters otherwise left them a
+/// choice between two losses for leaving and a game against the computer
+/// that they could lose.
 pub fn forfeit_winner(log: &Log) -> Option<Colour> {
     last_standing(log).filter(|&c| !log.state().withheld(c))
 }
