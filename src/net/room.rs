@@ -5,7 +5,8 @@
 //! An open room answers a [`Lobby::Lookup`] with its ticket, and the
 //! phone looking compares the ticket's code with the one typed, so a code
 //! never has to travel. A full one answers too, though it is not listed:
-//! the code typed for it leads to its "full", not to "check the code". A private room does not answer lookups at all (it
+//! the code typed for it leads to its "full", not to "check the
+//! code". A private room does not answer lookups at all (it
 //! is not listed) and admits only a [`Lobby::Join`] that carries its secret,
 //! which only its ticket holds.
 
@@ -900,7 +901,7 @@ mod tests {
             let expected = (i == MAX_WAITING).then_some(silent[0]);
             assert_eq!(room.crowded_out(), expected, "phone {i}");
         }
-        assert!(room.answer(PeerId::random(), &Lobby::Lookup).is_some());
+        assert!(room.answer(PeerId::random(), &Lobby::Browse).is_some());
         room.leave(silent[0]);
         assert_eq!(room.crowded_out(), None);
         // One that offers takes the seat: the room is full to newcomers.
