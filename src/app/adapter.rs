@@ -61,12 +61,12 @@ struct State {
     /// Bumped when a game starts or ends, so that a pending computer step
     /// or result of an earlier game does nothing.
     generation: u64,
-    /// Whose roll, move or win the board last showed due: none until the
-    /// game's first step is shown.
+    /// Whose roll or move the board last showed due: none until the
+    /// game's first step is shown, and once it is won.
     turn: Option<Colour>,
     /// Pass and play: the turn has just passed from one person to another,
-    /// whose die waits [`HANDOVER`] before it rolls, so that the second of
-    /// a double tap meant for the last roll is not theirs.
+    /// whose die takes no tap for [`HANDOVER`], so that the second of a
+    /// double tap meant for the last roll is not theirs.
     handing_over: bool,
     pieces: Rc<VecModel<ui::PieceData>>,
     squares: Rc<VecModel<ui::SquareData>>,
@@ -970,17 +970,12 @@ fn after_step(window: &AppWindow, state: &Rc<RefCell<State>>) {
         let s = &mut *state.borrow_mut();
         let Some(game) = s.game.as_ref() else { return };
         let next = game.next();
-        let turn = match next {
-            Next::Roll { seat, .. } | Next::Move { seat } => seat,
-            Next::Won { winner } => winner,
-        };
+        let turn = next.mover();
         let person = |c| matches!(game.player(c), Some(Player::Human { .. }));
         s.handing_over = game.only_person().is_none()
-            && s.turn
-                .is_some_and(|before| before != turn && person(before))
-            && person(turn)
-            && !matches!(next, Next::Won { .. });
-        s.turn = Some(turn);
+            && matches!((s.turn, turn), (Some(before), Some(now))
+                if before != now && person(before) && person(now));
+        s.turn = turn;
         show_game(window, s, game);
         let kept = match next {
             Next::Won { .. } => {
@@ -1022,6 +1017,10 @@ fn after_step(window: &AppWindow, state: &Rc<RefCell<State>>) {
             s.handing_over = false;
             if let Some(game) = s.game.as_ref() {
                 show_game(&window, s, game);
+                // Their time begins with the die they can tap.
+                if game.time_left().is_some() {
+                    s.clock.restart();
+                }
             }
             return;
         }
@@ -1381,10 +1380,7 @@ fn name(player: Option<&Player>) -> &str {
 
 fn players(game: &OfflineGame) -> Vec<ui::PlayerData> {
     let pieces = game.pieces();
-    let turn = match game.next() {
-        Next::Roll { seat, .. } | Next::Move { seat } => Some(seat),
-        Next::Won { .. } => None,
-    };
+    let turn = game.next().mover();
     game.players()
         .iter()
         .map(|(colour, player)| ui::PlayerData {

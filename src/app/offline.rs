@@ -158,10 +158,7 @@ impl OfflineGame {
         }
         for (i, step) in record.steps.into_iter().enumerate() {
             let before = game.note;
-            let seat = match game.game().next() {
-                Next::Roll { seat, .. } | Next::Move { seat } => seat,
-                Next::Won { .. } => return Err(ReplayError::Step(i)),
-            };
+            let seat = game.next().mover().ok_or(ReplayError::Step(i))?;
             // The computer acting for a person: their time had run out.
             let stood_in = matches!(game.player(seat), Some(Player::Human { .. }));
             let (played, by_computer) = match step {
@@ -302,11 +299,7 @@ impl OfflineGame {
 
     /// The computer's level when it is the computer's turn.
     pub fn computer_to_act(&self) -> Option<Level> {
-        let seat = match self.game().next() {
-            Next::Roll { seat, .. } | Next::Move { seat } => seat,
-            Next::Won { .. } => return None,
-        };
-        match self.player(seat)? {
+        match self.player(self.next().mover()?)? {
             Player::Computer { level } => Some(*level),
             Player::Human { .. } => None,
         }

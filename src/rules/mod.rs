@@ -43,6 +43,16 @@ pub enum Next {
     Won { winner: Colour },
 }
 
+impl Next {
+    /// The seat to roll or move; none once the game is won.
+    pub fn mover(self) -> Option<Colour> {
+        match self {
+            Next::Roll { seat, .. } | Next::Move { seat } => Some(seat),
+            Next::Won { .. } => None,
+        }
+    }
+}
+
 /// What a roll led to (the UI shows it as the note below the die).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Rolled {
