@@ -223,6 +223,20 @@ fn a_six_gives_another_roll() {
 }
 
 #[test]
+fn sixes_in_a_row_have_no_limit() {
+    // Six sixes one after another (some households stop at the third):
+    // each moved a piece and gives another roll; then a 1 passes the turn.
+    let mut g = game(OFF, Red, &[(Red, "T0 H1 H2 H3"), (Green, "B B B B")]);
+    for k in 0..6 {
+        play(&mut g, 6, &format!("T{}>T{}", 6 * k, 6 * k + 6));
+        assert_eq!(g.position().turn(), Red, "after {} sixes", k + 1);
+        assert_eq!(g.phase(), Phase::Roll { attempt: 1 });
+    }
+    play(&mut g, 1, "T36>T37");
+    assert_eq!(g.position().turn(), Green);
+}
+
+#[test]
 fn no_legal_move_loses_the_turn() {
     // H1 needs exactly 1..3; a 5 moves nothing and there are no tries.
     let mut g = game(OFF, Red, &[(Red, "H1 H2 H3 T38"), (Green, "B B B B")]);

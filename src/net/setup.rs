@@ -2975,6 +2975,14 @@ mod tests {
         host.add_addrs(yellow.peer_id(), yellow.listen_addrs());
         blue.add_addrs(host_id, host.listen_addrs());
         blue.dial(host_id);
+        // Connected first, so that the message's way is no handshake
+        // that a loaded machine could stretch past the host's second.
+        loop {
+            tokio::select! {
+                event = host.next() => if event == Event::Connected(blue_id) { break },
+                _ = blue.next() => {}
+            }
+        }
         let first = Envelope::Log(ByteBuf::from(vec![7; 3]));
         send(&mut blue, host_id, &first);
         let start = Envelope::Log(ByteBuf::from(vec![8; 3]));
