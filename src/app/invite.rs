@@ -906,14 +906,9 @@ mod tests {
         assert_eq!(seen.phones()[1].target.peer, named);
     }
 
-    /// A phone accepting an invitation to a room its host has left (the
-    /// host's player is on Home, its inbox open) is told at once that the
-    /// room is closed, not left to wait and then hear that the host did
-    /// not answer.
-    #[tokio::test]
-    async fn a_seat_asked_of_a_phone_on_home_is_refused_as_closed() {
-        use crate::net::room::{LookupError, Refusal};
-        let mut guest = Node::start(Keypair::generate_ed25519(), Config::loopback())
+    /// An inbox listening on loopback, its phone's id, and another phone.
+    async fn an_inbox_and_another_phone() -> (Inbox, PeerId, Node) {
+        let other = Node::start(Keypair::generate_ed25519(), Config::loopback())
             .await
             .unwrap();
         let keypair = Keypair::generate_ed25519();
@@ -922,8 +917,20 @@ mod tests {
             crate::platform::multicast::Multicast::new(crate::platform::multicast::NoLock),
         ));
         let listen = vec!["/ip4/127.0.0.1/tcp/0".parse().unwrap()];
+        // (The node here has nothing to do while this waits.)
         let (inbox, listens) = Inbox::listening(keypair, listen, discovery);
         listens.unwrap();
+        (inbox, me, other)
+    }
+
+    /// A phone accepting an invitation to a room its host has left (the
+    /// host's player is on Home, its inbox open) is told at once that the
+    /// room is closed, not left to wait and then hear that the host did
+    /// not answer.
+    #[tokio::test]
+    async fn a_seat_asked_of_a_phone_on_home_is_refused_as_closed() {
+        use crate::net::room::{LookupError, Refusal};
+        let (inbox, me, mut guest) = an_inbox_and_another_phone().await;
         let ticket = Ticket::new(RoomId::from_bytes([1; 16]), me, inbox.addrs(), None).unwrap();
         let wait = Duration::from_secs(10);
         let asked = std::time::Instant::now();
@@ -942,18 +949,7 @@ mod tests {
     /// so the inbox's node runs on for all of [`DECLINE_WAIT`].
     #[tokio::test]
     async fn a_stopped_inbox_stays_for_its_declines_alone() {
-        let mut other = Node::start(Keypair::generate_ed25519(), Config::loopback())
-            .await
-            .unwrap();
-        let keypair = Keypair::generate_ed25519();
-        let me = keypair.public().to_peer_id();
-        let discovery = Arc::new(crate::platform::discovery::SwarmMdns::new(
-            crate::platform::multicast::Multicast::new(crate::platform::multicast::NoLock),
-        ));
-        let listen = vec!["/ip4/127.0.0.1/tcp/0".parse().unwrap()];
-        // (The node here has nothing to do while this waits.)
-        let (inbox, listens) = Inbox::listening(keypair, listen, discovery);
-        listens.unwrap();
+        let (inbox, me, mut other) = an_inbox_and_another_phone().await;
         let timeout = Duration::from_secs(10);
         // The inbox asks the other phone for its room (the nearby rooms
         // list; the other phone may be the room the player joins).
