@@ -346,13 +346,7 @@ fn pass_and_play_asks_each_player_in_turn_and_leaving_asks_first() {
     // blue's tap, it does not roll by itself.
     let mut turns = Vec::new();
     for _ in 0..60 {
-        let die = find(window, "Die");
-        if die.accessible_enabled() != Some(true) {
-            let piece = enabled(window, "piece");
-            piece[0].mock_single_click(PointerEventButton::Left);
-        } else {
-            die.mock_single_click(PointerEventButton::Left);
-        }
+        roll_or_move(window);
         mock_elapsed_time(COMPUTER_PACE * 2);
         let players = ElementQuery::from_root(window)
             .match_descendants()
@@ -551,6 +545,19 @@ fn the_english_default_nickname_of_an_earlier_version_follows_the_language() {
     assert_eq!(names.row_data(0).unwrap(), "Igrač");
 }
 
+/// A person's act: taps the die if it takes a tap (whether it did), else
+/// the first piece that can move.
+fn roll_or_move(window: &AppWindow) -> bool {
+    let die = find(window, "Die");
+    let rolls = die.accessible_enabled() == Some(true);
+    if rolls {
+        die.mock_single_click(PointerEventButton::Left);
+    } else {
+        enabled(window, "piece")[0].mock_single_click(PointerEventButton::Left);
+    }
+    rolls
+}
+
 /// In pass and play, the turn passing from one person to the next does
 /// not let the second tap of a double tap (or a held key) roll the next
 /// person's die: it waits a moment first.
@@ -565,11 +572,7 @@ fn in_pass_and_play_a_double_tap_does_not_roll_for_the_next_person() {
         let turn = game.get_turn();
         let mut acts = 0;
         while game.get_turn() == turn {
-            if game.get_can_roll() {
-                find(window, "Die").mock_single_click(PointerEventButton::Left);
-            } else {
-                enabled(window, "piece")[0].mock_single_click(PointerEventButton::Left);
-            }
+            roll_or_move(window);
             acts += 1;
             assert!(acts < 100, "the turn never passed");
         }
@@ -596,11 +599,8 @@ fn the_fairness_view_lists_every_roll_and_each_players_faces() {
     let game = window.global::<GameAdapter>();
     let mut rolled = Vec::new();
     while rolled.len() < 5 {
-        if game.get_can_roll() {
-            find(window, "Die").mock_single_click(PointerEventButton::Left);
+        if roll_or_move(window) {
             rolled.push(game.get_die());
-        } else {
-            enabled(window, "piece")[0].mock_single_click(PointerEventButton::Left);
         }
         mock_elapsed_time(HANDOVER);
     }
