@@ -517,7 +517,8 @@ async fn game(role: Role, args: PeerArgs, ready_after: u64) -> anyhow::Result<()
     // ran out before it was signed again. The player gave the game up all
     // the same: it is recorded as their leave and goes, as the app's Leave
     // does, rather than stay unrecorded for the next `host` to resume.
-    if let Some(record) = clovece::stats::Record::given_up(log, me, &finished.names) {
+    let given_up = clovece::stats::GivenUp::OnPurpose;
+    if let Some(record) = clovece::stats::Record::given_up(log, me, given_up, &finished.names) {
         stats.add(record)?;
     }
     drop(finished);

@@ -789,8 +789,8 @@ fn at_anothers_turn_among_three(dirs: &[tempfile::TempDir]) -> (App, process::Pr
 /// The player leaves once both others are gone (no certificate can come,
 /// and this player's turn, where a leave is signed, never comes again):
 /// after the board showed the game stuck (`stuck_first`), or before. The
-/// game is recorded as a leave and removed either way, not played on
-/// unseen until the app closes.
+/// game is recorded (a drop, or a leave) and removed either way, not
+/// played on unseen until the app closes.
 fn left_with_the_others_gone(stuck_first: bool) {
     ui_support::on_ui_thread(move || {
         let dirs: Vec<_> = (0..3).map(|_| tempfile::tempdir().unwrap()).collect();
@@ -812,12 +812,19 @@ fn left_with_the_others_gone(stuck_first: bool) {
             "the left game is recorded and removed",
             || !folders[0].exists(),
         );
-        assert_eq!(my_outcome(dirs[0].path()), Outcome::Left);
+        // Left stranded, it is the drop it is on the others' phones (one
+        // loss); left while it could go on, a leave (two).
+        let left = if stuck_first {
+            Outcome::Dropped
+        } else {
+            Outcome::Left
+        };
+        assert_eq!(my_outcome(dirs[0].path()), left);
     });
 }
 
 #[test]
-fn a_stranded_game_left_is_recorded_as_a_leave_at_once() {
+fn a_stranded_game_left_is_recorded_as_a_drop_at_once() {
     left_with_the_others_gone(true);
 }
 
@@ -865,7 +872,7 @@ fn a_game_whose_end_was_seen_is_recorded_with_its_result_on_the_next_start_not_o
         let other = tempfile::tempdir().unwrap();
         let left = keep(other.path());
         resume::mark_ended(&left).unwrap();
-        resume::mark_given_up(&left).unwrap();
+        resume::mark_given_up(&left, clovece::stats::GivenUp::OnPurpose).unwrap();
         assert!(resume::kept(other.path()).is_none());
         let record = recorded_once(other.path());
         let me = record.players.iter().find(|p| p.name == "Ivo").unwrap();

@@ -881,6 +881,13 @@ fn a_game_that_cannot_go_on_without_the_gone_phones_says_so_and_offers_leave() {
         .unwrap()
         .mock_single_click(PointerEventButton::Left);
     assert!(shows(window, "Stay"), "asked first, as always");
+    assert!(
+        shows(
+            window,
+            "The other players' phones are gone: leaving now counts as one loss, as when a phone drops out."
+        ),
+        "a drop's cost, not a leave's"
+    );
     find(window, "Leave").mock_single_click(PointerEventButton::Left);
     // The next game on this device has no gone phones.
     play_the_computer(window);

@@ -30,6 +30,7 @@ use crate::protocol::{
     TurnTimer,
 };
 use crate::rules::{Colour, Die, FirstPlayer, Game, Move};
+use crate::stats::GivenUp;
 
 /// The game as one log state shows it: what the game screen draws.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -532,19 +533,24 @@ impl Session {
         let _ = self.actions.send(action);
     }
 
-    /// The player is done with the game: it leaves in its next turn if the
-    /// game is still on (two losses), and if the session is stopped before
-    /// the game is recorded, the game is recorded as its log then stands
-    /// (this player's leave if unfinished) instead of being kept for Home.
-    /// A leave that waits for a turn that never comes (a stranded game, a
-    /// new session) still counts, and is never offered back as a game to
+    /// The player is done with the game: on purpose, it leaves in its
+    /// next turn if the game is still on (two losses), and if the session
+    /// is stopped before the game is recorded, the game is recorded as its
+    /// log then stands (this player's leave if unfinished) instead of being
+    /// kept for Home. A leave that waits for a turn that never comes (a new
+    /// session) still counts, and is never offered back as a game to
     /// resume: the folder is marked so, for a killed app's next start.
-    pub fn give_up(&self) {
+    /// Stranded, the player signs no leave (the others' phones, gone, would
+    /// see a drop) and the game counts as their drop (one loss); the
+    /// session is to be stopped then.
+    pub fn give_up(&self, how: GivenUp) {
         self.given_up.store(true, Ordering::SeqCst);
-        if let Err(e) = super::resume::mark_given_up(&self.folder) {
+        if let Err(e) = super::resume::mark_given_up(&self.folder, how) {
             tracing::warn!("cannot mark the game given up: {e}");
         }
-        self.act(Action::Leave);
+        if how == GivenUp::OnPurpose {
+            self.act(Action::Leave);
+        }
     }
 
     /// Stops the network thread as dropping does, keeping the session

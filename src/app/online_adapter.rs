@@ -39,6 +39,7 @@ use crate::platform::discovery::Discovery;
 use crate::platform::lifecycle::{Bookmark, Lifecycle};
 use crate::protocol::Theme;
 use crate::rules::{Colour, FirstPlayer, HouseRules, RuleSet, Seats};
+use crate::stats::GivenUp;
 
 /// The online side of the app on the UI thread.
 pub struct Online {
@@ -838,10 +839,14 @@ pub fn leave_won(window: &AppWindow, online: &Rc<RefCell<Online>>) -> bool {
 /// the game as shown, is watched meanwhile ([`Leaving::game`]).
 fn give_up(s: &mut Online, game: Option<OnlineGame>) {
     if let Some(mut session) = s.session.take() {
-        session.give_up();
         // Stranded, the game may never come back to this player's turn to
-        // sign the leave in: it is recorded now.
+        // sign a leave in: it is recorded now, as the drop it is on the
+        // others' phones.
         let stranded = game.as_ref().is_some_and(|g| g.stranded(&s.silent));
+        session.give_up(match stranded {
+            true => GivenUp::Stranded,
+            false => GivenUp::OnPurpose,
+        });
         if stranded {
             session.stop();
         }

@@ -24,7 +24,7 @@ use crate::net::game::GAME_DIR;
 use crate::protocol::store::{Store, StoreError};
 use crate::protocol::{Header, Seat, Theme, TurnTimer};
 use crate::rules::{Colour, FirstPlayer, RuleSet};
-use crate::stats::Outcome;
+use crate::stats::{GivenUp, Outcome};
 
 use super::leave::LeaveCost;
 
@@ -37,6 +37,9 @@ const GIVEN_UP: &str = "given-up";
 /// its session may have been cut short (the app closed or killed) while
 /// it lingered at the end, before recording it.
 const ENDED: &str = "ended";
+/// In a session's folder, beside [`GIVEN_UP`]: the player gave the game up
+/// stranded ([`GivenUp::Stranded`]), which counts as a drop.
+const STRANDED: &str = "stranded";
 /// In a session's folder: every other player had left the game on
 /// purpose, so giving it up counts as the player's win
 /// ([`crate::stats::record::wins_by_forfeit`]). What Home says of a kept
@@ -285,11 +288,16 @@ pub fn discard(folder: &Path) -> io::Result<()> {
 /// Gives up the kept game in `folder`: recorded in the statistics of
 /// `data` as this player leaving it on purpose (two losses; its real
 /// result if it is over), so closing the app and discarding a game about
-/// to be lost costs what leaving it does; not recorded at all if the
-/// player saw it end and its log has lost the end since. Then removes it.
-/// One another version of the app saved goes as [`unread`] says.
+/// to be lost costs what leaving it does, or as a drop if they left it
+/// stranded ([`mark_given_up`]); not recorded at all if the player saw it
+/// end and its log has lost the end since. Then removes it. One another
+/// version of the app saved goes as [`unread`] says.
 pub fn give_up(data: &Path, folder: &Path) -> Result<(), GiveUpError> {
     let dir = folder.join(GAME_DIR);
+    let how = match folder.join(STRANDED).exists() {
+        true => GivenUp::Stranded,
+        false => GivenUp::OnPurpose,
+    };
     let restored = match Store::open_intact(&dir) {
         // Saved by another version of the app, the game cannot be read
         // here (`unread`).
@@ -297,7 +305,7 @@ pub fn give_up(data: &Path, folder: &Path) -> Result<(), GiveUpError> {
             let mine = match (folder.join(ENDED).exists(), folder.join(FORFEIT).exists()) {
                 (true, _) => None,
                 (false, true) => Some(Outcome::Won),
-                (false, false) => Some(Outcome::Left),
+                (false, false) => Some(how.outcome()),
             };
             return unread(data, folder, mine);
         }
@@ -307,7 +315,7 @@ pub fn give_up(data: &Path, folder: &Path) -> Result<(), GiveUpError> {
     // damaged disk), has no result left to record, and was not left.
     let lost_end = folder.join(ENDED).exists() && !restored.log.over_for(restored.seat);
     if !lost_end {
-        crate::stats::Store::new(data).record_left(&restored, &dir)?;
+        crate::stats::Store::new(data).record_left(&restored, &dir, how)?;
     }
     discard(folder).map_err(GiveUpError::Remove)
 }
@@ -356,15 +364,24 @@ fn unread(data: &Path, folder: &Path, mine: Option<Outcome>) -> Result<(), GiveU
     discard(folder).map_err(GiveUpError::Remove)
 }
 
-/// Marks the game of session `folder` as given up by the player, to be
-/// recorded as such rather than offered again if its session is cut short.
-/// A folder already gone holds a game its session recorded and removed
-/// (the player left its result just then): nothing is left to mark.
-pub fn mark_given_up(folder: &Path) -> io::Result<()> {
+/// Marks the game of session `folder` as given up by the player, `how`
+/// they gave it up, to be recorded as such rather than offered again if
+/// its session is cut short. A folder already gone holds a game its
+/// session recorded and removed (the player left its result just then):
+/// nothing is left to mark.
+pub fn mark_given_up(folder: &Path, how: GivenUp) -> io::Result<()> {
     let _held = folders();
-    match crate::durable::replace(&folder.join(GIVEN_UP), |_| Ok(())) {
+    let mark = |name| match crate::durable::replace(&folder.join(name), |_| Ok(())) {
         Err(e) if e.kind() == io::ErrorKind::NotFound && !folder.exists() => Ok(()),
         marked => marked,
+    };
+    mark(GIVEN_UP)?;
+    // Only behind the mark of giving up, which nothing takes back: a
+    // game that went on could otherwise be given up later, on purpose,
+    // and counted as stranded.
+    match how {
+        GivenUp::Stranded => mark(STRANDED),
+        GivenUp::OnPurpose => Ok(()),
     }
 }
 
@@ -454,7 +471,7 @@ pub(super) mod tests {
         let older = kept_game(data.path());
         let (playing, phone) = kept_game_of(data.path(), None);
         assert_eq!(unfinished(data.path()).folder, older);
-        mark_given_up(&playing).unwrap();
+        mark_given_up(&playing, GivenUp::OnPurpose).unwrap();
         assert_eq!(unfinished(data.path()).folder, older);
         assert!(playing.exists());
         let stats = crate::stats::Store::new(data.path()).load().unwrap();
@@ -484,7 +501,7 @@ pub(super) mod tests {
         let data = tempfile::tempdir().unwrap();
         let folder = kept_game(data.path());
         discard(&folder).unwrap();
-        mark_given_up(&folder).unwrap();
+        mark_given_up(&folder, GivenUp::OnPurpose).unwrap();
         assert!(!folder.exists());
         assert!(kept(data.path()).is_none());
     }
@@ -493,7 +510,7 @@ pub(super) mod tests {
     fn a_game_given_up_whose_leave_cannot_be_recorded_is_damaged_not_offered() {
         let data = tempfile::tempdir().unwrap();
         let folder = kept_game(data.path());
-        mark_given_up(&folder).unwrap();
+        mark_given_up(&folder, GivenUp::OnPurpose).unwrap();
         // The statistics cannot be written (a folder where the file goes).
         std::fs::create_dir(data.path().join(crate::stats::store::FILE)).unwrap();
         let Some(Kept::Damaged { folder: named, .. }) = kept(data.path()) else {
@@ -520,7 +537,7 @@ pub(super) mod tests {
         let data = tempfile::tempdir().unwrap();
         for mark in [
             None,
-            Some(mark_given_up as fn(&Path) -> io::Result<()>),
+            Some((|f: &Path| mark_given_up(f, GivenUp::OnPurpose)) as fn(&Path) -> _),
             Some(mark_ended),
         ] {
             let folder = kept_game(data.path());
@@ -575,15 +592,30 @@ pub(super) mod tests {
     fn a_game_another_app_version_saved_costs_what_its_header_tells() {
         // Given up: its leave (two losses) is recorded at once.
         let data = tempfile::tempdir().unwrap();
-        let folder = older_apps_game(data.path(), Some(mark_given_up));
+        let folder = older_apps_game(
+            data.path(),
+            Some(|f: &Path| mark_given_up(f, GivenUp::OnPurpose)),
+        );
         assert!(kept(data.path()).is_none());
         assert!(!folder.exists());
         assert_eq!(outcomes(data.path()), [Outcome::Unfinished, Outcome::Left]);
 
+        // Given up stranded: the drop it was.
+        let data = tempfile::tempdir().unwrap();
+        older_apps_game(
+            data.path(),
+            Some(|f: &Path| mark_given_up(f, GivenUp::Stranded)),
+        );
+        assert!(kept(data.path()).is_none());
+        assert_eq!(
+            outcomes(data.path()),
+            [Outcome::Unfinished, Outcome::Dropped]
+        );
+
         // Given up once everyone else had left: the win it was.
         let data = tempfile::tempdir().unwrap();
         let folder = older_apps_game(data.path(), Some(mark_forfeit));
-        mark_given_up(&folder).unwrap();
+        mark_given_up(&folder, GivenUp::OnPurpose).unwrap();
         assert!(kept(data.path()).is_none());
         assert_eq!(outcomes(data.path()), [Outcome::Unfinished, Outcome::Won]);
 
@@ -703,7 +735,7 @@ pub(super) mod tests {
         assert!(!resumable(&folder), "ended");
         let elsewhere = tempfile::tempdir().unwrap();
         let other = kept_game(elsewhere.path());
-        mark_given_up(&other).unwrap();
+        mark_given_up(&other, GivenUp::OnPurpose).unwrap();
         assert!(!resumable(&other), "given up");
         assert!(!resumable(&data.path().join("nowhere")));
     }
@@ -905,7 +937,7 @@ pub(super) mod tests {
             panic!("offered, to be played on from the other phones")
         };
         assert_eq!(game.leave, LeaveCost::Nothing);
-        mark_given_up(&folder).unwrap();
+        mark_given_up(&folder, GivenUp::OnPurpose).unwrap();
         give_up(data.path(), &folder).unwrap();
         let stats = crate::stats::Store::new(data.path()).load().unwrap();
         assert!(stats.records.is_empty(), "not a leave: {:?}", stats.records);
@@ -914,13 +946,13 @@ pub(super) mod tests {
 
     #[test]
     fn a_game_marked_given_up_is_recorded_as_a_leave_not_offered() {
-        use crate::stats::Outcome;
+        use crate::stats::{GivenUp, Outcome};
 
         let data = tempfile::tempdir().unwrap();
         // The player left it; the app was killed before its session could
         // record the leave.
         let folder = kept_game(data.path());
-        mark_given_up(&folder).unwrap();
+        mark_given_up(&folder, GivenUp::OnPurpose).unwrap();
         assert!(kept(data.path()).is_none(), "not offered");
         assert!(!folder.exists());
         let records = crate::stats::Store::new(data.path())

@@ -28,6 +28,7 @@ use super::online_adapter::{self, Online};
 use super::resume::{self, Kept, Sitter};
 use super::ui::{self, AppWindow, ResumeAdapter};
 use crate::net::room::Listing;
+use crate::stats::GivenUp;
 
 /// Connects `ResumeAdapter`; `name` gives the player's nickname.
 pub fn connect(window: &AppWindow, online: &Rc<RefCell<Online>>, name: Rc<dyn Fn() -> String>) {
@@ -61,7 +62,7 @@ pub fn connect(window: &AppWindow, online: &Rc<RefCell<Online>>, name: Rc<dyn Fn
             // given up, which Home shows damaged from then on, as the
             // card does now, and records as it is discarded.
             Some(Kept::Unfinished(game)) => {
-                let left = resume::mark_given_up(&game.folder)
+                let left = resume::mark_given_up(&game.folder, GivenUp::OnPurpose)
                     .map_err(|e| e.to_string())
                     .and_then(|()| {
                         resume::give_up(&s.data, &game.folder).map_err(|e| e.to_string())

@@ -11,7 +11,7 @@ pub mod record;
 pub mod store;
 pub mod tally;
 
-pub use record::{Outcome, Played, Record};
+pub use record::{GivenUp, Outcome, Played, Record};
 pub use store::{Loaded, StatsError, Store};
 pub use tally::{PlayerStats, Tally};
 

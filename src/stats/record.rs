@@ -61,6 +61,27 @@ pub struct Played {
     pub dice: [u32; 6],
 }
 
+/// Why a player gives a game up before its end.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GivenUp {
+    /// They chose to leave it while it could go on: a leave.
+    OnPurpose,
+    /// They left it stranded, the other players' phones gone and too many
+    /// for this one to play on without (docs/lobby.md): a drop, as it is on
+    /// the others' phones, which never see a leave.
+    Stranded,
+}
+
+impl GivenUp {
+    /// The player's outcome in a game given up so before its end.
+    pub fn outcome(self) -> Outcome {
+        match self {
+            GivenUp::OnPurpose => Outcome::Left,
+            GivenUp::Stranded => Outcome::Dropped,
+        }
+    }
+}
+
 /// One game as the statistics keep it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Record {
@@ -89,17 +110,23 @@ impl Record {
         if !log.over_for(me) {
             return None;
         }
-        Self::given_up(log, me, names)
+        Self::given_up(log, me, GivenUp::OnPurpose, names)
     }
 
     /// The record of a game that `me` gives up, from its log: every
     /// player's outcome if it is over or won by forfeit, otherwise this
-    /// player's leave (a kept game the player discards rather than plays
-    /// to its end) beside the others' leaves and, for those still
-    /// playing, [`Outcome::Unfinished`]. None for a game with one player, the other seats the
-    /// computer's: like a game on one device, it is nobody's statistics (a
-    /// win rate could otherwise be padded against easy computer players).
-    pub fn given_up(log: &Log, me: Colour, names: &[(PeerId, String)]) -> Option<Record> {
+    /// player's leave or drop, as `how` says (a kept game the player
+    /// discards rather than plays to its end), beside the others' leaves
+    /// and, for those still playing, [`Outcome::Unfinished`]. None for a
+    /// game with one player, the other seats the computer's: like a game on
+    /// one device, it is nobody's statistics (a win rate could otherwise be
+    /// padded against easy computer players).
+    pub fn given_up(
+        log: &Log,
+        me: Colour,
+        how: GivenUp,
+        names: &[(PeerId, String)],
+    ) -> Option<Record> {
         if !counts(&log.header().header.seats) {
             return None;
         }
@@ -140,8 +167,10 @@ impl Record {
                     .map(|c| {
                         let outcome = if c == me && forfeit {
                             Outcome::Won
-                        } else if c == me || log.has_left(c) {
+                        } else if log.has_left(c) {
                             Outcome::Left
+                        } else if c == me {
+                            how.outcome()
                         } else {
                             Outcome::Unfinished
                         };
@@ -352,7 +381,7 @@ mod tests {
             leave(&mut table, other);
             // Given up before its leave is signed (a new room, the app
             // killed), it is the same win.
-            let record = Record::given_up(table.log(), red, &[]).unwrap();
+            let record = Record::given_up(table.log(), red, GivenUp::OnPurpose, &[]).unwrap();
             assert_eq!(
                 outcomes(&record),
                 [Outcome::Won, Outcome::Left],
@@ -395,9 +424,9 @@ mod tests {
         assert!(table.log().state().withheld(red));
         leave(&mut table, other);
         assert!(!wins_by_forfeit(table.log(), red));
-        let record = Record::given_up(table.log(), red, &[]).unwrap();
+        let record = Record::given_up(table.log(), red, GivenUp::OnPurpose, &[]).unwrap();
         assert_eq!(outcomes(&record), [Outcome::Left, Outcome::Left]);
-        let record = Record::given_up(table.log(), other, &[]).unwrap();
+        let record = Record::given_up(table.log(), other, GivenUp::OnPurpose, &[]).unwrap();
         assert_eq!(
             outcomes(&record),
             [Outcome::Unfinished, Outcome::Left],
@@ -416,6 +445,36 @@ mod tests {
         assert_eq!(
             outcomes(&record),
             [Outcome::Left, Outcome::Left, Outcome::Unfinished]
+        );
+    }
+
+    /// A game given up stranded is this player's drop, as the others'
+    /// phones, which never see a leave, count it; given up on purpose, a
+    /// leave. A leave signed before stays a leave.
+    #[test]
+    fn a_game_given_up_stranded_is_a_drop_and_on_purpose_a_leave() {
+        use crate::protocol::sim::{Config, Table};
+        use crate::rules::Seats;
+        let (red, three) = (Colour::Red, Seats::for_players(3).unwrap());
+        let mut table = Table::new(&Config::new(4, three)).unwrap();
+        for _ in 0..8 {
+            assert!(table.step());
+        }
+        let given_up =
+            |table: &Table, how| outcomes(&Record::given_up(table.log(), red, how, &[]).unwrap());
+        let unfinished = Outcome::Unfinished;
+        assert_eq!(
+            given_up(&table, GivenUp::Stranded),
+            [Outcome::Dropped, unfinished, unfinished]
+        );
+        assert_eq!(
+            given_up(&table, GivenUp::OnPurpose),
+            [Outcome::Left, unfinished, unfinished]
+        );
+        leave(&mut table, red);
+        assert_eq!(
+            given_up(&table, GivenUp::Stranded),
+            [Outcome::Left, unfinished, unfinished]
         );
     }
 

@@ -14,7 +14,7 @@ use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, MutexGuard, PoisonError};
 
-use super::record::{Outcome, Record};
+use super::record::{GivenUp, Outcome, Record};
 use crate::net::book::Book;
 use crate::net::game::Finished;
 use crate::protocol::store::Restored;
@@ -171,16 +171,22 @@ impl Store {
         if !saved.log.over_for(saved.seat) {
             return Ok(false);
         }
-        self.record_left(&saved, dir).map(|()| true)
+        self.record_left(&saved, dir, GivenUp::OnPurpose)
+            .map(|()| true)
     }
 
     /// Adds the game `saved` from the game folder `dir` (whose address
     /// book names its players) as its player leaves it: with its result if
-    /// it is over, else as a leave on purpose. Nothing for a game that
-    /// counts in nobody's statistics (one player and the computer).
-    pub fn record_left(&self, saved: &Restored, dir: &Path) -> Result<(), StatsError> {
+    /// it is over, else as `how` says. Nothing for a game that counts in
+    /// nobody's statistics (one player and the computer).
+    pub fn record_left(
+        &self,
+        saved: &Restored,
+        dir: &Path,
+        how: GivenUp,
+    ) -> Result<(), StatsError> {
         let names = Book::names_in(dir);
-        if let Some(record) = Record::given_up(&saved.log, saved.seat, &names) {
+        if let Some(record) = Record::given_up(&saved.log, saved.seat, how, &names) {
             self.add(record)?;
         }
         Ok(())
