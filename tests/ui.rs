@@ -871,8 +871,11 @@ fn a_game_that_cannot_go_on_without_the_gone_phones_says_so_and_offers_leave() {
     let window = app.window();
     let note = "The other players' phones are gone, and this phone cannot play on without them. Wait for them, or leave the game.";
     assert!(!shows(window, note));
-    // The online game (tested in app_resume and online_game) sets it.
-    window.global::<GameAdapter>().set_stranded(true);
+    // The online game (tested in app_resume and online_game) sets it, and
+    // what leaving costs.
+    let adapter = window.global::<GameAdapter>();
+    adapter.set_leave_cost(clovece::app::ui::LeaveCost::TwoLosses);
+    adapter.set_stranded(true);
     assert!(shows(window, note));
     let leaves = ElementHandle::find_by_accessible_label(window, "Leave game").count();
     assert_eq!(leaves, 2, "Leave beside the note, and in the title bar");
@@ -888,6 +891,16 @@ fn a_game_that_cannot_go_on_without_the_gone_phones_says_so_and_offers_leave() {
         ),
         "a drop's cost, not a leave's"
     );
+    // The others back, leaving costs a leave's again: asked anew.
+    adapter.set_stranded(false);
+    // (A `changed` handler runs as the event loop next turns.)
+    mock_elapsed_time(Duration::ZERO);
+    assert!(
+        !shows(window, "Stay"),
+        "the question at the old cost closes"
+    );
+    adapter.set_leave_cost(clovece::app::ui::LeaveCost::Nothing);
+    find(window, "Leave game").mock_single_click(PointerEventButton::Left);
     find(window, "Leave").mock_single_click(PointerEventButton::Left);
     // The next game on this device has no gone phones.
     play_the_computer(window);

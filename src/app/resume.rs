@@ -14,7 +14,7 @@
 //! log has lost the end since (a damaged disk) is it offered, to catch the
 //! end up from the others, and leaving it then costs nothing.
 
-use std::io;
+use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
@@ -31,15 +31,17 @@ use super::leave::LeaveCost;
 /// The folder of the online games in the data folder.
 const GAMES: &str = "games";
 /// In a session's folder: the player gave its game up (left it, or closed
-/// it after its end) while it still ran.
+/// it after its end) while it still ran. It holds [`STRANDED`] if they
+/// left it stranded ([`GivenUp::Stranded`]), which counts as a drop.
 const GIVEN_UP: &str = "given-up";
+/// What the mark of a game given up stranded holds: one file, written
+/// whole or not at all, so that no kill between two marks turns the drop
+/// the player was told of into a leave.
+const STRANDED: &[u8] = b"stranded";
 /// In a session's folder: the game ended before the player's eyes, and
 /// its session may have been cut short (the app closed or killed) while
 /// it lingered at the end, before recording it.
 const ENDED: &str = "ended";
-/// In a session's folder, beside [`GIVEN_UP`]: the player gave the game up
-/// stranded ([`GivenUp::Stranded`]), which counts as a drop.
-const STRANDED: &str = "stranded";
 /// In a session's folder: every other player had left the game on
 /// purpose, so giving it up counts as the player's win
 /// ([`crate::stats::record::wins_by_forfeit`]). What Home says of a kept
@@ -294,9 +296,9 @@ pub fn discard(folder: &Path) -> io::Result<()> {
 /// version of the app saved goes as [`unread`] says.
 pub fn give_up(data: &Path, folder: &Path) -> Result<(), GiveUpError> {
     let dir = folder.join(GAME_DIR);
-    let how = match folder.join(STRANDED).exists() {
-        true => GivenUp::Stranded,
-        false => GivenUp::OnPurpose,
+    let how = match std::fs::read(folder.join(GIVEN_UP)) {
+        Ok(mark) if mark == STRANDED => GivenUp::Stranded,
+        _ => GivenUp::OnPurpose,
     };
     let restored = match Store::open_intact(&dir) {
         // Saved by another version of the app, the game cannot be read
@@ -371,17 +373,13 @@ fn unread(data: &Path, folder: &Path, mine: Option<Outcome>) -> Result<(), GiveU
 /// nothing is left to mark.
 pub fn mark_given_up(folder: &Path, how: GivenUp) -> io::Result<()> {
     let _held = folders();
-    let mark = |name| match crate::durable::replace(&folder.join(name), |_| Ok(())) {
+    let mark: &[u8] = match how {
+        GivenUp::Stranded => STRANDED,
+        GivenUp::OnPurpose => b"",
+    };
+    match crate::durable::replace(&folder.join(GIVEN_UP), |f| f.write_all(mark)) {
         Err(e) if e.kind() == io::ErrorKind::NotFound && !folder.exists() => Ok(()),
         marked => marked,
-    };
-    mark(GIVEN_UP)?;
-    // Only behind the mark of giving up, which nothing takes back: a
-    // game that went on could otherwise be given up later, on purpose,
-    // and counted as stranded.
-    match how {
-        GivenUp::Stranded => mark(STRANDED),
-        GivenUp::OnPurpose => Ok(()),
     }
 }
 
@@ -924,6 +922,22 @@ pub(super) mod tests {
         assert_eq!(friends[0].target.peer, keys[0].public().to_peer_id());
         assert!(!folder.exists());
         assert!(kept(data.path()).is_none());
+    }
+
+    /// The app was killed as the player left a stranded game: Home, next
+    /// time, records the drop they were told of (one loss), from the one
+    /// mark, and offers nothing.
+    #[test]
+    fn a_kept_game_given_up_stranded_is_recorded_as_this_players_drop() {
+        let data = tempfile::tempdir().unwrap();
+        let folder = kept_game(data.path());
+        mark_given_up(&folder, GivenUp::Stranded).unwrap();
+        assert!(kept(data.path()).is_none());
+        assert!(!folder.exists());
+        assert_eq!(
+            outcomes(data.path()),
+            [Outcome::Unfinished, Outcome::Dropped]
+        );
     }
 
     /// The player saw the game end; the app was killed before recording
