@@ -507,19 +507,15 @@ async fn game(role: Role, args: PeerArgs, ready_after: u64) -> anyhow::Result<()
     stats.record_saved(&dir)?;
     let mut front = clovece::net::lines::Lines::new(std::io::stdout().lock(), args.bot, args.trace);
     let finished = clovece::net::game::run(keypair, peer, &mut front).await?;
-    let (log, me) = (finished.phone.log(), finished.phone.seat());
-    if !finished.phone.leaving() || log.over_for(me) {
-        stats.record(&finished)?;
+    stats.record(&finished)?;
+    // A leave taken out as the phone went (a certificate the others
+    // completed at its place outranks it, docs/protocol.md) and not signed
+    // again before the linger ran out is recorded all the same; its game
+    // goes, as the app's Leave does, rather than stay for the next `host`
+    // to resume.
+    let phone = &finished.phone;
+    if !phone.leaving() || phone.log().over_for(phone.seat()) {
         return Ok(());
-    }
-    // The leave was taken out as the phone went (a certificate the others
-    // completed at its place outranks it, docs/protocol.md) and the linger
-    // ran out before it was signed again. The player gave the game up all
-    // the same: it is recorded as their leave and goes, as the app's Leave
-    // does, rather than stay unrecorded for the next `host` to resume.
-    let given_up = clovece::stats::GivenUp::OnPurpose;
-    if let Some(record) = clovece::stats::Record::given_up(log, me, given_up, &finished.names) {
-        stats.add(record)?;
     }
     drop(finished);
     // Moved aside first, so that a process stopped while removing it

@@ -98,10 +98,16 @@ impl Record {
     /// The record of `finished`: every player's outcome once the game is
     /// over; before that, this player's own leave (which needs no one
     /// else's word: it only costs this player), with the others as this
-    /// phone's log has them: left, or still playing. `None` for a game that
-    /// is neither over nor left.
+    /// phone's log has them: left, or still playing. A player who chose to
+    /// leave has left, even if the others' certificate took their signed
+    /// leave's place and it was not signed again before the phone stopped.
+    /// `None` for a game that is neither over nor left.
     pub fn of(finished: &Finished) -> Option<Record> {
-        Self::ended(finished.phone.log(), finished.phone.seat(), &finished.names)
+        let (log, me) = (finished.phone.log(), finished.phone.seat());
+        match finished.phone.leaving() {
+            true => Self::given_up(log, me, GivenUp::OnPurpose, &finished.names),
+            false => Self::ended(log, me, &finished.names),
+        }
     }
 
     /// The record of a game from its log if it is over for `me`
