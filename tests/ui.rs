@@ -717,6 +717,34 @@ fn when_the_turn_timer_runs_out_the_computer_rolls_for_the_person() {
     assert!(shows(window, "Leave this game?"));
 }
 
+/// In pass and play the leave question is the asker's: it stays open
+/// through their own turn, its clock running, and closes when the device
+/// passes to the next person, whose clock then runs on the board.
+#[test]
+fn in_pass_and_play_a_leave_question_left_open_closes_for_the_next_person() {
+    let (_folder, app) = shown("leave-handover", 4);
+    let window = app.window();
+    find(window, "Pass and play").mock_single_click(PointerEventButton::Left);
+    find(window, "10 seconds per turn").mock_single_click(PointerEventButton::Left);
+    find(window, "Start").mock_single_click(PointerEventButton::Left);
+    let game = window.global::<GameAdapter>();
+    let asker = game.get_turn();
+    find(window, "Leave game").mock_single_click(PointerEventButton::Left);
+    let mut seconds = 0;
+    while game.get_turn() == asker {
+        assert!(shows(window, "Leave this game?"), "open after {seconds} s");
+        mock_elapsed_time(Duration::from_secs(1));
+        seconds += 1;
+        assert!(seconds < 100, "the turn never passed");
+    }
+    assert!(
+        seconds > 10,
+        "the computer played at least once for the asker"
+    );
+    assert!(!shows(window, "Leave this game?"));
+    assert_eq!(window.global::<AppAdapter>().get_screen(), Screen::Game);
+}
+
 #[test]
 fn the_turn_timer_waits_while_the_app_is_in_the_background() {
     ui_support::init();

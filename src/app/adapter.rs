@@ -68,6 +68,12 @@ struct State {
     /// whose die takes no tap for [`HANDOVER`], so that the second of a
     /// double tap meant for the last roll is not theirs.
     handing_over: bool,
+    /// Pass and play: the person whose turn was shown last, and how many
+    /// times the turn has passed from one person to another (computer
+    /// turns between them or not), which closes a question one person
+    /// left open ([`ui::GameAdapter`]'s `passes`).
+    person: Option<Colour>,
+    passes: i32,
     pieces: Rc<VecModel<ui::PieceData>>,
     squares: Rc<VecModel<ui::SquareData>>,
     names: Rc<VecModel<SharedString>>,
@@ -217,6 +223,8 @@ impl App {
             generation: 0,
             turn: None,
             handing_over: false,
+            person: None,
+            passes: 0,
             pieces: Rc::new(VecModel::default()),
             squares: Rc::new(VecModel::from(all_squares())),
             names,
@@ -860,7 +868,7 @@ fn start(
     {
         let mut s = state.borrow_mut();
         s.generation += 1;
-        (s.turn, s.handing_over) = (None, false);
+        (s.turn, s.handing_over, s.person) = (None, false, None);
         let pieces: Vec<ui::PieceData> = game.pieces().iter().map(piece_data).collect();
         s.pieces = Rc::new(VecModel::from(pieces));
         let adapter = window.global::<GameAdapter>();
@@ -972,9 +980,14 @@ fn after_step(window: &AppWindow, state: &Rc<RefCell<State>>) {
         let next = game.next();
         let turn = next.mover();
         let person = |c| matches!(game.player(c), Some(Player::Human { .. }));
-        s.handing_over = game.only_person().is_none()
-            && matches!((s.turn, turn), (Some(before), Some(now))
-                if before != now && person(before) && person(now));
+        let now = turn.filter(|&c| person(c));
+        let passed = game.only_person().is_none()
+            && matches!((s.person, now), (Some(before), Some(now)) if before != now);
+        // Straight from one person to the next: a computer's turn between
+        // them gives the time its pace takes.
+        s.handing_over = passed && s.turn.is_some_and(person);
+        s.passes += i32::from(passed);
+        s.person = now.or(s.person);
         s.turn = turn;
         show_game(window, s, game);
         let kept = match next {
@@ -1072,6 +1085,7 @@ fn show_game(window: &AppWindow, state: &State, game: &OfflineGame) {
     adapter.set_turn_computer(matches!(game.player(turn), Some(Player::Computer { .. })));
     adapter.set_turn_yours(human && game.only_person() == Some(turn));
     adapter.set_can_roll(rolling && human && !state.handing_over);
+    adapter.set_passes(state.passes);
     adapter.set_ran_out(game.ran_out());
     adapter.set_must_move(matches!(game.next(), Next::Move { .. }));
     let face = game.fairness().face(turn);
