@@ -16,7 +16,7 @@ use tokio::sync::mpsc;
 
 use super::invite::Target;
 use super::options::{OptionsError, Players, RoomOptions};
-use super::seats::{Lineup, Seating};
+use super::seats::{Lineup, SeatError, Seating};
 use crate::bot::Level;
 use crate::net::game::{Note, Organiser, Sitter, Table};
 use crate::net::guard::Bucket;
@@ -220,6 +220,16 @@ impl Host {
             self.invites.push(target);
             return;
         };
+        // As the app's invite list: a friend who accepts is only turned
+        // away at the door.
+        if self.seating.free() == 0 {
+            let full = SeatError::Full;
+            self.notes.push(Note::Say(format!(
+                "refused: invite {}: {full}",
+                target.peer
+            )));
+            return;
+        }
         self.invited.insert(target.peer);
         self.notes.push(Note::Dial(target.peer, target.addrs));
         self.notes.push(Note::Send(target.peer, invite));
@@ -561,6 +571,42 @@ mod tests {
                 .notes()
                 .contains(&Note::Say(format!("declined: {friend}")))
         );
+    }
+
+    /// A full room invites nobody, from the command line or the console:
+    /// an invitation accepted would only be turned away at the door.
+    #[test]
+    fn a_full_room_refuses_to_invite() {
+        let target = || Target {
+            peer: PeerId::random(),
+            addrs: Vec::new(),
+        };
+        let early = target();
+        let (peer, guest) = (early.peer, PeerId::random());
+        let mut host =
+            Host::new(Players::Three, "Hana", 1, Level::Medium, None).inviting(vec![early]);
+        let addr: libp2p::Multiaddr = "/ip4/127.0.0.1/tcp/1".parse().unwrap();
+        let ticket =
+            Ticket::new(RoomId::from_bytes([1; 16]), PeerId::random(), [addr], None).unwrap();
+        host.arrived(guest, "Ivo");
+        host.opened(&ticket, RoomOptions::default().table().listing());
+        let sent = |notes: &[Note]| {
+            notes
+                .iter()
+                .any(|n| matches!(n, Note::Send(_, Lobby::Invite { .. })))
+        };
+        let notes = host.notes();
+        assert!(!sent(&notes), "{notes:?}");
+        let refused = format!("refused: invite {peer}: every seat is taken");
+        assert!(notes.contains(&Note::Say(refused)), "{notes:?}");
+        host.command(Command::Invite(target()));
+        let notes = host.notes();
+        assert!(!sent(&notes), "{notes:?}");
+        // A seat freed, the same command invites.
+        host.left(guest);
+        host.notes();
+        host.command(Command::Invite(target()));
+        assert!(sent(&host.notes()));
     }
 
     #[test]
