@@ -81,7 +81,7 @@ impl Invitation {
             return None;
         };
         let ticket: Ticket = ticket.parse().ok()?;
-        (ticket.host() == sender && listing.has_game_size()).then(|| Invitation {
+        (ticket.host() == sender && listing.could_start()).then(|| Invitation {
             ticket,
             listing,
             from: from
@@ -264,5 +264,15 @@ mod tests {
             };
             assert_eq!(Invitation::of(host, odd), None, "{players} players");
         }
+        // Nor to a room no start of which this app would sign.
+        let untimed = Lobby::Invite {
+            ticket: ticket.to_string(),
+            listing: Listing {
+                timer: TurnTimer::None,
+                ..listing
+            },
+            from: "Hana".to_owned(),
+        };
+        assert_eq!(Invitation::of(host, untimed), None, "no turn timer");
     }
 }

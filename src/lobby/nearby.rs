@@ -67,8 +67,8 @@ pub enum ListError {
     Ticket(#[from] crate::net::ticket::TicketError),
     #[error("a ticket of another phone's room")]
     NotItsRoom,
-    #[error("a room of {players} players with {free} free seats")]
-    Seats { players: u8, free: u8 },
+    #[error("a room of {players} players with {free} free seats, or without a turn timer")]
+    Unplayable { players: u8, free: u8 },
 }
 
 /// The nearby open rooms that pass a filter, one per host phone, with when
@@ -106,8 +106,8 @@ impl RoomList {
         if ticket.host() != from {
             return Err(ListError::NotItsRoom);
         }
-        if !listing.has_game_size() || free == 0 || free >= listing.players {
-            return Err(ListError::Seats {
+        if !listing.could_start() || free == 0 || free >= listing.players {
+            return Err(ListError::Unplayable {
                 players: listing.players,
                 free,
             });
@@ -608,7 +608,7 @@ mod tests {
     }
 
     #[test]
-    fn answers_about_another_phones_room_or_impossible_seats_are_refused() {
+    fn answers_about_another_phones_room_impossible_seats_or_no_timer_are_refused() {
         let host = PeerId::random();
         let t = ticket(host, None).to_string();
         let mut list = RoomList::default();
@@ -620,6 +620,12 @@ mod tests {
         for (players, free) in [(5, 1), (1, 1), (4, 0), (4, 4), (2, 200)] {
             assert!(list.heard(host, &t, listing(players), free, now).is_err());
         }
+        // A room this app could never start a game in (a hostile host's).
+        let untimed = Listing {
+            timer: TurnTimer::None,
+            ..listing(4)
+        };
+        assert!(list.heard(host, &t, untimed, 1, now).is_err());
         assert!(
             list.heard(host, "CLOVECE:AAAA", listing(4), 1, now)
                 .is_err()

@@ -217,10 +217,12 @@ impl Listing {
         }
     }
 
-    /// Whether its room has as many seats as a game can (2–4): another
-    /// phone's listing may say anything.
-    pub fn has_game_size(&self) -> bool {
-        (2..=4).contains(&self.players)
+    /// Whether a room could be so: as many seats as a game can have
+    /// (2–4), and a turn timer, without which this app signs no start
+    /// (`net::setup`). Another phone's listing may say anything; one that
+    /// could never start is neither listed nor joined.
+    pub fn could_start(&self) -> bool {
+        (2..=4).contains(&self.players) && self.timer != TurnTimer::None
     }
 }
 

@@ -1344,7 +1344,7 @@ fn agreed(
     chosen: Option<Listing>,
 ) -> Result<bool, GameError> {
     let offered = terms.or(chosen).unwrap_or(said);
-    if said != offered || !said.has_game_size() {
+    if said != offered || !said.could_start() {
         return Err(GameError::NotAsOffered);
     }
     Ok(terms.replace(said).is_none())
