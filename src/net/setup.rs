@@ -1182,7 +1182,16 @@ pub(super) async fn join(
             warn!("lost the connection to the room before the start; asking for the seat again");
             room::ask_for_seat(node, &ticket);
             send(node, host, &offer);
-            asked_again.get_or_insert(Instant::now() + JOIN_WAIT);
+            // Signed, this player may be in a game that started without
+            // this phone hearing it: the others wait the grace period for
+            // it, and so does it, rather than give up a game it would
+            // then be recorded as having dropped.
+            let wait = if signed {
+                Duration::from_secs(joining.grace_secs.into()).max(JOIN_WAIT)
+            } else {
+                JOIN_WAIT
+            };
+            asked_again.get_or_insert(Instant::now() + wait);
             // A refusal heard stays: most likely the host refused and went
             // (it closed its room), and this request is not answered.
             continue;
@@ -2828,7 +2837,34 @@ mod tests {
         let guest = jana_joins(&local, link, Some(Duration::ZERO), front);
         let hosted = tokio::time::timeout(
             Duration::from_secs(60),
-            local.run_until(start_lost_and_found(host_node, host_keys, ticket, guest)),
+            local.run_until(start_lost_and_found(
+                host_node,
+                host_keys,
+                ticket,
+                guest,
+                Duration::ZERO,
+            )),
+        );
+        hosted.await.expect("the guest starts");
+    }
+
+    /// A guest that signed and then lost touch with the host for longer
+    /// than a join waits (its Wi-Fi gone as the host started) waits the
+    /// grace period the others give it, and starts with the game it is
+    /// in (before, it gave up after `JOIN_WAIT`, and the others recorded
+    /// it as dropped while it kept nothing).
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_guest_that_signed_waits_out_a_long_loss_of_touch_for_its_start() {
+        let (host_node, host_keys, ticket) = hand_host().await;
+        let local = tokio::task::LocalSet::new();
+        let link = Joining::by(ticket.to_string());
+        let guest = jana_joins(&local, link, Some(Duration::ZERO), Told(None));
+        let away = JOIN_WAIT + Duration::from_secs(2);
+        let hosted = tokio::time::timeout(
+            Duration::from_secs(60),
+            local.run_until(start_lost_and_found(
+                host_node, host_keys, ticket, guest, away,
+            )),
         );
         hosted.await.expect("the guest starts");
     }
@@ -2883,15 +2919,19 @@ mod tests {
         host_keys: Keypair,
         ticket: Ticket,
         guest: tokio::task::JoinHandle<Result<Joined, GameError>>,
+        away: Duration,
     ) {
         // The host's side, by hand: admit the guest, have it sign...
         let (guest_id, signed) = signed_by_both(&mut host_node, &host_keys, &ticket).await;
 
         // ...then lose the connection just as the game starts: the start
-        // waits in the host's node and goes once the guest is back.
+        // waits in the host's node and goes once the guest is back. For
+        // `away`, the host's node is not polled, so the guest cannot
+        // reach it.
         host_node.disconnect_all();
         while host_node.next().await != Event::Disconnected(guest_id) {}
         send(&mut host_node, guest_id, &start_of(&signed));
+        tokio::time::sleep(away).await;
 
         // A host playing answers no lobby message; the guest starts anyway.
         let started = tokio::select! {
