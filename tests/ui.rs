@@ -1331,6 +1331,28 @@ fn a_matfyz_question_shows_the_time_left_to_answer_it() {
     assert_eq!(clocks(), 1);
 }
 
+/// A guest that lost touch with its host (its Wi-Fi gone, or the host's)
+/// is told so while it tries again, up to the 45 s of a signed start.
+#[test]
+fn a_guest_out_of_touch_with_its_host_is_told_so() {
+    use clovece::app::ui::{RoomAdapter, SeatData, SeatKind};
+    let (_folder, app) = shown("out-of-touch", 1);
+    let window = app.window();
+    let room = window.global::<RoomAdapter>();
+    let seats = vec![SeatData {
+        kind: SeatKind::Host,
+        ..SeatData::default()
+    }];
+    room.set_seats(slint::ModelRc::new(slint::VecModel::from(seats)));
+    window.global::<AppAdapter>().set_screen(Screen::Room);
+    let said = "Lost touch with the host's phone: trying to reach it again…";
+    assert!(!shows(window, said));
+    room.set_out_of_touch(true);
+    assert!(shows(window, said));
+    room.set_out_of_touch(false);
+    assert!(!shows(window, said));
+}
+
 #[test]
 fn closing_a_room_with_guests_in_it_asks_first() {
     use clovece::app::ui::{RoomAdapter, SeatData, SeatKind};

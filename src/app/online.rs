@@ -151,6 +151,9 @@ pub enum Update {
     },
     /// A line of the host's organiser (a refusal).
     Said(String),
+    /// This guest lost touch with its host before the start and asks for
+    /// its seat again (`false`), or is answered again (`true`).
+    InTouch(bool),
     /// The host's node found a phone nearby (`here`) or lost it: whom its
     /// invite list offers.
     Nearby { peer: PeerId, here: bool },
@@ -378,6 +381,7 @@ impl<F: FnMut(Update)> Front for AppFront<F> {
                 guests: guests.to_vec(),
             },
             Progress::Said(line) => Update::Said(line.to_owned()),
+            Progress::InTouch(now) => Update::InTouch(now),
             Progress::Nearby { peer, here } => Update::Nearby { peer, here },
             Progress::Reached(peer) => Update::Reached(peer),
             Progress::Named { peer, name } => Update::Named {

@@ -582,6 +582,7 @@ fn show_room(window: &AppWindow, s: &mut Online) {
     adapter.set_full(room.full());
     adapter.set_startable(room.startable());
     adapter.set_ready(room.ready());
+    adapter.set_out_of_touch(room.out_of_touch());
     show_problem(&adapter, room.problem());
     invite_adapter::show_invitees(window, s);
 }

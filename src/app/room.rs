@@ -57,6 +57,8 @@ pub struct Room {
     problem: Option<Problem>,
     /// The host's invitations, by the phone invited.
     invited: Vec<(PeerId, Invited)>,
+    /// This guest lost touch with its host and asks for its seat again.
+    out_of_touch: bool,
     /// The session ended with a problem: the room is gone, and nothing on
     /// its screen can be asked of it any more.
     ended: bool,
@@ -78,6 +80,7 @@ impl Room {
             ready: false,
             problem: None,
             invited: Vec::new(),
+            out_of_touch: false,
             ended: false,
         }
     }
@@ -144,6 +147,12 @@ impl Room {
         self.ready
     }
 
+    /// Whether this guest lost touch with its host and is asking for its
+    /// seat again (the host may have started the game meanwhile).
+    pub fn out_of_touch(&self) -> bool {
+        self.out_of_touch
+    }
+
     /// Something outside the network went wrong (the room's QR code could
     /// not be drawn): shown until the seats change.
     pub fn fail(&mut self, problem: Problem) {
@@ -202,6 +211,7 @@ impl Room {
                 // The seats changed as asked: an earlier refusal is old.
                 self.problem = None;
             }
+            Update::InTouch(now) => self.out_of_touch = !now,
             Update::Reached(peer) => match self.invited.iter_mut().find(|(p, _)| p == peer) {
                 Some((_, state @ Invited::Waiting)) => *state = Invited::Reached,
                 _ => return false,
@@ -225,6 +235,7 @@ impl Room {
                 self.guests.clear();
                 self.startable = false;
                 self.ready = false;
+                self.out_of_touch = false;
             }
             _ => return false,
         }
@@ -362,6 +373,19 @@ mod tests {
         assert_eq!(room.start(), None);
         room.apply(&seats(true));
         assert_eq!(room.start().map(|g| g.command), Some(Command::Start));
+    }
+
+    #[test]
+    fn a_guest_out_of_touch_with_its_host_is_shown_so_until_answered_or_ended() {
+        let mut room = Room::new(Part::Guest);
+        assert!(!room.out_of_touch());
+        assert!(room.apply(&Update::InTouch(false)));
+        assert!(room.out_of_touch());
+        assert!(room.apply(&Update::InTouch(true)));
+        assert!(!room.out_of_touch());
+        room.apply(&Update::InTouch(false));
+        room.apply(&Update::Ended(Err(Problem::Gone)));
+        assert!(!room.out_of_touch(), "the problem says it");
     }
 
     #[test]

@@ -67,6 +67,10 @@ pub enum Progress<'a> {
     },
     /// A line the host's organiser says (a refusal, an invitation sent).
     Said(&'a str),
+    /// A guest lost its connection to the host before the start and asks
+    /// for its seat again (`false`), or the host answered it again
+    /// (`true`).
+    InTouch(bool),
     /// The host's node found a phone nearby (`here`), or lost it: whom
     /// the host can invite. (The node is this phone on the network while
     /// the room is open, so its finds are the ones to list.)

@@ -84,7 +84,8 @@ impl<W: Write> Front for Lines<W> {
             | Progress::Terms(_)
             | Progress::Nearby { .. }
             | Progress::Reached(_)
-            | Progress::Named { .. } => {}
+            | Progress::Named { .. }
+            | Progress::InTouch(_) => {}
             Progress::Seats { seats, .. } => writeln!(out, "seats: {}", SeatList(seats))?,
             Progress::Said(line) => writeln!(out, "{line}")?,
             Progress::Resumed(len) => writeln!(out, "resumed: {len}")?,

@@ -1108,6 +1108,8 @@ pub(super) async fn join(
     // Whether this guest has signed a start: the host may start the game
     // as the player leaves, and the start is then waited for.
     let mut signed = false;
+    // Whether the connection to the host was lost and not answered since.
+    let mut lost = false;
     let mut early = Early::default();
     loop {
         let event = tokio::select! {
@@ -1180,6 +1182,9 @@ pub(super) async fn join(
             // host that started the game meanwhile does not answer: the
             // start it sent comes instead, once the node is connected again.
             warn!("lost the connection to the room before the start; asking for the seat again");
+            if !std::mem::replace(&mut lost, true) {
+                front.show(Progress::InTouch(false))?;
+            }
             room::ask_for_seat(node, &ticket);
             send(node, host, &offer);
             // Signed, this player may be in a game that started without
@@ -1210,6 +1215,9 @@ pub(super) async fn join(
                 if admitted_at.is_none() {
                     admitted_at = Some(Instant::now());
                     front.show(Progress::Joined(&ticket))?;
+                }
+                if std::mem::take(&mut lost) {
+                    front.show(Progress::InTouch(true))?;
                 }
                 if asked_again.take().is_some() && ready {
                     let _ = node.send(host, ready_message(ready));
@@ -2445,6 +2453,61 @@ mod tests {
             self.0 = None;
             Ok(action)
         }
+    }
+
+    /// A ready player that notes what it is shown of its touch with the
+    /// host ([`Progress::InTouch`]).
+    #[derive(Clone, Default)]
+    struct Touches(std::rc::Rc<std::cell::RefCell<Vec<bool>>>);
+
+    #[async_trait::async_trait(?Send)]
+    impl Front for Touches {
+        fn show(&mut self, progress: Progress<'_>) -> std::io::Result<()> {
+            if let Progress::InTouch(now) = progress {
+                self.0.borrow_mut().push(now);
+            }
+            Ok(())
+        }
+        fn due(&mut self, _: &crate::protocol::Phone) -> std::io::Result<Option<Action>> {
+            Ok(None)
+        }
+        async fn input(&mut self, _: bool) -> std::io::Result<Option<Action>> {
+            std::future::pending().await
+        }
+    }
+
+    /// A guest that loses its connection to the host says so, once,
+    /// until the host answers its request for the seat again.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_guest_out_of_touch_with_its_host_says_so_until_it_is_answered() {
+        let (mut host_node, host_keys, ticket) = hand_host().await;
+        let local = tokio::task::LocalSet::new();
+        let link = Joining::by(ticket.to_string());
+        let touches = Touches::default();
+        let _guest = jana_joins(&local, link, Some(Duration::ZERO), touches.clone());
+        let shown = touches.clone();
+        let answered = local.run_until(async move {
+            let (guest_id, ..) = seated(&mut host_node, &host_keys, &ticket, Vec::new()).await;
+            is_ready(&mut host_node, guest_id).await;
+            assert!(shown.0.borrow().is_empty(), "in touch");
+            host_node.disconnect_all();
+            let again = heard(&mut host_node, guest_id, lobby).await;
+            assert!(matches!(again, Lobby::Join { .. }), "{again:?}");
+            assert_eq!(*shown.0.borrow(), [false], "said once");
+            let room = ticket.room();
+            let admitted = Frame::Lobby(Lobby::Admitted { room }).encode();
+            host_node.send(guest_id, admitted).unwrap();
+            while shown.0.borrow().len() < 2 {
+                tokio::select! {
+                    _ = host_node.next() => {}
+                    () = tokio::time::sleep(Duration::from_millis(20)) => {}
+                }
+            }
+        });
+        tokio::time::timeout(Duration::from_secs(60), answered)
+            .await
+            .expect("the host's answer is shown");
+        assert_eq!(*touches.0.borrow(), [false, true]);
     }
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
