@@ -19,8 +19,8 @@ use std::path::Path;
 
 use clovece::protocol::sim::{Config, Table};
 use clovece::protocol::{
-    Act, Certificate, Change, Colours, DiceSecret, Entry, Kind, Log, Message, Observation,
-    PhoneError, Store, StoreError,
+    Act, Certificate, Change, Colours, DiceSecret, Due, Entry, Kind, Log, Message, Observation,
+    PhoneError, Reveal, Store, StoreError,
 };
 use clovece::rules::{Colour, Seats};
 use protocol_support::{
@@ -109,6 +109,49 @@ fn what_cannot_be_saved_is_taken_back() {
     a_new_game_whose_log_cannot_be_written_leaves_no_game_behind();
     a_cheaters_winning_second_act_is_never_saved_without_the_proof();
     a_damaged_log_whose_copy_cannot_be_written_still_resumes();
+    a_roll_that_cannot_be_saved_keeps_the_reveals_it_gathered();
+}
+
+/// Green's roll, taken back as it cannot be saved, keeps the others'
+/// reveals it was made from: rolled again once the disk takes it, it
+/// needs none sent again (their phones may be gone by then, and the game
+/// would wait out the grace period for them). The roll leads to another
+/// roll, so the reveals were for a roll no longer due when it was made.
+fn a_roll_that_cannot_be_saved_keeps_the_reveals_it_gathered() {
+    let dir = tempfile::tempdir().unwrap();
+    let table = table_until(|t| {
+        let mut after = t.clone();
+        roll_due_for(GREEN)(t) && after.step() && roll_due_for(GREEN)(&after)
+    });
+    let (mut phone, mut out) = phone_of(&table, GREEN, Some(dir.path()));
+    let Due::Roll { roll, .. } = phone.log().due() else {
+        unreachable!()
+    };
+    for seat in table.log().state().present().iter().filter(|&c| c != GREEN) {
+        let value = table.chain(seat).unwrap().reveal(roll).unwrap();
+        let reveal = Message::Reveal(Reveal { roll, seat, value }).encode();
+        phone.receive(seat, &reveal, &mut out).unwrap();
+    }
+    out.take();
+    let len = phone.log().len();
+    let saved = fs::read(dir.path().join("log")).unwrap();
+
+    fails_past(saved.len() as u64, || phone.roll(&mut out));
+    assert_eq!(phone.log().len(), len, "the roll is taken back");
+    phone.roll(&mut out).unwrap();
+    assert_eq!(
+        phone.log().len(),
+        len + 1,
+        "rolled again, from the same reveals"
+    );
+    assert_eq!(phone.log().entries().last(), table_after(&table).last());
+}
+
+/// The entries of `table` one step on.
+fn table_after(table: &Table) -> Vec<Entry> {
+    let mut after = table.clone();
+    after.step();
+    after.log().entries().to_vec()
 }
 
 /// A damaged log is copied aside before its first write cuts the damage

@@ -567,15 +567,16 @@ impl Phone {
             self.revealed = self.revealed.min(self.log.state().rolls());
             self.released = None;
         }
+        if let Some(store) = &mut self.store {
+            match offered {
+                Offered::Replaced { .. } => store.replace(entry)?,
+                Offered::Appended => store.append(entry)?,
+            }
+        }
+        // Only once saved: an entry taken back leaves its roll due again,
+        // to be made from the reveals gathered for it.
         if let Due::Roll { roll, .. } = self.log.due() {
             self.reveals.retain(|&(r, _), _| r >= roll);
-        }
-        let Some(store) = &mut self.store else {
-            return Ok(());
-        };
-        match offered {
-            Offered::Replaced { .. } => store.replace(entry)?,
-            Offered::Appended => store.append(entry)?,
         }
         Ok(())
     }
