@@ -358,6 +358,7 @@ pub(super) fn begin(
         Part::Host(_) => room::Part::Host,
         Part::Join(_) | Part::Resume(_) => room::Part::Guest,
     };
+    let resuming = matches!(part, Part::Resume(_));
     // The nearby rooms list stops too (an invitation accepted on its
     // screen begins a session while it is open): one node per identity.
     // So does the camera (an invitation accepted over the scan screen),
@@ -417,6 +418,7 @@ pub(super) fn begin(
     });
     let adapter = window.global::<RoomAdapter>();
     adapter.set_hosting(role == room::Part::Host);
+    adapter.set_resuming(resuming);
     forget_ticket(&adapter);
     show_room(window, &mut s);
     s.keep_bookmark();
