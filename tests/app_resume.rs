@@ -791,7 +791,10 @@ fn at_anothers_turn_among_three(dirs: &[tempfile::TempDir]) -> (App, process::Pr
 /// after the board showed the game stuck (`stuck_first`), or before. The
 /// game is recorded (a drop, or a leave) and removed either way, not
 /// played on unseen until the app closes.
-fn left_with_the_others_gone(stuck_first: bool) {
+/// Leaves a game of three whose other two phones are gone, the game
+/// stranded first or not, the folder's given-up mark written or not
+/// (`mark_fails`: a directory stands where it goes).
+fn left_with_the_others_gone(stuck_first: bool, mark_fails: bool) {
     ui_support::on_ui_thread(move || {
         let dirs: Vec<_> = (0..3).map(|_| tempfile::tempdir().unwrap()).collect();
         let (app, host, other) = at_anothers_turn_among_three(&dirs);
@@ -806,6 +809,10 @@ fn left_with_the_others_gone(stuck_first: bool) {
             assert!(!game.get_stranded(), "not stuck yet as the player leaves");
         }
         let folders = session_folders(dirs[0].path());
+        if mark_fails {
+            let blocked = folders[0].join("given-up");
+            std::fs::create_dir_all(blocked.join("in-the-way")).unwrap();
+        }
         game.invoke_leave();
         ui_support::pump_within(
             Duration::from_secs(120),
@@ -825,7 +832,14 @@ fn left_with_the_others_gone(stuck_first: bool) {
 
 #[test]
 fn a_stranded_game_left_is_recorded_as_a_drop_at_once() {
-    left_with_the_others_gone(true);
+    left_with_the_others_gone(true, false);
+}
+
+/// The session knows how the game was given up: a mark it could not
+/// write (the storage failing) does not turn the drop into a leave.
+#[test]
+fn a_stranded_game_left_is_a_drop_even_if_its_mark_cannot_be_written() {
+    left_with_the_others_gone(true, true);
 }
 
 /// Left while the others still played, the game waits for this player's
@@ -833,7 +847,7 @@ fn a_stranded_game_left_is_recorded_as_a_drop_at_once() {
 /// stuck, and its session, unseen, records it then.
 #[test]
 fn a_game_left_that_gets_stranded_afterwards_is_recorded_as_a_leave() {
-    left_with_the_others_gone(false);
+    left_with_the_others_gone(false, false);
 }
 
 #[test]

@@ -6,8 +6,7 @@
 //! from a channel.
 
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, OnceLock};
 
 use libp2p::{Multiaddr, PeerId};
 use tokio::sync::{mpsc, oneshot};
@@ -457,8 +456,10 @@ pub struct Session {
     /// The session's node, announced by the platform's discovery until
     /// the session is dropped or its game ends.
     announced: NodeAnnouncement,
-    /// Set once the player is done with the game ([`Session::give_up`]).
-    given_up: Arc<AtomicBool>,
+    /// How the player gave the game up, once they did
+    /// ([`Session::give_up`]): the session records it so even if the
+    /// folder's mark could not be written.
+    given_up: Arc<OnceLock<GivenUp>>,
     /// The session's folder, where a given-up game is marked so.
     folder: PathBuf,
 }
@@ -482,7 +483,7 @@ impl Session {
             Part::Resume(folder) => (Role::Join(None), None, folder),
         };
         let announced = NodeAnnouncement::default();
-        let given_up = Arc::new(AtomicBool::new(false));
+        let given_up = Arc::new(OnceLock::new());
         let (found, sightings) = mpsc::unbounded_channel();
         let mut front = AppFront {
             notify,
@@ -497,14 +498,14 @@ impl Session {
         std::thread::spawn(move || {
             let data = place.data.clone();
             let session = || run(role, place, &folder, sightings, &mut front, stopped);
-            let ended = match unwound(session) {
-                Ok(Stopped::Recorded) => Ok(()),
+            let ended = match (unwound(session), done.get()) {
+                (Ok(Stopped::Recorded), _) => Ok(()),
                 // Given up, the game is recorded as its log stands, not
                 // kept for Home: the player left it (or saw its end).
-                _ if done.load(Ordering::SeqCst) => {
-                    super::resume::give_up(&data, &folder).map_err(Problem::storage)
+                (_, Some(&how)) => {
+                    super::resume::give_up(&data, &folder, Some(how)).map_err(Problem::storage)
                 }
-                ended => ended.map(|_| ()),
+                (ended, None) => ended.map(|_| ()),
             };
             front.announced.close();
             (front.notify)(Update::Ended(ended));
@@ -548,7 +549,7 @@ impl Session {
     /// see a drop) and the game counts as their drop (one loss); the
     /// session is to be stopped then.
     pub fn give_up(&self, how: GivenUp) {
-        self.given_up.store(true, Ordering::SeqCst);
+        let _ = self.given_up.set(how);
         if let Err(e) = super::resume::mark_given_up(&self.folder, how) {
             tracing::warn!("cannot mark the game given up: {e}");
         }
@@ -886,7 +887,7 @@ mod tests {
         assert!(matches!(stopped, Stopped::Kept));
         assert!(folder.exists(), "kept, not removed");
         assert!(outcomes(data.path()).is_empty(), "nothing recorded yet");
-        super::super::resume::give_up(data.path(), &folder).unwrap();
+        super::super::resume::give_up(data.path(), &folder, None).unwrap();
         assert_eq!(outcomes(data.path()), [Outcome::Left]);
         // Against the computer, Green's turn comes and the leave is
         // signed: the game is over for Green, and removed (it is nobody's

@@ -152,7 +152,7 @@ pub fn kept(data: &Path) -> Option<Kept> {
         // A game given up is never offered back, even one whose leave
         // cannot be recorded: Discard then records it (`discard_damaged`).
         if folder.join(GIVEN_UP).exists() {
-            return match give_up(data, &folder) {
+            return match give_up(data, &folder, None) {
                 Ok(()) => None,
                 Err(e) => Some(Kept::Damaged {
                     folder,
@@ -291,15 +291,16 @@ pub fn discard(folder: &Path) -> io::Result<()> {
 /// `data` as this player leaving it on purpose (two losses; its real
 /// result if it is over), so closing the app and discarding a game about
 /// to be lost costs what leaving it does, or as a drop if they left it
-/// stranded ([`mark_given_up`]); not recorded at all if the player saw it
-/// end and its log has lost the end since. Then removes it. One another
-/// version of the app saved goes as [`unread`] says.
-pub fn give_up(data: &Path, folder: &Path) -> Result<(), GiveUpError> {
+/// stranded (`how`, if the caller knows it, else as [`mark_given_up`]
+/// marked it); not recorded at all if the player saw it end and its log
+/// has lost the end since. Then removes it. One another version of the
+/// app saved goes as [`unread`] says.
+pub fn give_up(data: &Path, folder: &Path, how: Option<GivenUp>) -> Result<(), GiveUpError> {
     let dir = folder.join(GAME_DIR);
-    let how = match std::fs::read(folder.join(GIVEN_UP)) {
+    let how = how.unwrap_or_else(|| match std::fs::read(folder.join(GIVEN_UP)) {
         Ok(mark) if mark == STRANDED => GivenUp::Stranded,
         _ => GivenUp::OnPurpose,
-    };
+    });
     let restored = match Store::open_intact(&dir) {
         // Saved by another version of the app, the game cannot be read
         // here (`unread`).
@@ -333,7 +334,7 @@ pub fn give_up(data: &Path, folder: &Path) -> Result<(), GiveUpError> {
 pub fn discard_damaged(data: &Path, folder: &Path) -> Result<(), GiveUpError> {
     if folder.join(GIVEN_UP).exists() || folder.join(ENDED).exists() {
         // `give_up` records a game seen to its end with its result.
-        return match give_up(data, folder) {
+        return match give_up(data, folder, None) {
             Err(GiveUpError::Unreadable(e)) if e.is_damage() => {
                 discard(folder).map_err(GiveUpError::Remove)
             }
@@ -901,7 +902,7 @@ pub(super) mod tests {
         let folder = kept_game(data.path());
         assert!(matches!(kept(data.path()), Some(Kept::Unfinished(_))));
 
-        give_up(data.path(), &folder).unwrap();
+        give_up(data.path(), &folder, None).unwrap();
         let records = crate::stats::Store::new(data.path())
             .load()
             .unwrap()
@@ -952,7 +953,7 @@ pub(super) mod tests {
         };
         assert_eq!(game.leave, LeaveCost::Nothing);
         mark_given_up(&folder, GivenUp::OnPurpose).unwrap();
-        give_up(data.path(), &folder).unwrap();
+        give_up(data.path(), &folder, None).unwrap();
         let stats = crate::stats::Store::new(data.path()).load().unwrap();
         assert!(stats.records.is_empty(), "not a leave: {:?}", stats.records);
         assert!(!folder.exists());

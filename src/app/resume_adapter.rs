@@ -65,7 +65,7 @@ pub fn connect(window: &AppWindow, online: &Rc<RefCell<Online>>, name: Rc<dyn Fn
                 let left = resume::mark_given_up(&game.folder, GivenUp::OnPurpose)
                     .map_err(|e| e.to_string())
                     .and_then(|()| {
-                        resume::give_up(&s.data, &game.folder).map_err(|e| e.to_string())
+                        resume::give_up(&s.data, &game.folder, None).map_err(|e| e.to_string())
                     });
                 (game.folder, left)
             }
