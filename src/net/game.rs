@@ -211,6 +211,7 @@ pub async fn run(
         (Role::Host(table, organiser), _) => Start::Host(*table, organiser.as_mut()),
         (Role::Join(Some(joining)), _) => Start::Join(joining),
     };
+    let resumed = matches!(start, Start::Resume(_));
     let sightings = peer.sightings.take();
     // Whether the player left the room as its game started.
     let mut left = false;
@@ -286,6 +287,20 @@ pub async fn run(
     let seated = by_colour(&phone, &names);
     // The setup's players come host first (a resumed game's from its book).
     let hosted = names.first().map(|(id, _)| *id) == Some(node.peer_id());
+    if resumed && hosted {
+        let peers: Vec<_> = names
+            .iter()
+            .map(|(id, name)| {
+                let addrs = if *id == node.peer_id() {
+                    book.me.clone()
+                } else {
+                    book.addrs(*id).to_vec()
+                };
+                (*id, addrs, name.clone())
+            })
+            .collect();
+        setup::start_again(&mut node, phone.log().header(), &peers);
+    }
     let phone = play::play(&mut node, phone, &peer, (&seated, hosted), early, front).await?;
     Ok(Finished { phone, names })
 }
@@ -454,6 +469,99 @@ pub(crate) fn is_loopback(addr: &Multiaddr) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::net::Event;
+    use crate::net::front::Action;
+    use crate::protocol::sim::{self, Config as SimConfig};
+    use crate::rules::Seats;
+    use std::cell::RefCell;
+    use std::rc::Rc;
+
+    /// A player who never acts, noting where its node listens.
+    struct Idle(Rc<RefCell<Vec<Multiaddr>>>);
+
+    #[async_trait::async_trait(?Send)]
+    impl Front for Idle {
+        fn show(&mut self, progress: Progress<'_>) -> std::io::Result<()> {
+            if let Progress::Listening { addrs, .. } = progress {
+                self.0.borrow_mut().extend_from_slice(addrs);
+            }
+            Ok(())
+        }
+        fn due(&mut self, _: &Phone) -> std::io::Result<Option<Action>> {
+            Ok(None)
+        }
+        async fn input(&mut self, _: bool) -> std::io::Result<Option<Action>> {
+            std::future::pending().await
+        }
+    }
+
+    /// A host whose game resumes from its folder sends its guests the
+    /// start again: the first may have died, queued, with the process
+    /// that sent it, and a guest whose link was down as the game started
+    /// still waits for it (`setup::join`).
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_host_resuming_its_game_sends_its_guests_the_start_again() {
+        let config = SimConfig::new(5, Seats::for_players(2).unwrap());
+        let (header, players) = sim::setup(&config);
+        let [host, guest] = [0, 1].map(|i| players[i].keypair.clone());
+        let (host_id, guest_id) = (host.public().to_peer_id(), guest.public().to_peer_id());
+        let data = tempfile::tempdir().unwrap();
+        let dir = data.path().join(GAME_DIR);
+        crate::durable::create_folder(&dir).unwrap();
+        Store::create(&dir, &header, players[0].seat, &players[0].secret).unwrap();
+        let book = Book {
+            me: Vec::new(),
+            peers: vec![(guest_id, Vec::new())],
+            names: vec![(host_id, "Hana".into()), (guest_id, "Ivo".into())],
+        };
+        book.save(&dir).unwrap();
+        let peer = Peer {
+            role: Role::Join(None),
+            data: data.path().to_owned(),
+            listen: vec!["/ip4/127.0.0.1/tcp/0".parse().unwrap()],
+            mdns: false,
+            sightings: None,
+            pace: Duration::ZERO,
+            computer_pace: Duration::ZERO,
+            linger: Duration::ZERO,
+            name: "Hana".into(),
+            ready_after: None,
+            leave_after: None,
+            drop_after: None,
+        };
+        let listening = Rc::new(RefCell::new(Vec::new()));
+        let mut front = Idle(listening.clone());
+        let local = tokio::task::LocalSet::new();
+        local.spawn_local(async move {
+            let _ = run(host, peer, &mut front).await;
+        });
+        let started = local.run_until(async move {
+            let config = Config {
+                listen: vec!["/ip4/127.0.0.1/tcp/0".parse().unwrap()],
+                mdns: false,
+                ..Config::default()
+            };
+            let mut node = Node::start(guest, config).await.unwrap();
+            while listening.borrow().is_empty() {
+                tokio::time::sleep(Duration::from_millis(20)).await;
+            }
+            node.add_addrs(host_id, listening.borrow().clone());
+            node.dial(host_id);
+            loop {
+                if let Event::Message { from, bytes } = node.next().await
+                    && from == host_id
+                    && let Some(setup::Envelope::Setup(setup::Setup::Start { header, .. })) =
+                        setup::Envelope::unframe(&bytes)
+                {
+                    return header;
+                }
+            }
+        });
+        let started = tokio::time::timeout(Duration::from_secs(30), started)
+            .await
+            .expect("the resumed host sends the start");
+        assert_eq!(started, header);
+    }
 
     fn addrs(list: &[&str]) -> Vec<Multiaddr> {
         list.iter().map(|a| a.parse().unwrap()).collect()

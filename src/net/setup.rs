@@ -739,21 +739,9 @@ pub(super) async fn host(
                     .iter()
                     .map(|&p| (p, node.addrs(p), taken.names.remove(&p).unwrap_or_default())),
             );
-            let start = Setup::Start {
-                header: signed.clone(),
-                peers: peers
-                    .iter()
-                    .map(|(id, addrs, _)| {
-                        (
-                            ByteBuf::from(id.to_bytes()),
-                            addrs.iter().map(|a| ByteBuf::from(a.to_vec())).collect(),
-                        )
-                    })
-                    .collect(),
-                names: peers.iter().map(|(_, _, name)| name.clone()).collect(),
-            };
+            let start = start(&signed, &peers);
             for &guest in &order {
-                send(node, guest, &Envelope::Setup(start.clone()));
+                send(node, guest, &start);
             }
             // An invitation not yet taken goes: the phone would be shown
             // it when next in touch with this node, which plays the game.
@@ -1349,6 +1337,36 @@ fn players(
         })
         .take(Colour::ALL.len())
         .collect()
+}
+
+/// The start of the game `signed`, its players `peers` (host first).
+fn start(signed: &SignedHeader, peers: &Peers) -> Envelope {
+    Envelope::Setup(Setup::Start {
+        header: signed.clone(),
+        peers: peers
+            .iter()
+            .map(|(id, addrs, _)| {
+                (
+                    ByteBuf::from(id.to_bytes()),
+                    addrs.iter().map(|a| ByteBuf::from(a.to_vec())).collect(),
+                )
+            })
+            .collect(),
+        names: peers.iter().map(|(_, _, name)| name.clone()).collect(),
+    })
+}
+
+/// Sends the start of the game `signed` again to its players `peers`
+/// (host first: this phone) as a host whose game resumes. The first may
+/// have died with the process that sent it, queued for a guest whose
+/// link was down as the game started: that guest still waits for it
+/// ([`join`]), and would give up a game it is in. A guest playing
+/// passes it by.
+pub(super) fn start_again(node: &mut Node, signed: &SignedHeader, peers: &Peers) {
+    let start = start(signed, peers);
+    for (guest, ..) in peers.iter().skip(1) {
+        send(node, *guest, &start);
+    }
 }
 
 /// Takes in the terms a host said on admitting this guest (`said`): the
