@@ -1,6 +1,8 @@
-//! `clovece nearby`: starts a node and prints the clovece phones that mDNS
-//! finds, with wall-clock timestamps, so that discovery can be watched by a
-//! person and timed across processes (docs/performance.md).
+//! `clovece nearby`: starts a node and prints the libp2p nodes that mDNS
+//! finds (clovece phones, and any other libp2p application's, which
+//! shares its service name), with wall-clock timestamps, so that
+//! discovery can be watched by a person and timed across processes
+//! (docs/performance.md).
 
 use std::io::Write;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
@@ -37,8 +39,8 @@ fn unix_micros() -> u128 {
 }
 
 /// Prints `id: <peer id>`, `started: <µs>` once listening with mDNS on, then
-/// `found: <peer id> <µs>` for each phone found, until `count` phones were
-/// found or the time is up.
+/// `found: <peer id> <µs>` for each node found, until `count` were found
+/// or the time is up.
 pub async fn run(
     keypair: Keypair,
     nearby: Nearby,
