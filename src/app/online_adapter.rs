@@ -804,9 +804,10 @@ pub fn cancel_choice(window: &AppWindow, online: &Rc<RefCell<Online>>) -> bool {
     })
 }
 
-/// Closes the online game's screens: whether there was an online game.
-/// Before its end that is leaving it (two losses; one, a drop, if it is
-/// stranded); after its end the log is final and the leave is ignored.
+/// Gives up the online game, if there is one (the caller then changes
+/// the screen): whether there was. Before its end that is leaving it (two
+/// losses; one, a drop, if it is stranded); after its end the log is
+/// final and the leave is ignored.
 pub fn leave(online: &Rc<RefCell<Online>>) -> bool {
     let mut s = online.borrow_mut();
     let Some(game) = s.game.take() else {

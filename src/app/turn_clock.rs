@@ -1,7 +1,9 @@
-//! The turn timer of a game on this device: how long a person has left for
+//! The turn timer as the board shows it: how long a person has left for
 //! the roll or move that is due, counted in whole-second ticks, so that it
 //! runs on the UI's timer (and on mocked time in tests) without reading a
-//! clock. When it runs out, the computer acts for the person.
+//! clock. In a game on this device, when it runs out, the computer acts
+//! for the person; online it only shows the time, and the network side
+//! plays for the player when their phone's own count runs out.
 
 use std::num::NonZeroU16;
 
