@@ -55,7 +55,7 @@ fn declined_then_accepted() {
     );
     assert!(shows(
         window,
-        "2 players · 30 s · Classic board · Classic · A random player begins"
+        "2 players · 30 s · Classic board · rules: Classic · A random player begins"
     ));
     ui_support::find(window, "Decline the invitation").mock_single_click(PointerEventButton::Left);
     assert!(!window.global::<InviteAdapter>().get_invited());
@@ -100,7 +100,7 @@ fn declined_then_accepted() {
     // Who begins is the host's to choose, so the invitation says it.
     assert!(shows(
         window,
-        "3 players · 60 s · Sea board · Classic · Red begins"
+        "3 players · 60 s · Sea board · rules: Classic · Red begins"
     ));
     let declined = first.wait_for_within("declined: ", std::time::Duration::from_secs(10));
     assert_eq!(declined.map(|(_, peer)| peer), Some(id.clone()));

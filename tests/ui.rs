@@ -111,11 +111,16 @@ fn a_game_against_the_computer_is_played_to_the_result() {
                 "{}",
                 label_of(&winner)
             );
-            // The placings mark the computer's seats as the tabs do.
-            assert!(
-                shows(window, "⚙ Green"),
-                "the computer's seat in the placings"
-            );
+            // The placings say the computer's seats, each row read as one.
+            let green = ElementQuery::from_root(window)
+                .match_descendants()
+                .match_predicate(|e| {
+                    e.accessible_label().is_some_and(|l| {
+                        l.contains(". Green (Green, computer), ") && l.ends_with(" home")
+                    })
+                })
+                .find_first();
+            assert!(green.is_some(), "the computer's seat in the placings");
             assert!(moves > 0, "a result without a move");
             assert!(won_shown, "the board named the winner before the result");
             assert!(
@@ -605,7 +610,7 @@ fn the_fairness_view_lists_every_roll_and_each_players_faces() {
         mock_elapsed_time(HANDOVER);
     }
 
-    find(window, "Roll history and dice statistics").mock_single_click(PointerEventButton::Left);
+    find(window, "Rolls: roll history and dice statistics").mock_single_click(PointerEventButton::Left);
     for (i, &die) in rolled.iter().enumerate() {
         let roll = ElementQuery::from_root(window)
             .match_descendants()
@@ -674,7 +679,7 @@ fn when_the_turn_timer_runs_out_the_computer_rolls_for_the_person() {
     assert_eq!(game.get_rolls(), 0);
     // The Rolls view, which covers the countdown, closes when 5 seconds
     // are left, so that the person sees their time run out.
-    find(window, "Roll history and dice statistics").mock_single_click(PointerEventButton::Left);
+    find(window, "Rolls: roll history and dice statistics").mock_single_click(PointerEventButton::Left);
     assert!(shows(window, "Roll history"));
     mock_elapsed_time(Duration::from_secs(1));
     assert!(shows(window, "Roll history"), "6 seconds left");
@@ -688,7 +693,7 @@ fn when_the_turn_timer_runs_out_the_computer_rolls_for_the_person() {
     assert!(!shows(window, "Leave this game?"), "nor the phone's Back");
     // Nor does it open again while the time runs out, and a screen
     // reader says why its button is greyed.
-    let rolls = find(window, "Roll history and dice statistics");
+    let rolls = find(window, "Rolls: roll history and dice statistics");
     rolls.mock_single_click(PointerEventButton::Left);
     assert!(!shows(window, "Roll history"), "opened with 5 seconds left");
     assert_eq!(
@@ -820,12 +825,12 @@ fn a_dropped_player_is_marked_with_the_time_waited_and_the_computer_with_its_mar
     game.set_players(slint::ModelRc::new(slint::VecModel::from(players)));
     let waiting = "Green (Green, computer), 0 home, waiting 0:32";
     assert!(find(window, waiting).is_valid());
-    // On a phone four chips share the width: they show the time alone.
-    assert!(shows(window, "0:32"));
     // A Matfyz game's chips (with what each player holds) say it too.
+    // (On a phone four chips share the width and show the time alone,
+    // which a screen reader does not hear apart from the label:
+    // screenshot board-matfyz-waiting.)
     window.global::<MatfyzAdapter>().set_active(true);
     assert!(find(window, waiting).is_valid());
-    assert!(shows(window, "0:32"));
 }
 
 /// The question whether to leave covers the turn clock: while the player

@@ -426,7 +426,7 @@ fn the_fairness_view_looks_as_recorded() {
     let app = ui_support::app(dir, 1);
     app.resume(played());
     app.window().show().unwrap();
-    ui_support::find(app.window(), "Roll history and dice statistics")
+    ui_support::find(app.window(), "Rolls: roll history and dice statistics")
         .mock_single_click(PointerEventButton::Left);
     check(app.window(), PHONE, "fairness");
 }
