@@ -12,7 +12,9 @@
 //!
 //! All operations share one connection to the mDNS daemon, whose socket a
 //! worker thread polls; the callbacks run on that thread, inside
-//! `DNSServiceProcessResult`, so the state needs no lock.
+//! `DNSServiceProcessResult`, so the state needs no lock. When the daemon
+//! cuts the connection (iOS does for a suspended app), the worker
+//! connects, registers and browses again.
 
 use std::ffi::{CStr, CString, c_char, c_int, c_void};
 use std::ptr;
@@ -199,6 +201,10 @@ fn port(me: &Announcement) -> u16 {
         .unwrap_or(9)
 }
 
+/// How long the worker waits before it connects to the daemon again once
+/// the connection was cut.
+const RECONNECT_MS: u64 = 1000;
+
 fn run(
     me: &Announcement,
     nearby: NearbySink,
@@ -210,85 +216,149 @@ fn run(
         nearby,
         browsed: Browsed::new(&me.peer),
     });
-    // SAFETY: the session outlives every operation: all are deallocated
-    // with the connection below, before the box is dropped; strings
-    // passed in live across the calls that copy them.
-    unsafe {
-        let setup = (|| {
-            check(
-                "DNSServiceCreateConnection",
-                DNSServiceCreateConnection(&mut session.connection),
-            )?;
-            let context = &mut *session as *mut Session as *mut c_void;
-            let service = CString::new(SERVICE).expect("no NUL");
-            let name = CString::new(me.peer.as_str())
-                .map_err(|_| PlatformError::Discovery("a NUL in the peer id".into()))?;
-            let txt = txt_record(me);
-            let txt_len = u16::try_from(txt.len())
-                .map_err(|_| PlatformError::Discovery("too many addresses to announce".into()))?;
-            let mut register = session.connection;
-            check(
-                "DNSServiceRegister",
-                DNSServiceRegister(
-                    &mut register,
-                    FLAGS_SHARE_CONNECTION,
-                    0,
-                    name.as_ptr(),
-                    service.as_ptr(),
-                    ptr::null(),
-                    ptr::null(),
-                    port(me).to_be(),
-                    txt_len,
-                    // No records: no TXT at all (an empty one is malformed).
-                    if txt.is_empty() {
-                        ptr::null()
-                    } else {
-                        txt.as_ptr().cast()
-                    },
-                    Some(on_registered),
-                    context,
-                ),
-            )?;
-            let mut browse = session.connection;
-            check(
-                "DNSServiceBrowse",
-                DNSServiceBrowse(
-                    &mut browse,
-                    FLAGS_SHARE_CONNECTION,
-                    0,
-                    service.as_ptr(),
-                    ptr::null(),
-                    Some(on_browsed),
-                    context,
-                ),
-            )
-        })();
-        let failed = setup.is_err();
-        let _ = started.send(setup);
-        if !failed {
-            let fd = DNSServiceRefSockFD(session.connection);
-            while !stop.load(Ordering::Relaxed) {
-                let mut poll = libc::pollfd {
-                    fd,
-                    events: libc::POLLIN,
-                    revents: 0,
-                };
-                if libc::poll(&mut poll, 1, POLL_MS) > 0 {
-                    let processed = DNSServiceProcessResult(session.connection);
-                    if processed != NO_ERROR {
-                        // The daemon went away (it restarted): discovery
-                        // ends until the next list or game opens.
-                        eprintln!("clovece: Bonjour stopped: error {processed}");
-                        break;
-                    }
+    // SAFETY (each block below): the session outlives every operation: all
+    // are deallocated with the connection (`disconnect`), before the box
+    // is dropped; strings passed in live across the calls that copy them.
+    let setup = unsafe { connect(&mut session, me) };
+    let failed = setup.is_err();
+    let _ = started.send(setup);
+    if failed {
+        unsafe { disconnect(&mut session, me) };
+        return;
+    }
+    loop {
+        let cut = unsafe { serve(&session, stop) };
+        unsafe { disconnect(&mut session, me) };
+        let Some(error) = cut else { return };
+        // iOS cuts a suspended app's connection to the daemon (defunct
+        // connection, when the app comes back), and the daemon may
+        // restart: the phone is announced and looks for the others
+        // again as soon as it can.
+        eprintln!("clovece: Bonjour connection lost (error {error}); connecting again");
+        loop {
+            if !waited(stop, RECONNECT_MS) {
+                return;
+            }
+            match unsafe { connect(&mut session, me) } {
+                Ok(()) => break,
+                Err(e) => {
+                    eprintln!("clovece: Bonjour cannot connect again: {e}");
+                    unsafe { disconnect(&mut session, me) };
                 }
             }
         }
-        if !session.connection.is_null() {
-            // Ends every operation on the shared connection too.
-            DNSServiceRefDeallocate(session.connection);
+    }
+}
+
+/// Connects `session` to the daemon, registers this phone and browses.
+///
+/// # Safety
+/// `session` must stay where it is until [`disconnect`].
+unsafe fn connect(session: &mut Session, me: &Announcement) -> Result<(), PlatformError> {
+    // SAFETY: as the caller promises; see `run`.
+    unsafe {
+        check(
+            "DNSServiceCreateConnection",
+            DNSServiceCreateConnection(&mut session.connection),
+        )?;
+        let context = session as *mut Session as *mut c_void;
+        let service = CString::new(SERVICE).expect("no NUL");
+        let name = CString::new(me.peer.as_str())
+            .map_err(|_| PlatformError::Discovery("a NUL in the peer id".into()))?;
+        let txt = txt_record(me);
+        let txt_len = u16::try_from(txt.len())
+            .map_err(|_| PlatformError::Discovery("too many addresses to announce".into()))?;
+        let mut register = session.connection;
+        check(
+            "DNSServiceRegister",
+            DNSServiceRegister(
+                &mut register,
+                FLAGS_SHARE_CONNECTION,
+                0,
+                name.as_ptr(),
+                service.as_ptr(),
+                ptr::null(),
+                ptr::null(),
+                port(me).to_be(),
+                txt_len,
+                // No records: no TXT at all (an empty one is malformed).
+                if txt.is_empty() {
+                    ptr::null()
+                } else {
+                    txt.as_ptr().cast()
+                },
+                Some(on_registered),
+                context,
+            ),
+        )?;
+        let mut browse = session.connection;
+        check(
+            "DNSServiceBrowse",
+            DNSServiceBrowse(
+                &mut browse,
+                FLAGS_SHARE_CONNECTION,
+                0,
+                service.as_ptr(),
+                ptr::null(),
+                Some(on_browsed),
+                context,
+            ),
+        )
+    }
+}
+
+/// Runs the callbacks of `session`'s operations until `stop` is set
+/// (`None`) or the daemon's connection fails (its error).
+///
+/// # Safety
+/// `session` must be connected ([`connect`]).
+unsafe fn serve(session: &Session, stop: &AtomicBool) -> Option<DNSServiceErrorType> {
+    // SAFETY: as the caller promises.
+    unsafe {
+        let fd = DNSServiceRefSockFD(session.connection);
+        while !stop.load(Ordering::Relaxed) {
+            let mut poll = libc::pollfd {
+                fd,
+                events: libc::POLLIN,
+                revents: 0,
+            };
+            if libc::poll(&mut poll, 1, POLL_MS) > 0 {
+                let processed = DNSServiceProcessResult(session.connection);
+                if processed != NO_ERROR {
+                    return Some(processed);
+                }
+            }
         }
     }
+    None
+}
+
+/// Ends `session`'s connection and with it every operation on it, the
+/// instances' TXT queries too, which are forgotten.
+///
+/// # Safety
+/// No operation of the connection may be used after.
+unsafe fn disconnect(session: &mut Session, me: &Announcement) {
+    if !session.connection.is_null() {
+        // SAFETY: as the caller promises.
+        unsafe { DNSServiceRefDeallocate(session.connection) };
+        session.connection = ptr::null_mut();
+    }
+    session.browsed = Browsed::new(&me.peer);
+}
+
+/// Waits `ms`, looking at `stop` every [`POLL_MS`]: whether it was not set.
+fn waited(stop: &AtomicBool, ms: u64) -> bool {
+    let step = std::time::Duration::from_millis(POLL_MS as u64);
+    let mut left = ms;
+    while !stop.load(Ordering::Relaxed) {
+        if left == 0 {
+            return true;
+        }
+        std::thread::sleep(step);
+        left = left.saturating_sub(POLL_MS as u64);
+    }
+    false
 }
 
 /// A refusal here (the Local Network permission denied, a name clash)

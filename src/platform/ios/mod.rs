@@ -22,8 +22,8 @@ use objc2_foundation::{
     NSURLIsExcludedFromBackupKey,
 };
 use objc2_ui_kit::{
-    UIApplication, UIApplicationDidEnterBackgroundNotification,
-    UIApplicationWillEnterForegroundNotification,
+    UIApplication, UIApplicationDidBecomeActiveNotification,
+    UIApplicationWillResignActiveNotification,
 };
 
 use super::awake::ScreenTimeout;
@@ -103,9 +103,12 @@ fn exclude_from_backup(folder: &Path) -> Result<(), String> {
         .map_err(|e| e.localizedDescription().to_string())
 }
 
-/// Tells `lifecycle` when the app moves to the background and back, as
-/// Android's activity events do: the camera stops and starts again, and a
-/// pass-and-play turn timer waits while nobody sees the board. The
+/// Tells `lifecycle` when the app stops being the one in front and when
+/// it is again, as Android's activity pause and resume do: the camera
+/// stops and starts again, and a pass-and-play turn timer waits while
+/// nobody sees the board. That is iOS's active state, which Control
+/// Center, the app switcher or a call's screen also take (the background
+/// comes after resigning it, and the foreground before becoming it). The
 /// observers last as long as the app.
 fn follow_the_app(lifecycle: &Lifecycle) {
     let center = NSNotificationCenter::defaultCenter();
@@ -113,8 +116,8 @@ fn follow_the_app(lifecycle: &Lifecycle) {
     // SAFETY: UIKit's notification names, constant for the process.
     let events = unsafe {
         [
-            (UIApplicationDidEnterBackgroundNotification, false),
-            (UIApplicationWillEnterForegroundNotification, true),
+            (UIApplicationWillResignActiveNotification, false),
+            (UIApplicationDidBecomeActiveNotification, true),
         ]
     };
     for (name, foreground) in events {
