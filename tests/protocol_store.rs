@@ -251,7 +251,9 @@ fn a_length_in_the_middle_made_to_reach_past_the_end_keeps_a_copy() {
 }
 
 /// A copy kept of a log damaged earlier (it may hold the entries a flip
-/// cut off) is not replaced by a later log cut short.
+/// cut off) is not replaced by the end of a later crash while appending:
+/// a log cut short, or one whose last record is zeros (the file grew but
+/// the power went before its data was written).
 #[test]
 fn a_log_cut_short_keeps_an_earlier_copy() {
     let dir = tempfile::tempdir().unwrap();
@@ -260,11 +262,19 @@ fn a_log_cut_short_keeps_an_earlier_copy() {
     let bytes = fs::read(&path).unwrap();
     let earlier = dir.path().join("log.damaged");
     fs::write(&earlier, b"an earlier copy").unwrap();
-    fs::write(&path, &bytes[..bytes.len() - 20]).unwrap();
+    let cut = bytes.len() - 20;
+    fs::write(&path, &bytes[..cut]).unwrap();
     let Err(StoreError::Corrupt { why, .. }) = Store::open(dir.path()) else {
         panic!("a truncated log must be reported");
     };
     assert_eq!(why, Damage::Truncated);
+    assert_eq!(fs::read(&earlier).unwrap(), b"an earlier copy");
+    let mut zeros = bytes.clone();
+    zeros.extend([0; 40]);
+    fs::write(&path, &zeros).unwrap();
+    let Err(StoreError::Corrupt { .. }) = Store::open(dir.path()) else {
+        panic!("a log ending in zeros must be reported");
+    };
     assert_eq!(fs::read(&earlier).unwrap(), b"an earlier copy");
 }
 

@@ -610,7 +610,8 @@ fn the_fairness_view_lists_every_roll_and_each_players_faces() {
         mock_elapsed_time(HANDOVER);
     }
 
-    find(window, "Rolls: roll history and dice statistics").mock_single_click(PointerEventButton::Left);
+    find(window, "Rolls: roll history and dice statistics")
+        .mock_single_click(PointerEventButton::Left);
     for (i, &die) in rolled.iter().enumerate() {
         let roll = ElementQuery::from_root(window)
             .match_descendants()
@@ -679,7 +680,8 @@ fn when_the_turn_timer_runs_out_the_computer_rolls_for_the_person() {
     assert_eq!(game.get_rolls(), 0);
     // The Rolls view, which covers the countdown, closes when 5 seconds
     // are left, so that the person sees their time run out.
-    find(window, "Rolls: roll history and dice statistics").mock_single_click(PointerEventButton::Left);
+    find(window, "Rolls: roll history and dice statistics")
+        .mock_single_click(PointerEventButton::Left);
     assert!(shows(window, "Roll history"));
     mock_elapsed_time(Duration::from_secs(1));
     assert!(shows(window, "Roll history"), "6 seconds left");

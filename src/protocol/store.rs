@@ -528,13 +528,19 @@ impl Store {
                 // behind damage in the middle (a flipped bit) with them.
                 // So does a record cut short: most often the end of a
                 // crash while appending, which holds nothing to keep, but
-                // a flipped bit in a length in the middle reads the same.
-                // Such a copy does not replace one kept before, which may
-                // hold what a flip cut off. Kept as far as the disk allows
-                // (a full one may be why the log is damaged): the game
-                // goes on from its intact part anyway.
+                // a flipped bit in a length in the middle reads the same;
+                // and so is a last record of zeros (the file grew, but the
+                // power went before its data was written). Such a copy
+                // does not replace one kept before, which may hold what a
+                // flip cut off. Kept as far as the disk allows (a full one
+                // may be why the log is damaged): the game goes on from
+                // its intact part anyway.
                 let kept = dir.join(DAMAGED_FILE);
-                if (why != Damage::Truncated || !kept.exists())
+                let crash = why == Damage::Truncated
+                    || bytes
+                        .get(usize::try_from(offset).unwrap_or(usize::MAX)..)
+                        .is_some_and(|tail| tail.iter().all(|&b| b == 0));
+                if (!crash || !kept.exists())
                     && let Err(e) = durable::replace(&kept, |file| file.write_all(&bytes))
                 {
                     warn!(
