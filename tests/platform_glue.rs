@@ -624,6 +624,26 @@ fn discovery_bonjour_gathers_an_instances_addresses_and_reports_its_loss() {
     assert_eq!(browsed.lost("x7kq", 1), (None, None));
 }
 
+/// The browse ended (iOS cut the connection to the daemon): the peers it
+/// had found are reported lost, and found again by the next browse.
+#[test]
+fn discovery_bonjour_reports_its_peers_lost_when_its_browse_ends() {
+    let mut browsed = Browsed::new("me");
+    browsed.found("named", 1);
+    browsed.querying("named", Some(1));
+    assert!(
+        browsed
+            .txt(&1, &txt_for(PEER, "/ip4/192.168.1.5/tcp/4001"))
+            .1
+            .is_some()
+    );
+    browsed.found("unnamed", 1);
+    browsed.querying("unnamed", Some(2));
+    assert_eq!(browsed.forget(), [Nearby::Lost { peer: PEER.into() }]);
+    assert_eq!(browsed.forget(), []);
+    assert_eq!(browsed.found("named", 1), Find::Query { stop: None });
+}
+
 #[test]
 fn discovery_bonjour_follows_a_phone_across_the_names_libp2p_gives_each_answer() {
     let mut browsed = Browsed::new("me");

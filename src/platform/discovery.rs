@@ -283,6 +283,17 @@ impl<Q: PartialEq> Browsed<Q> {
         }
     }
 
+    /// Forgets every instance, as when the browse behind them ended with
+    /// their queries (the connection to the daemon was cut): the losses
+    /// to report for the peers known. A browse started again finds those
+    /// still there anew; the others would otherwise stay listed for ever.
+    pub fn forget(&mut self) -> Vec<Nearby> {
+        std::mem::take(&mut self.instances)
+            .into_iter()
+            .filter_map(|i| i.peer.map(|peer| Nearby::Lost { peer }))
+            .collect()
+    }
+
     /// A TXT record arrived for `query`: the query of another instance of
     /// the same peer to stop (this one takes its place and its addresses),
     /// and the change to report, if the record announced an address not

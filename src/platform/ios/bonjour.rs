@@ -211,64 +211,80 @@ fn run(
     stop: &AtomicBool,
     started: &mpsc::Sender<Result<(), PlatformError>>,
 ) {
-    let mut session = Box::new(Session {
+    // One pointer to the session for the worker and the callbacks alike
+    // (they reach it through `context`), never a reference held across a
+    // call that runs them. It outlives every operation: all are
+    // deallocated with the connection (`disconnect`) before it is freed.
+    let session = Box::into_raw(Box::new(Session {
         connection: ptr::null_mut(),
         nearby,
         browsed: Browsed::new(&me.peer),
-    });
-    // SAFETY (each block below): the session outlives every operation: all
-    // are deallocated with the connection (`disconnect`), before the box
-    // is dropped; strings passed in live across the calls that copy them.
-    let setup = unsafe { connect(&mut session, me) };
+    }));
+    // SAFETY (each block below): `session` is valid until freed at the
+    // end, and connected only between `connect` and `disconnect`.
+    let setup = unsafe { connect(session, me) };
     let failed = setup.is_err();
     let _ = started.send(setup);
-    if failed {
-        unsafe { disconnect(&mut session, me) };
-        return;
-    }
-    loop {
-        let cut = unsafe { serve(&session, stop) };
-        unsafe { disconnect(&mut session, me) };
-        let Some(error) = cut else { return };
-        // iOS cuts a suspended app's connection to the daemon (defunct
-        // connection, when the app comes back), and the daemon may
-        // restart: the phone is announced and looks for the others
-        // again as soon as it can.
-        eprintln!("clovece: Bonjour connection lost (error {error}); connecting again");
+    if !failed {
         loop {
-            if !waited(stop, RECONNECT_MS) {
-                return;
-            }
-            match unsafe { connect(&mut session, me) } {
-                Ok(()) => break,
-                Err(e) => {
-                    eprintln!("clovece: Bonjour cannot connect again: {e}");
-                    unsafe { disconnect(&mut session, me) };
-                }
+            let cut = unsafe { serve((*session).connection, stop) };
+            unsafe { disconnect(session) };
+            let Some(error) = cut else { break };
+            // iOS cuts a suspended app's connection to the daemon (defunct
+            // connection, when the app comes back), and the daemon may
+            // restart: the phone is announced and looks for the others
+            // again as soon as it can.
+            eprintln!("clovece: Bonjour connection lost (error {error}); connecting again");
+            if !reconnected(session, me, stop) {
+                break;
             }
         }
     }
+    // SAFETY: as above; nothing uses the session after this.
+    unsafe {
+        disconnect(session);
+        drop(Box::from_raw(session));
+    }
+}
+
+/// Connects `session` again after [`RECONNECT_MS`], and again after each
+/// failure: whether it did before `stop` was set.
+fn reconnected(session: *mut Session, me: &Announcement, stop: &AtomicBool) -> bool {
+    while waited(stop, RECONNECT_MS) {
+        // SAFETY: as in `run`.
+        match unsafe { connect(session, me) } {
+            Ok(()) => return true,
+            Err(e) => {
+                eprintln!("clovece: Bonjour cannot connect again: {e}");
+                unsafe { disconnect(session) };
+            }
+        }
+    }
+    false
 }
 
 /// Connects `session` to the daemon, registers this phone and browses.
 ///
 /// # Safety
-/// `session` must stay where it is until [`disconnect`].
-unsafe fn connect(session: &mut Session, me: &Announcement) -> Result<(), PlatformError> {
+/// `session` must be valid and not connected, and stay valid until
+/// [`disconnect`].
+unsafe fn connect(session: *mut Session, me: &Announcement) -> Result<(), PlatformError> {
     // SAFETY: as the caller promises; see `run`.
     unsafe {
+        let mut connection = ptr::null_mut();
         check(
             "DNSServiceCreateConnection",
-            DNSServiceCreateConnection(&mut session.connection),
+            DNSServiceCreateConnection(&mut connection),
         )?;
-        let context = session as *mut Session as *mut c_void;
+        (*session).connection = connection;
+        let context = session.cast::<c_void>();
         let service = CString::new(SERVICE).expect("no NUL");
         let name = CString::new(me.peer.as_str())
             .map_err(|_| PlatformError::Discovery("a NUL in the peer id".into()))?;
         let txt = txt_record(me);
         let txt_len = u16::try_from(txt.len())
             .map_err(|_| PlatformError::Discovery("too many addresses to announce".into()))?;
-        let mut register = session.connection;
+        let mut register = connection;
         check(
             "DNSServiceRegister",
             DNSServiceRegister(
@@ -291,7 +307,7 @@ unsafe fn connect(session: &mut Session, me: &Announcement) -> Result<(), Platfo
                 context,
             ),
         )?;
-        let mut browse = session.connection;
+        let mut browse = connection;
         check(
             "DNSServiceBrowse",
             DNSServiceBrowse(
@@ -307,15 +323,16 @@ unsafe fn connect(session: &mut Session, me: &Announcement) -> Result<(), Platfo
     }
 }
 
-/// Runs the callbacks of `session`'s operations until `stop` is set
-/// (`None`) or the daemon's connection fails (its error).
+/// Runs the callbacks of the operations on `connection` until `stop` is
+/// set (`None`) or the daemon's connection fails (its error).
 ///
 /// # Safety
-/// `session` must be connected ([`connect`]).
-unsafe fn serve(session: &Session, stop: &AtomicBool) -> Option<DNSServiceErrorType> {
+/// `connection` must be a connection made by [`connect`], not yet
+/// deallocated.
+unsafe fn serve(connection: DNSServiceRef, stop: &AtomicBool) -> Option<DNSServiceErrorType> {
     // SAFETY: as the caller promises.
     unsafe {
-        let fd = DNSServiceRefSockFD(session.connection);
+        let fd = DNSServiceRefSockFD(connection);
         while !stop.load(Ordering::Relaxed) {
             let mut poll = libc::pollfd {
                 fd,
@@ -323,7 +340,7 @@ unsafe fn serve(session: &Session, stop: &AtomicBool) -> Option<DNSServiceErrorT
                 revents: 0,
             };
             if libc::poll(&mut poll, 1, POLL_MS) > 0 {
-                let processed = DNSServiceProcessResult(session.connection);
+                let processed = DNSServiceProcessResult(connection);
                 if processed != NO_ERROR {
                     return Some(processed);
                 }
@@ -333,18 +350,26 @@ unsafe fn serve(session: &Session, stop: &AtomicBool) -> Option<DNSServiceErrorT
     None
 }
 
-/// Ends `session`'s connection and with it every operation on it, the
-/// instances' TXT queries too, which are forgotten.
+/// Ends `session`'s connection, if it has one, and with it every
+/// operation on it, the instances' TXT queries too: the peers they had
+/// found are reported lost (a browse made again finds those still there).
 ///
 /// # Safety
-/// No operation of the connection may be used after.
-unsafe fn disconnect(session: &mut Session, me: &Announcement) {
-    if !session.connection.is_null() {
-        // SAFETY: as the caller promises.
-        unsafe { DNSServiceRefDeallocate(session.connection) };
-        session.connection = ptr::null_mut();
+/// `session` must be valid, and no callback running.
+unsafe fn disconnect(session: *mut Session) {
+    // SAFETY: as the caller promises.
+    unsafe {
+        let connection = std::mem::replace(&mut (*session).connection, ptr::null_mut());
+        if connection.is_null() {
+            return;
+        }
+        DNSServiceRefDeallocate(connection);
+        let lost = (*session).browsed.forget();
+        let nearby = (*session).nearby.clone();
+        for peer in lost {
+            nearby(peer);
+        }
     }
-    session.browsed = Browsed::new(&me.peer);
 }
 
 /// Waits `ms`, looking at `stop` every [`POLL_MS`]: whether it was not set.
