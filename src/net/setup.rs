@@ -2986,15 +2986,6 @@ mod tests {
         (guest_id, signed)
     }
 
-    /// The start of `signed`, naming no addresses or nicknames.
-    fn start_of(signed: &SignedHeader) -> Envelope {
-        Envelope::Setup(Setup::Start {
-            header: signed.clone(),
-            peers: Vec::new(),
-            names: Vec::new(),
-        })
-    }
-
     async fn start_lost_and_found(
         mut host_node: Node,
         host_keys: Keypair,
@@ -3011,7 +3002,7 @@ mod tests {
         // reach it.
         host_node.disconnect_all();
         while host_node.next().await != Event::Disconnected(guest_id) {}
-        send(&mut host_node, guest_id, &start_of(&signed));
+        send(&mut host_node, guest_id, &start(&signed, &Vec::new()));
         tokio::time::sleep(away).await;
 
         // A host playing answers no lobby message; the guest starts anyway.
@@ -3054,7 +3045,7 @@ mod tests {
                     }
                 }
             }
-            send(&mut host_node, guest_id, &start_of(&signed));
+            send(&mut host_node, guest_id, &start(&signed, &Vec::new()));
             let joined = tokio::select! {
                 joined = guest => joined.unwrap(),
                 () = polled(&mut host_node) => unreachable!(),
@@ -3133,7 +3124,7 @@ mod tests {
             // the host, which has not heard it, starts.
             leave.send(Action::LeaveRoom).unwrap();
             tokio::task::yield_now().await;
-            send(&mut host_node, guest_id, &start_of(&signed));
+            send(&mut host_node, guest_id, &start(&signed, &Vec::new()));
             let joined = tokio::select! {
                 joined = guest => joined.unwrap(),
                 () = polled(&mut host_node) => unreachable!(),
