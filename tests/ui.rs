@@ -750,6 +750,10 @@ fn in_pass_and_play_a_leave_question_left_open_closes_for_the_next_person() {
     );
     assert!(!shows(window, "Leave this game?"));
     assert_eq!(window.global::<AppAdapter>().get_screen(), Screen::Game);
+    // Nor does the keyboard stay on Leave for the next person's Enter.
+    mock_elapsed_time(Duration::ZERO);
+    press(window, Key::Return);
+    assert!(!shows(window, "Leave this game?"), "Enter reopened it");
 }
 
 #[test]
