@@ -174,8 +174,9 @@ impl CameraSession {
         started
     }
 
-    /// The permission dialog was answered where that does not move the
-    /// app (iOS): the camera starts if still wanted and now allowed.
+    /// The permission dialog was answered where the answer may come after
+    /// the app is back in the foreground (iOS): the camera starts if still
+    /// wanted and now allowed.
     pub fn retry(&mut self) -> Result<(), CameraError> {
         self.set_foreground(self.foreground)
     }

@@ -529,8 +529,10 @@ impl Store {
                 // So does a record cut short: most often the end of a
                 // crash while appending, which holds nothing to keep, but
                 // a flipped bit in a length in the middle reads the same;
-                // and so is a last record of zeros (the file grew, but the
-                // power went before its data was written). Such a copy
+                // and so is a last record of zeros from its first byte (the
+                // file grew, but the power went before its data was
+                // written; one torn after a block of its data reached the
+                // disk reads as any checksum failure). Such a copy
                 // does not replace one kept before, which may hold what a
                 // flip cut off. Kept as far as the disk allows (a full one
                 // may be why the log is damaged): the game goes on from

@@ -272,8 +272,9 @@ unsafe fn configure(
 /// permission dialog; set once the camera session it resumes exists.
 pub type OnAnswer = Arc<Mutex<Option<Box<dyn Fn() + Send>>>>;
 
-/// AVFoundation's camera permission. The system's dialog does not pause
-/// and resume the app as Android's does, so the answer is handed to
+/// AVFoundation's camera permission. The system's dialog makes the app
+/// resign active and become active again, whose resume retries the
+/// camera, but the answer may come after that: it is handed to
 /// [`OnAnswer`], which retries the camera session.
 pub struct AvPermission {
     answered: OnAnswer,
