@@ -724,6 +724,22 @@ fn when_the_turn_timer_runs_out_the_computer_rolls_for_the_person() {
     assert!(shows(window, "Leave this game?"));
 }
 
+/// A long nickname is cut short in the turn line, so that the words after
+/// it stay in view; a screen reader hears it whole.
+#[test]
+fn the_turn_line_cuts_a_long_nickname_short_and_says_it_whole() {
+    let (_folder, app) = shown("long-name", 4);
+    let window = app.window();
+    find(window, "Pass and play").mock_single_click(PointerEventButton::Left);
+    let setup = window.global::<SetupAdapter>();
+    setup.invoke_rename(0, "Maximilian Mustermann".into());
+    find(window, "Start").mock_single_click(PointerEventButton::Left);
+    let game = window.global::<GameAdapter>();
+    assert_eq!(game.get_turn_name(), "Maximilian Mustermann");
+    assert_eq!(game.get_turn_short_name(), "Maximilia…");
+    assert!(shows(window, "Maximilian Mustermann's turn"));
+}
+
 /// In pass and play the leave question is the asker's: it stays open
 /// through their own turn, its clock running, and closes when the device
 /// passes to the next person, whose clock then runs on the board.

@@ -1080,7 +1080,7 @@ fn show_game(window: &AppWindow, state: &State, game: &OfflineGame) {
         Next::Won { winner } => (winner, false),
     };
     adapter.set_turn(hue(turn));
-    adapter.set_turn_name(name(game.player(turn)).into());
+    show_turn_name(&adapter, name(game.player(turn)));
     // The winner's too, until the result shows ("Blue (computer) wins!").
     adapter.set_turn_computer(matches!(game.player(turn), Some(Player::Computer { .. })));
     adapter.set_turn_yours(human && game.only_person() == Some(turn));
@@ -1473,6 +1473,24 @@ fn seating(players: i32) -> Option<Seats> {
     u8::try_from(players).ok().and_then(Seats::for_players)
 }
 
+/// How many characters of a nickname the turn line shows: a longer one
+/// pushed the words after it ("… ist am Zug") out of a phone's width.
+const TURN_LINE_NAME: usize = 10;
+
+/// Sets whose turn it is by `name`: in full for a screen reader, and cut
+/// to [`TURN_LINE_NAME`] characters, "…" ending it, for the turn line.
+pub(super) fn show_turn_name(adapter: &GameAdapter, name: &str) {
+    adapter.set_turn_name(name.into());
+    adapter.set_turn_short_name(short_name(name).into());
+}
+
+fn short_name(name: &str) -> String {
+    match name.char_indices().nth(TURN_LINE_NAME) {
+        Some(_) => name.chars().take(TURN_LINE_NAME - 1).chain(['…']).collect(),
+        None => name.to_owned(),
+    }
+}
+
 pub(super) fn hue(colour: Colour) -> ui::Hue {
     match colour {
         Colour::Red => ui::Hue::Red,
@@ -1567,6 +1585,14 @@ mod tests {
             name: name.into(),
             ..Default::default()
         }
+    }
+
+    #[test]
+    fn the_turn_line_cuts_a_long_nickname_to_ten_characters() {
+        assert_eq!(short_name("Anna"), "Anna");
+        assert_eq!(short_name("Ten chars!"), "Ten chars!");
+        assert_eq!(short_name("Maximilian Mustermann"), "Maximilia…");
+        assert_eq!(short_name("Ľudovít Štúr"), "Ľudovít Š…");
     }
 
     #[test]

@@ -704,7 +704,7 @@ fn show_game(window: &AppWindow, s: &Online) {
     show_players(&adapter, players);
     let turn = game.named();
     adapter.set_turn(hue(turn));
-    adapter.set_turn_name(s.names[turn.index()].as_str().into());
+    super::adapter::show_turn_name(&adapter, &s.names[turn.index()]);
     adapter.set_turn_computer(game.computer(turn));
     adapter.set_turn_yours(game.yours());
     adapter.set_drawing(game.drawing());
