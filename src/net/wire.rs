@@ -9,7 +9,11 @@
 //!
 //! A refused request is read as a [`Request::Refused`] value rather than an
 //! error, because libp2p's request-response drops errors from reading a
-//! request without telling the node who sent it.
+//! request without telling the node who sent it. A request that ends
+//! before its batch does is no refusal but a failed read: yamux reads a
+//! stream reset (its sender's app killed, its Wi-Fi gone mid-batch) as the
+//! stream's end, and an honest phone must not be taken for one sending
+//! garbage, and shut out, for that.
 
 use std::io;
 
@@ -180,10 +184,13 @@ impl Codec for LogCodec {
         T: AsyncRead + Unpin + Send,
     {
         let read = read_frame(io, MAX_BATCH_BYTES).await?;
-        Ok(match read.and_then(|bytes| Batch::decode(&bytes)) {
-            Ok(batch) => Request::Batch(batch),
-            Err(why) => Request::Refused(why),
-        })
+        match read.and_then(|bytes| Batch::decode(&bytes)) {
+            Ok(batch) => Ok(Request::Batch(batch)),
+            Err(WireError::Malformed(postcard::Error::DeserializeUnexpectedEnd)) => Err(
+                io::Error::new(io::ErrorKind::UnexpectedEof, "the request ended early"),
+            ),
+            Err(why) => Ok(Request::Refused(why)),
+        }
     }
 
     async fn read_response<T>(&mut self, _: &StreamProtocol, io: &mut T) -> io::Result<Ack>
@@ -244,6 +251,27 @@ mod tests {
     fn batch_round_trips() {
         let b = batch(vec![vec![1, 2, 3], vec![], vec![9; 1000]]);
         assert_eq!(Batch::decode(&encode(&b)), Ok(b));
+    }
+
+    /// A request cut short (its stream reset as its sender went) fails
+    /// the read; one that is whole but wrong is refused (its sender shut
+    /// out).
+    #[test]
+    fn a_request_cut_short_fails_and_a_malformed_one_is_refused() {
+        let read = |bytes: Vec<u8>| {
+            let mut io = futures::io::Cursor::new(bytes);
+            futures::executor::block_on(LogCodec.read_request(&PROTOCOL, &mut io))
+        };
+        let whole = encode(&batch(vec![vec![1, 2, 3], vec![9; 100]]));
+        assert!(matches!(read(whole.clone()), Ok(Request::Batch(_))));
+        for cut in [0, 1, whole.len() / 2, whole.len() - 1] {
+            let failed = read(whole[..cut].to_vec()).map(drop).unwrap_err();
+            assert_eq!(failed.kind(), io::ErrorKind::UnexpectedEof, "cut at {cut}");
+        }
+        let mut trailing = whole;
+        trailing.push(0);
+        assert!(matches!(read(trailing), Ok(Request::Refused(_))));
+        assert!(matches!(read(vec![0xff; 20]), Ok(Request::Refused(_))));
     }
 
     #[test]
