@@ -847,9 +847,10 @@ fn give_up(s: &mut Online, game: Option<OnlineGame>) {
         // sign a leave in: it is recorded now, as the drop it is on the
         // others' phones.
         let stranded = game.as_ref().is_some_and(|g| g.stranded(&s.silent));
-        session.give_up(match stranded {
-            true => GivenUp::Stranded,
-            false => GivenUp::OnPurpose,
+        session.give_up(if stranded {
+            GivenUp::Stranded
+        } else {
+            GivenUp::OnPurpose
         });
         if stranded {
             session.stop();

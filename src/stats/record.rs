@@ -104,9 +104,10 @@ impl Record {
     /// `None` for a game that is neither over nor left.
     pub fn of(finished: &Finished) -> Option<Record> {
         let (log, me) = (finished.phone.log(), finished.phone.seat());
-        match finished.phone.leaving() {
-            true => Self::given_up(log, me, GivenUp::OnPurpose, &finished.names),
-            false => Self::ended(log, me, &finished.names),
+        if finished.phone.leaving() {
+            Self::given_up(log, me, GivenUp::OnPurpose, &finished.names)
+        } else {
+            Self::ended(log, me, &finished.names)
         }
     }
 
