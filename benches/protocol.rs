@@ -1,6 +1,6 @@
 //! Game-log figures for docs/performance.md: entries validated and applied
-//! per second and what a copy of a message already taken costs a phone
-//! (timed), and, printed before the timings, messages per roll per phone
+//! per second, what a copy of a message already taken costs a phone and
+//! what one signature check costs (timed), and, printed before the timings, messages per roll per phone
 //! and bytes per event on the wire (counted in simulated games).
 //!
 //! Run with `cargo benches --bench protocol`.
@@ -8,7 +8,9 @@
 use std::hint::black_box;
 
 use clovece::protocol::sim::{Config, Faults, Sim, Table};
-use clovece::protocol::{Act, Auto, Colours, Due, Entry, Kind, Log, Message, Reveal, Signed};
+use clovece::protocol::{
+    Act, Auto, Colours, Due, Entry, Kind, Log, Message, Reveal, Seat, Signed,
+};
 use clovece::rules::{Colour, Seats};
 use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_main};
 
@@ -183,5 +185,20 @@ fn copies(c: &mut Criterion) {
     });
 }
 
-criterion_group!(benches, replay, copies);
+/// One ed25519 signature checked, the cost that dominates a player's entry
+/// (a header's signature; its key parsed each time, as the log parses each
+/// player's key once per game).
+fn signature(c: &mut Criterion) {
+    let table = Table::new(&Config::new(1, Seats::for_players(2).expect("2"))).expect("a game");
+    let signed = table.log().header();
+    let (seat, signature) = signed.signatures[0];
+    let Some(Seat::Player { key, .. }) = signed.header.seats[seat.index()] else {
+        unreachable!("a signature is a player's")
+    };
+    c.bench_function("one ed25519 signature checked", |b| {
+        b.iter(|| assert!(black_box(&signed.header).signed_by(key, &signature)))
+    });
+}
+
+criterion_group!(benches, replay, copies, signature);
 criterion_main!(benches);

@@ -452,6 +452,12 @@ fn a_tournament_gives_the_same_standings_on_one_thread_and_on_three() {
         assert_eq!(one, three);
         assert_eq!(one.wins.iter().sum::<u32>() + one.unfinished, 60);
         assert_eq!(one.unfinished, 0);
+        assert_eq!(one.rolls.len(), 60);
+        if let RuleSet::Classic(_) = rules {
+            // A winner's four pieces each go at least the 40 squares from
+            // its start square into its home, six at most a roll.
+            assert!(one.rolls.iter().all(|&r| r >= 4 * 40 / 6), "{one}");
+        }
     }
 }
 

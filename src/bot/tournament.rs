@@ -52,6 +52,10 @@ pub struct Standings {
     pub games: u32,
     /// Games stopped after `MAX_ROLLS` rolls without a winner.
     pub unfinished: u32,
+    /// The rolls each finished game took, in the order of the games: how
+    /// long games of these players and rules run (docs/performance.md
+    /// reads the dice chains' length from it).
+    pub rolls: Vec<u32>,
 }
 
 impl Tournament {
@@ -70,10 +74,14 @@ impl Tournament {
             wins: vec![0; n],
             games: self.games,
             unfinished: 0,
+            rolls: Vec::new(),
         };
-        for winner in results {
-            match winner? {
-                Some(slot) => standings.wins[slot] += 1,
+        for result in results {
+            match result? {
+                Some((slot, rolls)) => {
+                    standings.wins[slot] += 1;
+                    standings.rolls.push(rolls);
+                }
                 None => standings.unfinished += 1,
             }
         }
@@ -81,14 +89,14 @@ impl Tournament {
     }
 
     /// Plays game `g`, each player's move chosen by `choose` (a test
-    /// passes a broken one); the index of the winning player, `None` if
-    /// unfinished.
+    /// passes a broken one); the index of the winning player and the rolls
+    /// the game took, `None` if unfinished.
     fn play(
         &self,
         seats: Seats,
         g: u32,
         choose: impl Fn(Player, &Game, u64) -> Option<Move>,
-    ) -> Result<Option<usize>, TournamentError> {
+    ) -> Result<Option<(usize, u32)>, TournamentError> {
         let n = self.players.len();
         let colours: Vec<Colour> = seats.iter().collect();
         let slot_of = |colour: Colour| {
@@ -100,10 +108,10 @@ impl Tournament {
         let mut bot_seeds = seeded::keyed(self.seed, g, 1);
         // `run` checked the seats; a game always starts with red.
         let mut game = Game::new(self.rules, seats, Colour::Red).expect("valid seats");
-        for _ in 0..MAX_ROLLS {
+        for rolls in 0..MAX_ROLLS {
             loop {
                 match game.next() {
-                    Next::Won { winner } => return Ok(Some(slot_of(winner))),
+                    Next::Won { winner } => return Ok(Some((slot_of(winner), rolls))),
                     Next::Roll { .. } => break,
                     Next::Move { seat } => {
                         let player = self.players[slot_of(seat)];
@@ -216,6 +224,14 @@ impl fmt::Display for Standings {
                 row(f, format!("all {count} {kind}"), wins, finished)?;
             }
         }
+        let mut rolls = self.rolls.clone();
+        rolls.sort_unstable();
+        if let (Some(median), Some(longest)) = (rolls.get(rolls.len() / 2), rolls.last()) {
+            writeln!(
+                f,
+                "\nrolls per finished game: median {median}, longest {longest}"
+            )?;
+        }
         if self.unfinished > 0 {
             writeln!(f, "({} games unfinished)", self.unfinished)?;
         }
@@ -251,10 +267,29 @@ mod tests {
             wins: vec![games / 3; 3],
             games,
             unfinished: 0,
+            rolls: Vec::new(),
         };
         assert!(!standings(999).to_string().contains("not a multiple"));
         let uneven = standings(1000).to_string();
         assert!(uneven.contains("not a multiple of 3 players"), "{uneven}");
+    }
+
+    #[test]
+    fn the_table_says_how_many_rolls_the_games_took() {
+        let mut standings = Standings {
+            players: vec![Player::Random; 2],
+            wins: vec![2, 1],
+            games: 4,
+            unfinished: 1,
+            rolls: vec![300, 100, 200],
+        };
+        let table = standings.to_string();
+        assert!(
+            table.contains("rolls per finished game: median 200, longest 300"),
+            "{table}"
+        );
+        standings.rolls.clear();
+        assert!(!standings.to_string().contains("rolls per"));
     }
 
     #[test]
