@@ -276,6 +276,17 @@ fn a_log_cut_short_keeps_an_earlier_copy() {
         panic!("a log ending in zeros must be reported");
     };
     assert_eq!(fs::read(&earlier).unwrap(), b"an earlier copy");
+    // Torn after a block of its last record reached the disk: that
+    // record's head and first bytes are there, the rest zeros.
+    let mut torn = bytes.clone();
+    let end = torn.len();
+    torn[end - 10..].fill(0);
+    fs::write(&path, &torn).unwrap();
+    let Err(StoreError::Corrupt { why, .. }) = Store::open(dir.path()) else {
+        panic!("a torn last record must be reported");
+    };
+    assert_eq!(why, Damage::Checksum);
+    assert_eq!(fs::read(&earlier).unwrap(), b"an earlier copy");
 }
 
 #[test]

@@ -171,6 +171,13 @@ fn record<T: Serialize>(value: &T) -> Vec<u8> {
     bytes
 }
 
+/// The length its head gives the record at the start of `bytes`, head
+/// included (whether or not the record is whole).
+fn record_len(bytes: &[u8]) -> Option<usize> {
+    let len: [u8; 4] = bytes.get(..4)?.try_into().ok()?;
+    Some(HEAD_LEN + u32::from_le_bytes(len) as usize)
+}
+
 /// Reads the record at the start of `bytes`: its value and length.
 fn read_record<T: DeserializeOwned>(bytes: &[u8]) -> Result<(T, usize), Damage> {
     if bytes.len() < HEAD_LEN {
@@ -531,17 +538,21 @@ impl Store {
                 // a flipped bit in a length in the middle reads the same;
                 // and so is a last record of zeros from its first byte (the
                 // file grew, but the power went before its data was
-                // written; one torn after a block of its data reached the
-                // disk reads as any checksum failure). Such a copy
-                // does not replace one kept before, which may hold what a
-                // flip cut off. Kept as far as the disk allows (a full one
-                // may be why the log is damaged): the game goes on from
-                // its intact part anyway.
+                // written), or one whose check fails and that ends where
+                // the file does (torn after a block of its data reached
+                // the disk). Such a copy holds nothing past the intact
+                // part but that record, so it does not replace one kept
+                // before, which may hold what a flip cut off. Kept as far
+                // as the disk allows (a full one may be why the log is
+                // damaged): the game goes on from its intact part anyway.
                 let kept = dir.join(DAMAGED_FILE);
+                let tail = usize::try_from(offset)
+                    .ok()
+                    .and_then(|offset| bytes.get(offset..))
+                    .unwrap_or_default();
                 let crash = why == Damage::Truncated
-                    || bytes
-                        .get(usize::try_from(offset).unwrap_or(usize::MAX)..)
-                        .is_some_and(|tail| tail.iter().all(|&b| b == 0));
+                    || tail.iter().all(|&b| b == 0)
+                    || (why == Damage::Checksum && record_len(tail) == Some(tail.len()));
                 if (!crash || !kept.exists())
                     && let Err(e) = durable::replace(&kept, |file| file.write_all(&bytes))
                 {
