@@ -8,9 +8,7 @@
 use std::hint::black_box;
 
 use clovece::protocol::sim::{Config, Faults, Sim, Table};
-use clovece::protocol::{
-    Act, Auto, Colours, Due, Entry, Kind, Log, Message, Reveal, Seat, Signed,
-};
+use clovece::protocol::{Act, Auto, Colours, Due, Entry, Kind, Log, Message, Reveal, Seat, Signed};
 use clovece::rules::{Colour, Seats};
 use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_main};
 
