@@ -2400,6 +2400,72 @@ fn a_tap_on_a_capture_square_under_a_movable_matfyz_piece_asks_about_the_capture
     );
 }
 
+/// The recipients' row takes the place of the plans' buttons, so the
+/// second tap of a double tap on a capturing plan must not give the
+/// captured piece away unseen.
+#[test]
+fn a_double_tap_on_a_capturing_plan_does_not_answer_who_gets_the_piece() {
+    use clovece::app::offline::{OfflineGame, Player};
+    use clovece::app::ui::{ChoiceKind, MatfyzAdapter};
+    use clovece::rules::Colour::{Blue, Green, Red, Yellow};
+    use clovece::rules::{Die, Game, Seats, matfyz};
+
+    ui_support::init();
+    let folder = settings_dir("double-tap-capture");
+    let app = app(folder.path(), 1);
+    // Red has rolled 6 and 3: the blue piece on T1 may go 6, or 6 and 3
+    // onto the yellow on T10, a capture red or blue may receive.
+    let layout = matfyz::Layout {
+        seats: Seats::for_players(3).unwrap(),
+        turn: Red,
+        bases: vec![
+            (Red, vec![Red, Green]),
+            (Blue, vec![Red, Blue, Green]),
+            (Green, vec![Red, Blue, Green, Yellow]),
+        ],
+        homes: vec![(Red, [None; 4]), (Blue, [None; 4]), (Green, [None; 4])],
+        track: vec![(1, Blue), (10, Yellow), (30, Yellow)],
+        rolls: matfyz::Rolls {
+            sixes: 1,
+            last: Die::new(3),
+        },
+        done: vec![],
+    };
+    let game = Game::Matfyz(matfyz::Game::new(matfyz::Position::new(&layout).unwrap()));
+    let people = ["Anna", "Boris", "Cyril"].map(|name| Player::Human { name: name.into() });
+    app.resume(OfflineGame::resume(game, people.to_vec()).unwrap());
+    let window = app.window();
+    let matfyz = window.global::<MatfyzAdapter>();
+    let piece = ElementQuery::from_root(window)
+        .match_descendants()
+        .match_accessible_role(AccessibleRole::Button)
+        .match_predicate(|e| {
+            e.accessible_enabled() == Some(true)
+                && e.accessible_label()
+                    .is_some_and(|l| l.ends_with(" piece on square 1"))
+        })
+        .find_first()
+        .expect("the piece on square 1 may move");
+    piece.mock_single_click(PointerEventButton::Left);
+    assert_eq!(matfyz.get_choice(), ChoiceKind::Plan);
+    mock_elapsed_time(Duration::from_millis(400));
+    let capture = starting(window, "Move with ")
+        .into_iter()
+        .find(|plan| label_of(plan).ends_with("and capture"))
+        .expect("a plan that captures");
+    capture.mock_single_click(PointerEventButton::Left);
+    assert_eq!(matfyz.get_choice(), ChoiceKind::Recipient);
+    // The second tap of the double tap, at once: no answer.
+    let recipients = starting(window, "Give it to ");
+    assert!(recipients.len() >= 2);
+    recipients[0].mock_single_click(PointerEventButton::Left);
+    assert_eq!(matfyz.get_choice(), ChoiceKind::Recipient);
+    // A moment later the row answers.
+    mock_elapsed_time(Duration::from_millis(400));
+    starting(window, "Give it to ")[0].mock_single_click(PointerEventButton::Left);
+    assert_eq!(matfyz.get_choice(), ChoiceKind::None);
+}
+
 #[test]
 fn a_tap_near_the_edge_of_a_small_boards_piece_moves_that_piece_not_its_neighbour() {
     use clovece::app::offline::Player;
