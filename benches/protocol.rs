@@ -1,7 +1,8 @@
 //! Game-log figures for docs/performance.md: entries validated and applied
 //! per second, what a copy of a message already taken costs a phone and
-//! what one signature check costs (timed), and, printed before the timings, messages per roll per phone
-//! and bytes per event on the wire (counted in simulated games).
+//! what one signature check costs (timed), and, printed before the
+//! timings, messages per roll per phone and bytes per event on the wire
+//! (counted in simulated games).
 //!
 //! Run with `cargo benches --bench protocol`.
 
@@ -184,8 +185,8 @@ fn copies(c: &mut Criterion) {
 }
 
 /// One ed25519 signature checked, the cost that dominates a player's entry
-/// (a header's signature; its key parsed each time, as the log parses each
-/// player's key once per game).
+/// (a header's signature, its key parsed each time too, which the log does
+/// once a game).
 fn signature(c: &mut Criterion) {
     let table = Table::new(&Config::new(1, Seats::for_players(2).expect("2"))).expect("a game");
     let signed = table.log().header();
