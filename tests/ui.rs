@@ -2344,21 +2344,15 @@ fn the_one_person_playing_the_computer_is_told_they_win() {
     assert!(!shows(window, "Anna wins!"));
 }
 
-/// Matfyz: the square a run captures on may hold a piece the player could
-/// move too (docs/matfyz.md's position: blue on T7 takes the yellow on
-/// T10 with a 3, and that yellow may go on to T13). A tap there is for
-/// the square, as a screen reader's action on it is: it asks who gets the
-/// piece rather than moving the yellow away at once.
-#[test]
-fn a_tap_on_a_capture_square_under_a_movable_matfyz_piece_asks_about_the_capture() {
+/// docs/matfyz.md's position of three players, red to move with `sixes`
+/// sixes and a 3, a blue piece on square `blue_on` and yellow ones on 10
+/// and 30: a yellow captured there may go to red or blue. Anna, Boris and
+/// Cyril play it on one device.
+fn resume_matfyz_capture(app: &App, blue_on: u8, sixes: u32) {
     use clovece::app::offline::{OfflineGame, Player};
-    use clovece::app::ui::{ChoiceKind, MatfyzAdapter, SquareKind};
     use clovece::rules::Colour::{Blue, Green, Red, Yellow};
     use clovece::rules::{Die, Game, Seats, matfyz};
 
-    ui_support::init();
-    let folder = settings_dir("tap-capture");
-    let app = app(folder.path(), 1);
     let layout = matfyz::Layout {
         seats: Seats::for_players(3).unwrap(),
         turn: Red,
@@ -2368,9 +2362,9 @@ fn a_tap_on_a_capture_square_under_a_movable_matfyz_piece_asks_about_the_capture
             (Green, vec![Red, Blue, Green, Yellow]),
         ],
         homes: vec![(Red, [None; 4]), (Blue, [None; 4]), (Green, [None; 4])],
-        track: vec![(7, Blue), (10, Yellow), (30, Yellow)],
+        track: vec![(blue_on, Blue), (10, Yellow), (30, Yellow)],
         rolls: matfyz::Rolls {
-            sixes: 0,
+            sixes,
             last: Die::new(3),
         },
         done: vec![],
@@ -2378,6 +2372,21 @@ fn a_tap_on_a_capture_square_under_a_movable_matfyz_piece_asks_about_the_capture
     let game = Game::Matfyz(matfyz::Game::new(matfyz::Position::new(&layout).unwrap()));
     let people = ["Anna", "Boris", "Cyril"].map(|name| Player::Human { name: name.into() });
     app.resume(OfflineGame::resume(game, people.to_vec()).unwrap());
+}
+
+/// Matfyz: the square a run captures on may hold a piece the player could
+/// move too (docs/matfyz.md's position: blue on T7 takes the yellow on
+/// T10 with a 3, and that yellow may go on to T13). A tap there is for
+/// the square, as a screen reader's action on it is: it asks who gets the
+/// piece rather than moving the yellow away at once.
+#[test]
+fn a_tap_on_a_capture_square_under_a_movable_matfyz_piece_asks_about_the_capture() {
+    use clovece::app::ui::{ChoiceKind, MatfyzAdapter, SquareKind};
+
+    ui_support::init();
+    let folder = settings_dir("tap-capture");
+    let app = app(folder.path(), 1);
+    resume_matfyz_capture(&app, 7, 0);
     let window = app.window();
     let game = window.global::<GameAdapter>();
     let squares = game.get_squares();
@@ -2405,35 +2414,14 @@ fn a_tap_on_a_capture_square_under_a_movable_matfyz_piece_asks_about_the_capture
 /// captured piece away unseen.
 #[test]
 fn a_double_tap_on_a_capturing_plan_does_not_answer_who_gets_the_piece() {
-    use clovece::app::offline::{OfflineGame, Player};
     use clovece::app::ui::{ChoiceKind, MatfyzAdapter};
-    use clovece::rules::Colour::{Blue, Green, Red, Yellow};
-    use clovece::rules::{Die, Game, Seats, matfyz};
 
     ui_support::init();
     let folder = settings_dir("double-tap-capture");
     let app = app(folder.path(), 1);
     // Red has rolled 6 and 3: the blue piece on T1 may go 6, or 6 and 3
-    // onto the yellow on T10, a capture red or blue may receive.
-    let layout = matfyz::Layout {
-        seats: Seats::for_players(3).unwrap(),
-        turn: Red,
-        bases: vec![
-            (Red, vec![Red, Green]),
-            (Blue, vec![Red, Blue, Green]),
-            (Green, vec![Red, Blue, Green, Yellow]),
-        ],
-        homes: vec![(Red, [None; 4]), (Blue, [None; 4]), (Green, [None; 4])],
-        track: vec![(1, Blue), (10, Yellow), (30, Yellow)],
-        rolls: matfyz::Rolls {
-            sixes: 1,
-            last: Die::new(3),
-        },
-        done: vec![],
-    };
-    let game = Game::Matfyz(matfyz::Game::new(matfyz::Position::new(&layout).unwrap()));
-    let people = ["Anna", "Boris", "Cyril"].map(|name| Player::Human { name: name.into() });
-    app.resume(OfflineGame::resume(game, people.to_vec()).unwrap());
+    // onto the yellow on T10.
+    resume_matfyz_capture(&app, 1, 1);
     let window = app.window();
     let matfyz = window.global::<MatfyzAdapter>();
     let piece = ElementQuery::from_root(window)
