@@ -1019,6 +1019,34 @@ fn homes_leave_and_resume_act_only_on_the_kept_game_the_card_shows() {
     });
 }
 
+/// A card that comes after Home opened (the game before ended its session
+/// then) pushes Home's buttons down, under a finger aimed at one of them:
+/// its own buttons take no tap for a moment.
+#[test]
+fn a_kept_games_card_that_comes_late_takes_no_tap_at_once() {
+    use i_slint_backend_testing::mock_elapsed_time;
+
+    ui_support::on_ui_thread(|| {
+        let dir = tempfile::tempdir().unwrap();
+        let app = shown_app(dir.path());
+        let window = app.window();
+        assert!(!shows(window, "Resume the game"));
+        mock_elapsed_time(Duration::from_secs(2));
+        let game = kept_game(dir.path(), 1);
+        window.global::<ResumeAdapter>().invoke_check();
+        let resume = ui_support::find(window, "Resume the game");
+        resume.mock_single_click(PointerEventButton::Left);
+        ui_support::find(window, "Leave game").mock_single_click(PointerEventButton::Left);
+        assert!(!shows(window, LEAVE_COSTS), "Leave took no tap");
+        assert_eq!(window.global::<AppAdapter>().get_screen(), Screen::Home);
+        assert!(game.exists());
+        // A moment later the card's buttons act.
+        mock_elapsed_time(Duration::from_millis(400));
+        leave_on_card(window);
+        assert!(!game.exists(), "left");
+    });
+}
+
 #[test]
 fn a_tap_on_a_kept_game_damaged_since_the_card_showed_it_shows_it_damaged() {
     ui_support::on_ui_thread(|| {
