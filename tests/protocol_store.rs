@@ -252,8 +252,9 @@ fn a_length_in_the_middle_made_to_reach_past_the_end_keeps_a_copy() {
 
 /// A copy kept of a log damaged earlier (it may hold the entries a flip
 /// cut off) is not replaced by the end of a later crash while appending:
-/// a log cut short, or one whose last record is zeros (the file grew but
-/// the power went before its data was written).
+/// a log cut short, one whose last record is zeros (the file grew but the
+/// power went before its data was written), or one whose last record was
+/// torn after a block of it was written.
 #[test]
 fn a_log_cut_short_keeps_an_earlier_copy() {
     let dir = tempfile::tempdir().unwrap();

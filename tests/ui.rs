@@ -2346,8 +2346,8 @@ fn the_one_person_playing_the_computer_is_told_they_win() {
 
 /// docs/matfyz.md's position of three players, red to move with `sixes`
 /// sixes and a 3, a blue piece on square `blue_on` and yellow ones on 10
-/// and 30: a yellow captured there may go to red or blue. Anna, Boris and
-/// Cyril play it on one device.
+/// and 30: a yellow captured there with the turn's last roll may go to
+/// red or blue. Anna, Boris and Cyril play it on one device.
 fn resume_matfyz_capture(app: &App, blue_on: u8, sixes: u32) {
     use clovece::app::offline::{OfflineGame, Player};
     use clovece::rules::Colour::{Blue, Green, Red, Yellow};
