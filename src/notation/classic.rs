@@ -3,7 +3,7 @@
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
-use super::{HouseRuleError, NotationError, Step};
+use super::{HouseRuleError, NotationError, Step, Whole};
 use crate::bot;
 use crate::rules::board::excerpt;
 use crate::rules::classic::{Game, HouseRules, Phase, Position};
@@ -25,13 +25,13 @@ pub struct Doc {
     #[serde(with = "serde_with::rust::maps_duplicate_key_is_error")]
     pieces: std::collections::BTreeMap<String, Vec<String>>,
     #[serde(default)]
-    pub roll: Option<i64>,
+    pub roll: Option<Whole<i64>>,
     #[serde(default)]
     pub script: Option<super::Script>,
     #[serde(default)]
     pub level: Option<String>,
     #[serde(default)]
-    pub seed: Option<u64>,
+    pub seed: Option<Whole<u64>>,
 }
 
 impl Doc {
@@ -199,7 +199,7 @@ pub fn bot(input: &str) -> Result<Value, NotationError> {
             .as_deref()
             .ok_or(NotationError::Missing("level"))?,
     )?;
-    let seed = doc.seed.ok_or(NotationError::Missing("seed"))?;
+    let Whole(seed) = doc.seed.ok_or(NotationError::Missing("seed"))?;
     let mut game = doc.game()?;
     if game.phase() == Phase::Won {
         return Ok(json!({ "move": null }));

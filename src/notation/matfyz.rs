@@ -6,7 +6,7 @@ use serde::Deserialize;
 use serde::de::IgnoredAny;
 use serde_json::{Map, Value, json};
 
-use super::{NotationError, Step};
+use super::{NotationError, Step, Whole};
 use crate::rules::board::excerpt;
 use crate::rules::matfyz::{Game, Layout, Phase, Position, Rolls};
 use crate::rules::{Colour, Die, FlowError, Place};
@@ -26,10 +26,10 @@ struct Doc {
     #[serde(default, with = "serde_with::rust::maps_duplicate_key_is_error")]
     track: BTreeMap<String, String>,
     #[serde(default)]
-    rolls: Option<Vec<i64>>,
+    rolls: Option<Vec<Whole<i64>>>,
     /// Shorthand for `"rolls": [n]`.
     #[serde(default)]
-    roll: Option<i64>,
+    roll: Option<Whole<i64>>,
     #[serde(default)]
     done: Vec<String>,
     #[serde(default)]
@@ -37,7 +37,7 @@ struct Doc {
     #[serde(default)]
     level: Option<String>,
     #[serde(default)]
-    seed: Option<u64>,
+    seed: Option<Whole<u64>>,
 }
 
 /// How a trailing six in `rolls` is read.
@@ -207,7 +207,7 @@ pub fn bot(input: &str) -> Result<Value, NotationError> {
             .as_deref()
             .ok_or(NotationError::Missing("level"))?,
     )?;
-    let seed = doc.seed.ok_or(NotationError::Missing("seed"))?;
+    let Whole(seed) = doc.seed.ok_or(NotationError::Missing("seed"))?;
     let position = doc.position(Trailing::Last)?;
     if position.rolls().last.is_none() {
         return Err(NotationError::NoRolls);

@@ -6,11 +6,14 @@
 
 mod classic;
 mod matfyz;
+mod number;
 
 pub use classic::{house_names, house_rules};
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
+
+use number::Whole;
 
 use crate::bot::{Level, UnknownLevel};
 use crate::rules::FlowError;
@@ -100,7 +103,7 @@ impl From<FlowError> for NotationError {
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "lowercase")]
 pub enum Step {
-    Roll(i64),
+    Roll(Whole<i64>),
     Move(String),
 }
 
@@ -258,7 +261,7 @@ pub fn seats(names: &[String]) -> Result<Seats, NotationError> {
 }
 
 /// Checks a roll given as a JSON number.
-pub fn die(value: i64) -> Result<Die, NotationError> {
+pub fn die(Whole(value): Whole<i64>) -> Result<Die, NotationError> {
     Ok(Die::try_from(value)?)
 }
 
