@@ -268,7 +268,14 @@ struct TournamentArgs {
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    // On iOS this binary is the app, and Xcode or the system may start it
+    // with arguments of their own (`-AppleLanguages (de)` for a scheme's
+    // language), which clap would refuse, quitting before the window.
+    let cli = if cfg!(target_os = "ios") {
+        Cli { command: None }
+    } else {
+        Cli::parse()
+    };
     let result = match cli.command {
         // The window system's errors come in several lines (each backend
         // tried), which read better joined than escaped.
