@@ -11,8 +11,8 @@ use clovece::protocol::{
 };
 use clovece::rules::Colour;
 use protocol_support::{
-    Sent, certified_gone, move_due_for, phone_of, play_until, prepared_phone_of, roll_due_for,
-    table_until,
+    Sent, certified_gone, certified_gone_in, move_due_for, phone_of, play_until, prepared_phone_of,
+    roll_due_for, table_until,
 };
 
 const RED: Colour = Colour::Red;
@@ -267,6 +267,66 @@ fn a_phone_back_from_absence_is_voted_back_by_everyone_present() {
         &e.kind,
         Kind::Absent(c) if c.change == Change::Back(GREEN) && c.votes.len() == 3
     )));
+}
+
+/// Whether `sent` holds `voter`'s vote that `seat` is back.
+fn votes_back(sent: &[Message], voter: Colour, seat: Colour) -> bool {
+    sent.iter().any(
+        |m| matches!(m, Message::Vote(v) if v.voter == voter && v.change == Change::Back(seat)),
+    )
+}
+
+/// A phone found gone again is voted back only after the game made 8
+/// rolls without it: one that comes back only to withhold its next reveal
+/// would otherwise stall every turn of the game for the grace period.
+#[test]
+fn a_phone_found_gone_again_is_voted_back_only_after_a_wait() {
+    let mut table = certified_gone(GREEN);
+    assert!(
+        table.log().state().may_return(GREEN),
+        "the first time at once"
+    );
+    let back = table.certificate(Change::Back(GREEN)).unwrap();
+    table.log_mut().offer(back).unwrap();
+    play_until(&mut table, |t| {
+        t.log().state().control(GREEN) == Some(Control::Player)
+    });
+    let mut table = certified_gone_in(table, GREEN);
+    let gone_at = table.log().state().rolls();
+
+    // Each phone as it would be at `table`'s head: green's asks to come
+    // back, and red's seconds green's vote, only once the wait is over.
+    let asks = |table: &Table| {
+        let (_, mut green) = phone_of(table, GREEN, None);
+        let (mut red, mut red_out) = phone_of(table, RED, None);
+        let vote = table.vote(Change::Back(GREEN), GREEN).unwrap();
+        red_out.take();
+        red.receive(GREEN, &Message::Vote(vote).encode(), &mut red_out)
+            .unwrap();
+        (
+            votes_back(&green.take(), GREEN, GREEN),
+            votes_back(&red_out.take(), RED, GREEN),
+        )
+    };
+    assert_eq!(asks(&table), (false, false));
+    play_until(&mut table, |t| t.log().state().rolls() >= gone_at + 7);
+    assert!(!table.log().state().may_return(GREEN));
+    play_until(&mut table, |t| t.log().state().rolls() == gone_at + 8);
+    assert!(table.log().state().may_return(GREEN));
+    assert_eq!(asks(&table), (true, true));
+
+    // A third absence waits twice as long.
+    let back = table.certificate(Change::Back(GREEN)).unwrap();
+    table.log_mut().offer(back).unwrap();
+    play_until(&mut table, |t| {
+        t.log().state().control(GREEN) == Some(Control::Player)
+    });
+    let mut table = certified_gone_in(table, GREEN);
+    let gone_at = table.log().state().rolls();
+    play_until(&mut table, |t| t.log().state().rolls() >= gone_at + 15);
+    assert!(!table.log().state().may_return(GREEN));
+    play_until(&mut table, |t| t.log().state().rolls() == gone_at + 16);
+    assert!(table.log().state().may_return(GREEN));
 }
 
 #[test]

@@ -908,13 +908,17 @@ fn quiet_phones_are_said_with_the_time_before_the_computer_plays_for_them() {
 fn a_phone_back_in_a_game_is_told_the_computer_plays_for_it_until_the_turn_passes() {
     let (_folder, app) = against_the_computer("away", 4);
     let window = app.window();
+    let held = "Your phone dropped out again: you come back after a few more rolls. The computer plays for you meanwhile";
     let coming = "Coming back into the game…";
     let back = "You are back: the computer plays for you until the turn passes";
     assert!(!shows(window, back));
     // The online game (tested in online_game) sets it.
     let game = window.global::<GameAdapter>();
+    game.set_away(AwayKind::Held);
+    assert!(shows(window, held));
     game.set_away(AwayKind::Coming);
     assert!(shows(window, coming));
+    assert!(!shows(window, held));
     game.set_away(AwayKind::Back);
     assert!(shows(window, back));
     assert!(!shows(window, coming));

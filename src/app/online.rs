@@ -63,6 +63,10 @@ pub struct Snapshot {
     /// The absent players certified back, who take their seats when the
     /// turn passes.
     pub returning: Colours,
+    /// Whether this player, absent, waits to be voted back: found gone
+    /// again, after the game made a few more rolls without them
+    /// ([`crate::protocol::State::may_return`]).
+    pub held_back: bool,
     /// Every roll so far, oldest first.
     pub rolls: Vec<RollRecord>,
     /// Every move so far, oldest first: the board shows the one move
@@ -113,6 +117,7 @@ impl Snapshot {
             head: log.head(),
             control: Colour::ALL.map(|c| state.control(c)),
             returning: state.returning(),
+            held_back: !state.present().is_empty() && !state.may_return(phone.seat()),
             rolls: log.rolls().collect(),
             moves: log.moves().collect(),
             timer: header.timer,

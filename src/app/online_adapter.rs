@@ -725,6 +725,7 @@ fn show_game(window: &AppWindow, s: &Online) {
     adapter.set_silence(silence(s));
     adapter.set_away(match game.away() {
         None => ui::AwayKind::None,
+        Some(Away::Held) => ui::AwayKind::Held,
         Some(Away::Coming) => ui::AwayKind::Coming,
         Some(Away::Back) => ui::AwayKind::Back,
     });

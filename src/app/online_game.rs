@@ -21,6 +21,9 @@ use super::turn_clock::TurnClock;
 /// A phone the others found gone, back in its game ([`OnlineGame::away`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Away {
+    /// Found gone again: the phones vote it back once the game made a few
+    /// more rolls without it.
+    Held,
     /// The phones are voting it back.
     Coming,
     /// Voted back: it takes its seat when the turn passes.
@@ -323,9 +326,9 @@ impl OnlineGame {
     }
 
     /// Where this phone stands if the others found it gone (it was killed,
-    /// or off the Wi-Fi) and the computer plays its seat: coming back (the
-    /// phones vote it back), or back, taking the seat when the turn
-    /// passes. None once the game is over, as no turn passes.
+    /// or off the Wi-Fi) and the computer plays its seat: held back (found
+    /// gone again), coming back (the phones vote it back), or back, taking
+    /// the seat when the turn passes. None once the game is over, as no turn passes.
     pub fn away(&self) -> Option<Away> {
         let me = self.me();
         if self.snapshot.control[me.index()] != Some(Control::Absent)
@@ -334,6 +337,8 @@ impl OnlineGame {
             None
         } else if self.snapshot.returning.contains(me) {
             Some(Away::Back)
+        } else if self.snapshot.held_back {
+            Some(Away::Held)
         } else {
             Some(Away::Coming)
         }
@@ -617,6 +622,7 @@ mod tests {
             head: Digest([0; 32]),
             control,
             returning: Colours::NONE,
+            held_back: false,
             rolls: Vec::new(),
             moves: Vec::new(),
             withheld: Colours::NONE,
@@ -718,7 +724,11 @@ mod tests {
         let mut shown = snapshot(four_players(), due_roll(Colour::Blue));
         let me = shown.me;
         shown.control[me.index()] = Some(Control::Absent);
+        shown.held_back = true;
         let mut game = OnlineGame::new(shown.clone());
+        assert_eq!(game.away(), Some(Away::Held), "found gone again");
+        shown.held_back = false;
+        game.update(shown.clone());
         assert_eq!(game.away(), Some(Away::Coming));
         assert!(game.computer(me), "its chip wears the computer's mark");
         // Voted back: it takes the seat when the turn passes.

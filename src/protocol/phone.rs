@@ -890,7 +890,8 @@ impl Phone {
     /// Votes, for the entry after the head, for what this phone holds true:
     /// that the players the transport reports gone are gone; that this
     /// player is back while the computer plays its seat; that a player who
-    /// asks to come back (by voting for it) is back.
+    /// asks to come back (by voting for it) is back. A player found gone
+    /// again waits for both ([`State::may_return`](super::State::may_return)).
     fn vote(&mut self, t: &mut dyn Transport) -> Result<(), PhoneError> {
         let state = self.log.state();
         if matches!(state.due(), Due::Over(_)) {
@@ -898,7 +899,9 @@ impl Phone {
         }
         let present = state.present();
         let away = |seat: Colour| {
-            state.control(seat) == Some(Control::Absent) && !state.returning().contains(seat)
+            state.control(seat) == Some(Control::Absent)
+                && !state.returning().contains(seat)
+                && (present.is_empty() || state.may_return(seat))
         };
         let mut changes = Vec::new();
         if away(self.seat) {

@@ -84,6 +84,10 @@ enum Stage {
     Over(End, Option<Game>),
 }
 
+/// The most rolls a player found gone again waits to be voted back
+/// ([`State::may_return`]): about half a game of four.
+const MAX_RETURN_WAIT: u32 = 256;
+
 /// The step the rules wait for, before asking who plays it.
 enum Step {
     Roll(Option<Colour>),
@@ -106,6 +110,8 @@ pub struct State {
     /// The seat in turn, to see turn boundaries.
     turn: Option<Colour>,
     absences: [u16; 4],
+    /// By colour: the rolls made when the player was last certified gone.
+    gone_at: [u32; 4],
     withheld: [u16; 4],
     due: Due,
 }
@@ -136,6 +142,7 @@ impl State {
             links,
             turn: None,
             absences: [0; 4],
+            gone_at: [0; 4],
             withheld: [0; 4],
             due: Due::Over(End::Abandoned),
         };
@@ -175,6 +182,24 @@ impl State {
     /// Players who will take their seats back at the next turn boundary.
     pub fn returning(&self) -> Colours {
         self.returning
+    }
+
+    /// Whether the absent player of `seat` may be voted back yet: after
+    /// their first absence at once, after each further one only once the
+    /// game has made 8, 16, 32, … rolls without them (at most 256).
+    /// Otherwise a phone could come back only to withhold its next reveal,
+    /// and stall every turn of the game for the grace period. Phones vote
+    /// by it; the log need not check it, as a return takes every present
+    /// player's vote.
+    pub fn may_return(&self, seat: Colour) -> bool {
+        let wait = match u32::from(self.absences[seat.index()]) {
+            0 | 1 => 0,
+            n => 1u32
+                .checked_shl(n + 1)
+                .unwrap_or(u32::MAX)
+                .min(MAX_RETURN_WAIT),
+        };
+        self.rolls.saturating_sub(self.gone_at[seat.index()]) >= wait
     }
 
     pub fn rolls(&self) -> u32 {
@@ -491,6 +516,7 @@ impl State {
                 for colour in gone.iter() {
                     self.control[colour.index()] = Some(Control::Absent);
                     self.absences[colour.index()] = self.absences[colour.index()].saturating_add(1);
+                    self.gone_at[colour.index()] = self.rolls;
                     if matches!(self.due, Due::Roll { by: Actor::Player(roller), .. } if roller == colour)
                     {
                         self.withheld[colour.index()] =
