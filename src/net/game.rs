@@ -411,6 +411,10 @@ async fn resume(
 /// gone since (a VPN's, the mobile network's) does not fail the start,
 /// and one that comes up or changes its address during the game takes
 /// dials too, where listening on each saved address again did neither.
+/// An old port another socket holds now is not asked for: libp2p listens
+/// with `SO_REUSEPORT`, so where that socket set it too (another clovece
+/// process of the same user) both would listen there and share its
+/// incoming connections, rather than this one failing over to any port.
 fn again(listen: &[Multiaddr], saved: &[Multiaddr]) -> Vec<Multiaddr> {
     listen
         .iter()
@@ -423,7 +427,8 @@ fn again(listen: &[Multiaddr], saved: &[Multiaddr]) -> Vec<Multiaddr> {
                     s.is_ipv4() == ip.is_ipv4() && (ip.is_unspecified() || s == ip)
                 })
             });
-            match before.and_then(port_of) {
+            let free = |&port: &u16| std::net::TcpListener::bind((ip, port)).is_ok();
+            match before.and_then(port_of).filter(free) {
                 Some(port) => addr
                     .iter()
                     .map(|p| match p {
@@ -576,6 +581,13 @@ mod tests {
         // One interface, on the port it had there.
         let one = addrs(&["/ip4/127.0.0.1/tcp/0"]);
         assert_eq!(again(&one, &saved), addrs(&["/ip4/127.0.0.1/tcp/4000"]));
+        // An old port that another socket holds now: any port.
+        let holder = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let held = holder.local_addr().unwrap().port();
+        let saved_held = addrs(&[&format!("/ip4/127.0.0.1/tcp/{held}")]);
+        assert_eq!(again(&one, &saved_held), one);
+        drop(holder);
+        assert_eq!(again(&one, &saved_held), saved_held);
         // Nothing saved for it: as told.
         for told in [
             "/ip4/10.0.0.2/tcp/0",
