@@ -150,6 +150,9 @@ struct Peer {
     redial: Option<Backoff>,
     connections: usize,
     dialing: bool,
+    /// Where in [`Peer::dial_addrs`] the next dial starts (see
+    /// [`Peer::next_dial`]).
+    dial_from: usize,
     banned_until: Option<Instant>,
     /// When the peer last sent a batch or took one, or a connection opened
     /// (see [`QUIET_LIMIT`]). What this node sends does not count: a batch
@@ -172,6 +175,7 @@ impl Peer {
             redial: None,
             connections: 0,
             dialing: false,
+            dial_from: 0,
             banned_until: None,
             active_at: now,
         }
@@ -209,9 +213,27 @@ impl Peer {
         }
     }
 
-    /// Every address to dial, those vouched for first.
+    /// Every address to dial: those vouched for before those sighted,
+    /// each newest first (the likeliest, and the one last reached).
     fn dial_addrs(&self) -> Vec<Multiaddr> {
-        self.addrs.iter().chain(&self.sighted).cloned().collect()
+        let vouched = self.addrs.iter().rev();
+        vouched.chain(self.sighted.iter().rev()).cloned().collect()
+    }
+
+    /// The addresses the next dial tries: at most [`swarm::DIAL_ADDRS`] of
+    /// [`Peer::dial_addrs`], from the first. Of a peer with more, each dial
+    /// takes the next ones in turn, so that a redial does not meet the
+    /// same unreachable ones again; once the peer is reached, the next
+    /// dial starts from the first again.
+    fn next_dial(&mut self) -> Vec<Multiaddr> {
+        let most = usize::from(swarm::DIAL_ADDRS.get());
+        let all = self.dial_addrs();
+        if all.len() <= most {
+            return all;
+        }
+        let start = self.dial_from % all.len();
+        self.dial_from = start + most;
+        all.into_iter().cycle().skip(start).take(most).collect()
     }
 
     fn banned(&self, now: Instant) -> bool {
@@ -227,6 +249,7 @@ impl Peer {
         if self.banned(now) {
             return false;
         }
+        self.dial_from = 0;
         self.connections += 1;
         self.active_at = now;
         true
@@ -568,7 +591,7 @@ impl Node {
         if entry.connections > 0 || entry.dialing {
             return;
         }
-        let addrs = entry.dial_addrs();
+        let addrs = entry.next_dial();
         if addrs.is_empty() || entry.banned(now) {
             // Tried again later, or the redial would stop here for good.
             if let Some(b) = &mut entry.redial {
@@ -1251,9 +1274,10 @@ mod tests {
         let dial = peer.dial_addrs();
         assert_eq!(dial[0], addr(2));
         assert_eq!(dial.len(), 1 + seen::MAX_ADDRS);
-        // Reached there, a sighted address is vouched for from then on.
+        // Reached there, a sighted address is vouched for from then on,
+        // and tried first.
         peer.learn(addr(199));
-        assert_eq!(peer.dial_addrs()[..2], [addr(2), addr(199)]);
+        assert_eq!(peer.dial_addrs()[..2], [addr(199), addr(2)]);
         assert_eq!(
             peer.dial_addrs()
                 .iter()
@@ -1267,6 +1291,40 @@ mod tests {
             peer.dial_addrs().iter().filter(|&a| *a == addr(2)).count(),
             1
         );
+    }
+
+    /// libp2p opens a socket for every address a dial is given, as the
+    /// dial starts: a dial takes eight, and a redial the next eight, so
+    /// that a peer with more is not dialled at the same unreachable ones
+    /// for good; once reached, the newest addresses come first again.
+    #[test]
+    fn a_dial_tries_eight_addresses_and_a_redial_the_next_ones() {
+        let now = Instant::now();
+        let mut peer = Peer::new(1, Limits::default(), now);
+        let addr =
+            |port: u16| -> Multiaddr { format!("/ip4/10.0.0.9/tcp/{port}").parse().unwrap() };
+        for port in 1..=5 {
+            peer.learn(addr(port));
+        }
+        let newest_first: Vec<_> = (1..=5).rev().map(addr).collect();
+        assert_eq!(peer.next_dial(), newest_first);
+        assert_eq!(peer.next_dial(), newest_first, "all of them each time");
+        for port in 6..=12 {
+            peer.sight(addr(port));
+        }
+        let all = peer.dial_addrs();
+        assert_eq!(all.len(), 12);
+        let first = peer.next_dial();
+        assert_eq!(first, all[..8]);
+        let second = peer.next_dial();
+        assert_eq!(second.len(), 8);
+        assert_eq!(second[..4], all[8..]);
+        assert!(
+            all.iter().all(|a| first.contains(a) || second.contains(a)),
+            "two dials try every address"
+        );
+        assert!(peer.connected(now));
+        assert_eq!(peer.next_dial(), all[..8]);
     }
 
     #[test]

@@ -4,6 +4,7 @@
 //! mDNS (to find phones nearby), connection limits, and the game log's
 //! request-response channel ([`super::wire`]).
 
+use std::num::NonZeroU8;
 use std::time::Duration;
 
 use libp2p::identity::Keypair;
@@ -73,10 +74,16 @@ const MAX_ESTABLISHED: u32 = 80;
 const MAX_PENDING_INCOMING: u32 = 16;
 /// Dials under way at once: as many as established connections. Made-up
 /// phones (mDNS answers cost nothing) whose ports never answer hold a dial
-/// each for its whole timeout, up to eight sockets each (libp2p tries
-/// eight addresses at once); without a bound a lookup in such a flood
-/// opened sockets until the process ran out of files.
+/// each for its whole timeout, a socket for each of its addresses (at
+/// most [`DIAL_ADDRS`]); without a bound a lookup in such a flood opened
+/// sockets until the process ran out of files.
 const MAX_PENDING_OUTGOING: u32 = MAX_ESTABLISHED;
+/// The addresses one dial is given, and tries at once (libp2p's default
+/// concurrency, set here so that the two stay one). libp2p opens every
+/// address's socket as the dial starts, not as its turn comes, so a dial
+/// given more would hold more files for its whole timeout, and those past
+/// the concurrency would time out untried.
+pub const DIAL_ADDRS: NonZeroU8 = NonZeroU8::new(8).unwrap();
 /// The connections a node takes from the peers it does not keep (phones
 /// looking up the room, browsing, or anything else on the Wi-Fi): the
 /// others are for the four phones it keeps at most (the other players, or
@@ -114,7 +121,10 @@ pub fn build(keypair: Keypair, mdns: bool) -> Result<Swarm<Behaviour>, SwarmErro
         .with_tcp(tcp, noise::Config::new, yamux::Config::default)?
         .with_behaviour(|key| behaviour(key, mdns))
         .map_err(|e| SwarmError::Mdns(e.to_string()))?
-        .with_swarm_config(|c| c.with_idle_connection_timeout(IDLE_TIMEOUT))
+        .with_swarm_config(|c| {
+            c.with_idle_connection_timeout(IDLE_TIMEOUT)
+                .with_dial_concurrency_factor(DIAL_ADDRS)
+        })
         .build())
 }
 
