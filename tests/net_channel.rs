@@ -765,6 +765,20 @@ async fn a_node_forgets_idle_peers_past_its_bound_and_keeps_the_ones_it_needs() 
         "the first is forgotten"
     );
     assert_eq!(node.unacknowledged(*strangers.last().unwrap()), 1);
+    // Strangers banned under a new identity each time (a wrong identify
+    // protocol is one handshake): their bans go with them too.
+    let banned: Vec<PeerId> = (0..10 * MAX_PEERS).map(|_| PeerId::random()).collect();
+    let nowhere: Multiaddr = "/ip4/127.0.0.1/tcp/9".parse().unwrap();
+    for &peer in &banned {
+        node.add_addrs(peer, [nowhere.clone()]);
+        node.ban(peer, "speaks something else".into());
+    }
+    let known = banned
+        .iter()
+        .filter(|&&p| !node.addrs(p).is_empty())
+        .count();
+    assert!(known <= MAX_PEERS, "{known} banned strangers still known");
+    assert!(node.addrs(banned[0]).is_empty(), "the first is forgotten");
 }
 
 /// A node that forgot a peer (idle, past its bound) and meets it again

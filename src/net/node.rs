@@ -263,12 +263,16 @@ impl Peer {
     }
 
     /// Whether the peer may be forgotten once the map is full: not
-    /// [`Peer::reached`], nothing in flight, no ban running. What is
-    /// queued for it goes with it: a stranger that connects, asks, takes
-    /// no answer and leaves, under a new identity each time, would
-    /// otherwise keep its answers here for good.
-    fn idle(&self, now: Instant) -> bool {
-        !self.reached() && self.in_flight.is_none() && !self.banned(now)
+    /// [`Peer::reached`], nothing in flight. What is queued for it goes
+    /// with it: a stranger that connects, asks, takes no answer and
+    /// leaves, under a new identity each time, would otherwise keep its
+    /// answers here for good. So does a ban: a made-up identity costs one
+    /// handshake to get banned (a wrong identify protocol), and bans kept
+    /// until they ran out would grow the map without bound in a flood of
+    /// them; one that comes back after it was forgotten is a stranger
+    /// again, as a fresh key is anyway.
+    fn idle(&self) -> bool {
+        !self.reached() && self.in_flight.is_none()
     }
 
     /// Whether the application keeps the peer ([`Node::keep`]).
@@ -724,9 +728,8 @@ impl Node {
     fn peer(&mut self, peer: PeerId) -> &mut Peer {
         let limits = self.limits;
         if self.peers.len() >= self.forget_at && !self.peers.contains_key(&peer) {
-            let now = Instant::now();
             let idle: Vec<PeerId> = (self.peers.iter())
-                .filter_map(|(&id, p)| p.idle(now).then_some(id))
+                .filter_map(|(&id, p)| p.idle().then_some(id))
                 .collect();
             // libp2p-mdns forgets them too: it names a phone only once
             // for each address, so a real phone still answering would
