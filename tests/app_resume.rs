@@ -96,10 +96,18 @@ fn a_game_dropped_mid_way_is_offered_on_home_resumed_finished_and_recorded_once(
             _ => {}
         }
     }
+    let games = session_folders(app_dir.path());
     drop(session);
     drop(updates);
-    // Its network thread stops at its next await.
-    std::thread::sleep(Duration::from_millis(500));
+    // Its network thread stops at its next await, and lets the game go.
+    let dropped = std::time::Instant::now();
+    while playing(&games) {
+        assert!(
+            dropped.elapsed() < Duration::from_secs(60),
+            "the dropped session lets its game go"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
 
     // The app opened again on the folder offers it (as the window tests
     // below show).
@@ -241,10 +249,15 @@ fn close(app: App, dir: &std::path::Path) {
     let games = session_folders(dir);
     drop(app);
     pump_until("the closed app's session lets its game go", || {
-        !games
-            .iter()
-            .any(|f| clovece::protocol::Store::in_use(&f.join(clovece::net::game::GAME_DIR)))
+        !playing(&games)
     });
+}
+
+/// Whether a session still plays the game of one of `games` (folders).
+fn playing(games: &[std::path::PathBuf]) -> bool {
+    games
+        .iter()
+        .any(|f| clovece::protocol::Store::in_use(&f.join(clovece::net::game::GAME_DIR)))
 }
 
 /// The app on `dir` in a game hosted by Ivo's process on `bot` with the
@@ -1116,9 +1129,7 @@ fn home_gives_up_no_game_while_a_session_plays_it() {
         card.invoke_resume();
         assert!(folder.exists(), "the resumed game is not given up");
         assert!(!dir.path().join("stats.jsonl").exists(), "nor recorded");
-        drop(app);
-        // Its network thread stops at its next await.
-        std::thread::sleep(Duration::from_millis(500));
+        close(app, dir.path());
 
         // The card shows the game while the player opens a room: taps on
         // the card heard behind that leave the game alone too (a session
@@ -1137,9 +1148,7 @@ fn home_gives_up_no_game_while_a_session_plays_it() {
         assert_eq!(window.global::<AppAdapter>().get_screen(), Screen::Room);
         assert!(folder.exists(), "the kept game is not given up");
         assert!(!dir.path().join("stats.jsonl").exists(), "nor recorded");
-        drop(app);
-        // Its network thread stops at its next await.
-        std::thread::sleep(Duration::from_millis(500));
+        close(app, dir.path());
     });
 }
 

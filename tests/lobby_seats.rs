@@ -44,9 +44,12 @@ fn start_is_refused_until_every_guest_is_ready() {
     let dirs = dirs(2);
     let (mut host, ticket) = console_host(&dirs[0], "2");
     seats(&mut host, r#"1 host "Hana" | 2 empty"#);
+    // Ready only well after the host read the start typed below: the
+    // guest's clock runs from its own start, and a loaded machine may
+    // take seconds between the seat showing and the start being read.
     let mut guest = peer(
         dirs[1].path(),
-        &["join", &ticket, "--name", "Ivo", "--ready-after", "3000"],
+        &["join", &ticket, "--name", "Ivo", "--ready-after", "10000"],
     );
     seats(&mut host, r#"1 host "Hana" | 2 "Ivo" not-ready"#);
     host.type_line("start");

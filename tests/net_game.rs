@@ -181,7 +181,11 @@ fn second_move(guest: &Path) -> (Keypair, Entry) {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_phone_lingering_after_the_end_keeps_it_against_an_entry_for_an_old_turn() {
     let dirs = process::dirs(2);
-    let bot = ["--bot", "medium", "--trace", "--linger", "20"];
+    // The linger must outlast the stranger's start, dial, send and the
+    // host's refusal (up to 20 s each below) on a loaded machine; the
+    // host exits only when it runs out, as the dead guest never holds the
+    // end.
+    let bot = ["--bot", "medium", "--trace", "--linger", "45"];
     let hosting = ["host", "--players", "2", "--turn", "10", "--grace", "1"];
     let mut host = process::clovece(dirs[0].path(), &[&hosting[..], &bot].concat());
     let ticket = host.wait_for("ticket: ");

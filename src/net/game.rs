@@ -3,6 +3,7 @@
 //! game's setup ([`super::setup`]), its play ([`super::play`]) and the
 //! player's [`Front`]; a data folder holding an unfinished game resumes it.
 
+use std::net::IpAddr;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -386,7 +387,9 @@ async fn resume(
     let phone = Phone::resume(restored, keypair)?;
     let book = Book::resumed(dir);
     let again = (!book.me.is_empty()).then(|| Config {
-        listen: again(&config.listen, &book.me),
+        listen: again(&config.listen, &book.me, |ip, port| {
+            std::net::TcpListener::bind((ip, port)).is_ok()
+        }),
         ..config.clone()
     });
     let node = match again {
@@ -415,7 +418,12 @@ async fn resume(
 /// with `SO_REUSEPORT`, so where that socket set it too (another clovece
 /// process of the same user) both would listen there and share its
 /// incoming connections, rather than this one failing over to any port.
-fn again(listen: &[Multiaddr], saved: &[Multiaddr]) -> Vec<Multiaddr> {
+/// `free` says whether a plain bind of the port succeeds now.
+fn again(
+    listen: &[Multiaddr],
+    saved: &[Multiaddr],
+    free: impl Fn(IpAddr, u16) -> bool,
+) -> Vec<Multiaddr> {
     listen
         .iter()
         .map(|addr| {
@@ -427,8 +435,7 @@ fn again(listen: &[Multiaddr], saved: &[Multiaddr]) -> Vec<Multiaddr> {
                     s.is_ipv4() == ip.is_ipv4() && (ip.is_unspecified() || s == ip)
                 })
             });
-            let free = |&port: &u16| std::net::TcpListener::bind((ip, port)).is_ok();
-            match before.and_then(port_of).filter(free) {
+            match before.and_then(port_of).filter(|&port| free(ip, port)) {
                 Some(port) => addr
                     .iter()
                     .map(|p| match p {
@@ -575,19 +582,19 @@ mod tests {
     #[test]
     fn a_resumed_phone_listens_as_told_on_the_ports_it_had() {
         let saved = addrs(&["/ip4/127.0.0.1/tcp/4000", "/ip4/192.168.1.5/tcp/4000"]);
+        let free = |_, _| true;
         // Every interface, on the old port: one gone since fails nothing.
         let any = addrs(&["/ip4/0.0.0.0/tcp/0"]);
-        assert_eq!(again(&any, &saved), addrs(&["/ip4/0.0.0.0/tcp/4000"]));
+        let again_any = again(&any, &saved, free);
+        assert_eq!(again_any, addrs(&["/ip4/0.0.0.0/tcp/4000"]));
         // One interface, on the port it had there.
         let one = addrs(&["/ip4/127.0.0.1/tcp/0"]);
-        assert_eq!(again(&one, &saved), addrs(&["/ip4/127.0.0.1/tcp/4000"]));
+        let again_one = again(&one, &saved, free);
+        assert_eq!(again_one, addrs(&["/ip4/127.0.0.1/tcp/4000"]));
         // An old port that another socket holds now: any port.
-        let holder = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-        let held = holder.local_addr().unwrap().port();
-        let saved_held = addrs(&[&format!("/ip4/127.0.0.1/tcp/{held}")]);
-        assert_eq!(again(&one, &saved_held), one);
-        drop(holder);
-        assert_eq!(again(&one, &saved_held), saved_held);
+        let taken = |ip: IpAddr, port| !(ip.is_loopback() && port == 4000);
+        assert_eq!(again(&one, &saved, taken), one);
+        assert_eq!(again(&any, &saved, taken), again_any);
         // Nothing saved for it: as told.
         for told in [
             "/ip4/10.0.0.2/tcp/0",
@@ -595,7 +602,7 @@ mod tests {
             "/ip4/0.0.0.0/tcp/5000",
         ] {
             let told = addrs(&[told]);
-            assert_eq!(again(&told, &saved), told);
+            assert_eq!(again(&told, &saved, free), told);
         }
     }
 }

@@ -200,7 +200,7 @@ mod tests {
     //! installed, as on the project's machines) and compile the stand-ins
     //! of the Android classes into a temporary folder.
 
-    use std::path::PathBuf;
+    use std::path::{Path, PathBuf};
     use std::process::Command;
     use std::sync::OnceLock;
 
@@ -218,8 +218,14 @@ mod tests {
     fn vm() -> &'static JavaVM {
         static VM: OnceLock<JavaVM> = OnceLock::new();
         VM.get_or_init(|| {
-            // One folder, overwritten by every run (the classes are the same).
-            let classes = std::env::temp_dir().join("clovece-android-stubs");
+            // A folder of this process's own, gone once the JVM has loaded
+            // every class in it: one shared by every run could hold another
+            // run's classes (a stand-in since removed, still found) or be
+            // another user's.
+            let classes = tempfile::Builder::new()
+                .prefix("clovece-android-stubs")
+                .tempdir()
+                .expect("a temporary folder");
             let sources: Vec<PathBuf> = [
                 "android/content/Context.java",
                 "android/app/Activity.java",
@@ -230,18 +236,44 @@ mod tests {
             .collect();
             let status = Command::new("javac")
                 .arg("-d")
-                .arg(&classes)
+                .arg(classes.path())
                 .args(&sources)
                 .status()
                 .expect("javac runs (install a JDK)");
             assert!(status.success(), "the Android stand-ins compile");
             let args = InitArgsBuilder::new()
                 .version(JNIVersion::V1_8)
-                .option(format!("-Djava.class.path={}", classes.display()))
+                .option(format!("-Djava.class.path={}", classes.path().display()))
                 .build()
                 .unwrap();
-            JavaVM::new(args).expect("a JVM starts (install a JDK)")
+            let vm = JavaVM::new(args).expect("a JVM starts (install a JDK)");
+            let names = class_names(classes.path(), classes.path());
+            vm.attach_current_thread(|env| {
+                names.iter().try_for_each(|name| {
+                    env.find_class(jni::strings::JNIString::from(name.as_str()))
+                        .map(drop)
+                })
+            })
+            .expect("the stand-ins load");
+            vm
         })
+    }
+
+    /// The JNI names of the classes compiled into `dir` under `root`
+    /// (`android/net/wifi/WifiManager$MulticastLock`).
+    fn class_names(root: &Path, dir: &Path) -> Vec<String> {
+        let mut names = Vec::new();
+        for entry in std::fs::read_dir(dir).unwrap().flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                names.extend(class_names(root, &path));
+            } else if let Some(class) = path.strip_prefix(root).unwrap().to_str()
+                && let Some(name) = class.strip_suffix(".class")
+            {
+                names.push(name.to_owned());
+            }
+        }
+        names
     }
 
     /// A fresh stand-in activity.
