@@ -189,18 +189,22 @@ impl App {
         super::scan::connect(&window, Scanner::new(services.lifecycle));
         // A damaged settings file must not keep the app from starting: it
         // is kept aside, and the defaults are saved in its place on the
-        // next save. One that cannot be read now stays as it is: this
-        // run's settings are not saved over it.
+        // next save. One that cannot be read now, or kept aside, stays as
+        // it is: this run's settings are not saved over it.
         let (settings, saved_to) = match file.load() {
             Ok(settings) => (settings, Some(file)),
-            Err(e) if e.damaged() => {
-                match file.keep_damaged() {
-                    Ok(kept) => eprintln!("clovece: {e}; kept as {}", kept.display()),
-                    Err(why) => eprintln!("clovece: {e}; cannot keep it aside: {why}"),
+            Err(e) if e.damaged() => match file.keep_damaged() {
+                Ok(kept) => {
+                    eprintln!("clovece: {e}; kept as {}", kept.display());
+                    eprintln!("clovece: using the default settings");
+                    (Settings::default(), Some(file))
                 }
-                eprintln!("clovece: using the default settings");
-                (Settings::default(), Some(file))
-            }
+                Err(why) => {
+                    eprintln!("clovece: {e}; cannot keep it aside: {why}");
+                    eprintln!("clovece: using the default settings, saved nowhere");
+                    (Settings::default(), None)
+                }
+            },
             Err(e) => {
                 eprintln!("clovece: {e}; using the default settings, saved nowhere");
                 (Settings::default(), None)
