@@ -7,7 +7,7 @@
 use serde::{Deserialize, Serialize};
 use slint::{ComponentHandle, Model, VecModel};
 
-use super::settings::BoardTheme;
+use super::settings::{BoardTheme, or_default};
 use super::ui::{self, AppWindow, RoomAdapter, SetupAdapter};
 use crate::lobby::options::TurnTime;
 use crate::protocol::header::TurnTimer;
@@ -27,7 +27,9 @@ pub enum Rules {
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct Choices {
+    #[serde(deserialize_with = "or_default")]
     pub game: GameChoices,
+    #[serde(deserialize_with = "or_default")]
     pub room: RoomChoices,
 }
 

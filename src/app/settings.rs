@@ -99,13 +99,34 @@ pub struct Settings {
 }
 
 /// The field's value, or its default where the value is of another kind.
-fn or_default<'de, D, T>(d: D) -> Result<T, D::Error>
+/// Of a value with fields (the setup choices, [`super::choices`]) each
+/// field that reads is kept over the default's, so that one choice a
+/// newer version wrote costs none of the others.
+pub(super) fn or_default<'de, D, T>(d: D) -> Result<T, D::Error>
 where
     D: serde::Deserializer<'de>,
-    T: serde::de::DeserializeOwned + Default,
+    T: serde::de::DeserializeOwned + Serialize + Default,
 {
-    let value = serde_json::Value::deserialize(d)?;
-    Ok(serde_json::from_value(value).unwrap_or_default())
+    use serde_json::Value;
+    let value = Value::deserialize(d)?;
+    if let Ok(read) = serde_json::from_value(value.clone()) {
+        return Ok(read);
+    }
+    let (Value::Object(fields), Ok(Value::Object(mut kept))) =
+        (value, serde_json::to_value(T::default()))
+    else {
+        return Ok(T::default());
+    };
+    for (key, field) in fields {
+        let before = kept.insert(key.clone(), field);
+        if serde_json::from_value::<T>(Value::Object(kept.clone())).is_err() {
+            match before {
+                Some(before) => kept.insert(key, before),
+                None => kept.remove(&key),
+            };
+        }
+    }
+    Ok(serde_json::from_value(Value::Object(kept)).unwrap_or_default())
 }
 
 impl Default for Settings {
@@ -426,6 +447,18 @@ mod tests {
             }
             assert_eq!(read, expected, "{field}: {value}");
         }
+        // One setup choice that does not read costs none of the others.
+        let mut json: serde_json::Value = serde_json::to_value(&kept).unwrap();
+        json["choices"] = serde_json::json!({
+            "game": {"level": 2, "rules": "hoyhop"},
+            "room": {"players": 3, "private": "maybe", "first": 2},
+        });
+        fs::write(file.path(), json.to_string()).unwrap();
+        let read = file.load().unwrap().choices;
+        let mut expected = Choices::default();
+        expected.game.level = 2;
+        (expected.room.players, expected.room.first) = (3, 2);
+        assert_eq!(read, expected);
         fs::remove_dir_all(dir).unwrap();
     }
 
