@@ -438,10 +438,10 @@ impl App {
                         state.borrow_mut().setup = game.record().map(|r| r.setup().clone());
                         start(&window, &state, &online, game);
                     }
-                    // It did not play again: not offered any more, and
-                    // Home says why the button went.
+                    // It did not play again: not offered any more (but
+                    // kept aside), and Home says why the button went.
                     Some(Err(_)) => {
-                        state.borrow().kept.discard();
+                        state.borrow().kept.set_aside();
                         let adapter = window.global::<ui::ResumeAdapter>();
                         adapter.set_local_lost(true);
                         adapter.invoke_check();

@@ -7,8 +7,9 @@
 //!
 //! The file holds the game's [`Record`] (its setup and every roll and move,
 //! played again when it is read), in postcard after a format byte. One that
-//! does not read (damaged, or another version's) is not offered, and the
-//! next game takes its place.
+//! does not read (damaged, or another version's) is not offered: it is set
+//! aside as `local-game.damaged`, the latest such file only, rather than
+//! written over by the next game.
 
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
@@ -29,6 +30,11 @@ impl GameFile {
         GameFile {
             path: data.join("local-game"),
         }
+    }
+
+    /// Where a kept file that does not read is set aside.
+    fn damaged(&self) -> PathBuf {
+        self.path.with_extension("damaged")
     }
 
     /// Keeps `game` as it is now, once a person has rolled in it: a new
@@ -64,15 +70,27 @@ impl GameFile {
         written.is_ok()
     }
 
-    /// Whether a game is kept that reads (Home offers it). It is not
-    /// played again here, as Home opens often; one that does not play is
-    /// dropped when the player goes on with it.
+    /// Whether a game is kept that reads (Home offers it); one that does
+    /// not is set aside. It is not played again here, as Home opens often;
+    /// one that does not play is set aside when the player goes on with it.
     pub fn offered(&self) -> bool {
-        self.bytes().is_some_and(|bytes| {
-            decode(&bytes)
-                .inspect_err(|e| tracing::warn!("the game on this device is not offered: {e}"))
-                .is_ok()
+        self.bytes().is_some_and(|bytes| match decode(&bytes) {
+            Ok(_) => true,
+            Err(e) => {
+                tracing::warn!("the game on this device is not offered: {e}");
+                self.set_aside();
+                false
+            }
         })
+    }
+
+    /// Keeps no game any more, but the bytes of the one kept, which does
+    /// not read or play (damaged, or another version's), as
+    /// `local-game.damaged`.
+    pub fn set_aside(&self) {
+        if let Err(e) = std::fs::rename(&self.path, self.damaged()) {
+            tracing::warn!("cannot set the damaged game on this device aside: {e}");
+        }
     }
 
     /// The kept game, played again, or why it does not read or play
@@ -320,6 +338,14 @@ mod tests {
             std::fs::write(&kept.path, &bytes).unwrap();
             assert!(matches!(kept.load(), Some(Err(_))), "{bytes:?}");
         }
+        // Not offered, and set aside rather than written over by the next
+        // game (another version's may be that version's game).
+        let mut newer = good.clone();
+        newer[0] = FORMAT + 1;
+        std::fs::write(&kept.path, &newer).unwrap();
+        assert!(!kept.offered());
+        assert_eq!(std::fs::read(kept.damaged()).unwrap(), newer);
+        assert!(!kept.path.exists());
     }
 
     /// A file that cannot be read now (here a folder in its place) is no
