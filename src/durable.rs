@@ -11,6 +11,11 @@
 use std::fs::{self, File, OpenOptions, TryLockError};
 use std::io;
 use std::path::{Path, PathBuf};
+use std::time::{Duration, SystemTime};
+
+/// How old a temporary file must be for [`sweep`] to remove it: a younger
+/// one may be a write under way in another window of the app.
+const STALE: Duration = Duration::from_secs(60);
 
 /// The platform's data folder for clovece (e.g. `~/.local/share/clovece`
 /// on Linux, Application Support on iOS), where these files live unless
@@ -49,6 +54,32 @@ pub fn rename_over(
     write(temp.as_file_mut())?;
     temp.as_file().sync_all()?;
     temp.persist(path).map_err(|e| e.error)
+}
+
+/// Removes from `dir` the temporary files of writes that a process
+/// killed mid-write left (`<name>.<random>.tmp`, [`rename_over`]'s), once
+/// they are a minute old: nothing else would, and the app rewrites the
+/// game on this device at every step. Best effort: what cannot be read or
+/// removed stays.
+pub fn sweep(dir: &Path) {
+    let Ok(entries) = fs::read_dir(dir) else {
+        return;
+    };
+    let now = SystemTime::now();
+    for entry in entries.flatten() {
+        let temporary = entry
+            .file_name()
+            .to_str()
+            .is_some_and(|n| n.ends_with(".tmp"));
+        let stale = entry.metadata().is_ok_and(|m| {
+            m.is_file()
+                && m.modified()
+                    .is_ok_and(|t| now.duration_since(t).is_ok_and(|age| age >= STALE))
+        });
+        if temporary && stale {
+            let _ = fs::remove_file(entry.path());
+        }
+    }
 }
 
 /// Flushes the folder `dir`, which makes a rename or a new file in it
@@ -176,6 +207,28 @@ pub(crate) mod tests {
             1,
             "no temporary file left"
         );
+    }
+
+    /// What a process killed mid-write left goes, once it is old enough
+    /// not to be another window's write under way.
+    #[test]
+    fn a_sweep_removes_stale_temporary_files_only() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = |name: &str, age: u64| {
+            let path = dir.path().join(name);
+            let f = File::create(&path).unwrap();
+            f.set_modified(SystemTime::now() - Duration::from_secs(age))
+                .unwrap();
+            path
+        };
+        let left = file("local-game.a1B2c3.tmp", 3600);
+        let writing = file("settings.json.x9Y8z7.tmp", 1);
+        let kept = file("local-game", 3600);
+        fs::create_dir(dir.path().join("old.tmp")).unwrap();
+        sweep(dir.path());
+        assert!(!left.exists());
+        assert!(writing.exists() && kept.exists());
+        assert!(dir.path().join("old.tmp").is_dir(), "files only");
     }
 
     #[test]

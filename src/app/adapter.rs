@@ -210,6 +210,7 @@ impl App {
                 (Settings::default(), None)
             }
         };
+        crate::durable::sweep(&data);
         let kept = GameFile::in_folder(&data);
         let online = Rc::new(RefCell::new(Online::new(
             data,
