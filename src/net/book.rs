@@ -105,16 +105,15 @@ impl Book {
     }
 
     /// The book of the game folder `dir` for a game that resumes, or none.
-    /// A book found damaged is first renamed to `peers.damaged`, so that
-    /// the one the game saves next does not take the nicknames it may
-    /// still hold.
+    /// A book that does not read (damaged, or one the disk would not give
+    /// now) is first renamed to `peers.damaged`, so that the one the game
+    /// saves next does not take the nicknames it may still hold.
     pub fn resumed(dir: &Path) -> Book {
         Book::load(dir).unwrap_or_else(|e| {
             warn!("no saved addresses; looking for the other players by mDNS: {e}");
-            // A missing book, or one the disk would not give, is no
-            // damage to keep.
-            let damaged = !matches!(e, BookError::Io { .. });
-            if damaged && let Err(e) = fs::rename(dir.join(FILE), dir.join(DAMAGED)) {
+            let missing = matches!(&e, BookError::Io { source, .. }
+                if source.kind() == io::ErrorKind::NotFound);
+            if !missing && let Err(e) = fs::rename(dir.join(FILE), dir.join(DAMAGED)) {
                 warn!("cannot set the damaged address book aside: {e}");
             }
             Book::default()
@@ -261,6 +260,14 @@ mod tests {
         fs::write(&path, &damaged).unwrap();
         assert_eq!(Book::resumed(dir.path()), Book::default());
         assert_eq!(fs::read(dir.path().join(DAMAGED)).unwrap(), damaged);
+        assert!(!path.exists());
+
+        // One the disk does not give (here a folder in its place: reading
+        // it fails as an error of the disk would) is set aside too.
+        fs::remove_file(dir.path().join(DAMAGED)).unwrap();
+        fs::create_dir(&path).unwrap();
+        assert_eq!(Book::resumed(dir.path()), Book::default());
+        assert!(dir.path().join(DAMAGED).is_dir());
         assert!(!path.exists());
     }
 
