@@ -526,9 +526,15 @@ async fn game(role: Role, args: PeerArgs, ready_after: u64) -> anyhow::Result<()
     }
     drop(finished);
     // Moved aside first, so that a process stopped while removing it
-    // leaves no half a game for the next `host` to call damaged.
+    // leaves no half a game for the next `host` to call damaged; what such
+    // a process left there goes first, as the move cannot go over it.
     let gone = dir.with_extension("given-up");
-    std::fs::rename(&dir, &gone)
+    let cleared = match std::fs::remove_dir_all(&gone) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
+        cleared => cleared,
+    };
+    cleared
+        .and_then(|()| std::fs::rename(&dir, &gone))
         .and_then(|()| std::fs::remove_dir_all(&gone))
         .with_context(|| format!("cannot remove the game given up in {}", dir.display()))
 }
