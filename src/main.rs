@@ -279,7 +279,11 @@ fn main() -> ExitCode {
     let result = match cli.command {
         // The window system's errors come in several lines (each backend
         // tried), which read better joined than escaped.
-        None => clovece::app::run().map_err(|e| {
+        None => {
+            log_to_stderr();
+            clovece::app::run()
+        }
+        .map_err(|e| {
             e.to_string()
                 .lines()
                 .map(str::trim)
@@ -546,6 +550,19 @@ where
     F: FnOnce() -> Fut,
     Fut: std::future::Future<Output = anyhow::Result<()>>,
 {
+    log_to_stderr();
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .map_err(|e| format!("cannot start the async runtime: {e}"))?;
+    runtime.block_on(f()).map_err(|e| chain(&e))
+}
+
+/// Logs to stderr (`RUST_LOG` sets the level; warnings by default): the
+/// network commands', and the app's own warnings (a save that failed, a
+/// damaged file set aside), which Xcode's console shows on iOS.
+fn log_to_stderr() {
     tracing_subscriber::fmt()
         .with_env_filter(
             tracing_subscriber::EnvFilter::try_from_default_env()
@@ -555,12 +572,6 @@ where
         // Colours only for a person at a terminal, not in a file or pipe.
         .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
         .init();
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .map_err(|e| format!("cannot start the async runtime: {e}"))?;
-    runtime.block_on(f()).map_err(|e| chain(&e))
 }
 
 /// `e` and its causes on one line, each cause once: many errors already
