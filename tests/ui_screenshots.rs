@@ -458,7 +458,7 @@ fn the_pass_and_play_setup_looks_as_recorded() {
 
 #[test]
 fn the_host_room_screen_looks_as_recorded() {
-    use clovece::app::ui::{AppAdapter, RoomAdapter, Screen, SeatData, SeatKind};
+    use clovece::app::ui::{AppAdapter, RoomAdapter, RoomData, Screen, SeatData, SeatKind};
     use clovece::net::{RoomId, Ticket};
     ui_support::init();
     let folder = ui_support::settings_dir("shot-room");
@@ -496,12 +496,25 @@ fn the_host_room_screen_looks_as_recorded() {
         seat(SeatKind::Guest, Hue::Green, "Jana", false),
         seat(SeatKind::Computer, Hue::Yellow, "", false),
     ];
-    room.set_seats(slint::ModelRc::new(slint::VecModel::from(seats)));
+    room.set_seats(slint::ModelRc::new(slint::VecModel::from(seats.clone())));
     room.set_full(true);
     room.set_has_terms(true);
     room.set_terms(classic_four());
     window.global::<AppAdapter>().set_screen(Screen::Room);
     check(window, PHONE, "room");
+    // As wide as the narrowest phone (and tall enough to show every
+    // seat): a seat to fill and the computer's (the words on their
+    // buttons broke in the middle), red to begin (shown with its mark, as
+    // no token says which seat is red).
+    let mut seats = seats;
+    seats[2] = seat(SeatKind::Empty, Hue::Green, "", false);
+    room.set_seats(slint::ModelRc::new(slint::VecModel::from(seats)));
+    room.set_full(false);
+    room.set_terms(RoomData {
+        first: 1,
+        ..classic_four()
+    });
+    check(window, (320, 900), "room-narrow");
     // What went wrong shows by the buttons, not below the seats out of
     // view (the test backend finds no element scrolled out of view).
     room.set_problem(clovece::app::ui::RoomProblem::Refused);
