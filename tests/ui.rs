@@ -1185,6 +1185,54 @@ fn the_keyboard_scrolls_to_the_control_it_reaches_and_by_page() {
     assert!((back - before).abs() < 0.5, "{before} → {back}");
 }
 
+/// Four players and the note on the smallest phone (an iPhone SE, 548 px
+/// high): the result's buttons are below the screen, and scroll into it
+/// (they ran off the bottom, unreachable).
+#[test]
+fn a_result_taller_than_a_small_phone_scrolls_to_its_buttons() {
+    use clovece::app::ui::PlayerData;
+    ui_support::init();
+    let folder = settings_dir("result-scroll");
+    let app = app(folder.path(), 5);
+    let window = app.window();
+    window.window().set_size(slint::PhysicalSize::new(320, 548));
+    window.show().unwrap();
+    let result = window.global::<ResultAdapter>();
+    let player = |hue, name: &str| PlayerData {
+        hue,
+        name: name.into(),
+        computer: false,
+        active: false,
+        home: 4,
+        waiting: -1,
+        left: false,
+    };
+    let placings = [
+        player(Hue::Red, "Maximiliane Roswitha"),
+        player(Hue::Blue, "Ivo"),
+        player(Hue::Green, "Jana"),
+        player(Hue::Yellow, "Dana"),
+    ];
+    result.set_placings(slint::ModelRc::new(slint::VecModel::from(
+        placings.to_vec(),
+    )));
+    result.set_won(true);
+    result.set_winner_name("Maximiliane Roswitha".into());
+    result.set_counted_as_lost(true);
+    result.set_online(true);
+    result.set_hosted(true);
+    window.global::<AppAdapter>().set_screen(Screen::Result);
+    let home_in_view = || {
+        ElementHandle::find_by_accessible_label(window, "Home")
+            .next()
+            .is_some_and(|e| e.absolute_position().y + e.size().height <= 548.0)
+    };
+    assert!(!home_in_view(), "below a small phone's screen");
+    press(window, Key::PageDown);
+    press(window, Key::PageDown);
+    assert!(home_in_view(), "scrolled into it");
+}
+
 #[test]
 fn a_question_opened_by_a_tap_gives_tab_its_first_control() {
     let (_folder, app) = against_the_computer("keyboard-late", 5);
