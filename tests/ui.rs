@@ -908,7 +908,7 @@ fn quiet_phones_are_said_with_the_time_before_the_computer_plays_for_them() {
 fn a_phone_back_in_a_game_is_told_the_computer_plays_for_it_until_the_turn_passes() {
     let (_folder, app) = against_the_computer("away", 4);
     let window = app.window();
-    let held = "Your phone dropped out again: you come back after a few more rolls. The computer plays for you meanwhile";
+    let held = "Your phone dropped out again: you come back after some more rolls. The computer plays for you meanwhile";
     let coming = "Coming back into the game…";
     let back = "You are back: the computer plays for you until the turn passes";
     assert!(!shows(window, back));
@@ -964,6 +964,32 @@ fn a_game_that_cannot_go_on_without_the_gone_phones_says_so_and_offers_leave() {
     // The next game on this device has no gone phones.
     play_the_computer(window);
     assert!(!shows(window, note));
+}
+
+/// A phone found gone again waits many rolls to be let back, with no turn
+/// to sign a leave in: leaving then is a drop, and the question says so,
+/// and is asked anew once the phone is let back.
+#[test]
+fn leaving_while_held_back_from_the_game_costs_a_drop() {
+    let (_folder, app) = against_the_computer("held", 4);
+    let window = app.window();
+    let adapter = window.global::<GameAdapter>();
+    adapter.set_leave_cost(clovece::app::ui::LeaveCost::TwoLosses);
+    adapter.set_away(AwayKind::Held);
+    find(window, "Leave game").mock_single_click(PointerEventButton::Left);
+    let drop = "Your phone waits to be let back into the game: leaving now counts as one loss, as when a phone drops out.";
+    assert!(shows(window, drop), "a drop's cost, not a leave's");
+    adapter.set_away(AwayKind::Back);
+    mock_elapsed_time(Duration::ZERO);
+    assert!(
+        !shows(window, "Stay"),
+        "the question at the old cost closes"
+    );
+    find(window, "Leave game").mock_single_click(PointerEventButton::Left);
+    assert!(shows(
+        window,
+        "You leave an online game: it counts as two losses."
+    ));
 }
 
 #[test]

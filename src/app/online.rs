@@ -64,7 +64,7 @@ pub struct Snapshot {
     /// turn passes.
     pub returning: Colours,
     /// Whether this player, absent, waits to be voted back: found gone
-    /// again, after the game made a few more rolls without them
+    /// again, after the game made more rolls without them
     /// ([`crate::protocol::State::may_return`]).
     pub held_back: bool,
     /// Every roll so far, oldest first.

@@ -845,9 +845,12 @@ pub fn leave_won(window: &AppWindow, online: &Rc<RefCell<Online>>) -> bool {
 fn give_up(s: &mut Online, game: Option<OnlineGame>) {
     if let Some(mut session) = s.session.take() {
         // Stranded, the game may never come back to this player's turn to
-        // sign a leave in: it is recorded now, as the drop it is on the
-        // others' phones.
-        let stranded = game.as_ref().is_some_and(|g| g.stranded(&s.silent));
+        // sign a leave in, and held back (found gone again) it does not for
+        // many rolls: it is recorded now, as the drop it is on the others'
+        // phones.
+        let stranded = game
+            .as_ref()
+            .is_some_and(|g| g.stranded(&s.silent) || g.away() == Some(Away::Held));
         session.give_up(if stranded {
             GivenUp::Stranded
         } else {

@@ -67,8 +67,10 @@ pub enum GivenUp {
     /// They chose to leave it while it could go on: a leave.
     OnPurpose,
     /// They left it stranded, the other players' phones gone and too many
-    /// for this one to play on without (docs/lobby.md): a drop, as it is on
-    /// the others' phones, which never see a leave.
+    /// for this one to play on without (docs/lobby.md), or while their own
+    /// phone, found gone again, waited to be let back (no turn of theirs
+    /// to sign a leave in comes meanwhile): a drop, as it is on the
+    /// others' phones, which never see a leave.
     Stranded,
 }
 
