@@ -222,18 +222,27 @@ impl Peer {
 
     /// The addresses the next dial tries: at most [`swarm::DIAL_ADDRS`] of
     /// [`Peer::dial_addrs`], from the first. Of a peer with more, each dial
-    /// takes the next ones in turn, so that a redial does not meet the
-    /// same unreachable ones again; once the peer is reached, the next
-    /// dial starts from the first again.
-    fn next_dial(&mut self) -> Vec<Multiaddr> {
+    /// that starts ([`Peer::dialled`]) takes the next ones in turn, so that
+    /// a redial does not meet the same unreachable ones again; once the
+    /// peer is reached, the next dial starts from the first again.
+    fn next_dial(&self) -> Vec<Multiaddr> {
         let most = usize::from(swarm::DIAL_ADDRS.get());
         let all = self.dial_addrs();
         if all.len() <= most {
             return all;
         }
         let start = self.dial_from % all.len();
-        self.dial_from = start + most;
         all.into_iter().cycle().skip(start).take(most).collect()
+    }
+
+    /// A dial of [`Peer::next_dial`]'s addresses started.
+    fn dialled(&mut self) {
+        self.dialing = true;
+        let most = usize::from(swarm::DIAL_ADDRS.get());
+        self.dial_from = match self.addrs.len() + self.sighted.len() {
+            n if n > most => self.dial_from + most,
+            _ => 0,
+        };
     }
 
     fn banned(&self, now: Instant) -> bool {
@@ -523,9 +532,13 @@ impl Node {
         self.unacknowledged(from) < MAX_UNTAKEN_ANSWERS
     }
 
-    /// Remembers `addrs` for dialling `peer` (and dials a kept peer that
-    /// had no address to try).
+    /// Remembers `addrs`, the likeliest first (as a ticket, a start and
+    /// [`Node::addrs`] list them), for dialling `peer` (and dials a kept
+    /// peer that had no address to try).
     pub fn add_addrs(&mut self, peer: PeerId, addrs: impl IntoIterator<Item = Multiaddr>) {
+        // Learnt last, the likeliest are the newest, which dials try first.
+        let mut addrs: Vec<Multiaddr> = addrs.into_iter().collect();
+        addrs.reverse();
         self.remember(peer, addrs, Peer::learn);
     }
 
@@ -552,17 +565,18 @@ impl Node {
     }
 
     /// The addresses to pass on for `peer` (in the start, the address
-    /// book): those vouched for, most recently learnt last, or while there
-    /// are none, those only mDNS named. Never both: whoever takes them in
-    /// vouches for them, and the named ones, newer, would push the others
-    /// out of its list.
+    /// book): those vouched for, or while there are none, those only mDNS
+    /// named, the likeliest (newest) first, as [`Node::add_addrs`] takes
+    /// them. Never both: whoever takes them in vouches for them, and the
+    /// named ones, newer, would push the others out of its list.
     pub fn addrs(&self, peer: PeerId) -> Vec<Multiaddr> {
         self.peers.get(&peer).map_or_else(Vec::new, |p| {
-            if p.addrs.is_empty() {
-                p.sighted.clone()
+            let kept = if p.addrs.is_empty() {
+                &p.sighted
             } else {
-                p.addrs.clone()
-            }
+                &p.addrs
+            };
+            kept.iter().rev().cloned().collect()
         })
     }
 
@@ -608,7 +622,7 @@ impl Node {
             .condition(PeerCondition::DisconnectedAndNotDialing)
             .build();
         match self.swarm.dial(opts) {
-            Ok(()) => entry.dialing = true,
+            Ok(()) => entry.dialled(),
             Err(error) => {
                 debug!(%peer, %error, "dial not started");
                 if let Some(b) = &mut entry.redial {
@@ -1311,6 +1325,7 @@ mod tests {
         }
         let newest_first: Vec<_> = (1..=5).rev().map(addr).collect();
         assert_eq!(peer.next_dial(), newest_first);
+        peer.dialled();
         assert_eq!(peer.next_dial(), newest_first, "all of them each time");
         for port in 6..=12 {
             peer.sight(addr(port));
@@ -1319,6 +1334,8 @@ mod tests {
         assert_eq!(all.len(), 12);
         let first = peer.next_dial();
         assert_eq!(first, all[..8]);
+        assert_eq!(peer.next_dial(), first, "the same until a dial starts");
+        peer.dialled();
         let second = peer.next_dial();
         assert_eq!(second.len(), 8);
         assert_eq!(second[..4], all[8..]);
@@ -1326,8 +1343,33 @@ mod tests {
             all.iter().all(|a| first.contains(a) || second.contains(a)),
             "two dials try every address"
         );
+        peer.dialled();
         assert!(peer.connected(now));
         assert_eq!(peer.next_dial(), all[..8]);
+    }
+
+    /// A ticket, a start or the address book lists a peer's addresses the
+    /// likeliest first: the first dial tries those, and the node passes
+    /// them on in the same order. (Learnt in their order, the newest, which
+    /// dials try first, were the least likely.)
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn addresses_given_likeliest_first_are_dialled_and_passed_on_so() {
+        let config = Config {
+            listen: vec!["/ip4/127.0.0.1/tcp/0".parse().unwrap()],
+            mdns: false,
+            ..Config::default()
+        };
+        let mut node = Node::start(Keypair::generate_ed25519(), config)
+            .await
+            .unwrap();
+        let peer = PeerId::random();
+        let given: Vec<Multiaddr> = (1..=16)
+            .map(|port| format!("/ip4/10.0.0.9/tcp/{port}").parse().unwrap())
+            .collect();
+        node.add_addrs(peer, given.clone());
+        assert_eq!(node.addrs(peer), given, "passed on as given");
+        let first = node.peers[&peer].next_dial();
+        assert_eq!(first, given[..8]);
     }
 
     #[test]
