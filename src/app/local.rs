@@ -7,9 +7,11 @@
 //!
 //! The file holds the game's [`Record`] (its setup and every roll and move,
 //! played again when it is read), in postcard after a format byte. One that
-//! does not read (damaged, or another version's) is not offered: it is set
-//! aside as `local-game.damaged`, the latest such file only, rather than
-//! written over by the next game.
+//! does not read (damaged, or another version's) is not offered, and is
+//! set aside as `local-game.damaged` (the latest such file only) rather
+//! than written over by the next game: a damaged one as Home finds it,
+//! another version's only as the next game is kept, so that going back to
+//! that version finds its game where it left it.
 
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
@@ -59,6 +61,9 @@ impl GameFile {
         if !record.started() {
             return false;
         }
+        if self.foreign() {
+            self.set_aside();
+        }
         let folder = self.path.parent().unwrap_or(Path::new("."));
         let written = encode(record).map_err(io::Error::other).and_then(|bytes| {
             crate::durable::create_folder(folder)?;
@@ -70,18 +75,28 @@ impl GameFile {
         written.is_ok()
     }
 
-    /// Whether a game is kept that reads (Home offers it); one that does
-    /// not is set aside. It is not played again here, as Home opens often;
+    /// Whether a game is kept that reads (Home offers it); a damaged one
+    /// is set aside. It is not played again here, as Home opens often;
     /// one that does not play is set aside when the player goes on with it.
     pub fn offered(&self) -> bool {
         self.bytes().is_some_and(|bytes| match decode(&bytes) {
             Ok(_) => true,
             Err(e) => {
                 tracing::warn!("the game on this device is not offered: {e}");
-                self.set_aside();
+                if !is_foreign(&bytes) {
+                    self.set_aside();
+                }
                 false
             }
         })
+    }
+
+    /// Whether the kept file is another version's (its format byte).
+    fn foreign(&self) -> bool {
+        let mut first = [0];
+        std::fs::File::open(&self.path)
+            .and_then(|mut file| io::Read::read_exact(&mut file, &mut first))
+            .is_ok_and(|()| is_foreign(&first))
     }
 
     /// Keeps no game any more, but the bytes of the one kept, which does
@@ -164,6 +179,11 @@ fn encode(record: &Record) -> Result<Vec<u8>, postcard::Error> {
     let mut bytes = vec![FORMAT];
     bytes.extend(postcard::to_allocvec(record)?);
     Ok(bytes)
+}
+
+/// Whether a kept file beginning with `bytes` is another version's.
+fn is_foreign(bytes: &[u8]) -> bool {
+    bytes.first().is_some_and(|&format| format != FORMAT)
 }
 
 /// The record a kept file's `bytes` hold.
@@ -339,13 +359,24 @@ mod tests {
             assert!(matches!(kept.load(), Some(Err(_))), "{bytes:?}");
         }
         // Not offered, and set aside rather than written over by the next
-        // game (another version's may be that version's game).
+        // game: a damaged one as Home finds it, another version's (that
+        // version's game) only as the next game is kept.
+        std::fs::write(&kept.path, b"\x01rubbish").unwrap();
+        assert!(!kept.offered());
+        assert_eq!(std::fs::read(kept.damaged()).unwrap(), b"\x01rubbish");
+        assert!(!kept.path.exists());
         let mut newer = good.clone();
         newer[0] = FORMAT + 1;
         std::fs::write(&kept.path, &newer).unwrap();
         assert!(!kept.offered());
+        assert_eq!(
+            std::fs::read(&kept.path).unwrap(),
+            newer,
+            "left for its version"
+        );
+        kept.save(&game());
         assert_eq!(std::fs::read(kept.damaged()).unwrap(), newer);
-        assert!(!kept.path.exists());
+        assert_eq!(std::fs::read(&kept.path).unwrap(), good);
     }
 
     /// A file that cannot be read now (here a folder in its place) is no
