@@ -407,6 +407,33 @@ fn a_damaged_settings_file_is_kept_aside_and_the_app_starts() {
     assert_eq!(kept, damaged, "a save leaves it");
 }
 
+/// A damaged settings file that cannot be kept aside either (here a
+/// hundred copies are kept already) is not saved over: it may hold the
+/// player's settings, and this run's go nowhere.
+#[test]
+fn a_damaged_settings_file_that_cannot_be_kept_aside_is_not_saved_over() {
+    ui_support::init();
+    let folder = settings_dir("damaged-settings-full");
+    let dir = folder.path();
+    let damaged = "{\"nickname\": \"Eva\", \"language\": ";
+    std::fs::write(dir.join("settings.json"), damaged).unwrap();
+    std::fs::write(dir.join("settings.json.damaged"), "").unwrap();
+    for n in 2..=100 {
+        std::fs::write(dir.join(format!("settings.json.damaged.{n}")), "").unwrap();
+    }
+    let file = clovece::app::settings::SettingsFile::in_folder(dir);
+    let services = ui_support::loopback_services();
+    let dice = clovece::app::dice::Dice::from_seed([1; 32]);
+    let app = clovece::app::App::with_services(file, dice, services).unwrap();
+    let window = app.window();
+    window.show().unwrap();
+    find(window, "Settings").mock_single_click(PointerEventButton::Left);
+    switch(window, "Capturing is compulsory").mock_single_click(PointerEventButton::Left);
+    mock_elapsed_time(Duration::from_millis(500));
+    let kept = std::fs::read_to_string(dir.join("settings.json")).unwrap();
+    assert_eq!(kept, damaged, "not saved over");
+}
+
 #[test]
 fn settings_are_saved_and_switch_the_language() {
     let (folder, app) = shown("settings", 1);

@@ -74,8 +74,9 @@ pub enum BoardTheme {
 /// Everything the player sets once and keeps.
 ///
 /// A value that does not read (a newer app's language, theme or rule set,
-/// a number out of range) is taken at its default and costs none of the
-/// other settings: a player who tries a newer version and goes back keeps
+/// a number out of range) is taken at its default, and of one with fields
+/// (the house rules, the setup choices) only the fields that do not read;
+/// it costs none of the other settings: a player who tries a newer version and goes back keeps
 /// their nickname and the rest. Settings a newer version added, which
 /// this one does not know, are kept in the file by
 /// [`SettingsFile::save`], for that version to find again.
@@ -99,8 +100,9 @@ pub struct Settings {
 }
 
 /// The field's value, or its default where the value is of another kind.
-/// Of a value with fields (the setup choices, [`super::choices`]) each
-/// field that reads is kept over the default's, so that one choice a
+/// Of a value with fields (the house rules; the setup choices, whose
+/// `game` and `room` read so too, [`super::choices`]) each field that
+/// reads is kept over the default's, so that one switch or choice a
 /// newer version wrote costs none of the others.
 pub(super) fn or_default<'de, D, T>(d: D) -> Result<T, D::Error>
 where
@@ -447,7 +449,14 @@ mod tests {
             }
             assert_eq!(read, expected, "{field}: {value}");
         }
-        // One setup choice that does not read costs none of the others.
+        // One house rule that does not read costs none of the others.
+        let mut json: serde_json::Value = serde_json::to_value(&kept).unwrap();
+        json["house"] =
+            serde_json::json!({"compulsory_capture": true, "no_jump_home": "sometimes"});
+        fs::write(file.path(), json.to_string()).unwrap();
+        let read = file.load().unwrap().house;
+        assert!(read.compulsory_capture && !read.no_jump_home, "{read:?}");
+        // Nor does one setup choice.
         let mut json: serde_json::Value = serde_json::to_value(&kept).unwrap();
         json["choices"] = serde_json::json!({
             "game": {"level": 2, "rules": "hoyhop"},
