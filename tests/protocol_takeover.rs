@@ -281,19 +281,30 @@ fn votes_back(sent: &[Message], voter: Colour, seat: Colour) -> bool {
 /// would otherwise stall every turn of the game for the grace period.
 #[test]
 fn a_phone_found_gone_again_is_voted_back_only_after_a_wait() {
-    let mut table = certified_gone(GREEN);
+    let table = certified_gone(GREEN);
     assert!(
         table.log().state().may_return(GREEN),
         "the first time at once"
     );
-    let back = table.certificate(Change::Back(GREEN)).unwrap();
-    table.log_mut().offer(back).unwrap();
-    play_until(&mut table, |t| {
-        t.log().state().control(GREEN) == Some(Control::Player)
-    });
-    let mut table = certified_gone_in(table, GREEN);
-    let gone_at = table.log().state().rolls();
-
+    // Green comes back, takes its seat, and is found gone again: the
+    // table then, and the rolls made by then.
+    let gone_again = |mut table: Table| {
+        let back = table.certificate(Change::Back(GREEN)).unwrap();
+        table.log_mut().offer(back).unwrap();
+        play_until(&mut table, |t| {
+            t.log().state().control(GREEN) == Some(Control::Player)
+        });
+        let table = certified_gone_in(table, GREEN);
+        let gone_at = table.log().state().rolls();
+        (table, gone_at)
+    };
+    // Green may return `wait` rolls after `gone_at`, not one sooner.
+    let waits = |table: &mut Table, gone_at: u32, wait: u32| {
+        play_until(table, |t| t.log().state().rolls() >= gone_at + wait - 1);
+        assert!(!table.log().state().may_return(GREEN));
+        play_until(table, |t| t.log().state().rolls() == gone_at + wait);
+        assert!(table.log().state().may_return(GREEN));
+    };
     // Each phone as it would be at `table`'s head: green's asks to come
     // back, and red's seconds green's vote, only once the wait is over.
     let asks = |table: &Table| {
@@ -308,25 +319,14 @@ fn a_phone_found_gone_again_is_voted_back_only_after_a_wait() {
             votes_back(&red_out.take(), RED, GREEN),
         )
     };
-    assert_eq!(asks(&table), (false, false));
-    play_until(&mut table, |t| t.log().state().rolls() >= gone_at + 7);
-    assert!(!table.log().state().may_return(GREEN));
-    play_until(&mut table, |t| t.log().state().rolls() == gone_at + 8);
-    assert!(table.log().state().may_return(GREEN));
-    assert_eq!(asks(&table), (true, true));
 
+    let (mut table, gone_at) = gone_again(table);
+    assert_eq!(asks(&table), (false, false));
+    waits(&mut table, gone_at, 8);
+    assert_eq!(asks(&table), (true, true));
     // A third absence waits twice as long.
-    let back = table.certificate(Change::Back(GREEN)).unwrap();
-    table.log_mut().offer(back).unwrap();
-    play_until(&mut table, |t| {
-        t.log().state().control(GREEN) == Some(Control::Player)
-    });
-    let mut table = certified_gone_in(table, GREEN);
-    let gone_at = table.log().state().rolls();
-    play_until(&mut table, |t| t.log().state().rolls() >= gone_at + 15);
-    assert!(!table.log().state().may_return(GREEN));
-    play_until(&mut table, |t| t.log().state().rolls() == gone_at + 16);
-    assert!(table.log().state().may_return(GREEN));
+    let (mut table, gone_at) = gone_again(table);
+    waits(&mut table, gone_at, 16);
 }
 
 #[test]
