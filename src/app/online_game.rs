@@ -21,8 +21,8 @@ use super::turn_clock::TurnClock;
 /// A phone the others found gone, back in its game ([`OnlineGame::away`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Away {
-    /// Found gone again: the phones vote it back once the game made a few
-    /// more rolls without it.
+    /// Found gone again: the phones vote it back once the game made more
+    /// rolls without it.
     Held,
     /// The phones are voting it back.
     Coming,
@@ -328,7 +328,8 @@ impl OnlineGame {
     /// Where this phone stands if the others found it gone (it was killed,
     /// or off the Wi-Fi) and the computer plays its seat: held back (found
     /// gone again), coming back (the phones vote it back), or back, taking
-    /// the seat when the turn passes. None once the game is over, as no turn passes.
+    /// the seat when the turn passes. None once the game is over, as no
+    /// turn passes.
     pub fn away(&self) -> Option<Away> {
         let me = self.me();
         if self.snapshot.control[me.index()] != Some(Control::Absent)
