@@ -88,11 +88,10 @@ fn later(
 ) {
     // Fails only once the window is gone; then nobody is looking.
     let _ = window.upgrade_in_event_loop(move |window| {
-        ONLINE.with(|o| {
-            if let Some(online) = o.borrow().upgrade() {
-                f(&window, &online);
-            }
-        });
+        // The thread-local's borrow ends here, not with `f`.
+        if let Some(online) = ONLINE.with(|o| o.borrow().upgrade()) {
+            f(&window, &online);
+        }
     });
 }
 

@@ -399,12 +399,11 @@ pub(super) fn begin(
     let session = Session::start(part, place, move |update| {
         // Fails only when the window's event loop is gone.
         let _ = weak.upgrade_in_event_loop(move |window| {
-            ONLINE.with(|o| {
-                if let Some(online) = o.borrow().upgrade() {
-                    apply(&window, &online, generation, update);
-                    online.borrow().keep_bookmark();
-                }
-            });
+            // The thread-local's borrow ends here, not with the update.
+            if let Some(online) = ONLINE.with(|o| o.borrow().upgrade()) {
+                apply(&window, &online, generation, update);
+                online.borrow().keep_bookmark();
+            }
         });
     });
     // Without the lock a phone drops multicast silently: the game still
