@@ -75,7 +75,7 @@ fn local_games() -> Vec<Vec<u8>> {
                 }
                 .expect("a step");
             }
-            file.save(&game);
+            file.save(&game).expect("the game is kept");
             std::fs::read(folder.path().join("local-game")).expect("the kept file")
         })
         .collect()

@@ -434,6 +434,38 @@ fn a_damaged_settings_file_that_cannot_be_kept_aside_is_not_saved_over() {
     assert_eq!(kept, damaged, "not saved over");
 }
 
+/// A game on this device that the phone's storage refuses (here a folder
+/// stands where the file goes) goes on, and says that closing the app
+/// would lose it; the next game, kept, says nothing.
+#[test]
+fn a_game_that_cannot_be_saved_says_so_and_goes_on() {
+    let (folder, app) = shown("unsaved", 1);
+    let window = app.window();
+    std::fs::create_dir(folder.path().join("local-game")).unwrap();
+    play_the_computer(window);
+    let told = |window: &AppWindow| {
+        ElementQuery::from_root(window)
+            .match_descendants()
+            .match_predicate(|e| {
+                e.accessible_label().is_some_and(|l| {
+                    l.starts_with("This game could not be saved on this device, so closing the app loses it: ")
+                })
+            })
+            .find_first()
+            .is_some()
+    };
+    assert!(!told(window), "nothing tried yet");
+    find(window, "Die").mock_single_click(PointerEventButton::Left);
+    assert!(told(window), "said at the first roll");
+    std::fs::remove_dir(folder.path().join("local-game")).unwrap();
+    find(window, "Leave game").mock_single_click(PointerEventButton::Left);
+    find(window, "Leave").mock_single_click(PointerEventButton::Left);
+    play_the_computer(window);
+    assert!(!told(window), "a new game");
+    find(window, "Die").mock_single_click(PointerEventButton::Left);
+    assert!(!told(window), "kept");
+}
+
 #[test]
 fn settings_are_saved_and_switch_the_language() {
     let (folder, app) = shown("settings", 1);

@@ -890,6 +890,7 @@ fn start(
         adapter.set_drawing(false);
         adapter.set_unwon(false);
         adapter.set_opening(ui::OpeningKind::None);
+        adapter.set_unsaved("".into());
         s.history = Rc::new(VecModel::default());
         window
             .global::<FairnessAdapter>()
@@ -998,14 +999,23 @@ fn after_step(window: &AppWindow, state: &Rc<RefCell<State>>) {
         let kept = match next {
             Next::Won { .. } => {
                 s.kept.ended(game);
-                false
+                Ok(false)
             }
             _ => s.kept.save(game),
         };
+        // A game the phone's storage refuses goes on, but its player is
+        // told that closing the app would lose it.
+        let unsaved = kept
+            .as_ref()
+            .err()
+            .map_or_else(String::new, ToString::to_string);
+        window
+            .global::<ui::GameAdapter>()
+            .set_unsaved(unsaved.into());
         // Only the game kept is what an app the system recreates reopens:
         // until a person has rolled in a new game, that is the one kept
         // before, and Home is (which offers it).
-        (s.reopen_local)(kept);
+        (s.reopen_local)(kept.unwrap_or(false));
         if game.time_left().is_some() {
             s.clock.restart();
         }

@@ -44,8 +44,8 @@ impl GameFile {
     /// not when it is opened and left at once (while a computer that
     /// begins makes its first rolls). A game resumed from a position
     /// has no record and is not kept: whatever was kept before is removed,
-    /// as it is not the game on the board. A failure is logged: the game
-    /// goes on, only not kept.
+    /// as it is not the game on the board. A failure is logged and
+    /// returned, for the board to say: the game goes on, only not kept.
     ///
     /// The file is flushed but not its folder, which costs a second flush
     /// on every step: a power cut may lose the last steps, a killed app
@@ -53,13 +53,13 @@ impl GameFile {
     ///
     /// Whether the file now holds `game` (what an app the system recreates
     /// may reopen).
-    pub fn save(&self, game: &OfflineGame) -> bool {
+    pub fn save(&self, game: &OfflineGame) -> io::Result<bool> {
         let Some(record) = game.record() else {
             self.discard();
-            return false;
+            return Ok(false);
         };
         if !record.started() {
-            return false;
+            return Ok(false);
         }
         if self.foreign() {
             self.set_aside();
@@ -72,7 +72,7 @@ impl GameFile {
         if let Err(e) = &written {
             tracing::warn!("cannot keep the game on this device: {e}");
         }
-        written.is_ok()
+        written.map(|()| true)
     }
 
     /// Whether a game is kept that reads (Home offers it); a damaged one
@@ -249,7 +249,7 @@ mod tests {
         assert!(kept.load().is_none(), "none kept yet");
         assert!(!kept.offered());
         let game = game();
-        kept.save(&game);
+        kept.save(&game).unwrap();
         assert!(kept.offered());
         let again = kept.load().expect("the kept game").unwrap();
         assert_eq!(again.record(), game.record());
@@ -266,7 +266,7 @@ mod tests {
     fn a_game_is_kept_in_a_data_folder_not_made_yet() {
         let data = tempfile::tempdir().unwrap();
         let kept = GameFile::in_folder(&data.path().join("clovece"));
-        assert!(kept.save(&game()));
+        assert!(kept.save(&game()).unwrap());
         assert!(kept.offered());
     }
 
@@ -275,7 +275,7 @@ mod tests {
         let data = tempfile::tempdir().unwrap();
         let kept = GameFile::in_folder(data.path());
         let earlier = game();
-        kept.save(&earlier);
+        kept.save(&earlier).unwrap();
         // The person is green: the computer (red) begins, and its rolls
         // do not make the new game the one kept.
         let mut players = setup().players;
@@ -283,7 +283,7 @@ mod tests {
         let mut new = OfflineGame::new(Setup { players, ..setup() }, || Die::SIX).unwrap();
         for _ in 0..3 {
             new.roll(Die::new(2).unwrap()).unwrap();
-            assert!(!kept.save(&new), "not the game kept");
+            assert!(!kept.save(&new).unwrap(), "not the game kept");
         }
         kept.ended(&new);
         assert_eq!(
@@ -292,7 +292,7 @@ mod tests {
             "opened and left"
         );
         new.roll(Die::new(3).unwrap()).unwrap();
-        assert!(kept.save(&new));
+        assert!(kept.save(&new).unwrap());
         assert_eq!(
             kept.load().unwrap().unwrap().record(),
             new.record(),
@@ -309,12 +309,12 @@ mod tests {
         let data = tempfile::tempdir().unwrap();
         let kept = GameFile::in_folder(data.path());
         let mine = game();
-        kept.save(&mine);
+        kept.save(&mine).unwrap();
         let mut players = setup().players;
         players.push(Player::Human { name: "Ben".into() });
         let mut theirs = OfflineGame::new(Setup { players, ..setup() }, || Die::SIX).unwrap();
         theirs.roll(Die::SIX).unwrap();
-        kept.save(&theirs);
+        kept.save(&theirs).unwrap();
         kept.ended(&mine);
         assert_eq!(kept.load().unwrap().unwrap().record(), theirs.record());
         kept.ended(&theirs);
@@ -325,7 +325,7 @@ mod tests {
     fn a_game_from_a_position_takes_the_place_of_the_kept_one_unkept() {
         let data = tempfile::tempdir().unwrap();
         let kept = GameFile::in_folder(data.path());
-        kept.save(&game());
+        kept.save(&game()).unwrap();
         let seats = crate::rules::Seats::for_players(2).unwrap();
         let position = crate::rules::Game::new(
             RuleSet::Classic(HouseRules::default()),
@@ -334,7 +334,8 @@ mod tests {
         )
         .unwrap();
         let players = vec![Player::Human { name: "Ana".into() }; 2];
-        kept.save(&OfflineGame::resume(position, players).unwrap());
+        kept.save(&OfflineGame::resume(position, players).unwrap())
+            .unwrap();
         assert!(
             !kept.offered(),
             "the earlier game is not the one on the board"
@@ -345,7 +346,7 @@ mod tests {
     fn a_damaged_or_foreign_file_is_not_offered() {
         let data = tempfile::tempdir().unwrap();
         let kept = GameFile::in_folder(data.path());
-        kept.save(&game());
+        kept.save(&game()).unwrap();
         let good = std::fs::read(&kept.path).unwrap();
         let mut cut = good.clone();
         cut.truncate(good.len() - 1);
@@ -374,7 +375,7 @@ mod tests {
             newer,
             "left for its version"
         );
-        kept.save(&game());
+        kept.save(&game()).unwrap();
         assert_eq!(std::fs::read(kept.damaged()).unwrap(), newer);
         assert_eq!(std::fs::read(&kept.path).unwrap(), good);
     }

@@ -722,6 +722,8 @@ fn show_game(window: &AppWindow, s: &Online) {
     adapter.set_time_left(game.time_left().map_or(-1, i32::from));
     adapter.set_stranded(game.stranded(&s.silent));
     adapter.set_silence(silence(s));
+    // Kept by its session, not by the game on this device's file.
+    adapter.set_unsaved("".into());
     adapter.set_away(match game.away() {
         None => ui::AwayKind::None,
         Some(Away::Held) => ui::AwayKind::Held,
