@@ -307,6 +307,9 @@ fn the_matfyz_board_on_a_small_phone_leaves_the_panel_and_holdings_their_room() 
     let app = ui_support::app(folder.path(), 1);
     app.resume(matfyz_mid_game());
     check(app.window(), SMALL_PHONE, "board-matfyz-small");
+    // The narrowest phone: each chip's four home places stay inside it
+    // (they spilled over its border by 4 px).
+    check(app.window(), (320, 600), "board-matfyz-narrow");
 }
 
 /// A Matfyz game waiting for dropped phones: their chips say how long,
