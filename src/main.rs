@@ -277,19 +277,7 @@ fn main() -> ExitCode {
         Cli::parse()
     };
     let result = match cli.command {
-        // The window system's errors come in several lines (each backend
-        // tried), which read better joined than escaped.
-        None => {
-            log_to_stderr();
-            clovece::app::run()
-        }
-        .map_err(|e| {
-            e.to_string()
-                .lines()
-                .map(str::trim)
-                .collect::<Vec<_>>()
-                .join(" ")
-        }),
+        None => app(),
         Some(Command::Moves) => answer(clovece::notation::moves),
         Some(Command::Replay) => answer(clovece::notation::replay),
         Some(Command::Bench { seconds, games }) => bench(match games {
@@ -541,6 +529,20 @@ async fn game(role: Role, args: PeerArgs, ready_after: u64) -> anyhow::Result<()
         .and_then(|()| std::fs::rename(&dir, &gone))
         .and_then(|()| std::fs::remove_dir_all(&gone))
         .with_context(|| format!("cannot remove the game given up in {}", dir.display()))
+}
+
+/// Runs the app, logging its warnings to stderr.
+fn app() -> Result<(), String> {
+    log_to_stderr();
+    // The window system's errors come in several lines (each backend
+    // tried), which read better joined than escaped.
+    clovece::app::run().map_err(|e| {
+        e.to_string()
+            .lines()
+            .map(str::trim)
+            .collect::<Vec<_>>()
+            .join(" ")
+    })
 }
 
 /// Runs a networked command on a tokio runtime, logging to stderr

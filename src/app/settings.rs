@@ -76,8 +76,8 @@ pub enum BoardTheme {
 /// A value that does not read (a newer app's language, theme or rule set,
 /// a number out of range) is taken at its default, and of one with fields
 /// (the house rules, the setup choices) only the fields that do not read;
-/// it costs none of the other settings: a player who tries a newer version and goes back keeps
-/// their nickname and the rest. Settings a newer version added, which
+/// it costs none of the other settings: a player who tries a newer
+/// version and goes back keeps their nickname and the rest. Settings a newer version added, which
 /// this one does not know, are kept in the file by
 /// [`SettingsFile::save`], for that version to find again.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
